@@ -1,0 +1,13 @@
+//! tilebench: a benchmark harness for sliding-tile puzzle solvers.
+//!
+//! The library is the engine; the `tilebench` binary is a thin command line over it.
+//! The pipeline reads left to right:
+//!
+//! [`harness::input`] (CSV rows → cases) → [`harness::runner`] (solve every case × strategy
+//! in parallel, timing each solve) → [`harness::record`] (one record per case × strategy) →
+//! [`report`] (cases.csv, summary.csv, latency histograms, run.json, tables).
+//!
+//! The domain lives in [`puzzle`]; the strategies in [`search`], one file each.
+
+pub mod puzzle;
+pub mod search;

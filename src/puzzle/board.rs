@@ -1,0 +1,154 @@
+use super::{Move, Shape};
+use std::fmt;
+
+/// A board: a shape and its cells packed four bits each into a `u64` (blank = 0).
+///
+/// ```
+/// use tilebench::puzzle::{Board, Move};
+/// let b: Board = "1 2 3 x 4 6 7 5 8".parse().unwrap();
+/// let after = b.apply(Move::Right).unwrap();
+/// assert_eq!(after.to_string(), "1 2 3 4 x 6 7 5 8");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    cells: u64,
+    shape: Shape,
+    blank: u8,
+}
+
+impl Board {
+    /// Builds a board from its tiles in row-major order (0 = blank). The caller guarantees a
+    /// permutation of `0..shape.cells()`; [`Board::parse`](crate::puzzle::Board::parse) checks it.
+    pub fn from_tiles(shape: Shape, tiles: &[u8]) -> Board {
+        debug_assert_eq!(tiles.len(), shape.cells());
+        let mut cells = 0u64;
+        let mut blank = 0;
+        for (p, &t) in tiles.iter().enumerate() {
+            cells |= (t as u64) << (4 * p);
+            if t == 0 {
+                blank = p as u8;
+            }
+        }
+        Board {
+            cells,
+            shape,
+            blank,
+        }
+    }
+
+    /// Rebuilds a board from its packed cells (as returned by [`Board::packed`]).
+    pub fn from_packed(shape: Shape, cells: u64) -> Board {
+        let blank = (0..shape.cells())
+            .find(|&p| (cells >> (4 * p)) & 0xF == 0)
+            .unwrap_or(0) as u8;
+        Board {
+            cells,
+            shape,
+            blank,
+        }
+    }
+
+    /// Builds a board from its packed cells and known blank position.
+    #[inline(always)]
+    pub fn from_parts(shape: Shape, cells: u64, blank: u8) -> Board {
+        Board {
+            cells,
+            shape,
+            blank,
+        }
+    }
+
+    /// The goal tilebench uses when none is given: tiles in reading order, blank last.
+    pub fn standard_goal(shape: Shape) -> Board {
+        let n = shape.cells();
+        let tiles: Vec<u8> = (1..n as u8).chain(std::iter::once(0)).collect();
+        Board::from_tiles(shape, &tiles)
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+    /// The packed cells: a key for hash tables and ordered sets.
+    #[inline(always)]
+    pub fn packed(&self) -> u64 {
+        self.cells
+    }
+    /// The blank's cell.
+    #[inline(always)]
+    pub fn blank(&self) -> usize {
+        self.blank as usize
+    }
+    /// The tile at cell `pos` (0 = blank).
+    #[inline(always)]
+    pub fn tile(&self, pos: usize) -> u8 {
+        ((self.cells >> (4 * pos)) & 0xF) as u8
+    }
+    /// The tiles in row-major order.
+    pub fn tiles(&self) -> Vec<u8> {
+        (0..self.shape.cells()).map(|p| self.tile(p)).collect()
+    }
+
+    /// Moves the blank to cell `to` (which must neighbour it), sliding that tile into the old blank cell.
+    #[inline(always)]
+    pub fn slide_blank_to(&self, to: usize) -> Board {
+        let t = (self.cells >> (4 * to)) & 0xF;
+        let cells = self.cells - (t << (4 * to)) + (t << (4 * self.blank as usize));
+        Board {
+            cells,
+            shape: self.shape,
+            blank: to as u8,
+        }
+    }
+
+    /// The board after moving the blank, or `None` if the move leaves the board.
+    pub fn apply(&self, m: Move) -> Option<Board> {
+        let (r, c) = self.shape.row_col(self.blank());
+        let w = self.shape.width();
+        let to = match m {
+            Move::Up if r > 0 => self.blank() - w,
+            Move::Down if r + 1 < self.shape.height() => self.blank() + w,
+            Move::Left if c > 0 => self.blank() - 1,
+            Move::Right if c + 1 < w => self.blank() + 1,
+            _ => return None,
+        };
+        Some(self.slide_blank_to(to))
+    }
+
+    /// Replays a path. On an illegal move, says which one (1-based) and why.
+    pub fn replay(&self, path: &[Move]) -> Result<Board, String> {
+        let mut b = *self;
+        for (i, &m) in path.iter().enumerate() {
+            b = b.apply(m).ok_or_else(|| {
+                format!(
+                    "move {} (`{}`) takes the blank off the board at cell {}",
+                    i + 1,
+                    m.letter(),
+                    b.blank()
+                )
+            })?;
+        }
+        Ok(b)
+    }
+
+    /// Formats with a chosen blank token (`x`, `0` or `_`), cells separated by spaces.
+    pub fn format_with(&self, blank: &str) -> String {
+        let mut s = String::with_capacity(self.shape.cells() * 3);
+        for p in 0..self.shape.cells() {
+            if p > 0 {
+                s.push(' ');
+            }
+            match self.tile(p) {
+                0 => s.push_str(blank),
+                t => s.push_str(&t.to_string()),
+            }
+        }
+        s
+    }
+}
+
+impl fmt::Display for Board {
+    /// Row by row, blank as `x`: `1 2 3 x 4 6 7 5 8`. [`Board::parse`] reads it back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.format_with("x"))
+    }
+}

@@ -1,0 +1,20 @@
+//! The domain: board shapes, packed boards, moves, parsing, parity and ranks.
+//!
+//! A [`Board`] is a `w×h` grid of at most 16 cells packed into one `u64`, four bits a
+//! cell: cell `p` (row-major, 0 = top-left) holds its tile in bits `4p..4p+4`, and the
+//! blank is tile 0. Moves name where the **blank** goes (`u`, `d`, `l`, `r`), as in the
+//! seed articles.
+
+mod board;
+mod moves;
+mod parity;
+mod parse;
+mod rank;
+mod shape;
+
+pub use board::Board;
+pub use moves::{Move, Neighbors, MOVE_ORDER};
+pub use parity::{is_solvable, permutation_parity};
+pub use parse::BoardError;
+pub use rank::{factorial, Ranker};
+pub use shape::{Shape, ShapeError, MAX_CELLS};

@@ -1,0 +1,105 @@
+use super::Shape;
+use std::fmt;
+
+/// Where the blank goes: `Up` swaps the blank with the tile above it, and so on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Move {
+    Up = 0,
+    Left = 1,
+    Right = 2,
+    Down = 3,
+}
+
+/// The order in which every strategy generates moves: up, left, right, down (Korf's order).
+pub const MOVE_ORDER: [Move; 4] = [Move::Up, Move::Left, Move::Right, Move::Down];
+
+impl Move {
+    /// The move that undoes this one. With the order above, `inverse` is `3 - index`.
+    #[inline]
+    pub fn inverse(self) -> Move {
+        MOVE_ORDER[3 - self as usize]
+    }
+    #[inline]
+    pub fn from_index(i: u8) -> Move {
+        MOVE_ORDER[i as usize & 3]
+    }
+    pub fn letter(self) -> char {
+        match self {
+            Move::Up => 'u',
+            Move::Left => 'l',
+            Move::Right => 'r',
+            Move::Down => 'd',
+        }
+    }
+    pub fn from_letter(c: char) -> Option<Move> {
+        match c.to_ascii_lowercase() {
+            'u' => Some(Move::Up),
+            'l' => Some(Move::Left),
+            'r' => Some(Move::Right),
+            'd' => Some(Move::Down),
+            _ => None,
+        }
+    }
+    /// Writes a path as the seed articles do: `ullddrurdllurdruldr`.
+    pub fn path_string(path: &[Move]) -> String {
+        path.iter().map(|m| m.letter()).collect()
+    }
+    /// Reads a move string; an unknown letter is reported with its position.
+    pub fn parse_path(s: &str) -> Result<Vec<Move>, String> {
+        s.trim()
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                Move::from_letter(c).ok_or_else(|| {
+                    format!("`{c}` at position {} is not a move (u, d, l or r)", i + 1)
+                })
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// For each blank position of a shape, the legal moves and the cell the blank moves to,
+/// in [`MOVE_ORDER`]. Built once per search; lookups are two array reads.
+#[derive(Clone, Debug)]
+pub struct Neighbors {
+    /// `targets[pos][m]` is the cell the blank reaches from `pos` by move `m`, or `NONE`.
+    targets: [[u8; 4]; 16],
+}
+
+impl Neighbors {
+    pub const NONE: u8 = u8::MAX;
+
+    pub fn new(shape: Shape) -> Neighbors {
+        let mut targets = [[Self::NONE; 4]; 16];
+        let (w, h) = (shape.width(), shape.height());
+        for (pos, t) in targets.iter_mut().enumerate().take(shape.cells()) {
+            let (r, c) = shape.row_col(pos);
+            if r > 0 {
+                t[Move::Up as usize] = (pos - w) as u8;
+            }
+            if c > 0 {
+                t[Move::Left as usize] = (pos - 1) as u8;
+            }
+            if c + 1 < w {
+                t[Move::Right as usize] = (pos + 1) as u8;
+            }
+            if r + 1 < h {
+                t[Move::Down as usize] = (pos + w) as u8;
+            }
+        }
+        Neighbors { targets }
+    }
+
+    /// The cell the blank at `pos` reaches with `m`, if the move is legal.
+    #[inline(always)]
+    pub fn target(&self, pos: usize, m: usize) -> u8 {
+        self.targets[pos][m]
+    }
+}

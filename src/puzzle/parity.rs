@@ -1,0 +1,46 @@
+use super::Board;
+
+/// The parity (0 even, 1 odd) of the permutation that takes `a`'s cells to `b`'s, blank included.
+pub fn permutation_parity(a: &Board, b: &Board) -> u32 {
+    let n = a.shape().cells();
+    // where[t] = the cell of tile t in b; perm[p] = where a's tile at p must go.
+    let mut where_in_b = [0u8; 16];
+    for p in 0..n {
+        where_in_b[b.tile(p) as usize] = p as u8;
+    }
+    let mut seen = 0u32;
+    let mut cycles = 0u32;
+    for start in 0..n {
+        if seen & (1 << start) != 0 {
+            continue;
+        }
+        cycles += 1;
+        let mut p = start;
+        while seen & (1 << p) == 0 {
+            seen |= 1 << p;
+            p = where_in_b[a.tile(p) as usize] as usize;
+        }
+    }
+    ((n as u32 - cycles) & 1) as u32
+}
+
+/// Whether `goal` can be reached from `start` (same shape).
+///
+/// Every move swaps the blank with a neighbour: one transposition, and the blank's row plus
+/// column changes by one. So the permutation parity from start to goal (blank included) must
+/// equal the parity of the blank's taxicab distance. This one rule is right for odd and even
+/// widths alike (it is the "inversions + blank row" rule of even widths, stated for any goal).
+///
+/// ```
+/// use tilebench::puzzle::{is_solvable, Board};
+/// let goal = Board::standard_goal("3x3".parse().unwrap());
+/// assert!(is_solvable(&"2 3 4 1 5 x 7 6 8".parse().unwrap(), &goal));
+/// assert!(!is_solvable(&"2 1 3 4 5 6 7 8 x".parse().unwrap(), &goal));
+/// ```
+pub fn is_solvable(start: &Board, goal: &Board) -> bool {
+    let shape = start.shape();
+    let (r1, c1) = shape.row_col(start.blank());
+    let (r2, c2) = shape.row_col(goal.blank());
+    let dist = (r1.abs_diff(r2) + c1.abs_diff(c2)) as u32;
+    permutation_parity(start, goal) == dist & 1
+}

@@ -1,0 +1,149 @@
+use super::{Board, Shape, ShapeError, MAX_CELLS};
+use std::fmt;
+use std::str::FromStr;
+
+/// Why a board's text was refused. Every message names the offending token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    Empty,
+    UnknownToken { token: String, position: usize },
+    TileOutOfRange { tile: i64, position: usize, cells: usize },
+    Repeated {
+        token: String,
+        position: usize,
+        missing: Vec<String>,
+    },
+    CellCount { found: usize, shape: Option<Shape> },
+    Shape(ShapeError),
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::Empty => write!(f, "the board is empty"),
+            BoardError::UnknownToken { token, position } => write!(
+                f,
+                "cell {position}: `{token}` is not a tile (use numbers, and `x`, `0` or `_` for the blank)"
+            ),
+            BoardError::TileOutOfRange { tile, position, cells } => write!(
+                f,
+                "cell {position}: tile {tile} is out of range: a {cells}-cell board has tiles 1..{} and a blank",
+                cells - 1
+            ),
+            BoardError::Repeated {
+                token,
+                position,
+                missing,
+            } => write!(
+                f,
+                "cell {position}: {token} appears more than once ({} missing)",
+                missing.join(", ")
+            ),
+            BoardError::CellCount { found, shape: Some(s) } => write!(
+                f,
+                "{found} cells, but a {s} board has {}",
+                s.cells()
+            ),
+            BoardError::CellCount { found, shape: None } => write!(
+                f,
+                "{found} cells is not a square board (4, 9 or 16 cells); give the shape with a `size` column or --size WxH"
+            ),
+            BoardError::Shape(e) => write!(f, "{e}"),
+        }
+    }
+}
+impl std::error::Error for BoardError {}
+
+fn is_blank(tok: &str) -> bool {
+    matches!(tok, "x" | "X" | "_" | "0")
+}
+
+impl Board {
+    /// Parses a board written row by row: `1 2 3 x 4 6 7 5 8`, `1,2,3,0,4,6,7,5,8`, or for
+    /// boards of up to 9 cells the compact `12345678x`. The blank is `x`, `0` or `_`.
+    ///
+    /// The shape is `shape` when given, otherwise the square with that many cells.
+    pub fn parse(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
+        let mut tokens: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|t| !t.is_empty())
+            .collect();
+        if tokens.is_empty() {
+            return Err(BoardError::Empty);
+        }
+        // The compact form: one token of single characters, one per cell.
+        if tokens.len() == 1 && tokens[0].chars().count() > 1 {
+            let t = tokens[0];
+            let n = t.chars().count();
+            let fits = match shape {
+                Some(s) => s.cells() == n && n <= 10,
+                None => n == 9 || n == 4,
+            };
+            if fits && t.chars().all(|c| c.is_ascii_digit() || is_blank(&c.to_string())) {
+                tokens = t.char_indices().map(|(i, c)| &t[i..i + c.len_utf8()]).collect();
+            }
+        }
+        let n = tokens.len();
+        let shape = match shape {
+            Some(s) if s.cells() != n => {
+                return Err(BoardError::CellCount {
+                    found: n,
+                    shape: Some(s),
+                })
+            }
+            Some(s) => s,
+            None => Shape::from_cells(n).ok_or(BoardError::CellCount {
+                found: n,
+                shape: None,
+            })?,
+        };
+        let name = |t: usize| {
+            if t == 0 {
+                "the blank".to_string()
+            } else {
+                format!("tile {t}")
+            }
+        };
+        let mut seen = [false; MAX_CELLS];
+        let mut repeat = None;
+        let mut tiles = Vec::with_capacity(n);
+        for (i, tok) in tokens.iter().enumerate() {
+            let position = i + 1;
+            let tile: i64 = if is_blank(tok) {
+                0
+            } else {
+                tok.parse::<i64>().map_err(|_| BoardError::UnknownToken {
+                    token: (*tok).to_string(),
+                    position,
+                })?
+            };
+            if tile < 0 || tile >= n as i64 {
+                return Err(BoardError::TileOutOfRange {
+                    tile,
+                    position,
+                    cells: n,
+                });
+            }
+            if seen[tile as usize] && repeat.is_none() {
+                repeat = Some((tile as usize, position));
+            }
+            seen[tile as usize] = true;
+            tiles.push(tile as u8);
+        }
+        if let Some((tile, position)) = repeat {
+            return Err(BoardError::Repeated {
+                token: name(tile),
+                position,
+                missing: (0..n).filter(|&t| !seen[t]).map(name).collect(),
+            });
+        }
+        Ok(Board::from_tiles(shape, &tiles))
+    }
+}
+
+impl FromStr for Board {
+    type Err = BoardError;
+    fn from_str(s: &str) -> Result<Board, BoardError> {
+        Board::parse(s, None)
+    }
+}

@@ -1,0 +1,103 @@
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest board tilebench handles: 16 cells fit four bits each in a `u64`.
+pub const MAX_CELLS: usize = 16;
+
+/// The width and height of a board. Both are at least 2 and `width × height ≤ 16`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Shape {
+    width: u8,
+    height: u8,
+}
+
+/// Why a shape was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeError(pub String);
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ShapeError {}
+
+impl Shape {
+    /// The 8-puzzle's shape.
+    pub const S3X3: Shape = Shape {
+        width: 3,
+        height: 3,
+    };
+    /// The 15-puzzle's shape.
+    pub const S4X4: Shape = Shape {
+        width: 4,
+        height: 4,
+    };
+
+    /// A `width × height` shape, refused unless both sides are ≥ 2 and it has ≤ 16 cells.
+    pub fn new(width: usize, height: usize) -> Result<Shape, ShapeError> {
+        if width < 2 || height < 2 {
+            return Err(ShapeError(format!(
+                "a {width}x{height} board is too narrow: both sides must be at least 2"
+            )));
+        }
+        if width * height > MAX_CELLS {
+            return Err(ShapeError(format!(
+                "a {width}x{height} board has {} cells; tilebench handles at most {MAX_CELLS}",
+                width * height
+            )));
+        }
+        Ok(Shape {
+            width: width as u8,
+            height: height as u8,
+        })
+    }
+
+    /// The square shape with `cells` cells (4, 9 or 16); other counts are ambiguous or impossible.
+    pub fn from_cells(cells: usize) -> Option<Shape> {
+        match cells {
+            4 => Some(Shape {
+                width: 2,
+                height: 2,
+            }),
+            9 => Some(Shape::S3X3),
+            16 => Some(Shape::S4X4),
+            _ => None,
+        }
+    }
+
+    pub fn width(self) -> usize {
+        self.width as usize
+    }
+    pub fn height(self) -> usize {
+        self.height as usize
+    }
+    pub fn cells(self) -> usize {
+        self.width() * self.height()
+    }
+    /// Row and column of cell `pos`.
+    pub fn row_col(self, pos: usize) -> (usize, usize) {
+        (pos / self.width(), pos % self.width())
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Shape {
+    type Err = ShapeError;
+    /// Parses `WxH` (`3x3`, `4X4`, `3×4`).
+    fn from_str(s: &str) -> Result<Shape, ShapeError> {
+        let t = s.trim();
+        let bad = || ShapeError(format!("`{t}` is not a board size; write it as WxH, e.g. 3x3 or 3x4"));
+        let (w, h) = t
+            .split_once(['x', 'X', '×'])
+            .ok_or_else(bad)?;
+        let w: usize = w.trim().parse().map_err(|_| bad())?;
+        let h: usize = h.trim().parse().map_err(|_| bad())?;
+        Shape::new(w, h)
+    }
+}

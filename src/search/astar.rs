@@ -1,0 +1,145 @@
+//! `astar`: A* with the Manhattan distance of the tiles, a binary heap as the open list, and
+//! ties on `f` broken in favour of the deeper node (larger `g`), which reaches the goal
+//! sooner on a puzzle with many equal-`f` plateaus.
+//!
+//! States live in an arena (`Vec<Node>`) indexed from a hash map, so a path is read back
+//! through parent indices. The heuristic is updated incrementally on every move. A state
+//! reached again with a smaller `g` while still open gets a new heap entry; the old entry
+//! becomes stale and is skipped when popped (it is not counted as expanded).
+
+use super::heuristic::Manhattan;
+use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
+use crate::puzzle::{Board, Move, Neighbors};
+use rustc_hash::FxHashMap;
+use std::collections::BinaryHeap;
+
+#[derive(Clone, Copy)]
+struct Node {
+    cells: u64,
+    parent: u32,
+    g: u16,
+    h: u16,
+    blank: u8,
+    mv: u8,
+    closed: bool,
+}
+
+const NO_MOVE: u8 = u8::MAX;
+
+/// Heap key: larger is popped first. Smallest f, then largest g, then newest node.
+#[inline(always)]
+fn key(f: u32, g: u32, idx: u32) -> u64 {
+    ((0xFFFF - f as u64) << 48) | ((g as u64) << 32) | idx as u64
+}
+
+/// Shortest path by A* with the Manhattan heuristic.
+///
+/// ```
+/// use tilebench::search::{astar, Problem, SolveOptions};
+/// let p = Problem::new(
+///     "2 3 4 1 5 x 7 6 8".parse().unwrap(),
+///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
+/// ).unwrap();
+/// assert_eq!(astar::solve(&p, &SolveOptions::default()).steps(), Some(19));
+/// ```
+pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+    let shape = problem.start.shape();
+    let neighbors = Neighbors::new(shape);
+    let h = Manhattan::new(&problem.goal);
+    let goal = problem.goal.packed();
+    let budget = Budget::new(&opts.limits);
+    let mut stats = Stats::default();
+
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut index: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut open: BinaryHeap<u64> = BinaryHeap::new();
+
+    let start = problem.start;
+    let h0 = h.estimate(&start);
+    nodes.push(Node {
+        cells: start.packed(),
+        parent: u32::MAX,
+        g: 0,
+        h: h0 as u16,
+        blank: start.blank() as u8,
+        mv: NO_MOVE,
+        closed: false,
+    });
+    index.insert(start.packed(), 0);
+    open.push(key(h0, 0, 0));
+    stats.peak_frontier = 1;
+
+    while let Some(k) = open.pop() {
+        let idx = (k & 0xFFFF_FFFF) as usize;
+        let g = ((k >> 32) & 0xFFFF) as u16;
+        let node = nodes[idx];
+        if node.closed || node.g != g {
+            continue; // stale entry
+        }
+        if node.cells == goal {
+            stats.stored = index.len() as u64;
+            return Outcome::solved(path_to(&nodes, idx), stats);
+        }
+        if budget.exhausted(stats.expanded) {
+            stats.stored = index.len() as u64;
+            return Outcome::without_path(Status::Limit, stats);
+        }
+        nodes[idx].closed = true;
+        stats.expanded += 1;
+        let board = Board::from_parts(shape, node.cells, node.blank);
+        let cg = node.g + 1;
+        for m in 0..4u8 {
+            if node.mv == 3 - m {
+                continue;
+            }
+            let to = neighbors.target(node.blank as usize, m as usize);
+            if to == Neighbors::NONE {
+                continue;
+            }
+            let tile = board.tile(to as usize);
+            let child = board.slide_blank_to(to as usize);
+            stats.generated += 1;
+            let ch = (node.h as i32 + h.delta(tile, to as usize, node.blank as usize)) as u16;
+            let cidx = match index.get(&child.packed()) {
+                Some(&j) => {
+                    let old = &mut nodes[j as usize];
+                    if old.closed || old.g <= cg {
+                        continue;
+                    }
+                    old.g = cg;
+                    old.parent = idx as u32;
+                    old.mv = m;
+                    j
+                }
+                None => {
+                    let j = nodes.len() as u32;
+                    nodes.push(Node {
+                        cells: child.packed(),
+                        parent: idx as u32,
+                        g: cg,
+                        h: ch,
+                        blank: to,
+                        mv: m,
+                        closed: false,
+                    });
+                    index.insert(child.packed(), j);
+                    j
+                }
+            };
+            open.push(key(cg as u32 + ch as u32, cg as u32, cidx));
+        }
+        stats.peak_frontier = stats.peak_frontier.max(open.len() as u64);
+    }
+    stats.stored = index.len() as u64;
+    Outcome::without_path(Status::Unsolvable, stats)
+}
+
+fn path_to(nodes: &[Node], mut i: usize) -> Vec<Move> {
+    let mut path = Vec::new();
+    while nodes[i].mv != NO_MOVE {
+        path.push(Move::from_index(nodes[i].mv));
+        i = nodes[i].parent as usize;
+    }
+    path.reverse();
+    path
+}

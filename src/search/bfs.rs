@@ -1,0 +1,133 @@
+//! Breadth-first search, generic over how repeated states are detected.
+//!
+//! The four BFS strategies (`bfs-set`, `bfs-hash`, `bfs-hashset`, `bfs-rank`) are this one
+//! function with a different [`Visited`] structure, so their counters are identical and
+//! only the duplicate detection differs in cost.
+//!
+//! The queue is a vector of [`Node`]s that is never shrunk: a node's parent is its index, so
+//! the path is read back from the goal without storing boards twice. The goal is tested when
+//! a state is generated, which saves expanding the whole last layer.
+
+use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
+use crate::puzzle::{Board, Move, Neighbors};
+
+/// A set of packed boards: the duplicate detection of a BFS.
+pub trait Visited {
+    /// Adds `cells`; returns `true` if it was not there before.
+    fn insert(&mut self, cells: u64) -> bool;
+    /// How many distinct states are held.
+    fn len(&self) -> usize;
+    /// Whether no state is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One state in the BFS queue: its cells, its parent's index and the move that made it.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub cells: u64,
+    pub parent: u32,
+    pub blank: u8,
+    pub mv: u8,
+}
+
+const NO_MOVE: u8 = u8::MAX;
+
+/// Reads the path to `queue[i]` back through the parent indices.
+pub(crate) fn path_to(queue: &[Node], mut i: usize) -> Vec<Move> {
+    let mut path = Vec::new();
+    while queue[i].mv != NO_MOVE {
+        path.push(Move::from_index(queue[i].mv));
+        i = queue[i].parent as usize;
+    }
+    path.reverse();
+    path
+}
+
+/// Shortest path from `problem.start` to `problem.goal` by BFS.
+///
+/// `visited` must be empty; `queue` is scratch space (cleared first, left holding every
+/// stored state so that callers can reset their structure cheaply).
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use tilebench::search::{bfs::{bfs, Visited}, Problem, SolveOptions, Status};
+///
+/// struct Set(BTreeSet<u64>);
+/// impl Visited for Set {
+///     fn insert(&mut self, cells: u64) -> bool { self.0.insert(cells) }
+///     fn len(&self) -> usize { self.0.len() }
+/// }
+/// let problem = Problem::new(
+///     "1 2 3 4 5 6 x 7 8".parse().unwrap(),
+///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
+/// ).unwrap();
+/// let out = bfs(&problem, &SolveOptions::default(), &mut Set(BTreeSet::new()), &mut Vec::new());
+/// assert_eq!(out.status, Status::Solved);
+/// assert_eq!(out.steps(), Some(2));
+/// ```
+pub fn bfs<V: Visited>(
+    problem: &Problem,
+    opts: &SolveOptions,
+    visited: &mut V,
+    queue: &mut Vec<Node>,
+) -> Outcome {
+    let shape = problem.start.shape();
+    let neighbors = Neighbors::new(shape);
+    let goal = problem.goal.packed();
+    let budget = Budget::new(&opts.limits);
+    let mut stats = Stats {
+        peak_frontier: 1,
+        ..Stats::default()
+    };
+    queue.clear();
+    let start = problem.start;
+    visited.insert(start.packed());
+    queue.push(Node {
+        cells: start.packed(),
+        parent: u32::MAX,
+        blank: start.blank() as u8,
+        mv: NO_MOVE,
+    });
+    let mut head = 0usize;
+    while head < queue.len() {
+        if budget.exhausted(stats.expanded) {
+            stats.stored = visited.len() as u64;
+            return Outcome::without_path(Status::Limit, stats);
+        }
+        let node = queue[head];
+        stats.expanded += 1;
+        let board = Board::from_parts(shape, node.cells, node.blank);
+        for m in 0..4u8 {
+            // Skip the move back to the parent (`3 - m` is the inverse of `m`).
+            if node.mv == 3 - m {
+                continue;
+            }
+            let to = neighbors.target(node.blank as usize, m as usize);
+            if to == Neighbors::NONE {
+                continue;
+            }
+            let child = board.slide_blank_to(to as usize);
+            stats.generated += 1;
+            if !visited.insert(child.packed()) {
+                continue;
+            }
+            queue.push(Node {
+                cells: child.packed(),
+                parent: head as u32,
+                blank: to,
+                mv: m,
+            });
+            if child.packed() == goal {
+                stats.stored = visited.len() as u64;
+                stats.peak_frontier = stats.peak_frontier.max((queue.len() - head - 1) as u64);
+                return Outcome::solved(path_to(queue, queue.len() - 1), stats);
+            }
+        }
+        head += 1;
+        stats.peak_frontier = stats.peak_frontier.max((queue.len() - head) as u64);
+    }
+    stats.stored = visited.len() as u64;
+    Outcome::without_path(Status::Unsolvable, stats)
+}

@@ -1,0 +1,123 @@
+//! Strategy correctness against independent truth: path replay, agreement between
+//! strategies, and the seed articles' samples.
+
+use proptest::prelude::*;
+use tilebench::puzzle::{is_solvable, Board, Move, Shape};
+use proptest::strategy::Strategy as _;
+use tilebench::search::{Problem, SolveOptions, Status, Strategy};
+
+fn problem(start: &str, goal: &str) -> Problem {
+    Problem::new(start.parse().unwrap(), goal.parse().unwrap()).unwrap()
+}
+
+fn check_solution(p: &Problem, strategy: Strategy, opts: &SolveOptions) -> usize {
+    let out = strategy.solve(p, opts).unwrap();
+    assert_eq!(out.status, Status::Solved, "{strategy}");
+    let path = out.path.as_ref().unwrap();
+    let end = p.start.replay(path).expect("path must be legal");
+    assert_eq!(end, p.goal, "{strategy}: path does not reach the goal");
+    assert!(out.stats.expanded <= out.stats.generated + 1, "{strategy}");
+    assert!(out.stats.stored <= out.stats.generated + 1, "{strategy}");
+    path.len()
+}
+
+#[test]
+fn first_article_sample_is_19_moves_for_every_strategy() {
+    let p = problem("2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x");
+    // The article's own answer replays to the goal and is 19 moves: optimal is at most 19.
+    let article = Move::parse_path("ullddrurdllurdruldr").unwrap();
+    assert_eq!(p.start.replay(&article).unwrap(), p.goal);
+    for s in Strategy::ALL {
+        assert_eq!(check_solution(&p, s, &SolveOptions::default()), 19, "{s}");
+    }
+}
+
+#[test]
+fn third_article_pair_is_31_moves_for_every_strategy() {
+    let p = problem("2 6 4 1 3 7 0 5 8", "8 1 5 7 3 6 4 0 2");
+    for s in Strategy::ALL {
+        assert_eq!(check_solution(&p, s, &SolveOptions::default()), 31, "{s}");
+    }
+}
+
+#[test]
+fn unsolvable_pair_by_parity_and_by_exhaustion() {
+    let p = problem("2 1 3 4 5 6 7 8 x", "1 2 3 4 5 6 7 8 x");
+    assert!(!is_solvable(&p.start, &p.goal));
+    let exhaustive = SolveOptions {
+        exhaustive: true,
+        ..SolveOptions::default()
+    };
+    for s in Strategy::ALL {
+        let quick = s.solve(&p, &SolveOptions::default()).unwrap();
+        assert_eq!(quick.status, Status::Unsolvable);
+        assert_eq!(quick.stats.expanded, 0);
+        let full = s.solve(&p, &exhaustive).unwrap();
+        assert_eq!(full.status, Status::Unsolvable, "{s}");
+        // Exhaustion visits the start's whole component: 9!/2 states.
+        assert_eq!(full.stats.stored, 181_440, "{s}");
+        assert_eq!(full.stats.expanded, 181_440, "{s}");
+    }
+}
+
+#[test]
+fn rank_refuses_4x4_with_a_clear_error() {
+    let goal = Board::standard_goal(Shape::S4X4);
+    let start = goal.apply(Move::Up).unwrap();
+    let err = Strategy::BfsRank
+        .solve(&Problem::new(start, goal).unwrap(), &SolveOptions::default())
+        .unwrap_err();
+    assert!(err.to_string().contains("bfs-rank"), "{err}");
+    assert!(err.to_string().contains("4x4"), "{err}");
+}
+
+/// A uniformly random board of `shape` from a proptest permutation.
+fn board_strategy(shape: Shape) -> impl proptest::strategy::Strategy<Value = Board> {
+    let n = shape.cells() as u8;
+    Just((0..n).collect::<Vec<u8>>())
+        .prop_shuffle()
+        .prop_map(move |tiles: Vec<u8>| Board::from_tiles(shape, &tiles))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn all_strategies_agree_and_replay(start in board_strategy(Shape::S3X3), goal in board_strategy(Shape::S3X3)) {
+        let p = Problem::new(start, goal).unwrap();
+        let opts = SolveOptions::default();
+        if is_solvable(&start, &goal) {
+            let lengths: Vec<usize> = Strategy::ALL.iter().map(|&s| check_solution(&p, s, &opts)).collect();
+            prop_assert!(lengths.iter().all(|&l| l == lengths[0]), "lengths differ: {:?}", lengths);
+        } else {
+            for s in Strategy::ALL {
+                prop_assert_eq!(s.solve(&p, &opts).unwrap().status, Status::Unsolvable);
+            }
+        }
+    }
+
+    #[test]
+    fn parity_matches_reachability_on_2x3(start in board_strategy(Shape::new(3, 2).unwrap()), goal in board_strategy(Shape::new(3, 2).unwrap())) {
+        // Exhaustive BFS is the truth; 2x3 boards have an odd width and a 6!-state space.
+        let p = Problem::new(start, goal).unwrap();
+        let opts = SolveOptions { exhaustive: true, ..SolveOptions::default() };
+        let reached = Strategy::BfsHashSet.solve(&p, &opts).unwrap().status == Status::Solved;
+        prop_assert_eq!(reached, is_solvable(&start, &goal));
+    }
+
+    #[test]
+    fn parity_matches_reachability_on_even_widths(start in board_strategy(Shape::new(2, 3).unwrap()), goal in board_strategy(Shape::new(2, 3).unwrap())) {
+        let p = Problem::new(start, goal).unwrap();
+        let opts = SolveOptions { exhaustive: true, ..SolveOptions::default() };
+        let reached = Strategy::BfsRank.solve(&p, &opts).unwrap().status == Status::Solved;
+        prop_assert_eq!(reached, is_solvable(&start, &goal));
+    }
+
+    #[test]
+    fn parity_matches_reachability_on_2x4(start in board_strategy(Shape::new(4, 2).unwrap()), goal in board_strategy(Shape::new(4, 2).unwrap())) {
+        let p = Problem::new(start, goal).unwrap();
+        let opts = SolveOptions { exhaustive: true, ..SolveOptions::default() };
+        let reached = Strategy::BfsRank.solve(&p, &opts).unwrap().status == Status::Solved;
+        prop_assert_eq!(reached, is_solvable(&start, &goal));
+    }
+}
