@@ -11,3 +11,10 @@
 
 pub mod puzzle;
 pub mod search;
+pub mod harness;
+pub mod report;
+pub mod space;
+pub mod util;
+pub mod check;
+pub mod cli;
+pub mod commands;

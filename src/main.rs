@@ -1,1 +1,22 @@
-fn main() {}
+use clap::Parser;
+use tilebench::cli::{Cli, Command};
+use tilebench::commands;
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(a) => commands::solve::run(a),
+        Command::Run(a) => commands::run::run(a),
+        Command::Gen(a) => commands::gen::run(a),
+        Command::Space(a) => commands::space::run(a),
+        Command::Compare(a) => commands::compare::run(a),
+        Command::Verify(a) => commands::verify::run(a),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            std::process::exit(commands::BAD_INPUT);
+        }
+    }
+}

@@ -20,7 +20,7 @@ pub enum BoardError {
 impl fmt::Display for BoardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BoardError::Empty => write!(f, "the board is empty"),
+            BoardError::Empty => write!(f, "no board (the field is empty)"),
             BoardError::UnknownToken { token, position } => write!(
                 f,
                 "cell {position}: `{token}` is not a tile (use numbers, and `x`, `0` or `_` for the blank)"
@@ -36,8 +36,9 @@ impl fmt::Display for BoardError {
                 missing,
             } => write!(
                 f,
-                "cell {position}: {token} appears more than once ({} missing)",
-                missing.join(", ")
+                "cell {position}: {token} appears more than once ({} {} missing)",
+                missing.join(", "),
+                if missing.len() == 1 { "is" } else { "are" }
             ),
             BoardError::CellCount { found, shape: Some(s) } => write!(
                 f,

@@ -1,0 +1,198 @@
+//! The command line (clap derive). Each subcommand's work is in `commands/`.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tilebench",
+    version,
+    about = "Benchmark sliding-tile puzzle solvers (8-puzzle, 15-puzzle) over whole datasets",
+    long_about = "Benchmark sliding-tile puzzle solvers over whole datasets.\n\n\
+        Strategies: bfs-set, bfs-hash, bfs-hashset, bfs-rank, astar.\n\
+        Boards are written row by row, blank as x, 0 or _: \"1 2 3 x 4 6 7 5 8\".\n\
+        Moves name where the blank goes: u, d, l, r.",
+    after_help = "Start with: tilebench run inputs/random-1k.csv"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve boards given as arguments or on stdin (one per line), like the seed articles' programs
+    Solve(SolveArgs),
+    /// Solve every row of CSV datasets with every strategy; write cases.csv, summary.csv, histograms
+    Run(RunArgs),
+    /// Write a dataset of random pairs with exact expected_steps
+    Gen(GenArgs),
+    /// Census of a board's state space: states at each distance from a goal
+    Space(SpaceArgs),
+    /// Compare two runs: exit 1 on a correctness or work regression
+    Compare(CompareArgs),
+    /// Check a run's results: replay paths, agreement between optimal strategies, sane counters
+    Verify(VerifyArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Boards to solve; with none, boards are read from stdin, one per line
+    pub boards: Vec<String>,
+    /// The goal (default: tiles in order, blank last)
+    #[arg(long, short = 'g')]
+    pub goal: Option<String>,
+    /// Board shape, for boards whose cell count does not fix it
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Strategy to use
+    #[arg(long, short = 's', default_value = "astar")]
+    pub strategy: String,
+    /// Print the number of moves (or -1 when unsolvable) instead of the moves
+    #[arg(long)]
+    pub steps: bool,
+    /// Read stdin as pairs of lines: a start, then its goal (the third article's input)
+    #[arg(long)]
+    pub pairs: bool,
+    /// Print counters and time to stderr
+    #[arg(long)]
+    pub stats: bool,
+    /// Search unsolvable pairs to exhaustion instead of answering by parity
+    #[arg(long)]
+    pub exhaustive: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
+    pub files: Vec<String>,
+    /// Strategies: a comma-separated list, or `all` (default: every strategy that fits the boards)
+    #[arg(long, short = 's')]
+    pub strategy: Option<String>,
+    /// Worker threads (default: all cores)
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+    /// Output directory (default: results/run-<UTC timestamp>)
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
+    /// Overwrite an earlier run in --out
+    #[arg(long)]
+    pub force: bool,
+    /// Keep every path's move string in cases.csv (needed by `verify` to replay paths)
+    #[arg(long)]
+    pub paths: bool,
+    /// Exit 1 if any answer differs from expected_steps or optimal strategies disagree
+    #[arg(long)]
+    pub check: bool,
+    /// No progress bar and no table on stdout
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Search unsolvable pairs to exhaustion instead of answering by parity
+    #[arg(long)]
+    pub exhaustive: bool,
+    /// Solve each case K times; latency_ns is the median, latency_min_ns the fastest
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+    /// Stop a case after expanding N states (status `limit`)
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// Stop a case after SECONDS of search (status `limit`)
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Buckets of bfs-hash's chained table
+    #[arg(long, default_value_t = 1_000_003)]
+    pub hash_buckets: usize,
+    /// Board shape for rows without a `size` column (e.g. 3x4)
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Goal for rows without one (default: tiles in order, blank last)
+    #[arg(long, short = 'g')]
+    pub goal: Option<String>,
+    /// Also write the summary table as Markdown to FILE
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+    /// Also write per-strategy figures in Bencher Metric Format (JSON) to FILE
+    #[arg(long, value_name = "FILE")]
+    pub export_bmf: Option<PathBuf>,
+    /// Also write per-strategy figures for github-action-benchmark (customSmallerIsBetter JSON) to FILE
+    #[arg(long, value_name = "FILE")]
+    pub export_github_benchmark: Option<PathBuf>,
+    /// Also save this run as a named baseline under results/baselines/NAME
+    #[arg(long, value_name = "NAME")]
+    pub save_baseline: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Number of pairs (ignored with --per-depth)
+    #[arg(long, short = 'n', default_value_t = 100)]
+    pub count: usize,
+    /// Board shape
+    #[arg(long, default_value = "3x3")]
+    pub size: String,
+    /// Goal: `standard` (tiles in order, blank last), `random` (a new random goal per pair), or a board
+    #[arg(long, short = 'g', default_value = "standard")]
+    pub goal: String,
+    /// Fraction of pairs that are unsolvable (0 to 1)
+    #[arg(long, default_value_t = 0.0)]
+    pub unsolvable: f64,
+    /// Only pairs whose optimal length is D
+    #[arg(long, conflicts_with = "per_depth")]
+    pub depth: Option<u8>,
+    /// K pairs at each optimal length from 0 to the largest
+    #[arg(long)]
+    pub per_depth: Option<usize>,
+    /// Make starts by random walks of this many moves from the goal instead of uniform sampling
+    #[arg(long, conflicts_with_all = ["depth", "per_depth"])]
+    pub walk: Option<usize>,
+    /// Random seed: the same seed gives the same dataset
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write to FILE instead of stdout
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SpaceArgs {
+    /// Board shape
+    #[arg(long, default_value = "3x3")]
+    pub size: String,
+    /// Goal (default: tiles in order, blank last)
+    #[arg(long, short = 'g')]
+    pub goal: Option<String>,
+    /// How many of the farthest states to list on stderr
+    #[arg(long, default_value_t = 10)]
+    pub farthest: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// BASELINE CURRENT: results directories or their cases.csv (with --baseline, CURRENT only)
+    #[arg(value_name = "RESULTS", num_args = 1..=2, required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Use the saved baseline results/baselines/NAME as BASELINE
+    #[arg(long = "baseline", value_name = "NAME")]
+    pub baseline_name: Option<String>,
+    /// Allowed increase of expanded/generated, in percent, per strategy and per case
+    #[arg(long, default_value_t = 0.0)]
+    pub max_work_increase: f64,
+    /// Gate p50/p99 latency: allowed increase in percent (default: latency is shown, not gated)
+    #[arg(long)]
+    pub max_latency_increase: Option<f64>,
+    /// Also write the comparison as Markdown to FILE
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+    /// How many per-case differences to list
+    #[arg(long, default_value_t = 20)]
+    pub show: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// A results directory or its cases.csv
+    pub results: PathBuf,
+    /// How many failures to list
+    #[arg(long, default_value_t = 50)]
+    pub show: usize,
+}

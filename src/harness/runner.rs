@@ -1,0 +1,178 @@
+//! Solving every case × strategy in parallel, timing each solve.
+//!
+//! Strategies run one after another, each over all cases in parallel on a rayon pool of
+//! `--threads` workers: a strategy's wall time and cases/s are then its own, not shared
+//! with the others. Records come back in input order then strategy order, whatever the
+//! thread count. A panic inside a strategy is caught and recorded as an `error` row.
+
+use super::input::Case;
+use super::record::{Record, RowStatus};
+use crate::puzzle::Move;
+use crate::search::{Outcome, SolveOptions, Stats, Strategy};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::io::IsTerminal;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+/// What to run and how.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub strategies: Vec<Strategy>,
+    pub threads: usize,
+    pub solve: SolveOptions,
+    /// Solve each case this many times; latency is the median, and the minimum is kept too.
+    pub repeat: u32,
+    /// Keep each path's move string.
+    pub keep_paths: bool,
+    /// Draw a progress bar on stderr (only when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// All records, in case-major order, and each strategy's wall time.
+pub struct RunOutput {
+    pub records: Vec<Record>,
+    /// Wall time of each strategy's pass over the cases, in `RunConfig::strategies` order.
+    pub wall: Vec<Duration>,
+    pub threads: usize,
+}
+
+/// Solves every case with every strategy.
+pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .thread_name(|i| format!("tilebench-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
+    let threads = pool.current_num_threads();
+    let total = (cases.len() * cfg.strategies.len()) as u64;
+    let bar = progress_bar(total, cfg.progress);
+
+    let mut per_strategy: Vec<Vec<Record>> = Vec::with_capacity(cfg.strategies.len());
+    let mut wall = Vec::with_capacity(cfg.strategies.len());
+    for &strategy in &cfg.strategies {
+        bar.set_message(strategy.name());
+        let t0 = Instant::now();
+        let records: Vec<Record> = pool.install(|| {
+            cases
+                .par_iter()
+                .enumerate()
+                .map(|(i, case)| {
+                    let r = run_one(i, case, strategy, cfg);
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        wall.push(t0.elapsed());
+        per_strategy.push(records);
+    }
+    bar.finish_and_clear();
+
+    // Interleave into input order, then strategy order.
+    let mut iters: Vec<_> = per_strategy.into_iter().map(Vec::into_iter).collect();
+    let mut records = Vec::with_capacity(total as usize);
+    for _ in 0..cases.len() {
+        for it in iters.iter_mut() {
+            records.push(it.next().expect("one record per case"));
+        }
+    }
+    Ok(RunOutput {
+        records,
+        wall,
+        threads,
+    })
+}
+
+fn progress_bar(total: u64, wanted: bool) -> ProgressBar {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {msg:12} [{bar:40}] {pos}/{len} jobs  {per_sec}  ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Solves one case with one strategy, `repeat` times.
+fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Record {
+    let mut rec = Record {
+        case: index,
+        strategy,
+        status: RowStatus::Invalid,
+        steps: None,
+        matches_expected: None,
+        stats: Stats::default(),
+        latency_ns: 0,
+        latency_min_ns: 0,
+        path: None,
+        message: String::new(),
+    };
+    let problem = match &case.problem {
+        Ok(p) => p,
+        Err(msg) => {
+            rec.message = msg.clone();
+            return rec;
+        }
+    };
+    let at = format!("{}:{}", case.source, case.line);
+    let mut times = Vec::with_capacity(cfg.repeat.max(1) as usize);
+    let mut first: Option<Outcome> = None;
+    for _ in 0..cfg.repeat.max(1) {
+        let t0 = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| strategy.solve(problem, &cfg.solve)));
+        let elapsed = t0.elapsed().as_nanos() as u64;
+        let outcome = match result {
+            Ok(Ok(o)) => o,
+            Ok(Err(e)) => {
+                rec.status = RowStatus::Error;
+                rec.message = format!("{at}: {e}");
+                return rec;
+            }
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                rec.status = RowStatus::Error;
+                rec.message = format!("{at}: {strategy} panicked: {what}");
+                return rec;
+            }
+        };
+        times.push(elapsed);
+        match &first {
+            None => first = Some(outcome),
+            Some(f) if f.stats != outcome.stats || f.status != outcome.status => {
+                rec.status = RowStatus::Error;
+                rec.message = format!(
+                    "{at}: {strategy} is not deterministic: repeats gave different counters ({:?} then {:?})",
+                    f.stats, outcome.stats
+                );
+                return rec;
+            }
+            Some(_) => {}
+        }
+    }
+    let outcome = first.expect("at least one repeat");
+    times.sort_unstable();
+    rec.latency_min_ns = times[0];
+    rec.latency_ns = times[times.len() / 2];
+    rec.status = outcome.status.into();
+    rec.stats = outcome.stats;
+    rec.steps = match rec.status {
+        RowStatus::Solved => outcome.steps().map(|s| s as i64),
+        RowStatus::Unsolvable => Some(-1),
+        _ => None,
+    };
+    rec.matches_expected = Record::compare(rec.status, rec.steps, case.expected_steps);
+    if cfg.keep_paths {
+        rec.path = outcome.path.as_deref().map(Move::path_string);
+    }
+    rec
+}

@@ -1,0 +1,80 @@
+//! Reports: everything a run writes, each format in its own file.
+//!
+//! The run's records are turned into a [`RunReport`] once; each output reads from it.
+//! Per-strategy summaries are rendered by [`SummaryExport`] implementations (terminal
+//! table, Markdown, CSV, dashboard JSON), so adding a format touches neither the solvers
+//! nor the other formats.
+
+pub mod cases_csv;
+pub mod dashboard;
+pub mod hgrm;
+pub mod markdown;
+pub mod run_json;
+pub mod summary;
+pub mod table;
+
+pub use summary::StrategySummary;
+
+use crate::harness::input::Case;
+use crate::harness::record::Record;
+use crate::search::Strategy;
+use hdrhistogram::Histogram;
+use std::time::Duration;
+
+/// Renders per-strategy summaries as text in one format.
+pub trait SummaryExport {
+    fn render(&self, summaries: &[StrategySummary]) -> String;
+}
+
+/// A latency histogram in nanoseconds: 1 ns to 1 hour, 3 significant digits.
+pub fn new_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
+}
+
+/// One strategy's latency histogram (nanoseconds) over the rows it searched.
+pub fn latency_histogram(records: &[Record], strategy: Strategy) -> Histogram<u64> {
+    let mut h = new_histogram();
+    for r in records
+        .iter()
+        .filter(|r| r.strategy == strategy && r.status.searched())
+    {
+        h.saturating_record(r.latency_ns.max(1));
+    }
+    h
+}
+
+/// Everything a finished run reports.
+pub struct RunReport<'a> {
+    pub cases: &'a [Case],
+    pub records: &'a [Record],
+    pub strategies: Vec<Strategy>,
+    pub histograms: Vec<Histogram<u64>>,
+    pub summaries: Vec<StrategySummary>,
+}
+
+impl<'a> RunReport<'a> {
+    pub fn new(
+        cases: &'a [Case],
+        records: &'a [Record],
+        strategies: &[Strategy],
+        wall: &[Duration],
+    ) -> RunReport<'a> {
+        let histograms: Vec<_> = strategies
+            .iter()
+            .map(|&s| latency_histogram(records, s))
+            .collect();
+        let summaries = strategies
+            .iter()
+            .zip(&histograms)
+            .zip(wall)
+            .map(|((&s, h), &w)| StrategySummary::compute(s.name(), records, s, h, w))
+            .collect();
+        RunReport {
+            cases,
+            records,
+            strategies: strategies.to_vec(),
+            histograms,
+            summaries,
+        }
+    }
+}

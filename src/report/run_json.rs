@@ -1,0 +1,27 @@
+//! run.json: what was run, where, when, and on what.
+
+use crate::harness::input::InputFile;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunInfo {
+    pub tilebench_version: String,
+    pub git_commit: Option<String>,
+    /// The command line, as given.
+    pub command: Vec<String>,
+    pub threads: usize,
+    pub cpu_model: Option<String>,
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    pub wall_s: f64,
+    pub inputs: Vec<InputFile>,
+    pub strategies: Vec<String>,
+    pub exhaustive: bool,
+    pub repeat: u32,
+    pub max_nodes: Option<u64>,
+    pub timeout_s: Option<f64>,
+    pub hash_buckets: usize,
+    pub paths: bool,
+    /// How latency is measured.
+    pub latency: String,
+}

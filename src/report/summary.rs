@@ -1,0 +1,141 @@
+//! summary.csv: one row per strategy.
+
+use super::SummaryExport;
+use crate::harness::record::{Record, RowStatus};
+use crate::search::Strategy;
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// A strategy's totals over a run. Latencies are in microseconds, read from the strategy's
+/// HdrHistogram (3 significant digits), so they match its `.hgrm` file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StrategySummary {
+    pub strategy: String,
+    /// Rows for this strategy (one per input row, invalid ones included).
+    pub cases: u64,
+    pub solved: u64,
+    pub unsolvable: u64,
+    pub limit: u64,
+    pub invalid: u64,
+    pub errors: u64,
+    /// Rows whose answer differs from `expected_steps`.
+    pub mismatches: u64,
+    pub expanded_total: u64,
+    pub expanded_mean: f64,
+    pub expanded_max: u64,
+    pub generated_total: u64,
+    pub generated_mean: f64,
+    pub generated_max: u64,
+    pub latency_mean_us: f64,
+    pub latency_p50_us: f64,
+    pub latency_p90_us: f64,
+    pub latency_p99_us: f64,
+    pub latency_p999_us: f64,
+    pub latency_max_us: f64,
+    /// Wall time of this strategy's pass over all cases.
+    pub wall_s: f64,
+    /// Searched rows (solved + unsolvable + limit) per second of `wall_s`.
+    pub cases_per_s: f64,
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// A histogram value in ns as µs, to the nanosecond.
+pub fn ns_to_us(ns: u64) -> f64 {
+    ns as f64 / 1000.0
+}
+
+impl StrategySummary {
+    pub fn compute(
+        name: &str,
+        records: &[Record],
+        strategy: Strategy,
+        hist: &Histogram<u64>,
+        wall: Duration,
+    ) -> StrategySummary {
+        let mut s = StrategySummary {
+            strategy: name.to_string(),
+            cases: 0,
+            solved: 0,
+            unsolvable: 0,
+            limit: 0,
+            invalid: 0,
+            errors: 0,
+            mismatches: 0,
+            expanded_total: 0,
+            expanded_mean: 0.0,
+            expanded_max: 0,
+            generated_total: 0,
+            generated_mean: 0.0,
+            generated_max: 0,
+            latency_mean_us: 0.0,
+            latency_p50_us: 0.0,
+            latency_p90_us: 0.0,
+            latency_p99_us: 0.0,
+            latency_p999_us: 0.0,
+            latency_max_us: 0.0,
+            wall_s: round3(wall.as_secs_f64() * 1000.0) / 1000.0,
+            cases_per_s: 0.0,
+        };
+        let mut searched = 0u64;
+        for r in records.iter().filter(|r| r.strategy == strategy) {
+            s.cases += 1;
+            match r.status {
+                RowStatus::Solved => s.solved += 1,
+                RowStatus::Unsolvable => s.unsolvable += 1,
+                RowStatus::Limit => s.limit += 1,
+                RowStatus::Invalid => s.invalid += 1,
+                RowStatus::Error => s.errors += 1,
+            }
+            if r.matches_expected == Some(false) {
+                s.mismatches += 1;
+            }
+            if r.status.searched() {
+                searched += 1;
+                s.expanded_total += r.stats.expanded;
+                s.expanded_max = s.expanded_max.max(r.stats.expanded);
+                s.generated_total += r.stats.generated;
+                s.generated_max = s.generated_max.max(r.stats.generated);
+            }
+        }
+        if searched > 0 {
+            s.expanded_mean = round3(s.expanded_total as f64 / searched as f64);
+            s.generated_mean = round3(s.generated_total as f64 / searched as f64);
+            s.latency_mean_us = round3(hist.mean() / 1000.0);
+            s.latency_p50_us = ns_to_us(hist.value_at_quantile(0.5));
+            s.latency_p90_us = ns_to_us(hist.value_at_quantile(0.9));
+            s.latency_p99_us = ns_to_us(hist.value_at_quantile(0.99));
+            s.latency_p999_us = ns_to_us(hist.value_at_quantile(0.999));
+            s.latency_max_us = ns_to_us(hist.max());
+            let secs = wall.as_secs_f64();
+            if secs > 0.0 {
+                s.cases_per_s = round3(searched as f64 / secs);
+            }
+        }
+        s
+    }
+}
+
+/// summary.csv.
+pub struct SummaryCsv;
+
+impl SummaryExport for SummaryCsv {
+    fn render(&self, summaries: &[StrategySummary]) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for s in summaries {
+            w.serialize(s).expect("in-memory CSV");
+        }
+        String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 CSV")
+    }
+}
+
+/// Reads a summary.csv back.
+pub fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, String> {
+    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    r.deserialize()
+        .map(|row| row.map_err(|e| format!("{}: {e}", path.display())))
+        .collect()
+}

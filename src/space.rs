@@ -1,0 +1,198 @@
+//! The whole state space of a small board, by distance from a goal: the census behind
+//! `tilebench space`, and exact answers for `tilebench gen`.
+//!
+//! A [`DistanceTable`] holds one byte per permutation rank (`n!` bytes: 363 KB for 3x3,
+//! 479 MB for 3x4) and is built by one BFS from the goal. Distances are symmetric, so the
+//! table answers "how far is this start from the goal" for every start at once.
+
+use crate::puzzle::{factorial, Board, Neighbors, Ranker, Shape};
+
+/// The largest board whose space is tabulated: 12 cells (12! bytes = 479 MB).
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// A marker for states the goal cannot reach.
+pub const UNREACHABLE: u8 = u8::MAX;
+
+/// Exact distances to one goal, for every arrangement of its shape.
+pub struct DistanceTable {
+    goal: Board,
+    ranker: Ranker,
+    dist: Vec<u8>,
+    /// `counts[d]`: how many states lie at distance `d`.
+    counts: Vec<u64>,
+}
+
+impl DistanceTable {
+    /// Whether a table for this shape is allowed, and if not, why.
+    pub fn check(shape: Shape) -> Result<(), String> {
+        if shape.cells() > MAX_TABLE_CELLS {
+            return Err(format!(
+                "the state space of a {shape} board ({}!/2 states) is too large to tabulate; \
+                 tilebench tabulates boards of at most {MAX_TABLE_CELLS} cells",
+                shape.cells()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Builds the table by BFS from `goal`.
+    pub fn build(goal: Board) -> Result<DistanceTable, String> {
+        let shape = goal.shape();
+        Self::check(shape)?;
+        let ranker = Ranker::new(shape);
+        let size = factorial(shape.cells()) as usize;
+        let mut dist = vec![UNREACHABLE; size];
+        let neighbors = Neighbors::new(shape);
+        let mut frontier = vec![goal];
+        dist[ranker.rank(goal.packed()) as usize] = 0;
+        let mut counts = vec![1u64];
+        let mut d = 0u8;
+        while !frontier.is_empty() {
+            let mut next = Vec::with_capacity(frontier.len() * 2);
+            for b in &frontier {
+                for m in 0..4 {
+                    let to = neighbors.target(b.blank(), m);
+                    if to == Neighbors::NONE {
+                        continue;
+                    }
+                    let c = b.slide_blank_to(to as usize);
+                    let r = ranker.rank(c.packed()) as usize;
+                    if dist[r] == UNREACHABLE {
+                        dist[r] = d + 1;
+                        next.push(c);
+                    }
+                }
+            }
+            if !next.is_empty() {
+                counts.push(next.len() as u64);
+            }
+            frontier = next;
+            d += 1;
+        }
+        Ok(DistanceTable {
+            goal,
+            ranker,
+            dist,
+            counts,
+        })
+    }
+
+    pub fn goal(&self) -> Board {
+        self.goal
+    }
+    /// The exact number of moves from `b` to the goal, or `None` if unreachable.
+    pub fn distance(&self, b: &Board) -> Option<u8> {
+        let d = self.dist[self.ranker.rank(b.packed()) as usize];
+        (d != UNREACHABLE).then_some(d)
+    }
+    /// States at each distance, from 0 to the largest.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+    /// The largest distance of any reachable state.
+    pub fn max_distance(&self) -> usize {
+        self.counts.len() - 1
+    }
+    /// How many states the goal reaches.
+    pub fn reachable(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+    /// Every state at distance `d`, in rank order.
+    pub fn states_at(&self, d: u8) -> Vec<Board> {
+        let shape = self.goal.shape();
+        self.dist
+            .iter()
+            .enumerate()
+            .filter(|(_, &x)| x == d)
+            .map(|(r, _)| Board::from_packed(shape, self.ranker.unrank(r as u64)))
+            .collect()
+    }
+}
+
+impl DistanceTable {
+    /// The ranks of all states at each distance (index = distance).
+    pub fn ranks_by_distance(&self) -> Vec<Vec<u64>> {
+        let mut by = vec![Vec::new(); self.counts.len()];
+        for (r, &d) in self.dist.iter().enumerate() {
+            if d != UNREACHABLE {
+                by[d as usize].push(r as u64);
+            }
+        }
+        by
+    }
+    /// The board with rank `r`.
+    pub fn unrank(&self, r: u64) -> Board {
+        Board::from_packed(self.goal.shape(), self.ranker.unrank(r))
+    }
+}
+
+/// The goal a relabelling maps every goal with its blank at `blank` onto: tiles `1..n` in
+/// reading order, skipping the blank's cell.
+pub fn canonical_goal(shape: Shape, blank: usize) -> Board {
+    let mut next = 1u8;
+    let tiles: Vec<u8> = (0..shape.cells())
+        .map(|p| {
+            if p == blank {
+                0
+            } else {
+                next += 1;
+                next - 1
+            }
+        })
+        .collect();
+    Board::from_tiles(shape, &tiles)
+}
+
+/// Renames tiles so that `goal` becomes its canonical goal; applies the same names to `b`.
+/// Moves are the same before and after, so distances are too.
+pub fn relabel(b: &Board, goal: &Board) -> Board {
+    let canon = canonical_goal(goal.shape(), goal.blank());
+    let mut map = [0u8; 16];
+    for p in 0..goal.shape().cells() {
+        map[goal.tile(p) as usize] = canon.tile(p);
+    }
+    let tiles: Vec<u8> = b.tiles().iter().map(|&t| map[t as usize]).collect();
+    Board::from_tiles(b.shape(), &tiles)
+}
+
+/// Undoes [`relabel`]: a board in canonical names back to `goal`'s names.
+pub fn unlabel(b: &Board, goal: &Board) -> Board {
+    let canon = canonical_goal(goal.shape(), goal.blank());
+    let mut map = [0u8; 16];
+    for p in 0..goal.shape().cells() {
+        map[canon.tile(p) as usize] = goal.tile(p);
+    }
+    let tiles: Vec<u8> = b.tiles().iter().map(|&t| map[t as usize]).collect();
+    Board::from_tiles(b.shape(), &tiles)
+}
+
+/// Exact distances between any start and any goal of one shape: one [`DistanceTable`] per
+/// blank cell of the goal, built when first needed, every goal relabelled onto one of them.
+pub struct Oracle {
+    shape: Shape,
+    tables: Vec<Option<DistanceTable>>,
+}
+
+impl Oracle {
+    pub fn new(shape: Shape) -> Result<Oracle, String> {
+        DistanceTable::check(shape)?;
+        Ok(Oracle {
+            shape,
+            tables: (0..shape.cells()).map(|_| None).collect(),
+        })
+    }
+
+    /// The table for goals with the blank at `blank`.
+    pub fn table(&mut self, blank: usize) -> &DistanceTable {
+        let shape = self.shape;
+        self.tables[blank].get_or_insert_with(|| {
+            DistanceTable::build(canonical_goal(shape, blank)).expect("shape checked")
+        })
+    }
+
+    /// The exact number of moves from `start` to `goal`, or `None` when unsolvable.
+    pub fn distance(&mut self, start: &Board, goal: &Board) -> Option<u8> {
+        let s = relabel(start, goal);
+        self.table(goal.blank()).distance(&s)
+    }
+}
