@@ -1,0 +1,253 @@
+//! `tilebench run` end to end: files written, row counts, checks, bad input, determinism.
+
+mod common;
+use common::*;
+
+const STRATEGIES: usize = 5;
+
+#[test]
+fn writes_every_file_with_one_row_per_case_and_strategy() {
+    let out = temp_dir("run-files");
+    let o = out.to_str().unwrap();
+    let res = bin()
+        .args(["run", "inputs/malformed.csv", "--out", o, "--paths"])
+        .output()
+        .unwrap();
+    // Invalid rows make the run exit 2, after writing everything.
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    for f in [
+        "cases.csv",
+        "summary.csv",
+        "run.json",
+        "latency.hlog",
+        "latency-astar.hgrm",
+        "latency-bfs-rank.hgrm",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let data_rows = std::fs::read_to_string("inputs/malformed.csv")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .count()
+        - 1;
+    assert_eq!(rows.len(), data_rows * STRATEGIES);
+    let status = col(&h, "status");
+    let invalid = rows.iter().filter(|r| r[status] == "invalid").count();
+    assert_eq!(invalid, 8 * STRATEGIES);
+    // Invalid rows name file and line in their message; good rows are solved.
+    let (line, msg) = (col(&h, "line"), col(&h, "message"));
+    for r in &rows {
+        if r[status] == "invalid" {
+            let at = format!("inputs/malformed.csv:{}:", r[line]);
+            assert!(r[msg].starts_with(&at), "{:?}", r);
+        } else {
+            assert_eq!(r[status], "solved");
+        }
+    }
+    let (sh, srows) = read_csv(&out.join("summary.csv"));
+    assert_eq!(srows.len(), STRATEGIES);
+    for s in &srows {
+        assert_eq!(s[col(&sh, "invalid")], "8");
+        assert_eq!(s[col(&sh, "solved")], "2");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(json["inputs"][0]["rows"], 10);
+    assert_eq!(json["strategies"].as_array().unwrap().len(), STRATEGIES);
+    let stderr = stderr(&res);
+    assert!(stderr.contains("inputs/malformed.csv:7: start: cell 8: tile 7 appears more than once"));
+}
+
+#[test]
+fn check_passes_on_a_dataset_with_known_answers() {
+    let out = temp_dir("run-check-ok");
+    let res = bin()
+        .args(["run", "inputs/per-depth.csv", "--check", "-q", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+}
+
+#[test]
+fn check_catches_a_wrong_expected_steps() {
+    let dir = temp_dir("run-check-bad");
+    let data = dir.join("wrong.csv");
+    std::fs::write(
+        &data,
+        "id,start,expected_steps\nright,2 3 4 1 5 x 7 6 8,19\nwrong,1 2 3 x 4 6 7 5 8,5\n",
+    )
+    .unwrap();
+    let res = bin()
+        .args(["run", "-s", "astar,bfs-hash", "--check", "-q", "--out"])
+        .arg(dir.join("out"))
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
+    let err = stderr(&res);
+    assert!(err.contains("wrong.csv:3 (id wrong): astar answered 3 steps, expected 5 steps"), "{err}");
+    assert!(!err.contains("(id right)"), "{err}");
+}
+
+#[test]
+fn refuses_to_overwrite_a_run_without_force() {
+    let out = temp_dir("run-force");
+    let args = |force: bool| {
+        let mut a = vec!["run", "-q", "-s", "astar", "--out", out.to_str().unwrap()];
+        if force {
+            a.push("--force");
+        }
+        bin().args(a).output().unwrap()
+    };
+    assert!(args(false).status.success());
+    let again = args(false);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
+    assert!(args(true).status.success());
+}
+
+/// Columns that depend on timing.
+fn without_timing(path: &std::path::Path) -> Vec<Vec<String>> {
+    let (h, rows) = read_csv(path);
+    let timing = [col(&h, "latency_ns"), col(&h, "latency_min_ns")];
+    rows.into_iter()
+        .map(|r| {
+            r.into_iter()
+                .enumerate()
+                .filter(|(i, _)| !timing.contains(i))
+                .map(|(_, v)| v)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn thread_count_does_not_change_results_or_order() {
+    let a = temp_dir("run-t1");
+    let b = temp_dir("run-t2");
+    for (dir, t) in [(&a, "1"), (&b, "2")] {
+        run_ok(&[
+            "run",
+            "inputs/per-depth.csv",
+            "-q",
+            "--paths",
+            "--threads",
+            t,
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+    }
+    let ra = without_timing(&a.join("cases.csv"));
+    let rb = without_timing(&b.join("cases.csv"));
+    assert_eq!(ra.len(), 96 * STRATEGIES);
+    assert_eq!(ra, rb);
+}
+
+#[test]
+fn hgrm_percentiles_match_summary() {
+    let out = temp_dir("run-hgrm");
+    run_ok(&["run", "inputs/per-depth.csv", "-q", "--out", out.to_str().unwrap()]);
+    let (h, rows) = read_csv(&out.join("summary.csv"));
+    for r in rows {
+        let strategy = &r[col(&h, "strategy")];
+        let text = std::fs::read_to_string(out.join(format!("latency-{strategy}.hgrm"))).unwrap();
+        // The value on the percentile line for q.
+        let at = |q: f64| -> f64 {
+            text.lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .skip(1)
+                .map(|l| l.split_whitespace().collect::<Vec<_>>())
+                .find(|f| (f[1].parse::<f64>().unwrap() - q).abs() < 1e-9)
+                .map(|f| f[0].parse().unwrap())
+                .unwrap_or_else(|| panic!("no {q} line in {strategy}.hgrm"))
+        };
+        let p50: f64 = r[col(&h, "latency_p50_us")].parse().unwrap();
+        let p90: f64 = r[col(&h, "latency_p90_us")].parse().unwrap();
+        let max: f64 = r[col(&h, "latency_max_us")].parse().unwrap();
+        assert!((at(0.5) - p50).abs() < 0.0015, "{strategy} p50 {} vs {p50}", at(0.5));
+        assert!((at(0.9) - p90).abs() < 0.0015, "{strategy} p90 {} vs {p90}", at(0.9));
+        assert!((at(1.0) - max).abs() < 0.0015, "{strategy} max {} vs {max}", at(1.0));
+        let total: u64 = text
+            .lines()
+            .find(|l| l.contains("Total count"))
+            .and_then(|l| l.split('=').nth(2))
+            .map(|v| v.trim().trim_end_matches(']').trim().parse().unwrap())
+            .unwrap();
+        assert_eq!(total, 96);
+    }
+}
+
+#[test]
+fn unreadable_files_are_clear_errors_before_solving() {
+    let dir = temp_dir("run-unreadable");
+    let nostart = dir.join("nostart.csv");
+    std::fs::write(&nostart, "id,board\n1,1 2 3 4 5 6 7 8 x\n").unwrap();
+    let latin1 = dir.join("latin1.csv");
+    std::fs::write(&latin1, b"id,start\n1,1 2 3 4 5 6 7 8 x\n2,caf\xe9\n").unwrap();
+    let cases: [(&std::path::Path, &str); 3] = [
+        (&nostart, "no `start` column"),
+        (&latin1, "latin1.csv:3: not valid UTF-8"),
+        (std::path::Path::new("inputs/does-not-exist.csv"), "no such file"),
+    ];
+    for (path, needle) in cases {
+        let out = dir.join("out");
+        let res = bin().arg("run").arg(path).arg("--out").arg(&out).output().unwrap();
+        assert_eq!(res.status.code(), Some(2));
+        assert!(stderr(&res).contains(needle), "{}", stderr(&res));
+        assert!(!out.join("cases.csv").exists(), "nothing is solved");
+    }
+}
+
+#[test]
+fn markdown_and_dashboard_exports() {
+    let out = temp_dir("run-exports");
+    let md = out.join("summary.md");
+    let bmf = out.join("bmf.json");
+    let gab = out.join("gab.json");
+    run_ok(&[
+        "run",
+        "-q",
+        "--out",
+        out.join("run").to_str().unwrap(),
+        "--export-markdown",
+        md.to_str().unwrap(),
+        "--export-bmf",
+        bmf.to_str().unwrap(),
+        "--export-github-benchmark",
+        gab.to_str().unwrap(),
+    ]);
+    let md = std::fs::read_to_string(md).unwrap();
+    assert!(md.starts_with("| strategy |"));
+    assert_eq!(md.lines().count(), 2 + STRATEGIES);
+    let bmf: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(bmf).unwrap()).unwrap();
+    assert!(bmf["tilebench/astar"]["latency"]["value"].as_f64().unwrap() > 0.0);
+    let gab: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(gab).unwrap()).unwrap();
+    let entries = gab.as_array().unwrap();
+    assert_eq!(entries.len(), 2 * STRATEGIES);
+    assert!(entries.iter().all(|e| e["name"].is_string() && e["unit"].is_string() && e["value"].is_number()));
+}
+
+#[test]
+fn stdin_dataset_and_size_option() {
+    use std::io::Write;
+    let out = temp_dir("run-stdin");
+    let mut child = bin()
+        .args(["run", "-", "-q", "-s", "astar,bfs-rank", "--size", "2x3", "--check", "--out"])
+        .arg(&out)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"start,goal\n1 2 3 4 5 x,1 2 3 4 5 x\nx 1 2 3 4 5,1 2 3 4 5 x\n")
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r[col(&h, "input")] == "-"));
+}
