@@ -26,7 +26,7 @@ fn first_article_sample_prints_an_optimal_move_string() {
     let goal: Board = "1 2 3 4 5 6 7 8 x".parse().unwrap();
     for s in STRATEGIES {
         let out = run_ok(&["solve", "-s", s, "2 3 4 1 5 x 7 6 8"]);
-        let line = String::from_utf8(out.stdout).unwrap();
+        let line = String::from_utf8(out.stdout.clone()).unwrap();
         let path = Move::parse_path(line.trim()).unwrap();
         assert_eq!(path.len(), 19, "{s}: {line}");
         assert_eq!(start.replay(&path).unwrap(), goal, "{s}");
@@ -40,7 +40,7 @@ fn judge_style_stdin_many_boards_one_answer_per_line() {
         "2 3 4 1 5 x 7 6 8\n\n2 1 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 x 8\n",
     );
     assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0].len(), 19);
@@ -58,10 +58,10 @@ fn third_article_pairs_print_steps() {
             "2 6 4 1 3 7 0 5 8\n\n8 1 5 7 3 6 4 0 2\n",
         );
         assert!(out.status.success());
-        assert_eq!(String::from_utf8(out.stdout).unwrap(), "31\n", "{s}");
+        assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "31\n", "{s}");
     }
     let out = run_ok(&["solve", "--steps", "--goal", "1 2 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 0"]);
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "-1\n");
+    assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "-1\n");
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn exhaustive_search_agrees_with_parity() {
 fn a_bad_board_is_reported_and_the_others_still_answered() {
     let out = with_stdin(&["solve"], "1 2 3 4 5 6 7 7 x\n1 2 3 4 5 6 7 x 8\n");
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "invalid\nr\n");
+    assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "invalid\nr\n");
     assert!(stderr(&out).contains("stdin line 1: start: cell 8: tile 7 appears more than once"));
     let out = bin().args(["solve", "-s", "dfs", "1 2 3 4 5 6 7 x 8"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
