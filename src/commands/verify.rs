@@ -1,5 +1,138 @@
-use super::CmdResult;
+//! `tilebench verify`: checks a run's results against independent truth, without re-solving.
+//!
+//! - every stored path is replayed from its start and must reach its goal in `steps` moves;
+//! - `solved`/`unsolvable` must agree with the parity test;
+//! - optimal strategies must agree on each case;
+//! - `matches_expected` must agree with `steps` and `expected_steps`;
+//! - counters must be sane (expanded ≤ generated + 1, stored ≤ generated + 1, present on
+//!   searched rows).
+
+use super::{CmdResult, FAILED, OK};
+use crate::check;
 use crate::cli::VerifyArgs;
-pub fn run(_args: VerifyArgs) -> CmdResult {
-    Err("verify: not built yet".into())
+use crate::puzzle::{is_solvable, Board, Move};
+use crate::report::cases_csv::{self, CaseRow};
+use std::path::{Path, PathBuf};
+
+/// `DIR` or `DIR/cases.csv` → the cases.csv path.
+pub fn cases_path(p: &Path) -> PathBuf {
+    if p.is_dir() {
+        p.join("cases.csv")
+    } else {
+        p.to_path_buf()
+    }
+}
+
+/// Every problem with one row, as messages.
+pub fn verify_row(r: &CaseRow) -> Vec<String> {
+    let mut bad = Vec::new();
+    let at = format!("{}:{} {}", r.input, r.line, r.strategy);
+    let searched = matches!(r.status.as_str(), "solved" | "unsolvable" | "limit");
+    if searched {
+        match (r.expanded, r.generated, r.stored) {
+            (Some(e), Some(g), Some(s)) => {
+                if e > g + 1 {
+                    bad.push(format!("{at}: expanded {e} > generated {g} + 1"));
+                }
+                if s > g + 1 {
+                    bad.push(format!("{at}: stored {s} > generated {g} + 1"));
+                }
+            }
+            _ => bad.push(format!("{at}: a searched row without counters")),
+        }
+        if r.latency_ns.is_none() {
+            bad.push(format!("{at}: a searched row without latency_ns"));
+        }
+    }
+    let recomputed = match (r.status.as_str(), r.expected_steps) {
+        ("solved" | "unsolvable", Some(e)) => Some(r.steps == Some(e)),
+        _ => None,
+    };
+    if recomputed != r.matches_expected {
+        bad.push(format!(
+            "{at}: matches_expected is {:?} but steps {:?} vs expected_steps {:?} say {:?}",
+            r.matches_expected, r.steps, r.expected_steps, recomputed
+        ));
+    }
+    if !matches!(r.status.as_str(), "solved" | "unsolvable") {
+        return bad;
+    }
+    let boards = Board::parse(&r.start, None).and_then(|s| {
+        Board::parse(&r.goal, Some(s.shape())).map(|g| (s, g))
+    });
+    let (start, goal) = match boards {
+        Ok(b) => b,
+        Err(e) => {
+            bad.push(format!("{at}: cannot read the boards back: {e}"));
+            return bad;
+        }
+    };
+    let solvable = is_solvable(&start, &goal);
+    match r.status.as_str() {
+        "unsolvable" => {
+            if solvable {
+                bad.push(format!("{at}: marked unsolvable, but parity says the pair is solvable"));
+            }
+            if r.steps != Some(-1) {
+                bad.push(format!("{at}: unsolvable with steps {:?} (should be -1)", r.steps));
+            }
+        }
+        _ => {
+            if !solvable {
+                bad.push(format!("{at}: marked solved, but parity says the pair is unsolvable"));
+            }
+            // A 0-step path is an empty field, which reads back as no path.
+            let path = r.path.as_deref().or((r.steps == Some(0)).then_some(""));
+            if let Some(p) = path {
+                match Move::parse_path(p).and_then(|path| {
+                    start.replay(&path).map(|end| (end, path.len()))
+                }) {
+                    Err(e) => bad.push(format!("{at}: path `{p}`: {e}")),
+                    Ok((end, _)) if end != goal => bad.push(format!(
+                        "{at}: path `{p}` ends at {end}, not at the goal {goal}"
+                    )),
+                    Ok((_, n)) if Some(n as i64) != r.steps => bad.push(format!(
+                        "{at}: path has {n} moves but steps says {:?}",
+                        r.steps
+                    )),
+                    Ok(_) => {}
+                }
+            }
+        }
+    }
+    bad
+}
+
+pub fn run(args: VerifyArgs) -> CmdResult {
+    let path = cases_path(&args.results);
+    let rows = cases_csv::read(&path)?;
+    let mut failures: Vec<String> = rows.iter().flat_map(verify_row).collect();
+    failures.extend(check::disagreements(&rows));
+    let solved = rows.iter().filter(|r| r.status == "solved").count();
+    let replayed = rows
+        .iter()
+        .filter(|r| r.status == "solved" && (r.path.is_some() || r.steps == Some(0)))
+        .count();
+    eprintln!(
+        "verify: {} rows, {replayed} of {solved} solved paths replayed",
+        rows.len()
+    );
+    if replayed < solved {
+        eprintln!(
+            "verify: {} solved rows have no path; run with --paths to store them",
+            solved - replayed
+        );
+    }
+    if failures.is_empty() {
+        eprintln!("verify: ok");
+        return Ok(OK);
+    }
+    for f in failures.iter().take(args.show) {
+        eprintln!("verify failed: {f}");
+    }
+    if failures.len() > args.show {
+        eprintln!("verify failed: … and {} more", failures.len() - args.show);
+    }
+    eprintln!("verify: {} failure(s) in {}", failures.len(), path.display());
+    Ok(FAILED)
 }
