@@ -9,12 +9,12 @@
 //!
 //! The domain lives in [`puzzle`]; the strategies in [`search`], one file each.
 
-pub mod puzzle;
-pub mod search;
-pub mod harness;
-pub mod report;
-pub mod space;
-pub mod util;
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod harness;
+pub mod puzzle;
+pub mod report;
+pub mod search;
+pub mod space;
+pub mod util;

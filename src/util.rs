@@ -67,7 +67,10 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 /// (year, month, day, hour, minute, second) in UTC.
 fn utc_parts(t: SystemTime) -> (i64, u32, u32, u64, u64, u64) {
-    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let (y, mo, d) = civil_from_days((secs / 86_400) as i64);
     let s = secs % 86_400;
     (y, mo, d, s / 3600, s % 3600 / 60, s % 60)

@@ -17,41 +17,104 @@ fn generated_answers_agree_with_every_strategy() {
     let dir = temp_dir("gen-check");
     let data = dir.join("d.csv");
     run_ok(&[
-        "gen", "--count", "60", "--seed", "3", "--unsolvable", "0.25", "--goal", "random", "-o",
+        "gen",
+        "--count",
+        "60",
+        "--seed",
+        "3",
+        "--unsolvable",
+        "0.25",
+        "--goal",
+        "random",
+        "-o",
         data.to_str().unwrap(),
     ]);
     let (h, rows) = read_csv(&data);
-    let unsolvable = rows.iter().filter(|r| r[col(&h, "expected_steps")] == "-1").count();
+    let unsolvable = rows
+        .iter()
+        .filter(|r| r[col(&h, "expected_steps")] == "-1")
+        .count();
     assert!(unsolvable > 5 && unsolvable < 30, "{unsolvable}");
-    run_ok(&["run", data.to_str().unwrap(), "--check", "-q", "--out", dir.join("out").to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        data.to_str().unwrap(),
+        "--check",
+        "-q",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
 }
 
 #[test]
 fn depth_gives_exactly_that_depth() {
     let dir = temp_dir("gen-depth");
     let data = dir.join("d.csv");
-    run_ok(&["gen", "--count", "20", "--depth", "24", "-o", data.to_str().unwrap()]);
+    run_ok(&[
+        "gen",
+        "--count",
+        "20",
+        "--depth",
+        "24",
+        "-o",
+        data.to_str().unwrap(),
+    ]);
     let (h, rows) = read_csv(&data);
     assert_eq!(rows.len(), 20);
     assert!(rows.iter().all(|r| r[col(&h, "expected_steps")] == "24"));
-    run_ok(&["run", data.to_str().unwrap(), "-s", "astar,bfs-rank", "--check", "-q", "--out", dir.join("o").to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        data.to_str().unwrap(),
+        "-s",
+        "astar,bfs-rank",
+        "--check",
+        "-q",
+        "--out",
+        dir.join("o").to_str().unwrap(),
+    ]);
 }
 
 #[test]
 fn per_depth_covers_every_depth_and_walks_are_checked() {
     let dir = temp_dir("gen-walk");
     let data = dir.join("w.csv");
-    run_ok(&["gen", "--count", "30", "--walk", "12", "--size", "2x3", "-o", data.to_str().unwrap()]);
+    run_ok(&[
+        "gen",
+        "--count",
+        "30",
+        "--walk",
+        "12",
+        "--size",
+        "2x3",
+        "-o",
+        data.to_str().unwrap(),
+    ]);
     let (h, rows) = read_csv(&data);
     assert!(rows.iter().all(|r| r[col(&h, "size")] == "2x3"));
-    assert!(rows.iter().all(|r| r[col(&h, "expected_steps")].parse::<i64>().unwrap() <= 12));
-    run_ok(&["run", data.to_str().unwrap(), "--check", "-q", "--out", dir.join("o").to_str().unwrap()]);
+    assert!(rows
+        .iter()
+        .all(|r| r[col(&h, "expected_steps")].parse::<i64>().unwrap() <= 12));
+    run_ok(&[
+        "run",
+        data.to_str().unwrap(),
+        "--check",
+        "-q",
+        "--out",
+        dir.join("o").to_str().unwrap(),
+    ]);
 
     let out = run_ok(&["gen", "--per-depth", "2", "--size", "2x2"]).stdout;
     let text = String::from_utf8(out).unwrap();
     // 2x2 from the standard goal: depths 0..=6, two pairs each.
-    let depths: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
-    assert_eq!(depths, ["0", "0", "1", "1", "2", "2", "3", "3", "4", "4", "5", "5", "6", "6"]);
+    let depths: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        depths,
+        ["0", "0", "1", "1", "2", "2", "3", "3", "4", "4", "5", "5", "6", "6"]
+    );
 }
 
 #[test]

@@ -31,7 +31,10 @@ fn bad_boards_name_the_offending_token() {
     assert!(err("1 2 3 4 5 6 7 8").contains("8 cells"));
     assert!(err("1 2 3 4 5 6 7 8 x 9").contains("10 cells"));
     let e = err("1 2 3 4 5 6 7 7 x");
-    assert!(e.contains("cell 8") && e.contains("tile 7") && e.contains("tile 8 is missing"), "{e}");
+    assert!(
+        e.contains("cell 8") && e.contains("tile 7") && e.contains("tile 8 is missing"),
+        "{e}"
+    );
     let e = err("1 2 3 4 5 6 7 8 y");
     assert!(e.contains("`y`") && e.contains("cell 9"), "{e}");
     let e = err("1 2 3 4 5 6 7 9 x");
@@ -42,7 +45,9 @@ fn bad_boards_name_the_offending_token() {
     assert!(e.contains("the blank appears more than once"), "{e}");
     assert_eq!(Board::parse("", None), Err(BoardError::Empty));
     let shape: Shape = "3x4".parse().unwrap();
-    let e = Board::parse("1 2 3 x 4 6 7 5 8", Some(shape)).unwrap_err().to_string();
+    let e = Board::parse("1 2 3 x 4 6 7 5 8", Some(shape))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("9 cells, but a 3x4 board has 12"), "{e}");
 }
 
@@ -50,7 +55,11 @@ fn bad_boards_name_the_offending_token() {
 fn shapes() {
     assert_eq!("3x4".parse::<Shape>().unwrap().cells(), 12);
     assert!("1x9".parse::<Shape>().is_err());
-    assert!("5x4".parse::<Shape>().unwrap_err().to_string().contains("20 cells"));
+    assert!("5x4"
+        .parse::<Shape>()
+        .unwrap_err()
+        .to_string()
+        .contains("20 cells"));
     assert!("3by3".parse::<Shape>().is_err());
     assert_eq!(Shape::from_cells(16), Some(Shape::S4X4));
     assert_eq!(Shape::from_cells(12), None);
@@ -60,9 +69,18 @@ fn shapes() {
 fn moves_name_where_the_blank_goes() {
     let b: Board = "1 2 3 4 x 5 6 7 8".parse().unwrap();
     assert_eq!(b.apply(Move::Up).unwrap().to_string(), "1 x 3 4 2 5 6 7 8");
-    assert_eq!(b.apply(Move::Down).unwrap().to_string(), "1 2 3 4 7 5 6 x 8");
-    assert_eq!(b.apply(Move::Left).unwrap().to_string(), "1 2 3 x 4 5 6 7 8");
-    assert_eq!(b.apply(Move::Right).unwrap().to_string(), "1 2 3 4 5 x 6 7 8");
+    assert_eq!(
+        b.apply(Move::Down).unwrap().to_string(),
+        "1 2 3 4 7 5 6 x 8"
+    );
+    assert_eq!(
+        b.apply(Move::Left).unwrap().to_string(),
+        "1 2 3 x 4 5 6 7 8"
+    );
+    assert_eq!(
+        b.apply(Move::Right).unwrap().to_string(),
+        "1 2 3 4 5 x 6 7 8"
+    );
     let corner: Board = "x 1 2 3 4 5 6 7 8".parse().unwrap();
     assert!(corner.apply(Move::Up).is_none());
     assert!(corner.apply(Move::Left).is_none());

@@ -71,10 +71,15 @@ fn identical_runs_pass() {
 fn a_wrong_step_count_fails_naming_the_case() {
     let a = fresh_run("cmp-wrong-a", &[]);
     let b = fresh_run("cmp-wrong-b", &[]);
-    edit(&b, "astar", 40, "steps", |s| (s.parse::<i64>().unwrap() + 2).to_string());
+    edit(&b, "astar", 40, "steps", |s| {
+        (s.parse::<i64>().unwrap() + 2).to_string()
+    });
     let (code, text) = compare(&a, &b, &[]);
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("inputs/per-depth.csv 41 astar: baseline solved in"), "{text}");
+    assert!(
+        text.contains("inputs/per-depth.csv 41 astar: baseline solved in"),
+        "{text}"
+    );
     assert!(text.contains("REGRESSION: 1 wrong answer(s)"), "{text}");
 }
 
@@ -90,7 +95,10 @@ fn more_expansions_fail_beyond_the_threshold_only() {
     let (code, text) = compare(&a, &b, &[]);
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("Work regressions"), "{text}");
-    assert!(text.contains("inputs/per-depth.csv 61 bfs-hash: expanded"), "{text}");
+    assert!(
+        text.contains("inputs/per-depth.csv 61 bfs-hash: expanded"),
+        "{text}"
+    );
     let (code, text) = compare(&a, &b, &["--max-work-increase", "15"]);
     assert_eq!(code, 0, "{text}");
     // Less work is an improvement, not a failure.
@@ -112,7 +120,10 @@ fn missing_cases_are_reported() {
     w.flush().unwrap();
     let (code, text) = compare(&a, &b, &[]);
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("Missing from the current run (regression) (2)"), "{text}");
+    assert!(
+        text.contains("Missing from the current run (regression) (2)"),
+        "{text}"
+    );
     // The other way round, they are new cases: reported, not a regression.
     let (code, text) = compare(&b, &a, &[]);
     assert_eq!(code, 0, "{text}");
@@ -132,7 +143,9 @@ fn latency_is_gated_only_when_asked() {
     let b = fresh_run("cmp-lat-b", &[]);
     // 100× slower on 60 of astar's 96 rows: p50 and p99 both grow.
     for i in 0..60 {
-        edit(&b, "astar", i, "latency_ns", |s| (s.parse::<u64>().unwrap() * 100).to_string());
+        edit(&b, "astar", i, "latency_ns", |s| {
+            (s.parse::<u64>().unwrap() * 100).to_string()
+        });
     }
     let (code, text) = compare(&a, &b, &[]);
     assert_eq!(code, 0, "{text}");
@@ -146,7 +159,11 @@ fn verify_accepts_a_good_run_and_catches_a_corrupted_path() {
     let a = fresh_run("verify", &[]);
     let ok = bin().arg("verify").arg(&a).output().unwrap();
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
-    assert!(stderr(&ok).contains("192 of 192 solved paths replayed"), "{}", stderr(&ok));
+    assert!(
+        stderr(&ok).contains("192 of 192 solved paths replayed"),
+        "{}",
+        stderr(&ok)
+    );
     // Flip one move of a long path: it no longer reaches the goal (or leaves the board).
     edit(&a, "astar", 90, "path", |p| {
         let mut c: Vec<char> = p.chars().collect();
@@ -155,7 +172,11 @@ fn verify_accepts_a_good_run_and_catches_a_corrupted_path() {
     });
     let bad = bin().arg("verify").arg(&a).output().unwrap();
     assert_eq!(bad.status.code(), Some(1));
-    assert!(stderr(&bad).contains("inputs/per-depth.csv:"), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("inputs/per-depth.csv:"),
+        "{}",
+        stderr(&bad)
+    );
     assert!(stderr(&bad).contains("astar: path"), "{}", stderr(&bad));
 }
 
@@ -163,7 +184,9 @@ fn verify_accepts_a_good_run_and_catches_a_corrupted_path() {
 fn verify_catches_disagreement_and_insane_counters() {
     let a = fresh_run("verify-2", &[]);
     edit(&a, "bfs-hash", 10, "generated", |_| "0".into());
-    edit(&a, "astar", 30, "steps", |s| (s.parse::<i64>().unwrap() + 2).to_string());
+    edit(&a, "astar", 30, "steps", |s| {
+        (s.parse::<i64>().unwrap() + 2).to_string()
+    });
     let bad = bin().arg("verify").arg(&a).output().unwrap();
     assert_eq!(bad.status.code(), Some(1));
     let err = stderr(&bad);
@@ -219,5 +242,9 @@ fn named_baselines_are_saved_and_compared() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("results/baselines/nope"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("results/baselines/nope"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -88,7 +88,10 @@ fn check_catches_a_wrong_expected_steps() {
         .unwrap();
     assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
     let err = stderr(&res);
-    assert!(err.contains("wrong.csv:3 (id wrong): astar answered 3 steps, expected 5 steps"), "{err}");
+    assert!(
+        err.contains("wrong.csv:3 (id wrong): astar answered 3 steps, expected 5 steps"),
+        "{err}"
+    );
     assert!(!err.contains("(id right)"), "{err}");
 }
 
@@ -149,7 +152,13 @@ fn thread_count_does_not_change_results_or_order() {
 #[test]
 fn hgrm_percentiles_match_summary() {
     let out = temp_dir("run-hgrm");
-    run_ok(&["run", "inputs/per-depth.csv", "-q", "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let (h, rows) = read_csv(&out.join("summary.csv"));
     for r in rows {
         let strategy = &r[col(&h, "strategy")];
@@ -167,9 +176,21 @@ fn hgrm_percentiles_match_summary() {
         let p50: f64 = r[col(&h, "latency_p50_us")].parse().unwrap();
         let p90: f64 = r[col(&h, "latency_p90_us")].parse().unwrap();
         let max: f64 = r[col(&h, "latency_max_us")].parse().unwrap();
-        assert!((at(0.5) - p50).abs() < 0.0015, "{strategy} p50 {} vs {p50}", at(0.5));
-        assert!((at(0.9) - p90).abs() < 0.0015, "{strategy} p90 {} vs {p90}", at(0.9));
-        assert!((at(1.0) - max).abs() < 0.0015, "{strategy} max {} vs {max}", at(1.0));
+        assert!(
+            (at(0.5) - p50).abs() < 0.0015,
+            "{strategy} p50 {} vs {p50}",
+            at(0.5)
+        );
+        assert!(
+            (at(0.9) - p90).abs() < 0.0015,
+            "{strategy} p90 {} vs {p90}",
+            at(0.9)
+        );
+        assert!(
+            (at(1.0) - max).abs() < 0.0015,
+            "{strategy} max {} vs {max}",
+            at(1.0)
+        );
         let total: u64 = text
             .lines()
             .find(|l| l.contains("Total count"))
@@ -190,11 +211,20 @@ fn unreadable_files_are_clear_errors_before_solving() {
     let cases: [(&std::path::Path, &str); 3] = [
         (&nostart, "no `start` column"),
         (&latin1, "latin1.csv:3: not valid UTF-8"),
-        (std::path::Path::new("inputs/does-not-exist.csv"), "no such file"),
+        (
+            std::path::Path::new("inputs/does-not-exist.csv"),
+            "no such file",
+        ),
     ];
     for (path, needle) in cases {
         let out = dir.join("out");
-        let res = bin().arg("run").arg(path).arg("--out").arg(&out).output().unwrap();
+        let res = bin()
+            .arg("run")
+            .arg(path)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
         assert_eq!(res.status.code(), Some(2));
         assert!(stderr(&res).contains(needle), "{}", stderr(&res));
         assert!(!out.join("cases.csv").exists(), "nothing is solved");
@@ -222,12 +252,16 @@ fn markdown_and_dashboard_exports() {
     let md = std::fs::read_to_string(md).unwrap();
     assert!(md.starts_with("| strategy |"));
     assert_eq!(md.lines().count(), 2 + STRATEGIES);
-    let bmf: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(bmf).unwrap()).unwrap();
+    let bmf: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(bmf).unwrap()).unwrap();
     assert!(bmf["tilebench/astar"]["latency"]["value"].as_f64().unwrap() > 0.0);
-    let gab: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(gab).unwrap()).unwrap();
+    let gab: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(gab).unwrap()).unwrap();
     let entries = gab.as_array().unwrap();
     assert_eq!(entries.len(), 2 * STRATEGIES);
-    assert!(entries.iter().all(|e| e["name"].is_string() && e["unit"].is_string() && e["value"].is_number()));
+    assert!(entries
+        .iter()
+        .all(|e| e["name"].is_string() && e["unit"].is_string() && e["value"].is_number()));
 }
 
 #[test]
@@ -235,7 +269,17 @@ fn stdin_dataset_and_size_option() {
     use std::io::Write;
     let out = temp_dir("run-stdin");
     let mut child = bin()
-        .args(["run", "-", "-q", "-s", "astar,bfs-rank", "--size", "2x3", "--check", "--out"])
+        .args([
+            "run",
+            "-",
+            "-q",
+            "-s",
+            "astar,bfs-rank",
+            "--size",
+            "2x3",
+            "--check",
+            "--out",
+        ])
         .arg(&out)
         .stdin(std::process::Stdio::piped())
         .spawn()

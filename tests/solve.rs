@@ -16,7 +16,12 @@ fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -47,7 +52,10 @@ fn judge_style_stdin_many_boards_one_answer_per_line() {
     assert_eq!(lines[1], "unsolvable");
     assert_eq!(lines[2], "r");
     let err = stderr(&out);
-    assert!(err.contains("expanded=") && err.contains("latency_us="), "{err}");
+    assert!(
+        err.contains("expanded=") && err.contains("latency_us="),
+        "{err}"
+    );
 }
 
 #[test]
@@ -58,18 +66,42 @@ fn third_article_pairs_print_steps() {
             "2 6 4 1 3 7 0 5 8\n\n8 1 5 7 3 6 4 0 2\n",
         );
         assert!(out.status.success());
-        assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "31\n", "{s}");
+        assert_eq!(
+            String::from_utf8(out.stdout.clone()).unwrap(),
+            "31\n",
+            "{s}"
+        );
     }
-    let out = run_ok(&["solve", "--steps", "--goal", "1 2 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 0"]);
+    let out = run_ok(&[
+        "solve",
+        "--steps",
+        "--goal",
+        "1 2 3 4 5 6 7 8 0",
+        "2 1 3 4 5 6 7 8 0",
+    ]);
     assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "-1\n");
 }
 
 #[test]
 fn exhaustive_search_agrees_with_parity() {
     for s in STRATEGIES {
-        let out = run_ok(&["solve", "--exhaustive", "--stats", "-s", s, "2 1 3 4 5 6 7 8 x"]);
-        assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "unsolvable\n");
-        assert!(stderr(&out).contains("expanded=181440"), "{s}: {}", stderr(&out));
+        let out = run_ok(&[
+            "solve",
+            "--exhaustive",
+            "--stats",
+            "-s",
+            s,
+            "2 1 3 4 5 6 7 8 x",
+        ]);
+        assert_eq!(
+            String::from_utf8(out.stdout.clone()).unwrap(),
+            "unsolvable\n"
+        );
+        assert!(
+            stderr(&out).contains("expanded=181440"),
+            "{s}: {}",
+            stderr(&out)
+        );
     }
 }
 
@@ -77,9 +109,19 @@ fn exhaustive_search_agrees_with_parity() {
 fn a_bad_board_is_reported_and_the_others_still_answered() {
     let out = with_stdin(&["solve"], "1 2 3 4 5 6 7 7 x\n1 2 3 4 5 6 7 x 8\n");
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "invalid\nr\n");
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "invalid\nr\n"
+    );
     assert!(stderr(&out).contains("stdin line 1: start: cell 8: tile 7 appears more than once"));
-    let out = bin().args(["solve", "-s", "dfs", "1 2 3 4 5 6 7 x 8"]).output().unwrap();
+    let out = bin()
+        .args(["solve", "-s", "dfs", "1 2 3 4 5 6 7 x 8"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown strategy `dfs`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown strategy `dfs`"),
+        "{}",
+        stderr(&out)
+    );
 }

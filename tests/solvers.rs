@@ -2,8 +2,8 @@
 //! strategies, and the seed articles' samples.
 
 use proptest::prelude::*;
-use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use proptest::strategy::Strategy as _;
+use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::{Problem, SolveOptions, Status, Strategy};
 
 fn problem(start: &str, goal: &str) -> Problem {
@@ -65,7 +65,10 @@ fn rank_refuses_4x4_with_a_clear_error() {
     let goal = Board::standard_goal(Shape::S4X4);
     let start = goal.apply(Move::Up).unwrap();
     let err = Strategy::BfsRank
-        .solve(&Problem::new(start, goal).unwrap(), &SolveOptions::default())
+        .solve(
+            &Problem::new(start, goal).unwrap(),
+            &SolveOptions::default(),
+        )
         .unwrap_err();
     assert!(err.to_string().contains("bfs-rank"), "{err}");
     assert!(err.to_string().contains("4x4"), "{err}");

@@ -189,7 +189,9 @@ pub fn run(args: CompareArgs) -> CmdResult {
     }
 
     // The per-strategy table.
-    let header = ["strategy", "metric", "baseline", "current", "change", "verdict"];
+    let header = [
+        "strategy", "metric", "baseline", "current", "change", "verdict",
+    ];
     let mut body: Vec<Vec<String>> = Vec::new();
     let mut latency_regressed = false;
     let work_verdict = |p: f64| -> &'static str {
@@ -211,7 +213,12 @@ pub fn run(args: CompareArgs) -> CmdResult {
             "".into(),
             t.wrong.to_string(),
             "".into(),
-            if t.wrong > 0 { "regressed" } else { "unchanged" }.into(),
+            if t.wrong > 0 {
+                "regressed"
+            } else {
+                "unchanged"
+            }
+            .into(),
         ]);
         for (metric, b, c) in [
             ("expanded (total)", t.base_expanded, t.cur_expanded),
@@ -289,7 +296,9 @@ pub fn run(args: CompareArgs) -> CmdResult {
     let added_s: Vec<String> = added.iter().map(|k| describe(k)).collect();
     list("New in the current run (not in the baseline)", &added_s);
 
-    let regressed = !wrong.is_empty() || !work_worse.is_empty() || !missing.is_empty()
+    let regressed = !wrong.is_empty()
+        || !work_worse.is_empty()
+        || !missing.is_empty()
         || latency_regressed
         || body.iter().any(|r| r[5] == "regressed");
     let verdict = if regressed {
@@ -298,7 +307,11 @@ pub fn run(args: CompareArgs) -> CmdResult {
             wrong.len(),
             work_worse.len(),
             missing.len(),
-            if latency_regressed { ", latency over threshold" } else { "" }
+            if latency_regressed {
+                ", latency over threshold"
+            } else {
+                ""
+            }
         )
     } else {
         format!(
@@ -321,7 +334,11 @@ pub fn run(args: CompareArgs) -> CmdResult {
         let md = format!(
             "**tilebench compare**: {verdict}\n\n{}{}",
             markdown_table(&header, &body),
-            if lists.is_empty() { String::new() } else { format!("\n```\n{}\n```\n", lists.trim()) }
+            if lists.is_empty() {
+                String::new()
+            } else {
+                format!("\n```\n{}\n```\n", lists.trim())
+            }
         );
         std::fs::write(p, md).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }

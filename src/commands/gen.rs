@@ -27,7 +27,10 @@ fn random_board(shape: Shape, rng: &mut Rng) -> Board {
 /// Swaps the first two tiles (not the blank): flips solvability, a bijection between halves.
 fn flip_parity(b: &Board) -> Board {
     let mut tiles = b.tiles();
-    let cells: Vec<usize> = (0..tiles.len()).filter(|&p| tiles[p] != 0).take(2).collect();
+    let cells: Vec<usize> = (0..tiles.len())
+        .filter(|&p| tiles[p] != 0)
+        .take(2)
+        .collect();
     tiles.swap(cells[0], cells[1]);
     Board::from_tiles(b.shape(), &tiles)
 }
@@ -43,7 +46,9 @@ pub fn run(args: GenArgs) -> CmdResult {
     let goal_kind = match args.goal.as_str() {
         "standard" => GoalKind::Fixed(Board::standard_goal(shape)),
         "random" => GoalKind::Random,
-        g => GoalKind::Fixed(Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?),
+        g => {
+            GoalKind::Fixed(Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?)
+        }
     };
     let mut oracle = Oracle::new(shape).map_err(|e| format!("gen: {e}"))?;
     let mut rng = Rng::new(args.seed);
@@ -61,7 +66,9 @@ pub fn run(args: GenArgs) -> CmdResult {
                 .max()
                 .unwrap_or(0),
         };
-        (0..=max as u8).flat_map(|d| std::iter::repeat_n(Some(d), k)).collect()
+        (0..=max as u8)
+            .flat_map(|d| std::iter::repeat_n(Some(d), k))
+            .collect()
     } else {
         vec![args.depth; args.count]
     };

@@ -80,7 +80,10 @@ pub fn run(args: RunArgs) -> CmdResult {
         .map_err(|e| format!("cannot write {}: {e}", cases_path.display()))?;
     write("summary.csv", &SummaryCsv.render(&report.summaries))?;
     for (s, h) in strategies.iter().zip(&report.histograms) {
-        write(&format!("latency-{}.hgrm", s.name()), &hgrm::percentile_text(h))?;
+        write(
+            &format!("latency-{}.hgrm", s.name()),
+            &hgrm::percentile_text(h),
+        )?;
     }
     let mut hlog = Vec::new();
     let entries: Vec<_> = strategies
@@ -91,8 +94,12 @@ pub fn run(args: RunArgs) -> CmdResult {
         .collect();
     hgrm::write_interval_log(&mut hlog, started, &entries)
         .map_err(|e| format!("cannot serialize histograms: {e}"))?;
-    std::fs::write(out_dir.join("latency.hlog"), hlog)
-        .map_err(|e| format!("cannot write {}: {e}", out_dir.join("latency.hlog").display()))?;
+    std::fs::write(out_dir.join("latency.hlog"), hlog).map_err(|e| {
+        format!(
+            "cannot write {}: {e}",
+            out_dir.join("latency.hlog").display()
+        )
+    })?;
     let info = RunInfo {
         tilebench_version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: crate::util::git_commit().map(str::to_string),
@@ -145,7 +152,10 @@ pub fn run(args: RunArgs) -> CmdResult {
 
     if let Some(name) = &args.save_baseline {
         let dest = save_baseline(&out_dir, name)?;
-        eprintln!("tilebench: saved as baseline `{name}` in {}", dest.display());
+        eprintln!(
+            "tilebench: saved as baseline `{name}` in {}",
+            dest.display()
+        );
     }
 
     // Problems, after the data is safely written.
@@ -217,7 +227,11 @@ fn choose_strategies(arg: Option<&str>, cases: &[Case]) -> Result<Vec<Strategy>,
 }
 
 /// Creates the output directory, refusing to overwrite an earlier run unless `force`.
-fn prepare_out_dir(out: Option<&Path>, force: bool, started: SystemTime) -> Result<PathBuf, String> {
+fn prepare_out_dir(
+    out: Option<&Path>,
+    force: bool,
+    started: SystemTime,
+) -> Result<PathBuf, String> {
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => {
@@ -241,8 +255,12 @@ fn prepare_out_dir(out: Option<&Path>, force: bool, started: SystemTime) -> Resu
         .map_err(|e| format!("cannot create the output directory {}: {e}", dir.display()))?;
     // Fail now, not after solving, if the directory is not writable.
     let probe = dir.join(".tilebench-write-test");
-    std::fs::write(&probe, b"")
-        .map_err(|e| format!("cannot write into the output directory {}: {e}", dir.display()))?;
+    std::fs::write(&probe, b"").map_err(|e| {
+        format!(
+            "cannot write into the output directory {}: {e}",
+            dir.display()
+        )
+    })?;
     let _ = std::fs::remove_file(probe);
     Ok(dir)
 }
@@ -256,8 +274,8 @@ pub fn save_baseline(run_dir: &Path, name: &str) -> Result<PathBuf, String> {
     }
     let dest = Path::new(BASELINES_DIR).join(name);
     std::fs::create_dir_all(&dest).map_err(|e| format!("cannot create {}: {e}", dest.display()))?;
-    let entries =
-        std::fs::read_dir(run_dir).map_err(|e| format!("cannot read {}: {e}", run_dir.display()))?;
+    let entries = std::fs::read_dir(run_dir)
+        .map_err(|e| format!("cannot read {}: {e}", run_dir.display()))?;
     for entry in entries.flatten() {
         let p = entry.path();
         if p.is_file() {

@@ -31,8 +31,10 @@ pub fn run(args: SolveArgs) -> CmdResult {
             .map(|(i, l)| l.map(|l| (i + 1, l)))
             .collect::<Result<_, _>>()
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        let lines: Vec<(usize, String)> =
-            lines.into_iter().filter(|(_, l)| !l.trim().is_empty()).collect();
+        let lines: Vec<(usize, String)> = lines
+            .into_iter()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .collect();
         if args.pairs {
             for pair in lines.chunks(2) {
                 let (n, start) = &pair[0];
@@ -68,9 +70,8 @@ pub fn run(args: SolveArgs) -> CmdResult {
             let start =
                 Board::parse(&start_text, size).map_err(|e| format!("{label}: start: {e}"))?;
             let goal = match &goal_text {
-                Some(g) => {
-                    Board::parse(g, Some(start.shape())).map_err(|e| format!("{label}: goal: {e}"))?
-                }
+                Some(g) => Board::parse(g, Some(start.shape()))
+                    .map_err(|e| format!("{label}: goal: {e}"))?,
                 None => goal.unwrap_or_else(|| Board::standard_goal(start.shape())),
             };
             Problem::new(start, goal).map_err(|e| format!("{label}: {e}"))

@@ -57,9 +57,8 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
     if !matches!(r.status.as_str(), "solved" | "unsolvable") {
         return bad;
     }
-    let boards = Board::parse(&r.start, None).and_then(|s| {
-        Board::parse(&r.goal, Some(s.shape())).map(|g| (s, g))
-    });
+    let boards = Board::parse(&r.start, None)
+        .and_then(|s| Board::parse(&r.goal, Some(s.shape())).map(|g| (s, g)));
     let (start, goal) = match boards {
         Ok(b) => b,
         Err(e) => {
@@ -71,22 +70,29 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
     match r.status.as_str() {
         "unsolvable" => {
             if solvable {
-                bad.push(format!("{at}: marked unsolvable, but parity says the pair is solvable"));
+                bad.push(format!(
+                    "{at}: marked unsolvable, but parity says the pair is solvable"
+                ));
             }
             if r.steps != Some(-1) {
-                bad.push(format!("{at}: unsolvable with steps {:?} (should be -1)", r.steps));
+                bad.push(format!(
+                    "{at}: unsolvable with steps {:?} (should be -1)",
+                    r.steps
+                ));
             }
         }
         _ => {
             if !solvable {
-                bad.push(format!("{at}: marked solved, but parity says the pair is unsolvable"));
+                bad.push(format!(
+                    "{at}: marked solved, but parity says the pair is unsolvable"
+                ));
             }
             // A 0-step path is an empty field, which reads back as no path.
             let path = r.path.as_deref().or((r.steps == Some(0)).then_some(""));
             if let Some(p) = path {
-                match Move::parse_path(p).and_then(|path| {
-                    start.replay(&path).map(|end| (end, path.len()))
-                }) {
+                match Move::parse_path(p)
+                    .and_then(|path| start.replay(&path).map(|end| (end, path.len())))
+                {
                     Err(e) => bad.push(format!("{at}: path `{p}`: {e}")),
                     Ok((end, _)) if end != goal => bad.push(format!(
                         "{at}: path `{p}` ends at {end}, not at the goal {goal}"
@@ -133,6 +139,10 @@ pub fn run(args: VerifyArgs) -> CmdResult {
     if failures.len() > args.show {
         eprintln!("verify failed: … and {} more", failures.len() - args.show);
     }
-    eprintln!("verify: {} failure(s) in {}", failures.len(), path.display());
+    eprintln!(
+        "verify: {} failure(s) in {}",
+        failures.len(),
+        path.display()
+    );
     Ok(FAILED)
 }

@@ -127,10 +127,9 @@ pub fn parse_dataset(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let source: Arc<str> = Arc::from(label);
     let default_goal = match &opts.goal {
-        Some(g) => Some(
-            Board::parse(g, opts.size)
-                .map_err(|e| InputError(format!("--goal `{g}`: {e}")))?,
-        ),
+        Some(g) => {
+            Some(Board::parse(g, opts.size).map_err(|e| InputError(format!("--goal `{g}`: {e}")))?)
+        }
         None => None,
     };
 
@@ -239,10 +238,7 @@ fn row_to_case(
         }
         let size = match field(cols.size) {
             "" => opts.size,
-            s => Some(
-                s.parse::<Shape>()
-                    .map_err(|e| format!("{at}: size: {e}"))?,
-            ),
+            s => Some(s.parse::<Shape>().map_err(|e| format!("{at}: size: {e}"))?),
         };
         let expected = field(cols.expected);
         if !expected.is_empty() {
@@ -256,7 +252,8 @@ fn row_to_case(
             }
             case.expected_steps = Some(e);
         }
-        let start = Board::parse(&case.start_text, size).map_err(|e| format!("{at}: start: {e}"))?;
+        let start =
+            Board::parse(&case.start_text, size).map_err(|e| format!("{at}: start: {e}"))?;
         let goal = if !goal_field.is_empty() {
             // Read the goal on its own first, so a goal of another size is named as such.
             match Board::parse(goal_field, size) {

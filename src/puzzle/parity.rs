@@ -21,7 +21,7 @@ pub fn permutation_parity(a: &Board, b: &Board) -> u32 {
             p = where_in_b[a.tile(p) as usize] as usize;
         }
     }
-    ((n as u32 - cycles) & 1) as u32
+    (n as u32 - cycles) & 1
 }
 
 /// Whether `goal` can be reached from `start` (same shape).

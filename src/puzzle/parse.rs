@@ -6,14 +6,24 @@ use std::str::FromStr;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardError {
     Empty,
-    UnknownToken { token: String, position: usize },
-    TileOutOfRange { tile: i64, position: usize, cells: usize },
+    UnknownToken {
+        token: String,
+        position: usize,
+    },
+    TileOutOfRange {
+        tile: i64,
+        position: usize,
+        cells: usize,
+    },
     Repeated {
         token: String,
         position: usize,
         missing: Vec<String>,
     },
-    CellCount { found: usize, shape: Option<Shape> },
+    CellCount {
+        found: usize,
+        shape: Option<Shape>,
+    },
     Shape(ShapeError),
 }
 
@@ -80,8 +90,14 @@ impl Board {
                 Some(s) => s.cells() == n && n <= 10,
                 None => n == 9 || n == 4,
             };
-            if fits && t.chars().all(|c| c.is_ascii_digit() || is_blank(&c.to_string())) {
-                tokens = t.char_indices().map(|(i, c)| &t[i..i + c.len_utf8()]).collect();
+            if fits
+                && t.chars()
+                    .all(|c| c.is_ascii_digit() || is_blank(&c.to_string()))
+            {
+                tokens = t
+                    .char_indices()
+                    .map(|(i, c)| &t[i..i + c.len_utf8()])
+                    .collect();
             }
         }
         let n = tokens.len();

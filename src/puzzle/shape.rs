@@ -92,10 +92,12 @@ impl FromStr for Shape {
     /// Parses `WxH` (`3x3`, `4X4`, `3×4`).
     fn from_str(s: &str) -> Result<Shape, ShapeError> {
         let t = s.trim();
-        let bad = || ShapeError(format!("`{t}` is not a board size; write it as WxH, e.g. 3x3 or 3x4"));
-        let (w, h) = t
-            .split_once(['x', 'X', '×'])
-            .ok_or_else(bad)?;
+        let bad = || {
+            ShapeError(format!(
+                "`{t}` is not a board size; write it as WxH, e.g. 3x3 or 3x4"
+            ))
+        };
+        let (w, h) = t.split_once(['x', 'X', '×']).ok_or_else(bad)?;
         let w: usize = w.trim().parse().map_err(|_| bad())?;
         let h: usize = h.trim().parse().map_err(|_| bad())?;
         Shape::new(w, h)

@@ -24,7 +24,7 @@ pub fn percentile_text(h: &Histogram<u64>) -> String {
         "Value", "Percentile", "TotalCount", "1/(1-Percentile)"
     );
     let mut total = 0u64;
-    if h.len() > 0 {
+    if !h.is_empty() {
         for v in h.iter_quantiles(5) {
             total += v.count_since_last_iteration();
             let q = v.quantile_iterated_to();

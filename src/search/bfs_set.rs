@@ -19,5 +19,10 @@ impl Visited for OrderedSet {
 }
 
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
-    bfs(problem, opts, &mut OrderedSet(BTreeSet::new()), &mut Vec::new())
+    bfs(
+        problem,
+        opts,
+        &mut OrderedSet(BTreeSet::new()),
+        &mut Vec::new(),
+    )
 }
