@@ -56,7 +56,7 @@ pub fn percentile_text(h: &Histogram<u64>) -> String {
         s,
         "#[Buckets = {:12}, SubBuckets     = {:12}]",
         h.buckets(),
-        h.distinct_values()
+        (2 * 10u64.pow(h.sigfig() as u32)).next_power_of_two()
     );
     s
 }
