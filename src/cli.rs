@@ -9,7 +9,7 @@ use std::path::PathBuf;
     version,
     about = "Benchmark sliding-tile puzzle solvers (8-puzzle, 15-puzzle) over whole datasets",
     long_about = "Benchmark sliding-tile puzzle solvers over whole datasets.\n\n\
-        Strategies: bfs-set, bfs-hash, bfs-hashset, bfs-rank, astar.\n\
+        Strategies: bfs-set, bfs-hash, bfs-hashset, bfs-rank, astar, idastar.\n\
         Boards are written row by row, blank as x, 0 or _: \"1 2 3 x 4 6 7 5 8\".\n\
         Moves name where the blank goes: u, d, l, r.",
     after_help = "Start with: tilebench run inputs/random-1k.csv"
@@ -60,6 +60,9 @@ pub struct SolveArgs {
     /// Search unsolvable pairs to exhaustion instead of answering by parity
     #[arg(long)]
     pub exhaustive: bool,
+    /// Heuristic of astar and idastar: manhattan or linear-conflict
+    #[arg(long, default_value = "manhattan")]
+    pub heuristic: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -99,6 +102,12 @@ pub struct RunArgs {
     /// Stop a case after SECONDS of search (status `limit`)
     #[arg(long)]
     pub timeout: Option<f64>,
+    /// Most distinct states one search may store (a memory guard; status `limit` beyond it)
+    #[arg(long, default_value_t = crate::search::DEFAULT_MAX_STATES)]
+    pub max_states: u64,
+    /// Heuristic of astar and idastar: manhattan or linear-conflict
+    #[arg(long, default_value = "manhattan")]
+    pub heuristic: String,
     /// Buckets of bfs-hash's chained table
     #[arg(long, default_value_t = 1_000_003)]
     pub hash_buckets: usize,

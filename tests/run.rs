@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 
-const STRATEGIES: usize = 5;
+const STRATEGIES: usize = 6;
 
 #[test]
 fn writes_every_file_with_one_row_per_case_and_strategy() {

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
+use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
 use tilebench::search::{Problem, SolveOptions, Status, Strategy};
 
 fn problem(start: &str, goal: &str) -> Problem {
@@ -54,9 +55,14 @@ fn unsolvable_pair_by_parity_and_by_exhaustion() {
         assert_eq!(quick.stats.expanded, 0);
         let full = s.solve(&p, &exhaustive).unwrap();
         assert_eq!(full.status, Status::Unsolvable, "{s}");
-        // Exhaustion visits the start's whole component: 9!/2 states.
-        assert_eq!(full.stats.stored, 181_440, "{s}");
-        assert_eq!(full.stats.expanded, 181_440, "{s}");
+        if s == Strategy::Idastar {
+            // A tree search: it stops once its bound passes the 3x3 diameter (31).
+            assert!(full.stats.expanded > 100_000, "{s}");
+        } else {
+            // Exhaustion visits the start's whole component: 9!/2 states.
+            assert_eq!(full.stats.stored, 181_440, "{s}");
+            assert_eq!(full.stats.expanded, 181_440, "{s}");
+        }
     }
 }
 
@@ -90,7 +96,10 @@ proptest! {
         let p = Problem::new(start, goal).unwrap();
         let opts = SolveOptions::default();
         if is_solvable(&start, &goal) {
-            let lengths: Vec<usize> = Strategy::ALL.iter().map(|&s| check_solution(&p, s, &opts)).collect();
+            let mut lengths: Vec<usize> = Strategy::ALL.iter().map(|&s| check_solution(&p, s, &opts)).collect();
+            let lc = SolveOptions { heuristic: HeuristicKind::LinearConflict, ..opts };
+            lengths.push(check_solution(&p, Strategy::Astar, &lc));
+            lengths.push(check_solution(&p, Strategy::Idastar, &lc));
             prop_assert!(lengths.iter().all(|&l| l == lengths[0]), "lengths differ: {:?}", lengths);
         } else {
             for s in Strategy::ALL {
@@ -122,5 +131,69 @@ proptest! {
         let opts = SolveOptions { exhaustive: true, ..SolveOptions::default() };
         let reached = Strategy::BfsRank.solve(&p, &opts).unwrap().status == Status::Solved;
         prop_assert_eq!(reached, is_solvable(&start, &goal));
+    }
+}
+
+/// The exact distance by BFS (truth for heuristic checks).
+fn true_distance(start: Board, goal: Board) -> u32 {
+    let out = Strategy::BfsHashSet
+        .solve(
+            &Problem::new(start, goal).unwrap(),
+            &SolveOptions::default(),
+        )
+        .unwrap();
+    out.steps().unwrap() as u32
+}
+
+/// A random walk of `n` moves from `goal` (a shallow 4x4 instance BFS can solve).
+fn walk(goal: Board, moves: &[u8]) -> Board {
+    let mut b = goal;
+    for &m in moves {
+        if let Some(next) = b.apply(Move::from_index(m)) {
+            b = next;
+        }
+    }
+    b
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn linear_conflict_is_admissible_and_dominates_manhattan_3x3(start in board_strategy(Shape::S3X3), goal in board_strategy(Shape::S3X3)) {
+        prop_assume!(is_solvable(&start, &goal));
+        let md = Manhattan::new(&goal).estimate(&start);
+        let lc = LinearConflict::new(&goal).estimate(&start);
+        prop_assert!(md <= lc, "md {} > lc {}", md, lc);
+        let d = true_distance(start, goal);
+        prop_assert!(lc <= d, "lc {} > true distance {}", lc, d);
+    }
+
+    #[test]
+    fn linear_conflict_is_admissible_on_shallow_4x4(goal in board_strategy(Shape::S4X4), moves in proptest::collection::vec(0u8..4, 0..22)) {
+        let start = walk(goal, &moves);
+        let md = Manhattan::new(&goal).estimate(&start);
+        let lc = LinearConflict::new(&goal).estimate(&start);
+        prop_assert!(md <= lc);
+        let d = true_distance(start, goal);
+        prop_assert!(lc <= d, "lc {} > true distance {} for {} -> {}", lc, d, start, goal);
+    }
+
+    #[test]
+    fn incremental_updates_equal_full_estimates(goal in board_strategy(Shape::S4X4), moves in proptest::collection::vec(0u8..4, 1..40)) {
+        let md = Manhattan::new(&goal);
+        let lc = LinearConflict::new(&goal);
+        let mut b = goal;
+        let (mut hm, mut hl) = (0, 0);
+        for &m in &moves {
+            let Some(next) = b.apply(Move::from_index(m)) else { continue };
+            // The tile that slid went from the blank's new cell to its old one.
+            let tile = b.tile(next.blank());
+            hm = md.update(hm, &next, tile, next.blank(), b.blank());
+            hl = lc.update(hl, &next, tile, next.blank(), b.blank());
+            b = next;
+            prop_assert_eq!(hm, md.estimate(&b));
+            prop_assert_eq!(hl, lc.estimate(&b));
+        }
     }
 }

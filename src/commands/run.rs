@@ -50,8 +50,13 @@ pub fn run(args: RunArgs) -> CmdResult {
                 Some(t) => return Err(format!("--timeout {t}: give a positive number of seconds")),
                 None => None,
             },
+            max_states: args.max_states,
         },
         hash_buckets: args.hash_buckets.max(1),
+        heuristic: args
+            .heuristic
+            .parse()
+            .map_err(|e| format!("--heuristic: {e}"))?,
     };
     let out_dir = prepare_out_dir(args.out.as_deref(), args.force, started)?;
 
@@ -115,6 +120,8 @@ pub fn run(args: RunArgs) -> CmdResult {
         max_nodes: args.max_nodes,
         timeout_s: args.timeout,
         hash_buckets: solve.hash_buckets,
+        heuristic: solve.heuristic.name().to_string(),
+        max_states: args.max_states,
         paths: args.paths,
         latency: "wall time of each solve alone (parsing and output excluded), in ns; \
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"

@@ -17,6 +17,10 @@ pub fn run(args: SolveArgs) -> CmdResult {
         .transpose()?;
     let opts = SolveOptions {
         exhaustive: args.exhaustive,
+        heuristic: args
+            .heuristic
+            .parse()
+            .map_err(|e| format!("--heuristic: {e}"))?,
         ..SolveOptions::default()
     };
 

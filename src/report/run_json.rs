@@ -21,6 +21,9 @@ pub struct RunInfo {
     pub max_nodes: Option<u64>,
     pub timeout_s: Option<f64>,
     pub hash_buckets: usize,
+    /// The heuristic of astar and idastar.
+    pub heuristic: String,
+    pub max_states: u64,
     pub paths: bool,
     /// How latency is measured.
     pub latency: String,

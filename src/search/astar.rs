@@ -4,10 +4,10 @@
 //!
 //! States live in an arena (`Vec<Node>`) indexed from a hash map, so a path is read back
 //! through parent indices. The heuristic is updated incrementally on every move. A state
-//! reached again with a smaller `g` while still open gets a new heap entry; the old entry
-//! becomes stale and is skipped when popped (it is not counted as expanded).
+//! reached again with a smaller `g` gets a new heap entry; the old entry becomes stale and
+//! is skipped when popped (it is not counted as expanded).
 
-use super::heuristic::Manhattan;
+use super::heuristic::Heuristic;
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
 use crate::puzzle::{Board, Move, Neighbors};
 use rustc_hash::FxHashMap;
@@ -32,20 +32,21 @@ fn key(f: u32, g: u32, idx: u32) -> u64 {
     ((0xFFFF - f as u64) << 48) | ((g as u64) << 32) | idx as u64
 }
 
-/// Shortest path by A* with the Manhattan heuristic.
+/// Shortest path by A* with heuristic `h` (built for `problem.goal`; it must be consistent,
+/// as Manhattan and linear conflict are, for a closed state never to need reopening).
 ///
 /// ```
-/// use tilebench::search::{astar, Problem, SolveOptions};
+/// use tilebench::search::{astar, heuristic::Manhattan, Problem, SolveOptions};
 /// let p = Problem::new(
 ///     "2 3 4 1 5 x 7 6 8".parse().unwrap(),
 ///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
 /// ).unwrap();
-/// assert_eq!(astar::solve(&p, &SolveOptions::default()).steps(), Some(19));
+/// let h = Manhattan::new(&p.goal);
+/// assert_eq!(astar::solve(&p, &SolveOptions::default(), &h).steps(), Some(19));
 /// ```
-pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
     let shape = problem.start.shape();
     let neighbors = Neighbors::new(shape);
-    let h = Manhattan::new(&problem.goal);
     let goal = problem.goal.packed();
     let budget = Budget::new(&opts.limits);
     let mut stats = Stats::default();
@@ -80,7 +81,7 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
             stats.stored = index.len() as u64;
             return Outcome::solved(path_to(&nodes, idx), stats);
         }
-        if budget.exhausted(stats.expanded) {
+        if budget.exhausted(stats.expanded) || nodes.len() as u64 >= budget.max_states {
             stats.stored = index.len() as u64;
             return Outcome::without_path(Status::Limit, stats);
         }
@@ -99,16 +100,25 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
             let tile = board.tile(to as usize);
             let child = board.slide_blank_to(to as usize);
             stats.generated += 1;
-            let ch = (node.h as i32 + h.delta(tile, to as usize, node.blank as usize)) as u16;
+            let ch = h.update(
+                node.h as u32,
+                &child,
+                tile,
+                to as usize,
+                node.blank as usize,
+            ) as u16;
             let cidx = match index.get(&child.packed()) {
                 Some(&j) => {
                     let old = &mut nodes[j as usize];
-                    if old.closed || old.g <= cg {
+                    if old.g <= cg {
                         continue;
                     }
+                    // A shorter way to a known state (to a closed one only with an
+                    // inconsistent heuristic, which then reopens it).
                     old.g = cg;
                     old.parent = idx as u32;
                     old.mv = m;
+                    old.closed = false;
                     j
                 }
                 None => {

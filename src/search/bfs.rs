@@ -92,7 +92,7 @@ pub fn bfs<V: Visited>(
     });
     let mut head = 0usize;
     while head < queue.len() {
-        if budget.exhausted(stats.expanded) {
+        if budget.exhausted(stats.expanded) || queue.len() as u64 >= budget.max_states {
             stats.stored = visited.len() as u64;
             return Outcome::without_path(Status::Limit, stats);
         }
