@@ -35,7 +35,7 @@ impl DistanceTable {
         Ok(())
     }
 
-    /// Builds the table by BFS from `goal`.
+    /// Builds the table by BFS from `goal`, layer by layer.
     pub fn build(goal: Board) -> Result<DistanceTable, String> {
         let shape = goal.shape();
         Self::check(shape)?;
@@ -43,15 +43,21 @@ impl DistanceTable {
         let size = factorial(shape.cells()) as usize;
         let mut dist = vec![UNREACHABLE; size];
         let neighbors = Neighbors::new(shape);
-        let mut frontier = vec![goal];
+        // Each state with the move that reached it, so the move back is never tried.
+        let mut frontier: Vec<(u64, u8, u8)> = vec![(goal.packed(), goal.blank() as u8, 4)];
+        let mut next: Vec<(u64, u8, u8)> = Vec::new();
         dist[ranker.rank(goal.packed()) as usize] = 0;
         let mut counts = vec![1u64];
         let mut d = 0u8;
         while !frontier.is_empty() {
-            let mut next = Vec::with_capacity(frontier.len() * 2);
-            for b in &frontier {
-                for m in 0..4 {
-                    let to = neighbors.target(b.blank(), m);
+            next.clear();
+            for &(cells, blank, last) in &frontier {
+                let b = Board::from_parts(shape, cells, blank);
+                for m in 0..4u8 {
+                    if last == 3 - m {
+                        continue;
+                    }
+                    let to = neighbors.target(blank as usize, m as usize);
                     if to == Neighbors::NONE {
                         continue;
                     }
@@ -59,14 +65,14 @@ impl DistanceTable {
                     let r = ranker.rank(c.packed()) as usize;
                     if dist[r] == UNREACHABLE {
                         dist[r] = d + 1;
-                        next.push(c);
+                        next.push((c.packed(), to, m));
                     }
                 }
             }
             if !next.is_empty() {
                 counts.push(next.len() as u64);
             }
-            frontier = next;
+            std::mem::swap(&mut frontier, &mut next);
             d += 1;
         }
         Ok(DistanceTable {

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 
-const STRATEGIES: usize = 6;
+const STRATEGIES: usize = 8;
 
 #[test]
 fn writes_every_file_with_one_row_per_case_and_strategy() {

@@ -115,6 +115,11 @@ pub fn run(args: RunArgs) -> CmdResult {
         wall_s,
         inputs: files,
         strategies: strategies.iter().map(|s| s.name().to_string()).collect(),
+        prepare_s: strategies
+            .iter()
+            .zip(&output.prepare)
+            .map(|(s, d)| (s.name().to_string(), d.as_secs_f64()))
+            .collect(),
         exhaustive: args.exhaustive,
         repeat: args.repeat,
         max_nodes: args.max_nodes,

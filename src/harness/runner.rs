@@ -34,6 +34,9 @@ pub struct RunOutput {
     pub records: Vec<Record>,
     /// Wall time of each strategy's pass over the cases, in `RunConfig::strategies` order.
     pub wall: Vec<Duration>,
+    /// Time each strategy spent preparing shared data (the `table` strategy's tables)
+    /// before its pass; not part of any case's latency.
+    pub prepare: Vec<Duration>,
     pub threads: usize,
 }
 
@@ -50,8 +53,22 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
 
     let mut per_strategy: Vec<Vec<Record>> = Vec::with_capacity(cfg.strategies.len());
     let mut wall = Vec::with_capacity(cfg.strategies.len());
+    let mut prepare = Vec::with_capacity(cfg.strategies.len());
+    let mut shapes: Vec<_> = cases
+        .iter()
+        .filter_map(|c| c.problem.as_ref().ok().map(|p| p.start.shape()))
+        .collect();
+    shapes.sort();
+    shapes.dedup();
     for &strategy in &cfg.strategies {
         bar.set_message(strategy.name());
+        let t0 = Instant::now();
+        pool.install(|| {
+            for &shape in &shapes {
+                strategy.prepare(shape);
+            }
+        });
+        prepare.push(t0.elapsed());
         let t0 = Instant::now();
         let records: Vec<Record> = pool.install(|| {
             cases
@@ -80,6 +97,7 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
     Ok(RunOutput {
         records,
         wall,
+        prepare,
         threads,
     })
 }

@@ -16,6 +16,8 @@ pub struct RunInfo {
     pub wall_s: f64,
     pub inputs: Vec<InputFile>,
     pub strategies: Vec<String>,
+    /// Seconds each strategy spent building shared data before its pass (e.g. `table`).
+    pub prepare_s: std::collections::BTreeMap<String, f64>,
     pub exhaustive: bool,
     pub repeat: u32,
     pub max_nodes: Option<u64>,

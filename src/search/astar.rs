@@ -1,6 +1,12 @@
-//! `astar`: A* with the Manhattan distance of the tiles, a binary heap as the open list, and
-//! ties on `f` broken in favour of the deeper node (larger `g`), which reaches the goal
-//! sooner on a puzzle with many equal-`f` plateaus.
+//! `astar`: A* with an admissible heuristic (Manhattan distance of the tiles by default), a
+//! bucket open list, and ties on `f` broken in favour of the deeper node (larger `g`), which
+//! reaches the goal sooner on a puzzle with many equal-`f` plateaus; among equal `f` and `g`,
+//! the newest entry first.
+//!
+//! `f` and `g` are small integers, so the open list is an array of stacks indexed by `f`
+//! then by `g` (deepest first): push and pop are O(1) amortised, against O(log n) for a
+//! binary heap. The buckets are kept per thread and reused, so a case allocates nothing
+//! once the thread has warmed up.
 //!
 //! States live in an arena (`Vec<Node>`) indexed from a hash map, so a path is read back
 //! through parent indices. The heuristic is updated incrementally on every move. A state
@@ -11,7 +17,7 @@ use super::heuristic::Heuristic;
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
 use crate::puzzle::{Board, Move, Neighbors};
 use rustc_hash::FxHashMap;
-use std::collections::BinaryHeap;
+use std::cell::RefCell;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -26,14 +32,79 @@ struct Node {
 
 const NO_MOVE: u8 = u8::MAX;
 
-/// Heap key: larger is popped first. Smallest f, then largest g, then newest node.
-#[inline(always)]
-fn key(f: u32, g: u32, idx: u32) -> u64 {
-    ((0xFFFF - f as u64) << 48) | ((g as u64) << 32) | idx as u64
+/// The open list: `levels[f][g]` is a stack of node indices; popped by smallest `f`, then
+/// largest `g`, then newest.
+#[derive(Default)]
+struct Buckets {
+    levels: Vec<Vec<Vec<u32>>>,
+    /// Entries per `f` level.
+    counts: Vec<usize>,
+    /// No entry has an `f` below this.
+    fmin: usize,
+    len: usize,
 }
 
-/// Shortest path by A* with heuristic `h` (built for `problem.goal`; it must be consistent,
-/// as Manhattan and linear conflict are, for a closed state never to need reopening).
+impl Buckets {
+    fn clear(&mut self) {
+        for level in &mut self.levels {
+            for stack in level.iter_mut() {
+                stack.clear();
+            }
+        }
+        self.counts.iter_mut().for_each(|c| *c = 0);
+        self.fmin = 0;
+        self.len = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, f: u32, g: u32, idx: u32) {
+        let (f, g) = (f as usize, g as usize);
+        if f >= self.levels.len() {
+            self.levels.resize_with(f + 1, Vec::new);
+            self.counts.resize(f + 1, 0);
+        }
+        let level = &mut self.levels[f];
+        if g >= level.len() {
+            level.resize_with(g + 1, Vec::new);
+        }
+        level[g].push(idx);
+        self.counts[f] += 1;
+        self.fmin = self.fmin.min(f);
+        self.len += 1;
+    }
+
+    /// The next (g, node) to expand.
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.counts[self.fmin] == 0 {
+            self.fmin += 1;
+        }
+        let level = &mut self.levels[self.fmin];
+        let g = level.iter().rposition(|s| !s.is_empty())?;
+        let idx = level[g].pop()?;
+        self.counts[self.fmin] -= 1;
+        self.len -= 1;
+        Some((g as u32, idx))
+    }
+}
+
+/// Per-thread memory reused from case to case.
+#[derive(Default)]
+struct Scratch {
+    open: Buckets,
+    nodes: Vec<Node>,
+    index: FxHashMap<u64, u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Shortest path by A* with heuristic `h`, built for `problem.goal`. It must be admissible;
+/// with a consistent one (Manhattan is) no closed state is ever reopened.
 ///
 /// ```
 /// use tilebench::search::{astar, heuristic::Manhattan, Problem, SolveOptions};
@@ -45,15 +116,29 @@ fn key(f: u32, g: u32, idx: u32) -> u64 {
 /// assert_eq!(astar::solve(&p, &SolveOptions::default(), &h).steps(), Some(19));
 /// ```
 pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let Scratch { open, nodes, index } = &mut *scratch;
+        open.clear();
+        nodes.clear();
+        index.clear();
+        search(problem, opts, h, open, nodes, index)
+    })
+}
+
+fn search<H: Heuristic>(
+    problem: &Problem,
+    opts: &SolveOptions,
+    h: &H,
+    open: &mut Buckets,
+    nodes: &mut Vec<Node>,
+    index: &mut FxHashMap<u64, u32>,
+) -> Outcome {
     let shape = problem.start.shape();
     let neighbors = Neighbors::new(shape);
     let goal = problem.goal.packed();
     let budget = Budget::new(&opts.limits);
     let mut stats = Stats::default();
-
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut index: FxHashMap<u64, u32> = FxHashMap::default();
-    let mut open: BinaryHeap<u64> = BinaryHeap::new();
 
     let start = problem.start;
     let h0 = h.estimate(&start);
@@ -67,19 +152,18 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
         closed: false,
     });
     index.insert(start.packed(), 0);
-    open.push(key(h0, 0, 0));
+    open.push(h0, 0, 0);
     stats.peak_frontier = 1;
 
-    while let Some(k) = open.pop() {
-        let idx = (k & 0xFFFF_FFFF) as usize;
-        let g = ((k >> 32) & 0xFFFF) as u16;
+    while let Some((g, idx)) = open.pop() {
+        let (g, idx) = (g as u16, idx as usize);
         let node = nodes[idx];
         if node.closed || node.g != g {
             continue; // stale entry
         }
         if node.cells == goal {
             stats.stored = index.len() as u64;
-            return Outcome::solved(path_to(&nodes, idx), stats);
+            return Outcome::solved(path_to(nodes, idx), stats);
         }
         if budget.exhausted(stats.expanded) || nodes.len() as u64 >= budget.max_states {
             stats.stored = index.len() as u64;
@@ -136,9 +220,9 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
                     j
                 }
             };
-            open.push(key(cg as u32 + ch as u32, cg as u32, cidx));
+            open.push(cg as u32 + ch as u32, cg as u32, cidx);
         }
-        stats.peak_frontier = stats.peak_frontier.max(open.len() as u64);
+        stats.peak_frontier = stats.peak_frontier.max(open.len as u64);
     }
     stats.stored = index.len() as u64;
     Outcome::without_path(Status::Unsolvable, stats)

@@ -14,8 +14,10 @@ pub mod bfs_hash;
 pub mod bfs_hashset;
 pub mod bfs_rank;
 pub mod bfs_set;
+pub mod bibfs;
 pub mod heuristic;
 pub mod idastar;
+pub mod table;
 
 use crate::puzzle::{is_solvable, Board, Move};
 use heuristic::{HeuristicKind, LinearConflict, Manhattan};
@@ -173,19 +175,23 @@ pub enum Strategy {
     BfsHash,
     BfsHashSet,
     BfsRank,
+    Bibfs,
     Astar,
     Idastar,
+    Table,
 }
 
 impl Strategy {
     /// Every strategy, in the order output rows use.
-    pub const ALL: [Strategy; 6] = [
+    pub const ALL: [Strategy; 8] = [
         Strategy::BfsSet,
         Strategy::BfsHash,
         Strategy::BfsHashSet,
         Strategy::BfsRank,
+        Strategy::Bibfs,
         Strategy::Astar,
         Strategy::Idastar,
+        Strategy::Table,
     ];
 
     pub fn name(self) -> &'static str {
@@ -194,8 +200,10 @@ impl Strategy {
             Strategy::BfsHash => "bfs-hash",
             Strategy::BfsHashSet => "bfs-hashset",
             Strategy::BfsRank => "bfs-rank",
+            Strategy::Bibfs => "bibfs",
             Strategy::Astar => "astar",
             Strategy::Idastar => "idastar",
+            Strategy::Table => "table",
         }
     }
 
@@ -206,8 +214,10 @@ impl Strategy {
             Strategy::BfsHash => "BFS, repeated states in the articles' chained hash table",
             Strategy::BfsHashSet => "BFS, repeated states in std HashSet with the Fx hasher",
             Strategy::BfsRank => "BFS, repeated states in a bitmap indexed by permutation rank",
-            Strategy::Astar => "A* with --heuristic (default Manhattan), binary heap",
+            Strategy::Bibfs => "bidirectional BFS, the smaller frontier advances a layer at a time",
+            Strategy::Astar => "A* with --heuristic (default Manhattan), bucket open list",
             Strategy::Idastar => "IDA* with --heuristic (default Manhattan), Korf's node counting",
+            Strategy::Table => "exact distance tables built once per run, then an O(steps) walk",
         }
     }
 
@@ -220,7 +230,16 @@ impl Strategy {
     pub fn check(self, shape: crate::puzzle::Shape) -> Result<(), SolveError> {
         match self {
             Strategy::BfsRank => bfs_rank::check(shape),
+            Strategy::Table => table::check(shape),
             _ => Ok(()),
+        }
+    }
+
+    /// Builds what a strategy shares across cases of this shape (the `table` strategy's
+    /// tables), so that no case's latency includes it. Cheap for the others.
+    pub fn prepare(self, shape: crate::puzzle::Shape) {
+        if self == Strategy::Table {
+            table::prepare(shape);
         }
     }
 
@@ -231,7 +250,10 @@ impl Strategy {
         if problem.start == problem.goal {
             return Ok(Outcome::solved(Vec::new(), Stats::default()));
         }
-        if !opts.exhaustive && !is_solvable(&problem.start, &problem.goal) {
+        // The table already holds the exhaustive answer; others search only with --exhaustive.
+        if (!opts.exhaustive || self == Strategy::Table)
+            && !is_solvable(&problem.start, &problem.goal)
+        {
             return Ok(Outcome::without_path(Status::Unsolvable, Stats::default()));
         }
         Ok(match self {
@@ -239,6 +261,8 @@ impl Strategy {
             Strategy::BfsHash => bfs_hash::solve(problem, opts),
             Strategy::BfsHashSet => bfs_hashset::solve(problem, opts),
             Strategy::BfsRank => bfs_rank::solve(problem, opts),
+            Strategy::Bibfs => bibfs::solve(problem, opts),
+            Strategy::Table => table::solve(problem),
             Strategy::Astar => match opts.heuristic {
                 HeuristicKind::Manhattan => {
                     astar::solve(problem, opts, &Manhattan::new(&problem.goal))

@@ -1,0 +1,117 @@
+//! `table`: exact distance tables, then an O(steps) walk down them.
+//!
+//! For boards of at most 9 cells, one [`DistanceTable`] per cell of the goal's blank holds
+//! the exact distance of every arrangement (9 × 9! bytes = 3.3 MB for 3x3). Any goal is
+//! relabelled onto the table for its blank cell, so nine tables answer every pair. They are
+//! built once per process (in parallel, before a run starts timing cases: see [`prepare`])
+//! and shared read-only by all threads. A case is then answered by walking from the start to
+//! a neighbour one move closer, step after step: a shortest path in O(steps).
+//!
+//! Counters: `expanded` is the states walked through (= steps), `generated` the neighbours
+//! looked up; `stored` and `peak_frontier` are 0 (the table is built once, not per case).
+
+use super::{Outcome, Problem, SolveError, Stats, Status};
+use crate::puzzle::{Board, Move, Neighbors, Shape};
+use crate::space::{relabel, DistanceTable};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The largest board `table` takes.
+pub const MAX_CELLS: usize = 9;
+
+/// Every table of one shape, each built on first use.
+pub struct TableSet {
+    tables: Vec<OnceLock<DistanceTable>>,
+}
+
+impl TableSet {
+    fn table(&self, shape: Shape, blank: usize) -> &DistanceTable {
+        self.tables[blank].get_or_init(|| {
+            DistanceTable::build(crate::space::canonical_goal(shape, blank)).expect("shape checked")
+        })
+    }
+}
+
+fn registry() -> &'static Mutex<HashMap<Shape, Arc<TableSet>>> {
+    static TABLES: OnceLock<Mutex<HashMap<Shape, Arc<TableSet>>>> = OnceLock::new();
+    TABLES.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn tables_for(shape: Shape) -> Arc<TableSet> {
+    let mut reg = registry().lock().expect("table registry");
+    reg.entry(shape)
+        .or_insert_with(|| {
+            Arc::new(TableSet {
+                tables: (0..shape.cells()).map(|_| OnceLock::new()).collect(),
+            })
+        })
+        .clone()
+}
+
+/// Whether `table` takes boards of this shape.
+pub fn check(shape: Shape) -> Result<(), SolveError> {
+    if shape.cells() > MAX_CELLS {
+        return Err(SolveError(format!(
+            "table holds exact distances for boards of at most {MAX_CELLS} cells; a {shape} board has {} \
+             (its tables would need {}! bytes each): use astar or idastar",
+            shape.cells(),
+            shape.cells()
+        )));
+    }
+    Ok(())
+}
+
+/// Builds every table of `shape` now, in parallel (so no case pays for a build).
+pub fn prepare(shape: Shape) {
+    if check(shape).is_err() {
+        return;
+    }
+    let set = tables_for(shape);
+    (0..shape.cells()).into_par_iter().for_each(|b| {
+        set.table(shape, b);
+    });
+}
+
+/// Callers check the shape first ([`check`]).
+pub fn solve(problem: &Problem) -> Outcome {
+    let shape = problem.start.shape();
+    let set = tables_for(shape);
+    let table = set.table(shape, problem.goal.blank());
+    let mut stats = Stats::default();
+    let mut b: Board = relabel(&problem.start, &problem.goal);
+    let Some(mut d) = table.distance(&b) else {
+        return Outcome::without_path(Status::Unsolvable, stats);
+    };
+    let neighbors = Neighbors::new(shape);
+    let mut path = Vec::with_capacity(d as usize);
+    let mut last = u8::MAX;
+    while d > 0 {
+        stats.expanded += 1;
+        let mut stepped = false;
+        for m in 0..4u8 {
+            if last == 3 - m {
+                continue;
+            }
+            let to = neighbors.target(b.blank(), m as usize);
+            if to == Neighbors::NONE {
+                continue;
+            }
+            stats.generated += 1;
+            let c = b.slide_blank_to(to as usize);
+            if table.distance(&c) == Some(d - 1) {
+                b = c;
+                d -= 1;
+                last = m;
+                path.push(Move::from_index(m));
+                stepped = true;
+                break;
+            }
+        }
+        assert!(
+            stepped,
+            "a distance table always has a neighbour one move closer"
+        );
+    }
+    Outcome::solved(path, stats)
+}
