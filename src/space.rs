@@ -149,27 +149,45 @@ pub fn canonical_goal(shape: Shape, blank: usize) -> Board {
     Board::from_tiles(shape, &tiles)
 }
 
+/// The tile names that turn `goal` into its canonical goal: `map[goal's tile] = canonical tile`.
+fn canonical_names(goal: &Board) -> [u8; 16] {
+    // The canonical goal numbers the tiles 1.. in reading order, skipping the blank.
+    let mut map = [0u8; 16];
+    let mut next = 1u8;
+    for p in 0..goal.shape().cells() {
+        let t = goal.tile(p);
+        if t != 0 {
+            map[t as usize] = next;
+            next += 1;
+        }
+    }
+    map
+}
+
+/// Renames the tiles of `b` with `map` (the blank stays 0).
+fn rename(b: &Board, map: &[u8; 16]) -> Board {
+    let mut cells = 0u64;
+    for p in 0..b.shape().cells() {
+        cells |= (map[b.tile(p) as usize] as u64) << (4 * p);
+    }
+    Board::from_parts(b.shape(), cells, b.blank() as u8)
+}
+
 /// Renames tiles so that `goal` becomes its canonical goal; applies the same names to `b`.
 /// Moves are the same before and after, so distances are too.
 pub fn relabel(b: &Board, goal: &Board) -> Board {
-    let canon = canonical_goal(goal.shape(), goal.blank());
-    let mut map = [0u8; 16];
-    for p in 0..goal.shape().cells() {
-        map[goal.tile(p) as usize] = canon.tile(p);
-    }
-    let tiles: Vec<u8> = b.tiles().iter().map(|&t| map[t as usize]).collect();
-    Board::from_tiles(b.shape(), &tiles)
+    rename(b, &canonical_names(goal))
 }
 
 /// Undoes [`relabel`]: a board in canonical names back to `goal`'s names.
 pub fn unlabel(b: &Board, goal: &Board) -> Board {
-    let canon = canonical_goal(goal.shape(), goal.blank());
-    let mut map = [0u8; 16];
-    for p in 0..goal.shape().cells() {
-        map[canon.tile(p) as usize] = goal.tile(p);
+    let map = canonical_names(goal);
+    let mut inverse = [0u8; 16];
+    for (t, &c) in map.iter().enumerate() {
+        inverse[c as usize] = t as u8;
     }
-    let tiles: Vec<u8> = b.tiles().iter().map(|&t| map[t as usize]).collect();
-    Board::from_tiles(b.shape(), &tiles)
+    inverse[0] = 0;
+    rename(b, &inverse)
 }
 
 /// Exact distances between any start and any goal of one shape: one [`DistanceTable`] per

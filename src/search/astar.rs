@@ -39,6 +39,8 @@ struct Buckets {
     levels: Vec<Vec<Vec<u32>>>,
     /// Entries per `f` level.
     counts: Vec<usize>,
+    /// Per `f` level: no stack above this `g` holds an entry.
+    top: Vec<usize>,
     /// No entry has an `f` below this.
     fmin: usize,
     len: usize,
@@ -52,6 +54,7 @@ impl Buckets {
             }
         }
         self.counts.iter_mut().for_each(|c| *c = 0);
+        self.top.iter_mut().for_each(|t| *t = 0);
         self.fmin = 0;
         self.len = 0;
     }
@@ -62,12 +65,14 @@ impl Buckets {
         if f >= self.levels.len() {
             self.levels.resize_with(f + 1, Vec::new);
             self.counts.resize(f + 1, 0);
+            self.top.resize(f + 1, 0);
         }
         let level = &mut self.levels[f];
         if g >= level.len() {
             level.resize_with(g + 1, Vec::new);
         }
         level[g].push(idx);
+        self.top[f] = self.top[f].max(g);
         self.counts[f] += 1;
         self.fmin = self.fmin.min(f);
         self.len += 1;
@@ -83,7 +88,11 @@ impl Buckets {
             self.fmin += 1;
         }
         let level = &mut self.levels[self.fmin];
-        let g = level.iter().rposition(|s| !s.is_empty())?;
+        let top = &mut self.top[self.fmin];
+        while level[*top].is_empty() {
+            *top -= 1;
+        }
+        let g = *top;
         let idx = level[g].pop()?;
         self.counts[self.fmin] -= 1;
         self.len -= 1;
@@ -191,8 +200,10 @@ fn search<H: Heuristic>(
                 to as usize,
                 node.blank as usize,
             ) as u16;
-            let cidx = match index.get(&child.packed()) {
-                Some(&j) => {
+            let next = nodes.len() as u32;
+            let cidx = match index.entry(child.packed()) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let j = *e.get();
                     let old = &mut nodes[j as usize];
                     if old.g <= cg {
                         continue;
@@ -205,8 +216,8 @@ fn search<H: Heuristic>(
                     old.closed = false;
                     j
                 }
-                None => {
-                    let j = nodes.len() as u32;
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(next);
                     nodes.push(Node {
                         cells: child.packed(),
                         parent: idx as u32,
@@ -216,8 +227,7 @@ fn search<H: Heuristic>(
                         mv: m,
                         closed: false,
                     });
-                    index.insert(child.packed(), j);
-                    j
+                    next
                 }
             };
             open.push(cg as u32 + ch as u32, cg as u32, cidx);

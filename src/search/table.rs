@@ -38,7 +38,24 @@ fn registry() -> &'static Mutex<HashMap<Shape, Arc<TableSet>>> {
     TABLES.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+thread_local! {
+    /// The last table set this thread used, to skip the registry's lock on every case.
+    static LAST: std::cell::RefCell<Option<(Shape, Arc<TableSet>)>> = const { std::cell::RefCell::new(None) };
+}
+
 fn tables_for(shape: Shape) -> Arc<TableSet> {
+    if let Some(set) = LAST.with(|l| match &*l.borrow() {
+        Some((s, set)) if *s == shape => Some(set.clone()),
+        _ => None,
+    }) {
+        return set;
+    }
+    let set = shared_tables_for(shape);
+    LAST.with(|l| *l.borrow_mut() = Some((shape, set.clone())));
+    set
+}
+
+fn shared_tables_for(shape: Shape) -> Arc<TableSet> {
     let mut reg = registry().lock().expect("table registry");
     reg.entry(shape)
         .or_insert_with(|| {

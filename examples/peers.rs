@@ -1,0 +1,125 @@
+//! Per-case latency of tilebench's strategies beside the `pathfinding` crate, measured side
+//! by side in one run (each case is solved by every method in turn, so machine noise hits
+//! them alike). Prints median and p99 per method and the ratios of the pairs the README's
+//! performance targets name. Used by `scripts/bench.sh`.
+//!
+//! cargo run --release --example peers -- [CASES] [BFS_CASES] [SEED]
+//! (defaults: 2000 random solvable 3x3 starts to `1 2 3 4 5 6 7 8 x`; BFS methods on the
+//! first 300 of them, since each takes milliseconds)
+
+#[path = "../benches/common/cases.rs"]
+mod cases;
+#[path = "../benches/common/peer.rs"]
+mod peer;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+use tilebench::puzzle::{Board, Shape};
+use tilebench::search::{Problem, SolveOptions, Strategy};
+
+type PeerFn = fn(&peer::Cells, &peer::Cells) -> Option<usize>;
+
+fn main() {
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("a number"))
+        .collect();
+    let n = *args.first().unwrap_or(&2000) as usize;
+    let bfs_n = (*args.get(1).unwrap_or(&300) as usize).min(n);
+    let seed = *args.get(2).unwrap_or(&7);
+    let starts = cases::random_solvable(n, seed);
+    let goal = Board::standard_goal(Shape::S3X3);
+    let goal_cells = peer::cells(&goal);
+    let opts = SolveOptions::default();
+    let t0 = Instant::now();
+    Strategy::Table.prepare(Shape::S3X3);
+    let table_build = t0.elapsed();
+
+    let peers: [(&str, PeerFn, bool); 4] = [
+        ("pathfinding::bfs", peer::pf_bfs, true),
+        (
+            "pathfinding::bfs_bidirectional",
+            peer::pf_bfs_bidirectional,
+            true,
+        ),
+        ("pathfinding::astar", peer::pf_astar, false),
+        ("pathfinding::idastar", peer::pf_idastar, false),
+    ];
+    let bfs_like = |s: Strategy| {
+        matches!(
+            s,
+            Strategy::BfsSet
+                | Strategy::BfsHash
+                | Strategy::BfsHashSet
+                | Strategy::BfsRank
+                | Strategy::Bibfs
+        )
+    };
+    let mut lat: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for (i, start) in starts.iter().enumerate() {
+        let p = Problem::new(*start, goal).unwrap();
+        let mut lengths = Vec::new();
+        for s in Strategy::ALL {
+            if bfs_like(s) && i >= bfs_n {
+                continue;
+            }
+            let t = Instant::now();
+            let out = s.solve(&p, &opts).unwrap();
+            lat.entry(format!("tilebench {}", s.name()))
+                .or_default()
+                .push(t.elapsed().as_nanos() as u64);
+            lengths.push(out.steps().unwrap());
+        }
+        let c = peer::cells(start);
+        for (name, f, is_bfs) in peers {
+            if is_bfs && i >= bfs_n {
+                continue;
+            }
+            let t = Instant::now();
+            let len = f(&c, &goal_cells).unwrap();
+            lat.entry(name.to_string())
+                .or_default()
+                .push(t.elapsed().as_nanos() as u64);
+            lengths.push(len);
+        }
+        assert!(
+            lengths.iter().all(|&l| l == lengths[0]),
+            "case {i} ({start}): methods disagree on the length: {lengths:?}"
+        );
+    }
+    let pct = |v: &mut Vec<u64>, q: f64| {
+        v.sort_unstable();
+        v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1] as f64 / 1000.0
+    };
+    let mut stats: BTreeMap<String, (usize, f64, f64)> = BTreeMap::new();
+    println!("{n} random solvable 3x3 starts (seed {seed}), BFS methods on the first {bfs_n}; one thread; all lengths agree");
+    println!(
+        "table build (9 tables, parallel): {:.1} ms",
+        table_build.as_secs_f64() * 1e3
+    );
+    println!(
+        "{:<34} {:>6} {:>12} {:>12}",
+        "method", "cases", "median µs", "p99 µs"
+    );
+    for (name, v) in lat.iter_mut() {
+        let (m, p99) = (pct(v, 0.5), pct(v, 0.99));
+        println!("{name:<34} {:>6} {m:>12.2} {p99:>12.2}", v.len());
+        stats.insert(name.clone(), (v.len(), m, p99));
+    }
+    println!("\nratios (peer ÷ tilebench; > 1 means tilebench is faster), median / p99:");
+    let ratio = |ours: &str, theirs: &str| {
+        let (o, t) = (&stats[ours], &stats[theirs]);
+        println!(
+            "  {ours:<24} vs {theirs:<31} {:>7.1}× / {:>7.1}×",
+            t.1 / o.1,
+            t.2 / o.2
+        );
+    };
+    ratio("tilebench astar", "pathfinding::astar");
+    ratio("tilebench idastar", "pathfinding::idastar");
+    for s in ["bfs-rank", "bfs-hash", "bfs-hashset", "bfs-set", "bibfs"] {
+        ratio(&format!("tilebench {s}"), "pathfinding::bfs");
+    }
+    ratio("tilebench bibfs", "pathfinding::bfs_bidirectional");
+    ratio("tilebench table", "pathfinding::astar");
+}
