@@ -47,7 +47,7 @@ fn group(c: &mut Criterion, name: &str, starts: &[Board], exhaustive: bool) {
             })
         });
     }
-    let peers: [(&str, fn(&peer::Cells, &peer::Cells) -> Option<usize>); 4] = [
+    let peers: [(&str, peer::Solver); 4] = [
         ("bfs", peer::pf_bfs),
         ("bfs_bidirectional", peer::pf_bfs_bidirectional),
         ("astar", peer::pf_astar),

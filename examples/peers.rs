@@ -17,7 +17,6 @@ use std::time::Instant;
 use tilebench::puzzle::{Board, Shape};
 use tilebench::search::{Problem, SolveOptions, Strategy};
 
-type PeerFn = fn(&peer::Cells, &peer::Cells) -> Option<usize>;
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -35,7 +34,7 @@ fn main() {
     Strategy::Table.prepare(Shape::S3X3);
     let table_build = t0.elapsed();
 
-    let peers: [(&str, PeerFn, bool); 4] = [
+    let peers: [(&str, peer::Solver, bool); 4] = [
         ("pathfinding::bfs", peer::pf_bfs, true),
         (
             "pathfinding::bfs_bidirectional",

@@ -9,6 +9,9 @@ use tilebench::puzzle::Board;
 
 pub type Cells = [u8; 9];
 
+/// A peer solver: start, goal → number of moves (None = no path).
+pub type Solver = fn(&Cells, &Cells) -> Option<usize>;
+
 pub fn cells(b: &Board) -> Cells {
     let mut c = [0u8; 9];
     for (p, v) in c.iter_mut().enumerate() {
