@@ -17,7 +17,6 @@ use std::time::Instant;
 use tilebench::puzzle::{Board, Shape};
 use tilebench::search::{Problem, SolveOptions, Strategy};
 
-
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)

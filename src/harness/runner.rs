@@ -50,6 +50,7 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
     let threads = pool.current_num_threads();
     let total = (cases.len() * cfg.strategies.len()) as u64;
     let bar = progress_bar(total, cfg.progress);
+    let hidden = bar.is_hidden();
 
     let mut per_strategy: Vec<Vec<Record>> = Vec::with_capacity(cfg.strategies.len());
     let mut wall = Vec::with_capacity(cfg.strategies.len());
@@ -76,7 +77,9 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
                 .enumerate()
                 .map(|(i, case)| {
                     let r = run_one(i, case, strategy, cfg);
-                    bar.inc(1);
+                    if !hidden {
+                        bar.inc(1);
+                    }
                     r
                 })
                 .collect()

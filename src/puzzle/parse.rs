@@ -75,32 +75,40 @@ impl Board {
     ///
     /// The shape is `shape` when given, otherwise the square with that many cells.
     pub fn parse(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
-        let mut tokens: Vec<&str> = text
+        // Up to 16 tokens on the stack; past that only the count matters (for the message).
+        let mut tokens: [&str; MAX_CELLS] = [""; MAX_CELLS];
+        let mut n = 0usize;
+        for t in text
             .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
             .filter(|t| !t.is_empty())
-            .collect();
-        if tokens.is_empty() {
+        {
+            if n < MAX_CELLS {
+                tokens[n] = t;
+            }
+            n += 1;
+        }
+        if n == 0 {
             return Err(BoardError::Empty);
         }
         // The compact form: one token of single characters, one per cell.
-        if tokens.len() == 1 && tokens[0].chars().count() > 1 {
+        if n == 1 && tokens[0].chars().count() > 1 {
             let t = tokens[0];
-            let n = t.chars().count();
+            let len = t.chars().count();
             let fits = match shape {
-                Some(s) => s.cells() == n && n <= 10,
-                None => n == 9 || n == 4,
+                Some(s) => s.cells() == len && len <= 10,
+                None => len == 9 || len == 4,
             };
             if fits
                 && t.chars()
                     .all(|c| c.is_ascii_digit() || is_blank(&c.to_string()))
             {
-                tokens = t
-                    .char_indices()
-                    .map(|(i, c)| &t[i..i + c.len_utf8()])
-                    .collect();
+                // All ASCII: one byte per cell.
+                for (i, tok) in tokens.iter_mut().enumerate().take(len) {
+                    *tok = &t[i..i + 1];
+                }
+                n = len;
             }
         }
-        let n = tokens.len();
         let shape = match shape {
             Some(s) if s.cells() != n => {
                 return Err(BoardError::CellCount {
@@ -114,6 +122,7 @@ impl Board {
                 shape: None,
             })?,
         };
+        let tokens = &tokens[..n];
         let name = |t: usize| {
             if t == 0 {
                 "the blank".to_string()
@@ -123,7 +132,7 @@ impl Board {
         };
         let mut seen = [false; MAX_CELLS];
         let mut repeat = None;
-        let mut tiles = Vec::with_capacity(n);
+        let mut tiles = [0u8; MAX_CELLS];
         for (i, tok) in tokens.iter().enumerate() {
             let position = i + 1;
             let tile: i64 = if is_blank(tok) {
@@ -145,7 +154,7 @@ impl Board {
                 repeat = Some((tile as usize, position));
             }
             seen[tile as usize] = true;
-            tiles.push(tile as u8);
+            tiles[i] = tile as u8;
         }
         if let Some((tile, position)) = repeat {
             return Err(BoardError::Repeated {
@@ -154,7 +163,7 @@ impl Board {
                 missing: (0..n).filter(|&t| !seen[t]).map(name).collect(),
             });
         }
-        Ok(Board::from_tiles(shape, &tiles))
+        Ok(Board::from_tiles(shape, &tiles[..n]))
     }
 }
 
