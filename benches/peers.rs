@@ -38,7 +38,7 @@ fn group(c: &mut Criterion, name: &str, starts: &[Board], exhaustive: bool) {
         if exhaustive && s == Strategy::Idastar {
             continue; // a tree search cannot exhaust a graph; it would measure the bound cap
         }
-        s.prepare(Shape::S3X3);
+        s.prepare(Shape::S3X3, &[8], &opts);
         g.bench_function(BenchmarkId::new("tilebench", s.name()), |b| {
             b.iter(|| {
                 for p in &problems {

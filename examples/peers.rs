@@ -30,7 +30,7 @@ fn main() {
     let goal_cells = peer::cells(&goal);
     let opts = SolveOptions::default();
     let t0 = Instant::now();
-    Strategy::Table.prepare(Shape::S3X3);
+    Strategy::Table.prepare(Shape::S3X3, &[8], &opts);
     let table_build = t0.elapsed();
 
     let peers: [(&str, peer::Solver, bool); 4] = [

@@ -33,6 +33,27 @@ pub enum Command {
     Compare(CompareArgs),
     /// Check a run's results: replay paths, agreement between optimal strategies, sane counters
     Verify(VerifyArgs),
+    /// Build (or check) the pattern databases of a board and goal ahead of a run
+    Pdb(PdbArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PdbArgs {
+    /// What to do: `build` loads the tables, building and caching any that are missing or damaged
+    #[arg(value_parser = ["build"])]
+    pub action: String,
+    /// Board shape
+    #[arg(long, default_value = "4x4")]
+    pub size: String,
+    /// The goal whose blank cell the tables are for (default: tiles in order, blank last)
+    #[arg(long, short = 'g')]
+    pub goal: Option<String>,
+    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
+    #[arg(long, value_name = "SIZES")]
+    pub pdb_partition: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -60,9 +81,15 @@ pub struct SolveArgs {
     /// Search unsolvable pairs to exhaustion instead of answering by parity
     #[arg(long)]
     pub exhaustive: bool,
-    /// Heuristic of astar and idastar: manhattan or linear-conflict
+    /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
     #[arg(long, default_value = "manhattan")]
     pub heuristic: String,
+    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
+    #[arg(long, value_name = "SIZES")]
+    pub pdb_partition: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -105,9 +132,15 @@ pub struct RunArgs {
     /// Most distinct states one search may store (a memory guard; status `limit` beyond it)
     #[arg(long, default_value_t = crate::search::DEFAULT_MAX_STATES)]
     pub max_states: u64,
-    /// Heuristic of astar and idastar: manhattan or linear-conflict
+    /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
     #[arg(long, default_value = "manhattan")]
     pub heuristic: String,
+    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
+    #[arg(long, value_name = "SIZES")]
+    pub pdb_partition: Option<String>,
     /// Buckets of bfs-hash's chained table
     #[arg(long, default_value_t = 1_000_003)]
     pub hash_buckets: usize,

@@ -11,6 +11,7 @@ fn main() {
         Command::Space(a) => commands::space::run(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Verify(a) => commands::verify::run(a),
+        Command::Pdb(a) => commands::pdb::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

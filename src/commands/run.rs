@@ -24,6 +24,7 @@ pub const RUN_FILES: [&str; 3] = ["cases.csv", "summary.csv", "run.json"];
 
 pub fn run(args: RunArgs) -> CmdResult {
     let started = SystemTime::now();
+    super::pdb::configure(&args.pdb_dir, &args.pdb_partition);
     let input_opts = InputOptions {
         size: parse_size(&args.size)?,
         goal: args.goal.clone(),

@@ -55,18 +55,20 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
     let mut per_strategy: Vec<Vec<Record>> = Vec::with_capacity(cfg.strategies.len());
     let mut wall = Vec::with_capacity(cfg.strategies.len());
     let mut prepare = Vec::with_capacity(cfg.strategies.len());
-    let mut shapes: Vec<_> = cases
-        .iter()
-        .filter_map(|c| c.problem.as_ref().ok().map(|p| p.start.shape()))
-        .collect();
-    shapes.sort();
-    shapes.dedup();
+    // Each shape with the goal-blank cells its cases use.
+    let mut shapes: std::collections::BTreeMap<_, Vec<usize>> = Default::default();
+    for p in cases.iter().filter_map(|c| c.problem.as_ref().ok()) {
+        let blanks = shapes.entry(p.start.shape()).or_default();
+        if !blanks.contains(&p.goal.blank()) {
+            blanks.push(p.goal.blank());
+        }
+    }
     for &strategy in &cfg.strategies {
         bar.set_message(strategy.name());
         let t0 = Instant::now();
         pool.install(|| {
-            for &shape in &shapes {
-                strategy.prepare(shape);
+            for (&shape, blanks) in &shapes {
+                strategy.prepare(shape, blanks, &cfg.solve);
             }
         });
         prepare.push(t0.elapsed());

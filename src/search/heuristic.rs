@@ -16,14 +16,21 @@ pub enum HeuristicKind {
     Manhattan,
     /// Manhattan plus 2 for each tile that must leave its row or column to let another pass.
     LinearConflict,
+    /// Additive disjoint pattern databases (see `search::pdb`).
+    Pdb,
 }
 
 impl HeuristicKind {
-    pub const ALL: [HeuristicKind; 2] = [HeuristicKind::Manhattan, HeuristicKind::LinearConflict];
+    pub const ALL: [HeuristicKind; 3] = [
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+        HeuristicKind::Pdb,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::Pdb => "pdb",
         }
     }
 }
@@ -40,7 +47,9 @@ impl FromStr for HeuristicKind {
         HeuristicKind::ALL
             .into_iter()
             .find(|h| h.name() == s.trim())
-            .ok_or_else(|| format!("unknown heuristic `{s}`; choose manhattan or linear-conflict"))
+            .ok_or_else(|| {
+                format!("unknown heuristic `{s}`; choose manhattan, linear-conflict or pdb")
+            })
     }
 }
 

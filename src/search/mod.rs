@@ -17,6 +17,7 @@ pub mod bfs_set;
 pub mod bibfs;
 pub mod heuristic;
 pub mod idastar;
+pub mod pdb;
 pub mod table;
 
 use crate::puzzle::{is_solvable, Board, Move};
@@ -237,9 +238,18 @@ impl Strategy {
 
     /// Builds what a strategy shares across cases of this shape (the `table` strategy's
     /// tables), so that no case's latency includes it. Cheap for the others.
-    pub fn prepare(self, shape: crate::puzzle::Shape) {
-        if self == Strategy::Table {
-            table::prepare(shape);
+    /// `goal_blanks` are the cells of the goals' blanks among the cases of that shape.
+    pub fn prepare(self, shape: crate::puzzle::Shape, goal_blanks: &[usize], opts: &SolveOptions) {
+        match self {
+            Strategy::Table => table::prepare(shape),
+            Strategy::Astar | Strategy::Idastar if opts.heuristic == HeuristicKind::Pdb => {
+                if let Ok((partition, dir)) = pdb::settings(shape) {
+                    for &b in goal_blanks {
+                        pdb::shared(shape, b, &partition, &dir);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -263,23 +273,30 @@ impl Strategy {
             Strategy::BfsRank => bfs_rank::solve(problem, opts),
             Strategy::Bibfs => bibfs::solve(problem, opts),
             Strategy::Table => table::solve(problem),
-            Strategy::Astar => match opts.heuristic {
-                HeuristicKind::Manhattan => {
-                    astar::solve(problem, opts, &Manhattan::new(&problem.goal))
+            Strategy::Astar | Strategy::Idastar => {
+                let goal = &problem.goal;
+                match opts.heuristic {
+                    HeuristicKind::Manhattan => self.informed(problem, opts, &Manhattan::new(goal)),
+                    HeuristicKind::LinearConflict => {
+                        self.informed(problem, opts, &LinearConflict::new(goal))
+                    }
+                    HeuristicKind::Pdb => {
+                        let h = pdb::for_goal(goal).map_err(SolveError)?;
+                        self.informed(problem, opts, &h)
+                    }
                 }
-                HeuristicKind::LinearConflict => {
-                    astar::solve(problem, opts, &LinearConflict::new(&problem.goal))
-                }
-            },
-            Strategy::Idastar => match opts.heuristic {
-                HeuristicKind::Manhattan => {
-                    idastar::solve(problem, opts, &Manhattan::new(&problem.goal))
-                }
-                HeuristicKind::LinearConflict => {
-                    idastar::solve(problem, opts, &LinearConflict::new(&problem.goal))
-                }
-            },
+            }
         })
+    }
+}
+
+impl Strategy {
+    /// Runs `astar` or `idastar` with a heuristic.
+    fn informed<H: heuristic::Heuristic>(self, p: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
+        match self {
+            Strategy::Idastar => idastar::solve(p, opts, h),
+            _ => astar::solve(p, opts, h),
+        }
     }
 }
 
