@@ -52,7 +52,7 @@ impl PartialRanker {
     }
     fn unrank(&self, mut r: u64, out: &mut [u8]) {
         let mut free: u32 = u32::MAX;
-        for i in 0..self.k {
+        for (i, slot) in out.iter_mut().enumerate().take(self.k) {
             let w = self.weights[i];
             let d = (r / w) as u32;
             r %= w;
@@ -62,7 +62,7 @@ impl PartialRanker {
             }
             let c = f.trailing_zeros();
             free &= !(1 << c);
-            out[i] = c as u8;
+            *slot = c as u8;
         }
     }
 }
@@ -373,10 +373,10 @@ pub fn load_or_build(
 }
 
 type Key = (Shape, usize, String);
+type Registry = Mutex<std::collections::HashMap<Key, Arc<OnceLock<Arc<PdbSet>>>>>;
 
-fn registry() -> &'static Mutex<std::collections::HashMap<Key, Arc<OnceLock<Arc<PdbSet>>>>> {
-    static R: OnceLock<Mutex<std::collections::HashMap<Key, Arc<OnceLock<Arc<PdbSet>>>>>> =
-        OnceLock::new();
+fn registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(Default::default)
 }
 
