@@ -4,7 +4,7 @@ use super::{parse_size, CmdResult, BAD_INPUT, FAILED, OK};
 use crate::check;
 use crate::cli::RunArgs;
 use crate::harness::input::{read_inputs, Case, InputOptions};
-use crate::harness::runner::{self, RunConfig};
+use crate::harness::runner::{self, Job, RunConfig};
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::dashboard::{Bencher, GithubActionBenchmark};
 use crate::report::markdown::Markdown;
@@ -39,7 +39,11 @@ pub fn run(args: RunArgs) -> CmdResult {
                 .join(", ")
         ));
     }
-    let strategies = choose_strategies(args.strategy.as_deref(), &cases)?;
+    let jobs: Vec<Job> = choose_strategies(args.strategy.as_deref(), &cases)?
+        .into_iter()
+        .map(Job::Builtin)
+        .collect();
+    let names: Vec<String> = jobs.iter().map(|j| j.name().to_string()).collect();
     let threads = args.threads.unwrap_or(0);
     let solve = SolveOptions {
         exhaustive: args.exhaustive,
@@ -61,7 +65,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     let out_dir = prepare_out_dir(args.out.as_deref(), args.force, started)?;
 
     let cfg = RunConfig {
-        strategies: strategies.clone(),
+        jobs,
         threads,
         solve,
         repeat: args.repeat,
@@ -71,7 +75,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     let t0 = std::time::Instant::now();
     let output = runner::run(&cases, &cfg)?;
     let wall_s = t0.elapsed().as_secs_f64();
-    let report = RunReport::new(&cases, &output.records, &strategies, &output.wall);
+    let report = RunReport::new(&cases, &output.records, &names, &output.wall);
 
     // Write every file.
     let write = |name: &str, text: &str| -> Result<(), String> {
@@ -84,18 +88,15 @@ pub fn run(args: RunArgs) -> CmdResult {
     cases_csv::write(std::io::BufWriter::new(f), &cases, &output.records)
         .map_err(|e| format!("cannot write {}: {e}", cases_path.display()))?;
     write("summary.csv", &SummaryCsv.render(&report.summaries))?;
-    for (s, h) in strategies.iter().zip(&report.histograms) {
-        write(
-            &format!("latency-{}.hgrm", s.name()),
-            &hgrm::percentile_text(h),
-        )?;
+    for (name, h) in names.iter().zip(&report.histograms) {
+        write(&format!("latency-{name}.hgrm"), &hgrm::percentile_text(h))?;
     }
     let mut hlog = Vec::new();
-    let entries: Vec<_> = strategies
+    let entries: Vec<_> = names
         .iter()
         .zip(&report.histograms)
         .zip(&output.wall)
-        .map(|((s, h), w)| (s.name(), h, *w))
+        .map(|((name, h), w)| (name.as_str(), h, *w))
         .collect();
     hgrm::write_interval_log(&mut hlog, started, &entries)
         .map_err(|e| format!("cannot serialize histograms: {e}"))?;
@@ -114,7 +115,7 @@ pub fn run(args: RunArgs) -> CmdResult {
         started_at: crate::util::rfc3339(started),
         wall_s,
         inputs: files,
-        strategies: strategies.iter().map(|s| s.name().to_string()).collect(),
+        strategies: names.clone(),
         exhaustive: args.exhaustive,
         repeat: args.repeat,
         max_nodes: args.max_nodes,
@@ -151,7 +152,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     eprintln!(
         "tilebench: {} cases × {} strategies on {} threads in {:.2} s; results in {}",
         cases.len(),
-        strategies.len(),
+        names.len(),
         output.threads,
         wall_s,
         out_dir.display()

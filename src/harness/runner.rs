@@ -1,24 +1,40 @@
 //! Solving every case × strategy in parallel, timing each solve.
 //!
-//! Strategies run one after another, each over all cases in parallel on a rayon pool of
-//! `--threads` workers: a strategy's wall time and cases/s are then its own, not shared
-//! with the others. Records come back in input order then strategy order, whatever the
-//! thread count. A panic inside a strategy is caught and recorded as an `error` row.
+//! A [`Job`] is a built-in [`Strategy`] or an external solver program. Jobs run one after
+//! another, each over all cases in parallel on a rayon pool of `--threads` workers: a job's
+//! wall time and cases/s are then its own, not shared with the others. Records come back in
+//! input order then job order, whatever the thread count. A panic inside a strategy is caught
+//! and recorded as an `error` row.
 
 use super::input::Case;
 use super::record::{Record, RowStatus};
 use crate::puzzle::Move;
-use crate::search::{Outcome, SolveOptions, Stats, Strategy};
+use crate::search::{Outcome, SolveOptions, Strategy};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+/// One column of the comparison: a built-in strategy (or, later, an external program).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Job {
+    Builtin(Strategy),
+}
+
+impl Job {
+    /// The name in every output (cases.csv `strategy`, summary rows, histogram files).
+    pub fn name(&self) -> &str {
+        match self {
+            Job::Builtin(s) => s.name(),
+        }
+    }
+}
+
 /// What to run and how.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
-    pub strategies: Vec<Strategy>,
+    pub jobs: Vec<Job>,
     pub threads: usize,
     pub solve: SolveOptions,
     /// Solve each case this many times; latency is the median, and the minimum is kept too.
@@ -32,7 +48,7 @@ pub struct RunConfig {
 /// All records, in case-major order, and each strategy's wall time.
 pub struct RunOutput {
     pub records: Vec<Record>,
-    /// Wall time of each strategy's pass over the cases, in `RunConfig::strategies` order.
+    /// Wall time of each job's pass over the cases, in `RunConfig::jobs` order.
     pub wall: Vec<Duration>,
     pub threads: usize,
 }
@@ -45,32 +61,34 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
         .build()
         .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
     let threads = pool.current_num_threads();
-    let total = (cases.len() * cfg.strategies.len()) as u64;
+    let total = (cases.len() * cfg.jobs.len()) as u64;
     let bar = progress_bar(total, cfg.progress);
 
-    let mut per_strategy: Vec<Vec<Record>> = Vec::with_capacity(cfg.strategies.len());
-    let mut wall = Vec::with_capacity(cfg.strategies.len());
-    for &strategy in &cfg.strategies {
-        bar.set_message(strategy.name());
+    let mut per_job: Vec<Vec<Record>> = Vec::with_capacity(cfg.jobs.len());
+    let mut wall = Vec::with_capacity(cfg.jobs.len());
+    for job in &cfg.jobs {
+        bar.set_message(job.name().to_string());
         let t0 = Instant::now();
-        let records: Vec<Record> = pool.install(|| {
-            cases
-                .par_iter()
-                .enumerate()
-                .map(|(i, case)| {
-                    let r = run_one(i, case, strategy, cfg);
-                    bar.inc(1);
-                    r
-                })
-                .collect()
-        });
+        let records: Vec<Record> = match job {
+            Job::Builtin(strategy) => pool.install(|| {
+                cases
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, case)| {
+                        let r = run_one(i, case, *strategy, cfg);
+                        bar.inc(1);
+                        r
+                    })
+                    .collect()
+            }),
+        };
         wall.push(t0.elapsed());
-        per_strategy.push(records);
+        per_job.push(records);
     }
     bar.finish_and_clear();
 
-    // Interleave into input order, then strategy order.
-    let mut iters: Vec<_> = per_strategy.into_iter().map(Vec::into_iter).collect();
+    // Interleave into input order, then job order.
+    let mut iters: Vec<_> = per_job.into_iter().map(Vec::into_iter).collect();
     let mut records = Vec::with_capacity(total as usize);
     for _ in 0..cases.len() {
         for it in iters.iter_mut() {
@@ -101,18 +119,7 @@ fn progress_bar(total: u64, wanted: bool) -> ProgressBar {
 
 /// Solves one case with one strategy, `repeat` times.
 fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Record {
-    let mut rec = Record {
-        case: index,
-        strategy,
-        status: RowStatus::Invalid,
-        steps: None,
-        matches_expected: None,
-        stats: Stats::default(),
-        latency_ns: 0,
-        latency_min_ns: 0,
-        path: None,
-        message: String::new(),
-    };
+    let mut rec = Record::empty(index, strategy.name());
     let problem = match &case.problem {
         Ok(p) => p,
         Err(msg) => {
@@ -164,7 +171,7 @@ fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Re
     rec.latency_min_ns = times[0];
     rec.latency_ns = times[times.len() / 2];
     rec.status = outcome.status.into();
-    rec.stats = outcome.stats;
+    rec.counters = outcome.stats.into();
     rec.steps = match rec.status {
         RowStatus::Solved => outcome.steps().map(|s| s as i64),
         RowStatus::Unsolvable => Some(-1),

@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::Path;
 
 /// The columns of cases.csv, in order. Counters and latencies are empty on `invalid` and
-/// `error` rows; `steps` is −1 for `unsolvable`; `path` is filled only with `--paths`.
+/// `error` rows (and counters on rows of external programs that do not report them); `steps`
+/// is −1 for `unsolvable`; `path` is filled only with `--paths`. Columns added after the first
+/// release are `#[serde(default)]`, so older results (baselines) still read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CaseRow {
     pub input: String,
@@ -20,6 +22,9 @@ pub struct CaseRow {
     pub steps: Option<i64>,
     pub expected_steps: Option<i64>,
     pub matches_expected: Option<bool>,
+    /// External solvers: whether the answer is as short as the optimum (empty otherwise).
+    #[serde(default)]
+    pub optimal: Option<bool>,
     pub expanded: Option<u64>,
     pub generated: Option<u64>,
     pub stored: Option<u64>,
@@ -33,12 +38,12 @@ pub struct CaseRow {
 impl CaseRow {
     pub fn new(case: &Case, r: &Record) -> CaseRow {
         let searched = r.status.searched();
-        let when = |v: u64| searched.then_some(v);
+        let when = |v: Option<u64>| v.filter(|_| searched);
         CaseRow {
             input: case.source.to_string(),
             line: case.line,
             id: case.id.clone(),
-            strategy: r.strategy.name().to_string(),
+            strategy: r.strategy.clone(),
             start: case
                 .problem
                 .as_ref()
@@ -51,12 +56,13 @@ impl CaseRow {
             steps: r.steps,
             expected_steps: case.expected_steps,
             matches_expected: r.matches_expected,
-            expanded: when(r.stats.expanded),
-            generated: when(r.stats.generated),
-            stored: when(r.stats.stored),
-            peak_frontier: when(r.stats.peak_frontier),
-            latency_ns: when(r.latency_ns),
-            latency_min_ns: when(r.latency_min_ns),
+            optimal: r.optimal,
+            expanded: when(r.counters.expanded),
+            generated: when(r.counters.generated),
+            stored: when(r.counters.stored),
+            peak_frontier: when(r.counters.peak_frontier),
+            latency_ns: when(Some(r.latency_ns)),
+            latency_min_ns: when(Some(r.latency_min_ns)),
             path: r.path.clone(),
             message: r.message.clone(),
         }
