@@ -3,6 +3,8 @@
 use super::{parse_size, CmdResult, BAD_INPUT, FAILED, OK};
 use crate::check;
 use crate::cli::RunArgs;
+use crate::external::protocol::{Blank, Protocol, Spawn};
+use crate::external::ExternalSolver;
 use crate::harness::input::{read_inputs, Case, InputOptions};
 use crate::harness::runner::{self, Job, RunConfig};
 use crate::report::cases_csv::{self, CaseRow};
@@ -39,10 +41,18 @@ pub fn run(args: RunArgs) -> CmdResult {
                 .join(", ")
         ));
     }
-    let jobs: Vec<Job> = choose_strategies(args.strategy.as_deref(), &cases)?
+    let externals = external_solvers(&args)?;
+    let mut jobs: Vec<Job> = choose_strategies(args.strategy.as_deref(), &cases)?
         .into_iter()
         .map(Job::Builtin)
         .collect();
+    jobs.extend(externals.iter().cloned().map(Job::External));
+    if jobs.is_empty() {
+        return Err(
+            "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy"
+                .into(),
+        );
+    }
     let names: Vec<String> = jobs.iter().map(|j| j.name().to_string()).collect();
     let threads = args.threads.unwrap_or(0);
     let solve = SolveOptions {
@@ -63,6 +73,12 @@ pub fn run(args: RunArgs) -> CmdResult {
             .map_err(|e| format!("--heuristic: {e}"))?,
     };
     let out_dir = prepare_out_dir(args.out.as_deref(), args.force, started)?;
+    if !externals.is_empty() && args.timeout.is_none() && !args.quiet {
+        eprintln!(
+            "tilebench: no --timeout: a --solver program that never answers a case stalls the \
+             run; pass --timeout SECONDS to make such cases `limit` rows"
+        );
+    }
 
     let cfg = RunConfig {
         jobs,
@@ -127,6 +143,7 @@ pub fn run(args: RunArgs) -> CmdResult {
         latency: "wall time of each solve alone (parsing and output excluded), in ns; \
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"
             .into(),
+        external_solvers: externals.iter().map(|e| e.info()).collect(),
     };
     write(
         "run.json",
@@ -186,17 +203,49 @@ pub fn run(args: RunArgs) -> CmdResult {
     for r in errors.iter().take(20) {
         eprintln!("error: {}", r.message);
     }
+    if errors.len() > 20 {
+        eprintln!(
+            "error: … and {} more (see the message column of {})",
+            errors.len() - 20,
+            cases_path.display()
+        );
+    }
+    let rows: Vec<CaseRow> = output
+        .records
+        .iter()
+        .map(|r| CaseRow::new(&cases[r.case], r))
+        .collect();
+    let bad_answers = check::external_failures(&rows);
+    if !args.check && !bad_answers.is_empty() {
+        for s in report
+            .summaries
+            .iter()
+            .filter(|s| s.wrong + s.non_optimal > 0)
+        {
+            eprintln!(
+                "tilebench: {} gave {} wrong and {} non-optimal answer(s) (status, optimal and \
+                 message columns of {}); --check fails on them",
+                s.strategy,
+                s.wrong,
+                s.non_optimal,
+                cases_path.display()
+            );
+        }
+    }
     let mut code = OK;
     if args.check {
-        let rows: Vec<CaseRow> = output
-            .records
-            .iter()
-            .map(|r| CaseRow::new(&cases[r.case], r))
-            .collect();
         let mut failures = check::mismatches(&rows);
         failures.extend(check::disagreements(&rows));
+        failures.extend(bad_answers);
         if failures.is_empty() {
-            eprintln!("check: every answer matches expected_steps and optimal strategies agree");
+            eprintln!(
+                "check: every answer matches expected_steps and optimal strategies agree{}",
+                if externals.is_empty() {
+                    ""
+                } else {
+                    "; every external answer is right and optimal"
+                }
+            );
         } else {
             for f in failures.iter().take(50) {
                 eprintln!("check failed: {f}");
@@ -217,9 +266,42 @@ pub fn run(args: RunArgs) -> CmdResult {
     Ok(code)
 }
 
-/// The strategies to run: the ones named, or by default every strategy that fits every board.
+/// The --solver programs, with the run's protocol options.
+fn external_solvers(args: &RunArgs) -> Result<Vec<ExternalSolver>, String> {
+    let protocol: Protocol = args
+        .solver_protocol
+        .parse()
+        .map_err(|e| format!("--solver-protocol: {e}"))?;
+    let blank: Blank = args
+        .solver_blank
+        .parse()
+        .map_err(|e| format!("--solver-blank: {e}"))?;
+    let spawn: Spawn = args
+        .solver_spawn
+        .parse()
+        .map_err(|e| format!("--solver-spawn: {e}"))?;
+    let mut out: Vec<ExternalSolver> = Vec::new();
+    for spec in &args.solvers {
+        let s = ExternalSolver::parse(spec, protocol, blank, spawn)?;
+        if out.iter().any(|o| o.name.eq_ignore_ascii_case(&s.name)) {
+            return Err(format!(
+                "--solver `{spec}`: the name `{}` is taken (names become file names, so case \
+                 does not count); give each program its own name",
+                s.name
+            ));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// The strategies to run: the ones named (`none`: no built-in strategy), or by default every
+/// strategy that fits every board.
 fn choose_strategies(arg: Option<&str>, cases: &[Case]) -> Result<Vec<Strategy>, String> {
     if let Some(list) = arg {
+        if list.trim().eq_ignore_ascii_case("none") {
+            return Ok(Vec::new());
+        }
         return parse_strategy_list(list).map_err(|e| format!("--strategy: {e}"));
     }
     let mut shapes: Vec<_> = cases

@@ -5,13 +5,16 @@
 //! - optimal strategies must agree on each case;
 //! - `matches_expected` must agree with `steps` and `expected_steps`;
 //! - counters must be sane (expanded ≤ generated + 1, stored ≤ generated + 1, present on
-//!   searched rows).
+//!   searched rows) for built-in strategies; external programs (`run --solver`) report
+//!   counters of their own definition, or none, and their rows are not checked for them;
+//! - `optimal` must agree with `steps` and `expected_steps`.
 
 use super::{CmdResult, FAILED, OK};
 use crate::check;
 use crate::cli::VerifyArgs;
 use crate::puzzle::{is_solvable, Board, Move};
 use crate::report::cases_csv::{self, CaseRow};
+use crate::search::Strategy;
 use std::path::{Path, PathBuf};
 
 /// `DIR` or `DIR/cases.csv` → the cases.csv path.
@@ -27,8 +30,12 @@ pub fn cases_path(p: &Path) -> PathBuf {
 pub fn verify_row(r: &CaseRow) -> Vec<String> {
     let mut bad = Vec::new();
     let at = format!("{}:{} {}", r.input, r.line, r.strategy);
-    let searched = matches!(r.status.as_str(), "solved" | "unsolvable" | "limit");
-    if searched {
+    let searched = matches!(
+        r.status.as_str(),
+        "solved" | "unsolvable" | "limit" | "wrong"
+    );
+    let builtin = r.strategy.parse::<Strategy>().is_ok();
+    if searched && builtin {
         match (r.expanded, r.generated, r.stored) {
             (Some(e), Some(g), Some(s)) => {
                 if e > g + 1 {
@@ -40,8 +47,18 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
             }
             _ => bad.push(format!("{at}: a searched row without counters")),
         }
-        if r.latency_ns.is_none() {
-            bad.push(format!("{at}: a searched row without latency_ns"));
+    }
+    if searched && r.latency_ns.is_none() {
+        bad.push(format!("{at}: a searched row without latency_ns"));
+    }
+    if let (Some(opt), Some(e), Some(n), "solved") =
+        (r.optimal, r.expected_steps, r.steps, r.status.as_str())
+    {
+        if e >= 0 && opt != (n <= e) {
+            bad.push(format!(
+                "{at}: optimal is {opt} but steps {n} vs expected_steps {e} say {}",
+                n <= e
+            ));
         }
     }
     let recomputed = match (r.status.as_str(), r.expected_steps) {

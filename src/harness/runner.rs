@@ -8,6 +8,8 @@
 
 use super::input::Case;
 use super::record::{Record, RowStatus};
+use crate::external::validate::Optimum;
+use crate::external::{ExternalSolver, Pass};
 use crate::puzzle::Move;
 use crate::search::{Outcome, SolveOptions, Strategy};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -16,10 +18,11 @@ use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-/// One column of the comparison: a built-in strategy (or, later, an external program).
+/// One column of the comparison: a built-in strategy or an external program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Job {
     Builtin(Strategy),
+    External(ExternalSolver),
 }
 
 impl Job {
@@ -27,6 +30,7 @@ impl Job {
     pub fn name(&self) -> &str {
         match self {
             Job::Builtin(s) => s.name(),
+            Job::External(e) => &e.name,
         }
     }
 }
@@ -64,25 +68,60 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
     let total = (cases.len() * cfg.jobs.len()) as u64;
     let bar = progress_bar(total, cfg.progress);
 
+    // Optimal lengths for judging external answers: the rows' expected_steps, or astar's
+    // answer, computed before the programs run so that it is not in their wall time.
+    let optimum = Optimum::new(cases.len(), cfg.solve);
+    if cfg.jobs.iter().any(|j| matches!(j, Job::External(_))) {
+        pool.install(|| optimum.prepare(cases));
+    }
     let mut per_job: Vec<Vec<Record>> = Vec::with_capacity(cfg.jobs.len());
     let mut wall = Vec::with_capacity(cfg.jobs.len());
     for job in &cfg.jobs {
         bar.set_message(job.name().to_string());
         let t0 = Instant::now();
-        let records: Vec<Record> = match job {
-            Job::Builtin(strategy) => pool.install(|| {
-                cases
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, case)| {
-                        let r = run_one(i, case, *strategy, cfg);
-                        bar.inc(1);
-                        r
-                    })
-                    .collect()
-            }),
+        let (records, elapsed): (Vec<Record>, Duration) = match job {
+            Job::Builtin(strategy) => {
+                let records = pool.install(|| {
+                    cases
+                        .par_iter()
+                        .enumerate()
+                        .map(|(i, case)| {
+                            let r = run_one(i, case, *strategy, cfg);
+                            bar.inc(1);
+                            r
+                        })
+                        .collect()
+                });
+                (records, t0.elapsed())
+            }
+            Job::External(solver) => {
+                let pass = Pass::new(
+                    solver,
+                    &optimum,
+                    threads,
+                    cfg.solve.limits.timeout,
+                    cfg.repeat,
+                    cfg.keep_paths,
+                );
+                let records = pool.install(|| {
+                    cases
+                        .par_iter()
+                        .enumerate()
+                        .map(|(i, case)| {
+                            let r = pass.solve(i, case);
+                            bar.inc(1);
+                            r
+                        })
+                        .collect()
+                });
+                let elapsed = t0.elapsed();
+                // Ends the programs (end of input, then a kill after a grace period), outside
+                // the pass's wall time.
+                drop(pass);
+                (records, elapsed)
+            }
         };
-        wall.push(t0.elapsed());
+        wall.push(elapsed);
         per_job.push(records);
     }
     bar.finish_and_clear();
