@@ -168,8 +168,9 @@ def main():
             time.sleep(3600)
         if answer is None:
             found = astar(start, goal, w)
-            if found is not None and args.counters:
-                _, e, g, s = found
+            if args.counters:
+                # Unsolvable pairs are answered by parity, without searching: all zero.
+                _, e, g, s = found if found is not None else (None, 0, 0, 0)
                 sys.stderr.write(f"expanded={e} generated={g} stored={s}\n")
                 sys.stderr.flush()
             moves = found[0] if found else None  # None: unsolvable
