@@ -302,6 +302,34 @@ fn garbage_costs_only_its_case() {
 }
 
 #[test]
+fn extra_output_is_an_error_not_an_answer_one_case_late() {
+    let dir = temp_dir("ext-chatty");
+    let data = small(&dir);
+    let out = dir.join("out");
+    let res = run(
+        &out,
+        &[
+            &data,
+            "-s",
+            "none",
+            "-j",
+            "1",
+            "-q",
+            "--solver",
+            &toy("chatty", "--fault chatty"),
+        ],
+    );
+    assert_eq!(code(&res), 2, "{}", stderr(&res));
+    for r in rows(&out, "chatty") {
+        assert_eq!(r["status"], "error", "{r:?}");
+        assert!(
+            r["message"].contains("printed `done` after an answer line"),
+            "{r:?}"
+        );
+    }
+}
+
+#[test]
 fn a_crash_costs_only_its_case_and_the_program_is_restarted() {
     let dir = temp_dir("ext-crash");
     let data = small(&dir);

@@ -122,6 +122,15 @@ impl ExternalSolver {
     }
 }
 
+/// The error for a program that printed more than its answer line.
+fn extra_output(text: &str) -> Exchange {
+    Exchange::Failed(format!(
+        "printed `{}` after an answer line, before the next case was sent: a program prints \
+         exactly one line per case on stdout (diagnostics go to stderr)",
+        shorten(text.trim_end(), 120)
+    ))
+}
+
 /// An external solver as run.json records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExternalInfo {
@@ -212,6 +221,10 @@ impl<'a> Pass<'a> {
                         *slot = None;
                         continue;
                     }
+                    Asked::Extra(text) => {
+                        *slot = None;
+                        return extra_output(&text);
+                    }
                 }
             }
             match session.ask(input, self.timeout) {
@@ -222,6 +235,10 @@ impl<'a> Pass<'a> {
                     return ex;
                 }
                 Asked::Gone => *slot = None,
+                Asked::Extra(text) => {
+                    *slot = None;
+                    return extra_output(&text);
+                }
             }
         }
         Exchange::Failed("exits before reading its input (started twice)".into())

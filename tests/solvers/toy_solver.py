@@ -16,6 +16,7 @@ misbehave:
   --fault hang         sleeps for an hour
   --fault lie          `unsolvable` (-1) for solvable pairs; `ud` (2) for unsolvable ones
   --fault illegal      a path that starts by moving the blank off the board
+  --fault chatty       a second line, `done`, after every answer (in the same write)
   --on BOARD           misbehave only on this start board (repeatable; default: every case)
   --counters           print `expanded=N generated=N stored=N` on stderr before each answer
   --once               answer one case, then exit (for --solver-spawn per-case)
@@ -134,7 +135,7 @@ def main():
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--protocol", choices=("moves", "steps"), default="moves")
-    faults = ("suboptimal", "garbage", "crash", "hang", "lie", "illegal")
+    faults = ("suboptimal", "garbage", "crash", "hang", "lie", "illegal", "chatty")
     ap.add_argument("--fault", choices=faults)
     ap.add_argument("--on", action="append", default=[])
     ap.add_argument("--counters", action="store_true")
@@ -184,6 +185,8 @@ def main():
                 answer = moves if moves is not None else "unsolvable"
             else:
                 answer = str(len(moves)) if moves is not None else "-1"
+        if fault == "chatty":
+            answer += "\ndone"
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
         if args.once:

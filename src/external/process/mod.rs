@@ -85,11 +85,13 @@ pub enum Exchange {
     Failed(String),
 }
 
-/// What `Session::ask` returns: an exchange, or word that the program had already exited
-/// before this case was sent (it is then restarted and asked again).
+/// What `Session::ask` returns: an exchange; or, before the case was sent, word that the
+/// program had already exited (it is then restarted and asked again) or that it had printed
+/// more after its previous answer (its later answers would be out of step: it is restarted).
 pub enum Asked {
     Done(Exchange),
     Gone,
+    Extra(String),
 }
 
 #[cfg(not(unix))]

@@ -295,7 +295,26 @@ impl Session {
     pub fn ask(&mut self, input: &str, timeout: Option<Duration>) -> Asked {
         let p = &mut self.proc;
         // Stderr lines left from the previous case belong to no case.
-        if p.drain_stderr_now().is_err() || p.out.eof {
+        if p.drain_stderr_now().is_err() {
+            return Asked::Gone;
+        }
+        // Stdout must be empty between cases: anything there would be taken as this case's
+        // answer, and every later answer would be one case late.
+        if p.out.buf.is_empty() && !p.out.eof {
+            match poll(&[p.out.fd()], Some(Duration::ZERO)) {
+                Ok(ready) if ready[0] => {
+                    if p.out.fill().is_err() {
+                        return Asked::Gone;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => return Asked::Gone,
+            }
+        }
+        if !p.out.buf.is_empty() {
+            return Asked::Extra(String::from_utf8_lossy(&p.out.buf).into_owned());
+        }
+        if p.out.eof {
             return Asked::Gone;
         }
         p.stderr = Stderr::default();
