@@ -17,7 +17,7 @@ pub mod protocol;
 pub mod validate;
 
 use crate::harness::input::Case;
-use crate::harness::record::{Record, RowStatus};
+use crate::harness::record::{Counters, Record, RowStatus};
 use crate::puzzle::Move;
 use crate::search::Strategy;
 use process::{shorten, Asked, Exchange, Session};
@@ -157,10 +157,10 @@ pub struct Pass<'a> {
     sessions: Vec<Mutex<Option<Session>>>,
 }
 
-/// One answer, read and judged, before it becomes a record.
+/// One answer line as read, with its counters and round trip, before it is judged.
 struct Try {
     line: String,
-    counters: crate::harness::record::Counters,
+    counters: Counters,
     elapsed: Duration,
 }
 
