@@ -20,10 +20,11 @@ fn steps_text(s: Option<i64>) -> String {
     }
 }
 
-/// Rows whose answer differs from the dataset's `expected_steps`.
+/// Rows whose answer differs from the dataset's `expected_steps` (except external answers
+/// that are valid but not optimal: [`external_failures`] lists those).
 pub fn mismatches(rows: &[CaseRow]) -> Vec<String> {
     rows.iter()
-        .filter(|r| r.matches_expected == Some(false))
+        .filter(|r| r.matches_expected == Some(false) && r.optimal != Some(false))
         .map(|r| {
             format!(
                 "{}: {} answered {}, expected {}",
@@ -65,4 +66,18 @@ pub fn disagreements(rows: &[CaseRow]) -> Vec<String> {
         }
     }
     out
+}
+
+/// External programs' answers that are wrong (status `wrong`) or valid but not optimal
+/// (`optimal` = false), with the row's message (what was sent, what came back, why).
+pub fn external_failures(rows: &[CaseRow]) -> Vec<String> {
+    rows.iter()
+        .filter(|r| r.status == "wrong" || r.optimal == Some(false))
+        .map(|r| {
+            // The message starts with the row's place and the program's name: say them once.
+            let prefix = format!("{}:{}: {}: ", r.input, r.line, r.strategy);
+            let detail = r.message.strip_prefix(&prefix).unwrap_or(&r.message);
+            format!("{}: {}: {detail}", where_(r), r.strategy)
+        })
+        .collect()
 }

@@ -24,7 +24,7 @@ pub enum Command {
     /// Solve boards given as arguments or on stdin (one per line), like the seed articles' programs
     Solve(SolveArgs),
     /// Solve every row of CSV datasets with every strategy; write cases.csv, summary.csv, histograms
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Write a dataset of random pairs with exact expected_steps
     Gen(GenArgs),
     /// Census of a board's state space: states at each distance from a goal
@@ -96,9 +96,21 @@ pub struct SolveArgs {
 pub struct RunArgs {
     /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
     pub files: Vec<String>,
-    /// Strategies: a comma-separated list, or `all` (default: every strategy that fits the boards)
+    /// Strategies: a comma-separated list, `all`, or `none` to run only --solver programs (default: every strategy that fits the boards)
     #[arg(long, short = 's')]
     pub strategy: Option<String>,
+    /// Also benchmark an external program, run as `sh -c COMMAND`, under the strategy name NAME (repeatable)
+    #[arg(long = "solver", value_name = "NAME=COMMAND")]
+    pub solvers: Vec<String>,
+    /// What --solver programs read and write: `moves` (a start line in; a move string or `unsolvable` out) or `steps` (a start line and a goal line in; a number of moves or -1 out)
+    #[arg(long, value_name = "PROTOCOL", default_value = "moves")]
+    pub solver_protocol: String,
+    /// How the blank is written to --solver programs: x or 0
+    #[arg(long, value_name = "TOKEN", default_value = "x")]
+    pub solver_blank: String,
+    /// How --solver programs run: `persistent` (one process per worker thread reads case after case) or `per-case` (one process per case)
+    #[arg(long, value_name = "MODE", default_value = "persistent")]
+    pub solver_spawn: String,
     /// Worker threads (default: all cores)
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -126,7 +138,7 @@ pub struct RunArgs {
     /// Stop a case after expanding N states (status `limit`)
     #[arg(long)]
     pub max_nodes: Option<u64>,
-    /// Stop a case after SECONDS of search (status `limit`)
+    /// Stop a case after SECONDS of search (status `limit`); a --solver program is killed (and restarted)
     #[arg(long)]
     pub timeout: Option<f64>,
     /// Most distinct states one search may store (a memory guard; status `limit` beyond it)

@@ -7,11 +7,13 @@
 //! in parallel, timing each solve) → [`harness::record`] (one record per case × strategy) →
 //! [`report`] (cases.csv, summary.csv, latency histograms, run.json, tables).
 //!
-//! The domain lives in [`puzzle`]; the strategies in [`search`], one file each.
+//! The domain lives in [`puzzle`]; the strategies in [`search`], one file each. Programs that
+//! are benchmarked beside them (`--solver`) are run and judged by [`external`].
 
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod external;
 pub mod harness;
 pub mod puzzle;
 pub mod report;

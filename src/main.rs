@@ -6,7 +6,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(a) => commands::solve::run(a),
-        Command::Run(a) => commands::run::run(a),
+        Command::Run(a) => commands::run::run(*a),
         Command::Gen(a) => commands::gen::run(a),
         Command::Space(a) => commands::space::run(a),
         Command::Compare(a) => commands::compare::run(a),

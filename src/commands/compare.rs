@@ -136,7 +136,12 @@ pub fn run(args: CompareArgs) -> CmdResult {
         .map(|(k, _)| k)
         .collect();
 
-    let searched = |r: &CaseRow| matches!(r.status.as_str(), "solved" | "unsolvable" | "limit");
+    let searched = |r: &CaseRow| {
+        matches!(
+            r.status.as_str(),
+            "solved" | "unsolvable" | "limit" | "wrong"
+        )
+    };
     for (k, _) in base.iter().chain(cur.iter()) {
         if !strategies.contains(&k.2) {
             strategies.push(k.2.clone());

@@ -3,8 +3,10 @@
 use super::{parse_size, CmdResult, BAD_INPUT, FAILED, OK};
 use crate::check;
 use crate::cli::RunArgs;
+use crate::external::protocol::{Blank, Protocol, Spawn};
+use crate::external::ExternalSolver;
 use crate::harness::input::{read_inputs, Case, InputOptions};
-use crate::harness::runner::{self, RunConfig};
+use crate::harness::runner::{self, Job, RunConfig};
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::dashboard::{Bencher, GithubActionBenchmark};
 use crate::report::markdown::Markdown;
@@ -40,7 +42,19 @@ pub fn run(args: RunArgs) -> CmdResult {
                 .join(", ")
         ));
     }
-    let strategies = choose_strategies(args.strategy.as_deref(), &cases)?;
+    let externals = external_solvers(&args)?;
+    let mut jobs: Vec<Job> = choose_strategies(args.strategy.as_deref(), &cases)?
+        .into_iter()
+        .map(Job::Builtin)
+        .collect();
+    jobs.extend(externals.iter().cloned().map(Job::External));
+    if jobs.is_empty() {
+        return Err(
+            "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy"
+                .into(),
+        );
+    }
+    let names: Vec<String> = jobs.iter().map(|j| j.name().to_string()).collect();
     let threads = args.threads.unwrap_or(0);
     let solve = SolveOptions {
         exhaustive: args.exhaustive,
@@ -60,9 +74,15 @@ pub fn run(args: RunArgs) -> CmdResult {
             .map_err(|e| format!("--heuristic: {e}"))?,
     };
     let out_dir = prepare_out_dir(args.out.as_deref(), args.force, started)?;
+    if !externals.is_empty() && args.timeout.is_none() && !args.quiet {
+        eprintln!(
+            "tilebench: no --timeout: a --solver program that never answers a case stalls the \
+             run; pass --timeout SECONDS to make such cases `limit` rows"
+        );
+    }
 
     let cfg = RunConfig {
-        strategies: strategies.clone(),
+        jobs,
         threads,
         solve,
         repeat: args.repeat,
@@ -72,7 +92,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     let t0 = std::time::Instant::now();
     let output = runner::run(&cases, &cfg)?;
     let wall_s = t0.elapsed().as_secs_f64();
-    let report = RunReport::new(&cases, &output.records, &strategies, &output.wall);
+    let report = RunReport::new(&cases, &output.records, &names, &output.wall);
 
     // Write every file.
     let write = |name: &str, text: &str| -> Result<(), String> {
@@ -85,18 +105,15 @@ pub fn run(args: RunArgs) -> CmdResult {
     cases_csv::write(std::io::BufWriter::new(f), &cases, &output.records)
         .map_err(|e| format!("cannot write {}: {e}", cases_path.display()))?;
     write("summary.csv", &SummaryCsv.render(&report.summaries))?;
-    for (s, h) in strategies.iter().zip(&report.histograms) {
-        write(
-            &format!("latency-{}.hgrm", s.name()),
-            &hgrm::percentile_text(h),
-        )?;
+    for (name, h) in names.iter().zip(&report.histograms) {
+        write(&format!("latency-{name}.hgrm"), &hgrm::percentile_text(h))?;
     }
     let mut hlog = Vec::new();
-    let entries: Vec<_> = strategies
+    let entries: Vec<_> = names
         .iter()
         .zip(&report.histograms)
         .zip(&output.wall)
-        .map(|((s, h), w)| (s.name(), h, *w))
+        .map(|((name, h), w)| (name.as_str(), h, *w))
         .collect();
     hgrm::write_interval_log(&mut hlog, started, &entries)
         .map_err(|e| format!("cannot serialize histograms: {e}"))?;
@@ -115,11 +132,11 @@ pub fn run(args: RunArgs) -> CmdResult {
         started_at: crate::util::rfc3339(started),
         wall_s,
         inputs: files,
-        strategies: strategies.iter().map(|s| s.name().to_string()).collect(),
-        prepare_s: strategies
+        strategies: names.clone(),
+        prepare_s: names
             .iter()
             .zip(&output.prepare)
-            .map(|(s, d)| (s.name().to_string(), d.as_secs_f64()))
+            .map(|(s, d)| (s.clone(), d.as_secs_f64()))
             .collect(),
         exhaustive: args.exhaustive,
         repeat: args.repeat,
@@ -132,6 +149,7 @@ pub fn run(args: RunArgs) -> CmdResult {
         latency: "wall time of each solve alone (parsing and output excluded), in ns; \
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"
             .into(),
+        external_solvers: externals.iter().map(|e| e.info()).collect(),
     };
     write(
         "run.json",
@@ -157,7 +175,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     eprintln!(
         "tilebench: {} cases × {} strategies on {} threads in {:.2} s; results in {}",
         cases.len(),
-        strategies.len(),
+        names.len(),
         output.threads,
         wall_s,
         out_dir.display()
@@ -191,17 +209,49 @@ pub fn run(args: RunArgs) -> CmdResult {
     for r in errors.iter().take(20) {
         eprintln!("error: {}", r.message);
     }
+    if errors.len() > 20 {
+        eprintln!(
+            "error: … and {} more (see the message column of {})",
+            errors.len() - 20,
+            cases_path.display()
+        );
+    }
+    let rows: Vec<CaseRow> = output
+        .records
+        .iter()
+        .map(|r| CaseRow::new(&cases[r.case], r))
+        .collect();
+    let bad_answers = check::external_failures(&rows);
+    if !args.check && !bad_answers.is_empty() {
+        for s in report
+            .summaries
+            .iter()
+            .filter(|s| s.wrong + s.non_optimal > 0)
+        {
+            eprintln!(
+                "tilebench: {} gave {} wrong and {} non-optimal answer(s) (status, optimal and \
+                 message columns of {}); --check fails on them",
+                s.strategy,
+                s.wrong,
+                s.non_optimal,
+                cases_path.display()
+            );
+        }
+    }
     let mut code = OK;
     if args.check {
-        let rows: Vec<CaseRow> = output
-            .records
-            .iter()
-            .map(|r| CaseRow::new(&cases[r.case], r))
-            .collect();
         let mut failures = check::mismatches(&rows);
         failures.extend(check::disagreements(&rows));
+        failures.extend(bad_answers);
         if failures.is_empty() {
-            eprintln!("check: every answer matches expected_steps and optimal strategies agree");
+            eprintln!(
+                "check: every answer matches expected_steps and optimal strategies agree{}",
+                if externals.is_empty() {
+                    ""
+                } else {
+                    "; every external answer is right and optimal"
+                }
+            );
         } else {
             for f in failures.iter().take(50) {
                 eprintln!("check failed: {f}");
@@ -222,9 +272,42 @@ pub fn run(args: RunArgs) -> CmdResult {
     Ok(code)
 }
 
-/// The strategies to run: the ones named, or by default every strategy that fits every board.
+/// The --solver programs, with the run's protocol options.
+fn external_solvers(args: &RunArgs) -> Result<Vec<ExternalSolver>, String> {
+    let protocol: Protocol = args
+        .solver_protocol
+        .parse()
+        .map_err(|e| format!("--solver-protocol: {e}"))?;
+    let blank: Blank = args
+        .solver_blank
+        .parse()
+        .map_err(|e| format!("--solver-blank: {e}"))?;
+    let spawn: Spawn = args
+        .solver_spawn
+        .parse()
+        .map_err(|e| format!("--solver-spawn: {e}"))?;
+    let mut out: Vec<ExternalSolver> = Vec::new();
+    for spec in &args.solvers {
+        let s = ExternalSolver::parse(spec, protocol, blank, spawn)?;
+        if out.iter().any(|o| o.name.eq_ignore_ascii_case(&s.name)) {
+            return Err(format!(
+                "--solver `{spec}`: the name `{}` is taken (names become file names, so case \
+                 does not count); give each program its own name",
+                s.name
+            ));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// The strategies to run: the ones named (`none`: no built-in strategy), or by default every
+/// strategy that fits every board.
 fn choose_strategies(arg: Option<&str>, cases: &[Case]) -> Result<Vec<Strategy>, String> {
     if let Some(list) = arg {
+        if list.trim().eq_ignore_ascii_case("none") {
+            return Ok(Vec::new());
+        }
         return parse_strategy_list(list).map_err(|e| format!("--strategy: {e}"));
     }
     let mut shapes: Vec<_> = cases

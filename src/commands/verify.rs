@@ -5,13 +5,17 @@
 //! - optimal strategies must agree on each case;
 //! - `matches_expected` must agree with `steps` and `expected_steps`;
 //! - counters must be sane (expanded and stored ≤ generated + the number of roots: 2 for
-//!   bibfs, 1 for the others; present on searched rows).
+//!   bibfs, 1 for the others; present on searched rows) for built-in strategies; external
+//!   programs (`run --solver`) report counters of their own definition, or none, and their
+//!   rows are not checked for them;
+//! - `optimal` must agree with `steps` and `expected_steps`.
 
 use super::{CmdResult, FAILED, OK};
 use crate::check;
 use crate::cli::VerifyArgs;
 use crate::puzzle::{is_solvable, Board, Move};
 use crate::report::cases_csv::{self, CaseRow};
+use crate::search::Strategy;
 use std::path::{Path, PathBuf};
 
 /// `DIR` or `DIR/cases.csv` → the cases.csv path.
@@ -27,8 +31,12 @@ pub fn cases_path(p: &Path) -> PathBuf {
 pub fn verify_row(r: &CaseRow) -> Vec<String> {
     let mut bad = Vec::new();
     let at = format!("{}:{} {}", r.input, r.line, r.strategy);
-    let searched = matches!(r.status.as_str(), "solved" | "unsolvable" | "limit");
-    if searched {
+    let searched = matches!(
+        r.status.as_str(),
+        "solved" | "unsolvable" | "limit" | "wrong"
+    );
+    let builtin = r.strategy.parse::<Strategy>().is_ok();
+    if searched && builtin {
         // Every state but the roots is generated before it is stored or expanded; bibfs
         // searches from two roots (start and goal), the others from one.
         let roots = if r.strategy == "bibfs" { 2 } else { 1 };
@@ -43,8 +51,18 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
             }
             _ => bad.push(format!("{at}: a searched row without counters")),
         }
-        if r.latency_ns.is_none() {
-            bad.push(format!("{at}: a searched row without latency_ns"));
+    }
+    if searched && r.latency_ns.is_none() {
+        bad.push(format!("{at}: a searched row without latency_ns"));
+    }
+    if let (Some(opt), Some(e), Some(n), "solved") =
+        (r.optimal, r.expected_steps, r.steps, r.status.as_str())
+    {
+        if e >= 0 && opt != (n <= e) {
+            bad.push(format!(
+                "{at}: optimal is {opt} but steps {n} vs expected_steps {e} say {}",
+                n <= e
+            ));
         }
     }
     let recomputed = match (r.status.as_str(), r.expected_steps) {

@@ -1,6 +1,6 @@
 //! One record per case × strategy: what every report is made from.
 
-use crate::search::{Stats, Status, Strategy};
+use crate::search::{Stats, Status};
 use serde::Serialize;
 
 /// The status column: a search status, or why there was no search.
@@ -12,8 +12,13 @@ pub enum RowStatus {
     Limit,
     /// The input row could not be read.
     Invalid,
-    /// The strategy failed on this case (refused the board, or panicked).
+    /// The strategy failed on this case (refused the board, or panicked; an external program
+    /// crashed, printed something that is not an answer, or could not be asked).
     Error,
+    /// An external program's answer is wrong: an illegal move, a path that does not reach the
+    /// goal, `unsolvable` for a solvable pair (or an answer for an unsolvable one), or a step
+    /// count that differs from the optimum.
+    Wrong,
 }
 
 impl RowStatus {
@@ -24,13 +29,15 @@ impl RowStatus {
             RowStatus::Limit => "limit",
             RowStatus::Invalid => "invalid",
             RowStatus::Error => "error",
+            RowStatus::Wrong => "wrong",
         }
     }
-    /// Whether a search ran (and so has counters and a latency).
+    /// Whether a solver ran to an answer or a budget (and so has a latency, and counters when
+    /// the solver reports them).
     pub fn searched(self) -> bool {
         matches!(
             self,
-            RowStatus::Solved | RowStatus::Unsolvable | RowStatus::Limit
+            RowStatus::Solved | RowStatus::Unsolvable | RowStatus::Limit | RowStatus::Wrong
         )
     }
 }
@@ -45,29 +52,73 @@ impl From<Status> for RowStatus {
     }
 }
 
+/// A row's work counters. Built-in strategies always report all four; an external program
+/// reports those it prints on stderr (`expanded=N generated=N stored=N`), and the others stay
+/// empty.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Counters {
+    pub expanded: Option<u64>,
+    pub generated: Option<u64>,
+    pub stored: Option<u64>,
+    pub peak_frontier: Option<u64>,
+}
+
+impl From<Stats> for Counters {
+    fn from(s: Stats) -> Counters {
+        Counters {
+            expanded: Some(s.expanded),
+            generated: Some(s.generated),
+            stored: Some(s.stored),
+            peak_frontier: Some(s.peak_frontier),
+        }
+    }
+}
+
 /// The result of one strategy on one case.
 #[derive(Clone, Debug)]
 pub struct Record {
     /// Index of the case in the run's case list.
     pub case: usize,
-    pub strategy: Strategy,
+    /// The strategy's name: a built-in strategy or an external solver (`--solver NAME=…`).
+    pub strategy: String,
     pub status: RowStatus,
-    /// Moves in the path found (solved), −1 when unsolvable, `None` otherwise.
+    /// Moves in the path found (solved), −1 when unsolvable, `None` otherwise. On `wrong`
+    /// rows, what the program claimed (its path's length, its number, or −1).
     pub steps: Option<i64>,
     /// Whether `steps` equals the case's `expected_steps`; `None` when there is nothing to compare.
     pub matches_expected: Option<bool>,
-    pub stats: Stats,
+    /// External solvers only: whether a valid path is as short as the optimum; `None` for
+    /// built-in strategies (optimal by construction) and when there is nothing to judge.
+    pub optimal: Option<bool>,
+    pub counters: Counters,
     /// Median wall time of the solve alone over the repeats, in nanoseconds.
     pub latency_ns: u64,
     /// Fastest of the repeats, in nanoseconds.
     pub latency_min_ns: u64,
     /// The move string (kept only with `--paths`).
     pub path: Option<String>,
-    /// Why the row is invalid or an error; empty otherwise.
+    /// Why the row is invalid, an error or wrong, or a note on an external answer; empty otherwise.
     pub message: String,
 }
 
 impl Record {
+    /// A record with no result yet: status `invalid`, nothing measured.
+    pub fn empty(case: usize, strategy: &str) -> Record {
+        Record {
+            case,
+            strategy: strategy.to_string(),
+            status: RowStatus::Invalid,
+            steps: None,
+            matches_expected: None,
+            optimal: None,
+            counters: Counters::default(),
+            latency_ns: 0,
+            latency_min_ns: 0,
+            path: None,
+            message: String::new(),
+        }
+    }
+
     /// Compares a result with the expected answer (−1 = unsolvable).
     pub fn compare(status: RowStatus, steps: Option<i64>, expected: Option<i64>) -> Option<bool> {
         let e = expected?;

@@ -1,24 +1,44 @@
 //! Solving every case × strategy in parallel, timing each solve.
 //!
-//! Strategies run one after another, each over all cases in parallel on a rayon pool of
-//! `--threads` workers: a strategy's wall time and cases/s are then its own, not shared
-//! with the others. Records come back in input order then strategy order, whatever the
-//! thread count. A panic inside a strategy is caught and recorded as an `error` row.
+//! A [`Job`] is a built-in [`Strategy`] or an external solver program. Jobs run one after
+//! another, each over all cases in parallel on a rayon pool of `--threads` workers: a job's
+//! wall time and cases/s are then its own, not shared with the others. Records come back in
+//! input order then job order, whatever the thread count. A panic inside a strategy is caught
+//! and recorded as an `error` row.
 
 use super::input::Case;
 use super::record::{Record, RowStatus};
+use crate::external::validate::Optimum;
+use crate::external::{ExternalSolver, Pass};
 use crate::puzzle::Move;
-use crate::search::{Outcome, SolveOptions, Stats, Strategy};
+use crate::search::{Outcome, SolveOptions, Strategy};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+/// One column of the comparison: a built-in strategy or an external program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Job {
+    Builtin(Strategy),
+    External(ExternalSolver),
+}
+
+impl Job {
+    /// The name in every output (cases.csv `strategy`, summary rows, histogram files).
+    pub fn name(&self) -> &str {
+        match self {
+            Job::Builtin(s) => s.name(),
+            Job::External(e) => &e.name,
+        }
+    }
+}
+
 /// What to run and how.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
-    pub strategies: Vec<Strategy>,
+    pub jobs: Vec<Job>,
     pub threads: usize,
     pub solve: SolveOptions,
     /// Solve each case this many times; latency is the median, and the minimum is kept too.
@@ -32,7 +52,7 @@ pub struct RunConfig {
 /// All records, in case-major order, and each strategy's wall time.
 pub struct RunOutput {
     pub records: Vec<Record>,
-    /// Wall time of each strategy's pass over the cases, in `RunConfig::strategies` order.
+    /// Wall time of each job's pass over the cases, in `RunConfig::jobs` order.
     pub wall: Vec<Duration>,
     /// Time each strategy spent preparing shared data (the `table` strategy's tables)
     /// before its pass; not part of any case's latency.
@@ -48,13 +68,16 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
         .build()
         .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
     let threads = pool.current_num_threads();
-    let total = (cases.len() * cfg.strategies.len()) as u64;
+    let total = (cases.len() * cfg.jobs.len()) as u64;
     let bar = progress_bar(total, cfg.progress);
     let hidden = bar.is_hidden();
 
-    let mut per_strategy: Vec<Vec<Record>> = Vec::with_capacity(cfg.strategies.len());
-    let mut wall = Vec::with_capacity(cfg.strategies.len());
-    let mut prepare = Vec::with_capacity(cfg.strategies.len());
+    // Optimal lengths for judging external answers: the rows' expected_steps, or astar's
+    // answer, computed before the programs run so that it is not in their wall time.
+    let optimum = Optimum::new(cases.len(), cfg.solve);
+    if cfg.jobs.iter().any(|j| matches!(j, Job::External(_))) {
+        pool.install(|| optimum.prepare(cases));
+    }
     // Each shape with the goal-blank cells its cases use.
     let mut shapes: std::collections::BTreeMap<_, Vec<usize>> = Default::default();
     for p in cases.iter().filter_map(|c| c.problem.as_ref().ok()) {
@@ -63,36 +86,75 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
             blanks.push(p.goal.blank());
         }
     }
-    for &strategy in &cfg.strategies {
-        bar.set_message(strategy.name());
+    let tick = || {
+        if !hidden {
+            bar.inc(1);
+        }
+    };
+    let mut per_job: Vec<Vec<Record>> = Vec::with_capacity(cfg.jobs.len());
+    let mut wall = Vec::with_capacity(cfg.jobs.len());
+    let mut prepare = Vec::with_capacity(cfg.jobs.len());
+    for job in &cfg.jobs {
+        bar.set_message(job.name().to_string());
         let t0 = Instant::now();
-        pool.install(|| {
-            for (&shape, blanks) in &shapes {
-                strategy.prepare(shape, blanks, &cfg.solve);
-            }
-        });
+        if let Job::Builtin(strategy) = job {
+            pool.install(|| {
+                for (&shape, blanks) in &shapes {
+                    strategy.prepare(shape, blanks, &cfg.solve);
+                }
+            });
+        }
         prepare.push(t0.elapsed());
         let t0 = Instant::now();
-        let records: Vec<Record> = pool.install(|| {
-            cases
-                .par_iter()
-                .enumerate()
-                .map(|(i, case)| {
-                    let r = run_one(i, case, strategy, cfg);
-                    if !hidden {
-                        bar.inc(1);
-                    }
-                    r
-                })
-                .collect()
-        });
-        wall.push(t0.elapsed());
-        per_strategy.push(records);
+        let (records, elapsed): (Vec<Record>, Duration) = match job {
+            Job::Builtin(strategy) => {
+                let records = pool.install(|| {
+                    cases
+                        .par_iter()
+                        .enumerate()
+                        .map(|(i, case)| {
+                            let r = run_one(i, case, *strategy, cfg);
+                            tick();
+                            r
+                        })
+                        .collect()
+                });
+                (records, t0.elapsed())
+            }
+            Job::External(solver) => {
+                let pass = Pass::new(
+                    solver,
+                    &optimum,
+                    threads,
+                    cfg.solve.limits.timeout,
+                    cfg.repeat,
+                    cfg.keep_paths,
+                );
+                let records = pool.install(|| {
+                    cases
+                        .par_iter()
+                        .enumerate()
+                        .map(|(i, case)| {
+                            let r = pass.solve(i, case);
+                            tick();
+                            r
+                        })
+                        .collect()
+                });
+                let elapsed = t0.elapsed();
+                // Ends the programs (end of input, then a kill after a grace period), outside
+                // the pass's wall time.
+                drop(pass);
+                (records, elapsed)
+            }
+        };
+        wall.push(elapsed);
+        per_job.push(records);
     }
     bar.finish_and_clear();
 
-    // Interleave into input order, then strategy order.
-    let mut iters: Vec<_> = per_strategy.into_iter().map(Vec::into_iter).collect();
+    // Interleave into input order, then job order.
+    let mut iters: Vec<_> = per_job.into_iter().map(Vec::into_iter).collect();
     let mut records = Vec::with_capacity(total as usize);
     for _ in 0..cases.len() {
         for it in iters.iter_mut() {
@@ -124,18 +186,7 @@ fn progress_bar(total: u64, wanted: bool) -> ProgressBar {
 
 /// Solves one case with one strategy, `repeat` times.
 fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Record {
-    let mut rec = Record {
-        case: index,
-        strategy,
-        status: RowStatus::Invalid,
-        steps: None,
-        matches_expected: None,
-        stats: Stats::default(),
-        latency_ns: 0,
-        latency_min_ns: 0,
-        path: None,
-        message: String::new(),
-    };
+    let mut rec = Record::empty(index, strategy.name());
     let problem = match &case.problem {
         Ok(p) => p,
         Err(msg) => {
@@ -187,7 +238,7 @@ fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Re
     rec.latency_min_ns = times[0];
     rec.latency_ns = times[times.len() / 2];
     rec.status = outcome.status.into();
-    rec.stats = outcome.stats;
+    rec.counters = outcome.stats.into();
     rec.steps = match rec.status {
         RowStatus::Solved => outcome.steps().map(|s| s as i64),
         RowStatus::Unsolvable => Some(-1),

@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::Path;
 
 /// The columns of cases.csv, in order. Counters and latencies are empty on `invalid` and
-/// `error` rows; `steps` is −1 for `unsolvable`; `path` is filled only with `--paths`.
+/// `error` rows (and counters on rows of external programs that do not report them); `steps`
+/// is −1 for `unsolvable`; `path` is filled only with `--paths`. Columns added after the first
+/// release are `#[serde(default)]`, so older results (baselines) still read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CaseRow {
     pub input: String,
@@ -20,6 +22,9 @@ pub struct CaseRow {
     pub steps: Option<i64>,
     pub expected_steps: Option<i64>,
     pub matches_expected: Option<bool>,
+    /// External solvers: whether the answer is as short as the optimum (empty otherwise).
+    #[serde(default)]
+    pub optimal: Option<bool>,
     pub expanded: Option<u64>,
     pub generated: Option<u64>,
     pub stored: Option<u64>,
@@ -33,12 +38,12 @@ pub struct CaseRow {
 impl CaseRow {
     pub fn new(case: &Case, r: &Record) -> CaseRow {
         let searched = r.status.searched();
-        let when = |v: u64| searched.then_some(v);
+        let when = |v: Option<u64>| v.filter(|_| searched);
         CaseRow {
             input: case.source.to_string(),
             line: case.line,
             id: case.id.clone(),
-            strategy: r.strategy.name().to_string(),
+            strategy: r.strategy.clone(),
             start: case
                 .problem
                 .as_ref()
@@ -51,12 +56,13 @@ impl CaseRow {
             steps: r.steps,
             expected_steps: case.expected_steps,
             matches_expected: r.matches_expected,
-            expanded: when(r.stats.expanded),
-            generated: when(r.stats.generated),
-            stored: when(r.stats.stored),
-            peak_frontier: when(r.stats.peak_frontier),
-            latency_ns: when(r.latency_ns),
-            latency_min_ns: when(r.latency_min_ns),
+            optimal: r.optimal,
+            expanded: when(r.counters.expanded),
+            generated: when(r.counters.generated),
+            stored: when(r.counters.stored),
+            peak_frontier: when(r.counters.peak_frontier),
+            latency_ns: when(Some(r.latency_ns)),
+            latency_min_ns: when(Some(r.latency_min_ns)),
             path: r.path.clone(),
             message: r.message.clone(),
         }
@@ -74,7 +80,7 @@ impl CaseRow {
 }
 
 /// The header of cases.csv: the fields of [`CaseRow`], in order.
-pub const COLUMNS: [&str; 18] = [
+pub const COLUMNS: [&str; 19] = [
     "input",
     "line",
     "id",
@@ -85,6 +91,7 @@ pub const COLUMNS: [&str; 18] = [
     "steps",
     "expected_steps",
     "matches_expected",
+    "optimal",
     "expanded",
     "generated",
     "stored",
@@ -108,7 +115,7 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
     out.write_field(case.source.as_bytes())?;
     out.write_field(num.format(case.line))?;
     out.write_field(&case.id)?;
-    out.write_field(r.strategy.name())?;
+    out.write_field(&r.strategy)?;
     for (text, which) in [(&case.start_text, 0), (&case.goal_text, 1)] {
         board.clear();
         match &case.problem {
@@ -125,20 +132,25 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
     for v in [r.steps, case.expected_steps] {
         out.write_field(v.map_or("", |x| num.format(x)))?;
     }
-    out.write_field(match r.matches_expected {
-        Some(true) => "true",
-        Some(false) => "false",
-        None => "",
-    })?;
+    for b in [r.matches_expected, r.optimal] {
+        out.write_field(match b {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "",
+        })?;
+    }
     for v in [
-        r.stats.expanded,
-        r.stats.generated,
-        r.stats.stored,
-        r.stats.peak_frontier,
-        r.latency_ns,
-        r.latency_min_ns,
+        r.counters.expanded,
+        r.counters.generated,
+        r.counters.stored,
+        r.counters.peak_frontier,
+        Some(r.latency_ns),
+        Some(r.latency_min_ns),
     ] {
-        out.write_field(if searched { num.format(v) } else { "" })?;
+        out.write_field(match v {
+            Some(x) if searched => num.format(x),
+            _ => "",
+        })?;
     }
     out.write_field(r.path.as_deref().unwrap_or(""))?;
     out.write_field(&r.message)?;
@@ -189,7 +201,7 @@ pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
 mod tests {
     use super::*;
     use crate::harness::input::{parse_dataset, InputOptions};
-    use crate::harness::runner::{run, RunConfig};
+    use crate::harness::runner::{run, Job, RunConfig};
     use crate::search::{SolveOptions, Strategy};
 
     #[test]
@@ -202,7 +214,10 @@ mod tests {
         let (_, cases) =
             parse_dataset("in,put.csv", text.as_bytes(), &InputOptions::default()).unwrap();
         let cfg = RunConfig {
-            strategies: vec![Strategy::Astar, Strategy::BfsRank],
+            jobs: vec![
+                Job::Builtin(Strategy::Astar),
+                Job::Builtin(Strategy::BfsRank),
+            ],
             threads: 1,
             solve: SolveOptions::default(),
             repeat: 1,

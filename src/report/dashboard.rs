@@ -15,19 +15,24 @@ impl SummaryExport for Bencher {
     fn render(&self, summaries: &[StrategySummary]) -> String {
         let mut root = Map::new();
         for s in summaries {
-            root.insert(
-                format!("tilebench/{}", s.strategy),
-                json!({
-                    "latency": {
-                        "value": s.latency_p50_us * 1000.0,
-                        "lower_value": s.latency_p50_us * 1000.0,
-                        "upper_value": s.latency_p99_us * 1000.0,
-                    },
-                    "expanded": { "value": s.expanded_mean },
-                    "generated": { "value": s.generated_mean },
-                    "throughput": { "value": s.cases_per_s },
-                }),
-            );
+            let mut measures = json!({
+                "latency": {
+                    "value": s.latency_p50_us * 1000.0,
+                    "lower_value": s.latency_p50_us * 1000.0,
+                    "upper_value": s.latency_p99_us * 1000.0,
+                },
+                "throughput": { "value": s.cases_per_s },
+            });
+            // Counters are left out for external programs that do not report them.
+            for (measure, value) in [
+                ("expanded", s.expanded_mean),
+                ("generated", s.generated_mean),
+            ] {
+                if let Some(v) = value {
+                    measures[measure] = json!({ "value": v });
+                }
+            }
+            root.insert(format!("tilebench/{}", s.strategy), measures);
         }
         serde_json::to_string_pretty(&Value::Object(root)).expect("JSON") + "\n"
     }
@@ -46,11 +51,13 @@ impl SummaryExport for GithubActionBenchmark {
                 "value": s.latency_p50_us,
                 "range": format!("p99 {:.3}", s.latency_p99_us),
             }));
-            entries.push(json!({
-                "name": format!("{} mean expanded", s.strategy),
-                "unit": "nodes",
-                "value": s.expanded_mean,
-            }));
+            if let Some(mean) = s.expanded_mean {
+                entries.push(json!({
+                    "name": format!("{} mean expanded", s.strategy),
+                    "unit": "nodes",
+                    "value": mean,
+                }));
+            }
         }
         serde_json::to_string_pretty(&Value::Array(entries)).expect("JSON") + "\n"
     }

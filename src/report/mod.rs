@@ -17,7 +17,6 @@ pub use summary::StrategySummary;
 
 use crate::harness::input::Case;
 use crate::harness::record::Record;
-use crate::search::Strategy;
 use hdrhistogram::Histogram;
 use std::time::Duration;
 
@@ -32,7 +31,7 @@ pub fn new_histogram() -> Histogram<u64> {
 }
 
 /// One strategy's latency histogram (nanoseconds) over the rows it searched.
-pub fn latency_histogram(records: &[Record], strategy: Strategy) -> Histogram<u64> {
+pub fn latency_histogram(records: &[Record], strategy: &str) -> Histogram<u64> {
     let mut h = new_histogram();
     for r in records
         .iter()
@@ -47,7 +46,8 @@ pub fn latency_histogram(records: &[Record], strategy: Strategy) -> Histogram<u6
 pub struct RunReport<'a> {
     pub cases: &'a [Case],
     pub records: &'a [Record],
-    pub strategies: Vec<Strategy>,
+    /// Strategy names (built-in and external), in output order.
+    pub strategies: Vec<String>,
     pub histograms: Vec<Histogram<u64>>,
     pub summaries: Vec<StrategySummary>,
 }
@@ -56,18 +56,18 @@ impl<'a> RunReport<'a> {
     pub fn new(
         cases: &'a [Case],
         records: &'a [Record],
-        strategies: &[Strategy],
+        strategies: &[String],
         wall: &[Duration],
     ) -> RunReport<'a> {
         let histograms: Vec<_> = strategies
             .iter()
-            .map(|&s| latency_histogram(records, s))
+            .map(|s| latency_histogram(records, s))
             .collect();
         let summaries = strategies
             .iter()
             .zip(&histograms)
             .zip(wall)
-            .map(|((&s, h), &w)| StrategySummary::compute(s.name(), records, s, h, w))
+            .map(|((s, h), &w)| StrategySummary::compute(s, records, h, w))
             .collect();
         RunReport {
             cases,

@@ -1,5 +1,6 @@
 //! run.json: what was run, where, when, and on what.
 
+use crate::external::ExternalInfo;
 use crate::harness::input::InputFile;
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +28,9 @@ pub struct RunInfo {
     pub heuristic: String,
     pub max_states: u64,
     pub paths: bool,
-    /// How latency is measured.
+    /// How latency is measured (built-in strategies).
     pub latency: String,
+    /// The --solver programs, each with what its latency measures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external_solvers: Vec<ExternalInfo>,
 }

@@ -2,13 +2,14 @@
 
 use super::SummaryExport;
 use crate::harness::record::{Record, RowStatus};
-use crate::search::Strategy;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// A strategy's totals over a run. Latencies are in microseconds, read from the strategy's
-/// HdrHistogram (3 significant digits), so they match its `.hgrm` file.
+/// HdrHistogram (3 significant digits), so they match its `.hgrm` file. Work figures are over
+/// the searched rows that report the counter, and empty when none does (an external program
+/// that prints no counters). Columns added after the first release are `#[serde(default)]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StrategySummary {
     pub strategy: String,
@@ -21,12 +22,18 @@ pub struct StrategySummary {
     pub errors: u64,
     /// Rows whose answer differs from `expected_steps`.
     pub mismatches: u64,
-    pub expanded_total: u64,
-    pub expanded_mean: f64,
-    pub expanded_max: u64,
-    pub generated_total: u64,
-    pub generated_mean: f64,
-    pub generated_max: u64,
+    /// External solvers: rows whose answer is wrong (status `wrong`).
+    #[serde(default)]
+    pub wrong: u64,
+    /// External solvers: valid paths longer than the optimum (`optimal` = false).
+    #[serde(default)]
+    pub non_optimal: u64,
+    pub expanded_total: Option<u64>,
+    pub expanded_mean: Option<f64>,
+    pub expanded_max: Option<u64>,
+    pub generated_total: Option<u64>,
+    pub generated_mean: Option<f64>,
+    pub generated_max: Option<u64>,
     pub latency_mean_us: f64,
     pub latency_p50_us: f64,
     pub latency_p90_us: f64,
@@ -52,7 +59,6 @@ impl StrategySummary {
     pub fn compute(
         name: &str,
         records: &[Record],
-        strategy: Strategy,
         hist: &Histogram<u64>,
         wall: Duration,
     ) -> StrategySummary {
@@ -65,12 +71,14 @@ impl StrategySummary {
             invalid: 0,
             errors: 0,
             mismatches: 0,
-            expanded_total: 0,
-            expanded_mean: 0.0,
-            expanded_max: 0,
-            generated_total: 0,
-            generated_mean: 0.0,
-            generated_max: 0,
+            wrong: 0,
+            non_optimal: 0,
+            expanded_total: None,
+            expanded_mean: None,
+            expanded_max: None,
+            generated_total: None,
+            generated_mean: None,
+            generated_max: None,
             latency_mean_us: 0.0,
             latency_p50_us: 0.0,
             latency_p90_us: 0.0,
@@ -81,7 +89,9 @@ impl StrategySummary {
             cases_per_s: 0.0,
         };
         let mut searched = 0u64;
-        for r in records.iter().filter(|r| r.strategy == strategy) {
+        let mut expanded = Tally::default();
+        let mut generated = Tally::default();
+        for r in records.iter().filter(|r| r.strategy == name) {
             s.cases += 1;
             match r.status {
                 RowStatus::Solved => s.solved += 1,
@@ -89,21 +99,23 @@ impl StrategySummary {
                 RowStatus::Limit => s.limit += 1,
                 RowStatus::Invalid => s.invalid += 1,
                 RowStatus::Error => s.errors += 1,
+                RowStatus::Wrong => s.wrong += 1,
             }
             if r.matches_expected == Some(false) {
                 s.mismatches += 1;
             }
+            if r.optimal == Some(false) {
+                s.non_optimal += 1;
+            }
             if r.status.searched() {
                 searched += 1;
-                s.expanded_total += r.stats.expanded;
-                s.expanded_max = s.expanded_max.max(r.stats.expanded);
-                s.generated_total += r.stats.generated;
-                s.generated_max = s.generated_max.max(r.stats.generated);
+                expanded.add(r.counters.expanded);
+                generated.add(r.counters.generated);
             }
         }
+        (s.expanded_total, s.expanded_mean, s.expanded_max) = expanded.figures();
+        (s.generated_total, s.generated_mean, s.generated_max) = generated.figures();
         if searched > 0 {
-            s.expanded_mean = round3(s.expanded_total as f64 / searched as f64);
-            s.generated_mean = round3(s.generated_total as f64 / searched as f64);
             s.latency_mean_us = round3(hist.mean() / 1000.0);
             s.latency_p50_us = ns_to_us(hist.value_at_quantile(0.5));
             s.latency_p90_us = ns_to_us(hist.value_at_quantile(0.9));
@@ -116,6 +128,31 @@ impl StrategySummary {
             }
         }
         s
+    }
+}
+
+/// Total, mean and maximum of a counter over the rows that report it.
+#[derive(Default)]
+struct Tally {
+    rows: u64,
+    total: u64,
+    max: u64,
+}
+
+impl Tally {
+    fn add(&mut self, v: Option<u64>) {
+        if let Some(v) = v {
+            self.rows += 1;
+            self.total += v;
+            self.max = self.max.max(v);
+        }
+    }
+    fn figures(&self) -> (Option<u64>, Option<f64>, Option<u64>) {
+        if self.rows == 0 {
+            return (None, None, None);
+        }
+        let mean = round3(self.total as f64 / self.rows as f64);
+        (Some(self.total), Some(mean), Some(self.max))
     }
 }
 

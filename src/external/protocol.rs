@@ -1,0 +1,227 @@
+//! What tilebench writes to an external program and what it reads back.
+//!
+//! Boards are written as one line of tokens separated by single spaces, row by row, the blank
+//! as `x` (or `0` with `--solver-blank 0`): `2 3 4 1 5 x 7 6 8`. Every line ends with `\n`.
+//!
+//! - `moves`: tilebench writes the start board (see [`super::framing`] for rows whose goal is
+//!   not the standard one) and reads one line: the blank's moves (`u`, `d`, `l`, `r`, as in
+//!   `dlurullddrurdllurdr`; an empty line when start = goal) or `unsolvable`.
+//! - `steps`: tilebench writes the start line, then the goal line, and reads one line: the
+//!   number of moves of a shortest path, or `-1` when the goal cannot be reached.
+//!
+//! Answers are trimmed of surrounding white space; `unsolvable` and the move letters are read
+//! in any case. On stderr a program may print counters before its answer, as `key=value` words
+//! on one line: `expanded=N generated=N` and optionally `stored=N` and `peak_frontier=N`.
+
+use super::framing::Framing;
+use crate::harness::record::Counters;
+use crate::puzzle::Move;
+use crate::search::Problem;
+use std::fmt;
+use std::str::FromStr;
+
+/// What is written and read per case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// Start line in; a move string or `unsolvable` out.
+    Moves,
+    /// Start line and goal line in; a number of moves or `-1` out.
+    Steps,
+}
+
+/// How the blank is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blank {
+    X,
+    Zero,
+}
+
+/// How programs are run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spawn {
+    /// One process per worker thread reads case after case.
+    Persistent,
+    /// One process per case: it reads one case, answers, and exits.
+    PerCase,
+}
+
+macro_rules! named {
+    ($t:ty, $what:literal, $($v:path => $name:literal),+) => {
+        impl $t {
+            pub fn name(self) -> &'static str {
+                match self { $($v => $name),+ }
+            }
+        }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+        impl FromStr for $t {
+            type Err = String;
+            fn from_str(s: &str) -> Result<$t, String> {
+                match s.trim() {
+                    $($name => Ok($v),)+
+                    other => Err(format!(
+                        "`{other}` is not a {}; choose {}",
+                        $what,
+                        [$($name),+].join(" or ")
+                    )),
+                }
+            }
+        }
+    };
+}
+
+named!(Protocol, "protocol", Protocol::Moves => "moves", Protocol::Steps => "steps");
+named!(Blank, "blank token", Blank::X => "x", Blank::Zero => "0");
+named!(Spawn, "spawn mode", Spawn::Persistent => "persistent", Spawn::PerCase => "per-case");
+
+/// The text written for one case, and the boards the program sees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub text: String,
+    pub framing: Framing,
+}
+
+impl Request {
+    /// What to write for a problem, or why the protocol cannot say it.
+    pub fn new(protocol: Protocol, blank: Blank, problem: &Problem) -> Result<Request, String> {
+        let b = blank.name();
+        match protocol {
+            Protocol::Moves => {
+                let framing = Framing::standard_goal(problem)?;
+                Ok(Request {
+                    text: format!("{}\n", framing.start.format_with(b)),
+                    framing,
+                })
+            }
+            Protocol::Steps => Ok(Request {
+                text: format!(
+                    "{}\n{}\n",
+                    problem.start.format_with(b),
+                    problem.goal.format_with(b)
+                ),
+                framing: Framing::identity(problem),
+            }),
+        }
+    }
+
+    /// The request on one line, for messages (`start / goal` for `steps`).
+    pub fn shown(&self) -> String {
+        self.text.trim_end().replace('\n', " / ")
+    }
+}
+
+/// A program's answer, read but not yet judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The blank's moves, as the program wrote them (on the boards it was sent).
+    Moves(Vec<Move>),
+    /// A number of moves (`steps` protocol).
+    Steps(u64),
+    /// `unsolvable` (`moves`) or `-1` (`steps`).
+    Unsolvable,
+}
+
+/// Reads one answer line, or says why it is not one.
+pub fn parse_answer(protocol: Protocol, line: &str) -> Result<Answer, String> {
+    let t = line.trim();
+    match protocol {
+        Protocol::Moves => {
+            if t.eq_ignore_ascii_case("unsolvable") {
+                return Ok(Answer::Unsolvable);
+            }
+            Move::parse_path(t)
+                .map(Answer::Moves)
+                .map_err(|e| format!("neither `unsolvable` nor a move string: {e}"))
+        }
+        Protocol::Steps => match t.parse::<i64>() {
+            Ok(-1) => Ok(Answer::Unsolvable),
+            Ok(n) if n >= 0 => Ok(Answer::Steps(n as u64)),
+            _ => Err("not a number of moves nor -1".into()),
+        },
+    }
+}
+
+/// Reads counters from a stderr line: `expanded=N generated=N stored=N peak_frontier=N`, in any
+/// order, among other words. `None` when the line has none of them.
+pub fn parse_counters(line: &str) -> Option<Counters> {
+    let mut c = Counters::default();
+    let mut any = false;
+    for word in line.split(|ch: char| ch.is_whitespace() || ch == ',' || ch == ';') {
+        let Some((key, value)) = word.split_once('=') else {
+            continue;
+        };
+        let Ok(v) = value.parse::<u64>() else {
+            continue;
+        };
+        let slot = match key {
+            "expanded" => &mut c.expanded,
+            "generated" => &mut c.generated,
+            "stored" => &mut c.stored,
+            "peak_frontier" => &mut c.peak_frontier,
+            _ => continue,
+        };
+        *slot = Some(v);
+        any = true;
+    }
+    any.then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(start: &str, goal: &str) -> Problem {
+        Problem::new(start.parse().unwrap(), goal.parse().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn requests() {
+        let p = problem("2 6 4 1 3 7 0 5 8", "8 1 5 7 3 6 4 0 2");
+        let steps = Request::new(Protocol::Steps, Blank::Zero, &p).unwrap();
+        assert_eq!(steps.text, "2 6 4 1 3 7 0 5 8\n8 1 5 7 3 6 4 0 2\n");
+        assert_eq!(steps.shown(), "2 6 4 1 3 7 0 5 8 / 8 1 5 7 3 6 4 0 2");
+        let p = problem("2 3 4 1 5 0 7 6 8", "1 2 3 4 5 6 7 8 x");
+        let moves = Request::new(Protocol::Moves, Blank::X, &p).unwrap();
+        assert_eq!(moves.text, "2 3 4 1 5 x 7 6 8\n");
+    }
+
+    #[test]
+    fn answers() {
+        use Answer::*;
+        let moves = |l| parse_answer(Protocol::Moves, l);
+        assert_eq!(
+            moves(" udLR\r"),
+            Ok(Moves(Move::parse_path("udlr").unwrap()))
+        );
+        assert_eq!(moves(""), Ok(Moves(vec![])));
+        assert_eq!(moves("Unsolvable"), Ok(Unsolvable));
+        assert!(moves("hello").unwrap_err().contains("`h` at position 1"));
+        let steps = |l| parse_answer(Protocol::Steps, l);
+        assert_eq!(steps("31\n"), Ok(Steps(31)));
+        assert_eq!(steps("-1"), Ok(Unsolvable));
+        assert!(steps("-2").is_err());
+        assert!(steps("udlr").is_err());
+    }
+
+    #[test]
+    fn counters() {
+        let c = parse_counters("case 3: expanded=12 generated=30, stored=20").unwrap();
+        assert_eq!(
+            (c.expanded, c.generated, c.stored, c.peak_frontier),
+            (Some(12), Some(30), Some(20), None)
+        );
+        assert_eq!(parse_counters("searching…"), None);
+        assert_eq!(parse_counters("expanded=lots"), None);
+    }
+
+    #[test]
+    fn option_values() {
+        assert_eq!("per-case".parse::<Spawn>(), Ok(Spawn::PerCase));
+        assert_eq!("0".parse::<Blank>(), Ok(Blank::Zero));
+        let e = "path".parse::<Protocol>().unwrap_err();
+        assert_eq!(e, "`path` is not a protocol; choose moves or steps");
+    }
+}
