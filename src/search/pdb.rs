@@ -228,19 +228,69 @@ impl Partition {
             .join("-")
     }
 
-    /// The groups' canonical tile names: the goal's cells in reading order (skipping the
-    /// blank), cut into consecutive runs, so each group is a compact band of the board.
-    pub fn groups(&self, shape: Shape) -> Vec<Vec<u8>> {
+    /// The groups' canonical tile names for a goal with its blank at `blank`.
+    ///
+    /// On 4x4 with the blank in a corner, 6-6-3 and 5-5-5 use the usual compact groups
+    /// (for the blank at the bottom right: {1,5,6,9,10,13} {7,8,11,12,14,15} {2,3,4} and
+    /// {1,2,3,4,7} {5,6,9,10,13} {8,11,12,14,15}), mirrored to the goal's corner. Otherwise
+    /// the goal's cells in reading order (skipping the blank) are cut into consecutive runs.
+    pub fn groups(&self, shape: Shape, blank: usize) -> Vec<Vec<u8>> {
+        let canon = crate::space::canonical_goal(shape, blank);
+        if let Some(cells) = self.layout_4x4(shape, blank) {
+            return cells
+                .iter()
+                .map(|g| g.iter().map(|&p| canon.tile(p as usize)).collect())
+                .collect();
+        }
         let mut next = 1u8;
         self.sizes
             .iter()
             .map(|&s| {
                 let g: Vec<u8> = (next..next + s as u8).collect();
                 next += s as u8;
-                let _ = shape;
                 g
             })
             .collect()
+    }
+
+    /// Goal cells of each group for the known 4x4 layouts, mirrored so the blank corner fits.
+    fn layout_4x4(&self, shape: Shape, blank: usize) -> Option<Vec<Vec<u8>>> {
+        if shape != Shape::S4X4 {
+            return None;
+        }
+        // For the blank at cell 15.
+        let layout: Vec<Vec<u8>> = match self.sizes.as_slice() {
+            [6, 6, 3] => vec![
+                vec![0, 4, 5, 8, 9, 12],
+                vec![6, 7, 10, 11, 13, 14],
+                vec![1, 2, 3],
+            ],
+            [5, 5, 5] => vec![
+                vec![0, 1, 2, 3, 6],
+                vec![4, 5, 8, 9, 12],
+                vec![7, 10, 11, 13, 14],
+            ],
+            _ => return None,
+        };
+        let mirror = |p: u8| -> u8 {
+            let (r, c) = (p / 4, p % 4);
+            match blank {
+                15 => p,
+                0 => 15 - p,
+                3 => (3 - r) * 4 + c,
+                12 => r * 4 + (3 - c),
+                _ => unreachable!(),
+            }
+        };
+        if ![0, 3, 12, 15].contains(&blank) {
+            return None;
+        }
+        Some(
+            layout
+                .iter()
+                .map(|g| g.iter().map(|&p| mirror(p)).collect())
+                .collect(),
+        )
     }
 }
 
@@ -333,7 +383,7 @@ pub fn load_or_build(
     log: &(dyn Fn(String) + Sync),
 ) -> PdbSet {
     use rayon::prelude::*;
-    let groups = partition.groups(shape);
+    let groups = partition.groups(shape, blank);
     let tables: Vec<PatternTable> = groups
         .par_iter()
         .map(|tiles| {
@@ -428,8 +478,9 @@ impl Pdb {
         }
     }
 
+    /// The cells of group `g`'s tiles on `b`, in slot order.
     #[inline]
-    fn group_value(&self, b: &Board, g: usize) -> u32 {
+    fn group_cells(&self, b: &Board, g: usize) -> [u8; 16] {
         let mut cells = [0u8; 16];
         for p in 0..self.n {
             let (pg, slot) = self.place[b.tile(p) as usize];
@@ -437,8 +488,13 @@ impl Pdb {
                 cells[slot as usize] = p as u8;
             }
         }
+        cells
+    }
+
+    #[inline]
+    fn group_value(&self, b: &Board, g: usize) -> u32 {
         let t = &self.set.tables[g];
-        t.value(&cells[..t.tiles.len()]) as u32
+        t.value(&self.group_cells(b, g)[..t.tiles.len()]) as u32
     }
 }
 
@@ -449,10 +505,17 @@ impl Heuristic for Pdb {
             .sum()
     }
     #[inline]
-    fn update(&self, h: u32, after: &Board, tile: u8, _from: usize, to: usize) -> u32 {
-        let g = self.place[tile as usize].0 as usize;
-        let before = after.slide_blank_to(to);
-        h + self.group_value(after, g) - self.group_value(&before, g)
+    fn update(&self, h: u32, after: &Board, tile: u8, from: usize, _to: usize) -> u32 {
+        // Only the moved tile's group changes: read its cells once, then put the tile back
+        // where it came from for the value before the move.
+        let (g, slot) = self.place[tile as usize];
+        let t = &self.set.tables[g as usize];
+        let mut cells = self.group_cells(after, g as usize);
+        let k = t.tiles.len();
+        let now = t.value(&cells[..k]) as u32;
+        cells[slot as usize] = from as u8;
+        let before = t.value(&cells[..k]) as u32;
+        h + now - before
     }
 }
 
