@@ -81,6 +81,18 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// A single group holding every tile makes every move cost 1: the table is then the
+    /// exact distance, an end-to-end check of the builder against BFS.
+    #[test]
+    fn one_group_of_all_tiles_is_exact_on_3x3(start in board(Shape::S3X3), goal in board(Shape::S3X3)) {
+        prop_assume!(is_solvable(&start, &goal));
+        prop_assert_eq!(heuristic(&goal, "8").estimate(&start), bfs_distance(start, goal));
+    }
+}
+
 #[test]
 fn idastar_and_astar_with_pdb_are_optimal_on_2x3_and_3x3() {
     pdb::configure(PdbConfig {

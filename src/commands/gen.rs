@@ -50,7 +50,20 @@ pub fn run(args: GenArgs) -> CmdResult {
             GoalKind::Fixed(Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?)
         }
     };
-    let mut oracle = Oracle::new(shape).map_err(|e| format!("gen: {e}"))?;
+    // Exact answers: the full distance table where the space fits (≤ 12 cells); beyond it,
+    // bidirectional BFS, which needs shallow pairs (random walks).
+    let tabulated = crate::space::DistanceTable::check(shape).is_ok();
+    if !tabulated && (args.walk.is_none() || args.depth.is_some() || args.per_depth.is_some()) {
+        return Err(format!(
+            "a {shape} board's space is too large to tabulate, so its exact answers come from \
+             bidirectional BFS, which needs shallow pairs: use --walk N (N up to about 40)"
+        ));
+    }
+    let mut oracle = if tabulated {
+        Some(Oracle::new(shape).map_err(|e| format!("gen: {e}"))?)
+    } else {
+        None
+    };
     let mut rng = Rng::new(args.seed);
     let pick_goal = |rng: &mut Rng| match &goal_kind {
         GoalKind::Fixed(g) => *g,
@@ -60,9 +73,13 @@ pub fn run(args: GenArgs) -> CmdResult {
     // The depths to produce, one entry per pair (None = any depth).
     let depths: Vec<Option<u8>> = if let Some(k) = args.per_depth {
         let max = match &goal_kind {
-            GoalKind::Fixed(g) => oracle.table(g.blank()).max_distance(),
+            GoalKind::Fixed(g) => oracle
+                .as_mut()
+                .expect("tabulated")
+                .table(g.blank())
+                .max_distance(),
             GoalKind::Random => (0..shape.cells())
-                .map(|b| oracle.table(b).max_distance())
+                .map(|b| oracle.as_mut().expect("tabulated").table(b).max_distance())
                 .max()
                 .unwrap_or(0),
         };
@@ -81,6 +98,7 @@ pub fn run(args: GenArgs) -> CmdResult {
             Some(d) => {
                 // Uniform over the states at exactly distance d from a goal that has them.
                 let mut tries = 0;
+                let oracle = oracle.as_mut().expect("tabulated");
                 loop {
                     let goal = pick_goal(&mut rng);
                     let table_ranks = by_depth
@@ -108,7 +126,10 @@ pub fn run(args: GenArgs) -> CmdResult {
                 if is_solvable(&start, &goal) == unsolvable {
                     start = flip_parity(&start);
                 }
-                let expected = oracle.distance(&start, &goal).map_or(-1, |d| d as i64);
+                let expected = match oracle.as_mut() {
+                    Some(o) => o.distance(&start, &goal).map_or(-1, |d| d as i64),
+                    None => exact_by_bibfs(start, goal)?,
+                };
                 (start, goal, expected)
             }
         };
@@ -141,7 +162,12 @@ pub fn run(args: GenArgs) -> CmdResult {
     .map_err(io)?;
     writeln!(
         out,
-        "# expected_steps is exact (full-space BFS distance table); -1 = unsolvable"
+        "# expected_steps is exact ({}); -1 = unsolvable",
+        if tabulated {
+            "full-space BFS distance table"
+        } else {
+            "bidirectional BFS"
+        }
     )
     .map_err(io)?;
     let square = Shape::from_cells(shape.cells()) == Some(shape);
@@ -174,4 +200,20 @@ fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
         last = Some(m);
     }
     b
+}
+
+/// The exact distance by bidirectional BFS (−1 when unsolvable), for boards too large to tabulate.
+fn exact_by_bibfs(start: Board, goal: Board) -> Result<i64, String> {
+    use crate::search::{Problem, SolveOptions, Status, Strategy};
+    let p = Problem::new(start, goal)?;
+    let out = Strategy::Bibfs
+        .solve(&p, &SolveOptions::default())
+        .map_err(|e| e.to_string())?;
+    match out.status {
+        Status::Solved => Ok(out.steps().unwrap_or(0) as i64),
+        Status::Unsolvable => Ok(-1),
+        Status::Limit => Err(format!(
+            "{start} → {goal} is too deep for an exact answer by bidirectional BFS; use a shorter --walk"
+        )),
+    }
 }

@@ -179,6 +179,9 @@ impl PatternTable {
     }
 }
 
+/// The most (placement, blank) states one table's build may visit.
+pub const MAX_BUILD_STATES: u64 = 60_000_000;
+
 /// A partition of the non-blank cells into groups, by sizes, e.g. `6-6-3`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Partition {
@@ -211,9 +214,16 @@ impl Partition {
                 shape.cells() - 1
             ));
         }
-        if let Some(&big) = sizes.iter().find(|&&g| g > 7) {
+        // The build visits every (placement, blank cell): keep it to about 60M states (a
+        // minute or so, 60 MB), which 6 tiles on 4x4 reach.
+        if let Some(&big) = sizes
+            .iter()
+            .find(|&&g| placements(shape.cells(), g + 1) > MAX_BUILD_STATES)
+        {
             return Err(format!(
-                "a group of {big} tiles needs a {:.1} GB build; tilebench builds groups of at most 7 tiles",
+                "a group of {big} tiles on a {shape} board needs a build over {} states ({:.1} GB); \
+                 tilebench builds at most {MAX_BUILD_STATES} (6 tiles on 4x4)",
+                placements(shape.cells(), big + 1),
                 placements(shape.cells(), big + 1) as f64 / 1e9
             ));
         }
@@ -230,9 +240,10 @@ impl Partition {
 
     /// The groups' canonical tile names for a goal with its blank at `blank`.
     ///
-    /// On 4x4 with the blank in a corner, 6-6-3 and 5-5-5 use the usual compact groups
-    /// (for the blank at the bottom right: {1,5,6,9,10,13} {7,8,11,12,14,15} {2,3,4} and
-    /// {1,2,3,4,7} {5,6,9,10,13} {8,11,12,14,15}), mirrored to the goal's corner. Otherwise
+    /// On 4x4 with the blank in a corner, 6-6-3 and 5-5-5 use compact groups (for the blank
+    /// at the bottom right: {1,2,5,6,9,10} {3,4,7,8,11,12} {13,14,15} — Korf and Felner's
+    /// 6-6-3, the three-tile group in the row beside the blank's — and {1,2,3,4,7}
+    /// {5,6,9,10,13} {8,11,12,14,15}), mirrored to the goal's corner. Otherwise
     /// the goal's cells in reading order (skipping the blank) are cut into consecutive runs.
     pub fn groups(&self, shape: Shape, blank: usize) -> Vec<Vec<u8>> {
         let canon = crate::space::canonical_goal(shape, blank);
