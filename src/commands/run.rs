@@ -532,7 +532,7 @@ fn choose_strategies(arg: Option<&str>, cases: &[Case]) -> Result<Vec<Strategy>,
 }
 
 /// Creates the output directory, refusing to overwrite an earlier run unless `force`.
-fn prepare_out_dir(
+pub(crate) fn prepare_out_dir(
     out: Option<&Path>,
     force: bool,
     started: SystemTime,
