@@ -297,7 +297,8 @@ pub fn remove(dir: &Path) {
 }
 
 enum Msg {
-    Line(Vec<u8>),
+    /// Encoded lines, and how many.
+    Lines(Vec<u8>, usize),
     Start {
         name: String,
         prepare: Duration,
@@ -328,7 +329,7 @@ impl Writer {
         };
         let (records, passes) = (open(JOURNAL)?, open(PASSES)?);
         // Bounded: workers wait rather than pile records up in memory if the disk is slow.
-        let (tx, rx) = sync_channel(1 << 16);
+        let (tx, rx) = sync_channel(1 << 10);
         let thread = std::thread::Builder::new()
             .name("tilebench-journal".into())
             .spawn(move || write_loop(rx, records, passes, session))
@@ -366,10 +367,15 @@ impl Sink for Writer {
             start,
         });
     }
-    fn record(&self, _job: usize, rec: Record) {
-        let mut line = Vec::with_capacity(96);
-        encode(&rec, &mut line);
-        self.send(Msg::Line(line));
+    fn record(&self, job: usize, rec: Record) {
+        self.records(job, vec![rec]);
+    }
+    fn records(&self, _job: usize, recs: Vec<Record>) {
+        let mut lines = Vec::with_capacity(recs.len() * 96);
+        for r in &recs {
+            encode(r, &mut lines);
+        }
+        self.send(Msg::Lines(lines, recs.len()));
     }
     fn pass_end(&self, _job: usize, wall: Duration) {
         self.send(Msg::End { wall });
@@ -409,9 +415,9 @@ fn write_loop(
         let wait = FLUSH_EVERY.saturating_sub(last_sync.elapsed());
         let msg = rx.recv_timeout(wait);
         match msg {
-            Ok(Msg::Line(l)) => {
+            Ok(Msg::Lines(l, n)) => {
                 buf.extend_from_slice(&l);
-                pending += 1;
+                pending += n;
                 if pending >= FLUSH_RECORDS {
                     records.write_all(&buf)?;
                     buf.clear();

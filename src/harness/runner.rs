@@ -69,6 +69,12 @@ pub trait Sink: Sync {
     fn pass_start(&self, _job: usize, _name: &str, _prepare: Duration, _start: Instant) {}
     /// One finished case × job. Called from the worker threads, in completion order.
     fn record(&self, job: usize, rec: Record);
+    /// Several finished cases of one job (workers hand records over in small batches).
+    fn records(&self, job: usize, recs: Vec<Record>) {
+        for r in recs {
+            self.record(job, r);
+        }
+    }
     /// The pass ended (all its cases done, or stopped) after `wall`.
     fn pass_end(&self, _job: usize, _wall: Duration) {}
 }
@@ -166,12 +172,11 @@ pub fn run_into(
             blanks.push(p.goal.blank());
         }
     }
-    let done = |j: usize, r: Record| {
+    let tick = || {
         if !hidden {
             bar.inc(1);
         }
         solved.fetch_add(1, Ordering::Relaxed);
-        sink.record(j, r);
     };
     for (j, job) in cfg.jobs.iter().enumerate() {
         if stop.load(Ordering::SeqCst) {
@@ -197,11 +202,15 @@ pub fn run_into(
         let elapsed = match job {
             Job::Builtin(strategy) => {
                 pool.install(|| {
-                    indices.par_iter().for_each(|&i| {
-                        if !stop.load(Ordering::Relaxed) {
-                            done(j, run_one(i, &cases[i], *strategy, cfg));
-                        }
-                    })
+                    indices.par_iter().for_each_init(
+                        || Batch::new(sink, j),
+                        |batch, &i| {
+                            if !stop.load(Ordering::Relaxed) {
+                                batch.push(run_one(i, &cases[i], *strategy, cfg));
+                                tick();
+                            }
+                        },
+                    )
                 });
                 t0.elapsed()
             }
@@ -215,11 +224,15 @@ pub fn run_into(
                     cfg.keep_paths,
                 );
                 pool.install(|| {
-                    indices.par_iter().for_each(|&i| {
-                        if !stop.load(Ordering::Relaxed) {
-                            done(j, pass.solve(i, &cases[i]));
-                        }
-                    })
+                    indices.par_iter().for_each_init(
+                        || Batch::new(sink, j),
+                        |batch, &i| {
+                            if !stop.load(Ordering::Relaxed) {
+                                batch.push(pass.solve(i, &cases[i]));
+                                tick();
+                            }
+                        },
+                    )
                 });
                 let elapsed = t0.elapsed();
                 // Ends the programs (end of input, then a kill after a grace period), outside
@@ -237,6 +250,49 @@ pub fn run_into(
     bar.finish_and_clear();
     session.solved = solved.load(Ordering::Relaxed);
     Ok(session)
+}
+
+/// A worker's finished records on their way to the sink: handed over every [`Batch::MAX`]
+/// records, every [`Batch::AGE`], and when the worker's share of the pass ends (on drop).
+struct Batch<'a> {
+    sink: &'a dyn Sink,
+    job: usize,
+    recs: Vec<Record>,
+    since: Instant,
+}
+
+impl<'a> Batch<'a> {
+    const MAX: usize = 256;
+    const AGE: Duration = Duration::from_millis(100);
+
+    fn new(sink: &'a dyn Sink, job: usize) -> Batch<'a> {
+        Batch {
+            sink,
+            job,
+            recs: Vec::new(),
+            since: Instant::now(),
+        }
+    }
+    fn push(&mut self, r: Record) {
+        if self.recs.is_empty() {
+            self.since = Instant::now();
+        }
+        self.recs.push(r);
+        if self.recs.len() >= Self::MAX || self.since.elapsed() >= Self::AGE {
+            self.flush();
+        }
+    }
+    fn flush(&mut self) {
+        if !self.recs.is_empty() {
+            self.sink.records(self.job, std::mem::take(&mut self.recs));
+        }
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
 }
 
 fn progress_bar(total: u64, wanted: bool) -> ProgressBar {
