@@ -33,6 +33,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// Check a run's results: replay paths, agreement between optimal strategies, sane counters
     Verify(VerifyArgs),
+    /// Combine the outputs of `run --shard I/N` runs into one run, as if it had run whole
+    Merge(MergeArgs),
     /// Build (or check) the pattern databases of a board and goal ahead of a run
     Pdb(PdbArgs),
 }
@@ -118,8 +120,14 @@ pub struct RunArgs {
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
     /// Overwrite an earlier run in --out
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub force: bool,
+    /// Finish an interrupted run in --out DIR: solve only the cases its journal lacks (same files and options required)
+    #[arg(long)]
+    pub resume: bool,
+    /// Run only shard I of N: the cases whose 0-based index i has i mod N = I-1 (combine the shards with `tilebench merge`)
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
     /// Keep every path's move string in cases.csv (needed by `verify` to replay paths)
     #[arg(long)]
     pub paths: bool,
@@ -240,6 +248,22 @@ pub struct CompareArgs {
     /// How many per-case differences to list
     #[arg(long, default_value_t = 20)]
     pub show: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' output directories (every shard of one --shard I/N split, in any order)
+    #[arg(value_name = "DIR", required = true)]
+    pub shards: Vec<PathBuf>,
+    /// Output directory of the merged run
+    #[arg(long, short = 'o')]
+    pub out: PathBuf,
+    /// Overwrite an earlier run in --out
+    #[arg(long)]
+    pub force: bool,
+    /// No table on stdout
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

@@ -12,6 +12,7 @@ fn main() {
         Command::Compare(a) => commands::compare::run(a),
         Command::Verify(a) => commands::verify::run(a),
         Command::Pdb(a) => commands::pdb::run(a),
+        Command::Merge(a) => commands::merge::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

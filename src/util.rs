@@ -103,6 +103,39 @@ pub fn git_commit() -> Option<&'static str> {
     (!c.is_empty()).then_some(c)
 }
 
+/// Writes a file atomically: into a temporary file beside it, synced, then renamed over
+/// `path`. Readers see the old file or the whole new one, never half of one, even after a
+/// crash or a power loss.
+pub fn atomic_write(
+    path: &std::path::Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<(), String> {
+    use std::io::Write;
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        fill(&mut w)?;
+        w.flush()?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        // The rename itself is durable once the directory is synced.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Ok(d) = std::fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok::<_, std::io::Error>(())
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

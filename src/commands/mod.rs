@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod gen;
+pub mod merge;
 pub mod pdb;
 pub mod run;
 pub mod solve;

@@ -6,15 +6,18 @@ use crate::cli::RunArgs;
 use crate::external::protocol::{Blank, Protocol, Spawn};
 use crate::external::ExternalSolver;
 use crate::harness::input::{read_inputs, Case, InputOptions};
+use crate::harness::interrupt;
+use crate::harness::journal;
 use crate::harness::runner::{self, Job, RunConfig};
+use crate::harness::shard::Shard;
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::dashboard::{Bencher, GithubActionBenchmark};
 use crate::report::markdown::Markdown;
 use crate::report::run_json::RunInfo;
-use crate::report::summary::SummaryCsv;
 use crate::report::table::Table;
-use crate::report::{hgrm, RunReport, SummaryExport};
+use crate::report::{RunReport, SummaryExport};
 use crate::search::{parse_strategy_list, Limits, SolveOptions, Strategy};
+use crate::util::atomic_write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -23,6 +26,140 @@ pub const BASELINES_DIR: &str = "results/baselines";
 
 /// The files a run writes into its directory.
 pub const RUN_FILES: [&str; 3] = ["cases.csv", "summary.csv", "run.json"];
+
+/// The record's place in the shard's case × job grid (input order, then job order).
+fn slot(
+    dir: &Path,
+    r: &crate::harness::record::Record,
+    cases: &[Case],
+    sh: Shard,
+    names: &[String],
+) -> Result<usize, String> {
+    let j = names.iter().position(|n| *n == r.strategy);
+    match j {
+        Some(j) if r.case < cases.len() && sh.contains(r.case) => {
+            Ok(sh.position(r.case) * names.len() + j)
+        }
+        _ => Err(format!(
+            "{}: a result for case {} × `{}`, which this run does not have; the journal does \
+             not belong to this run: start again with --force, or use another --out",
+            dir.join(journal::JOURNAL).display(),
+            r.case,
+            r.strategy
+        )),
+    }
+}
+
+/// Starts the journal of a new run in `dir`: its manifest and empty journal files.
+fn start_journal(dir: &Path, info: &RunInfo) -> Result<(), String> {
+    journal::create(dir)
+        .map_err(|e| format!("cannot start the journal in {}: {e}", dir.display()))?;
+    let text = serde_json::to_string_pretty(info).expect("JSON") + "\n";
+    atomic_write(&dir.join(journal::MANIFEST), |w| {
+        std::io::Write::write_all(w, text.as_bytes())
+    })
+}
+
+/// The directory `--resume` finishes: `--out DIR`, checked against this command's inputs
+/// and options. A directory with no unfinished run is started afresh.
+fn resume_dir(out: Option<&Path>, info: &mut RunInfo, quiet: bool) -> Result<PathBuf, String> {
+    let Some(dir) = out else {
+        let mut unfinished: Vec<String> = std::fs::read_dir("results")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().join(journal::MANIFEST).is_file())
+            .map(|e| e.path().display().to_string())
+            .collect();
+        unfinished.sort();
+        return Err(format!(
+            "--resume needs the --out DIR of the run to finish (the command printed when it \
+             stopped shows it){}",
+            if unfinished.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; unfinished runs under results/: {}",
+                    unfinished.join(", ")
+                )
+            }
+        ));
+    };
+    let manifest = dir.join(journal::MANIFEST);
+    if !manifest.is_file() {
+        if dir.join("run.json").is_file() {
+            return Err(format!(
+                "{} holds a finished run (run.json, no journal): nothing to resume; use it as \
+                 it is, or pass --force instead of --resume to run it again",
+                dir.display()
+            ));
+        }
+        if !quiet {
+            eprintln!(
+                "tilebench: no unfinished run in {}; starting it",
+                dir.display()
+            );
+        }
+        let dir = prepare_out_dir(Some(dir), false, SystemTime::now())?;
+        start_journal(&dir, info)?;
+        return Ok(dir);
+    }
+    let text = std::fs::read_to_string(&manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    let was: RunInfo = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}: not a tilebench manifest ({e}); start the run again with --force",
+            manifest.display()
+        )
+    })?;
+    let mut diffs = info.differences(&was, ("now", "when started"));
+    if was.shard != info.shard {
+        let show = |s: &Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
+        diffs.push(format!(
+            "--shard: `{}` now, `{}` when started",
+            show(&info.shard),
+            show(&was.shard)
+        ));
+    }
+    if !diffs.is_empty() {
+        return Err(format!(
+            "{} holds a run started with other inputs or options, so --resume cannot finish \
+             it with this command:\n  {}\nresume it with the command it was started with \
+             (`command` in {}), or start a new run with another --out (or --force)",
+            dir.display(),
+            diffs.join("\n  "),
+            manifest.display()
+        ));
+    }
+    info.started_at = was.started_at;
+    info.command = was.command;
+    Ok(dir.to_path_buf())
+}
+
+/// The command that resumes this run: this one, with its --out and --resume, without --force.
+fn resume_command(out_dir: &Path, add_out: bool) -> String {
+    let mut argv: Vec<String> = std::env::args().filter(|a| a != "--force").collect();
+    if add_out {
+        argv.push("--out".into());
+        argv.push(out_dir.display().to_string());
+    }
+    if !argv.iter().any(|a| a == "--resume") {
+        argv.push("--resume".into());
+    }
+    argv.iter()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+            if plain {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 pub fn run(args: RunArgs) -> CmdResult {
     let started = SystemTime::now();
@@ -73,71 +210,22 @@ pub fn run(args: RunArgs) -> CmdResult {
             .parse()
             .map_err(|e| format!("--heuristic: {e}"))?,
     };
-    let out_dir = prepare_out_dir(args.out.as_deref(), args.force, started)?;
-    if !externals.is_empty() && args.timeout.is_none() && !args.quiet {
-        eprintln!(
-            "tilebench: no --timeout: a --solver program that never answers a case stalls the \
-             run; pass --timeout SECONDS to make such cases `limit` rows"
-        );
-    }
-
-    let cfg = RunConfig {
-        jobs,
-        threads,
-        solve,
-        repeat: args.repeat,
-        keep_paths: args.paths,
-        progress: !args.quiet,
-    };
-    let t0 = std::time::Instant::now();
-    let output = runner::run(&cases, &cfg)?;
-    let wall_s = t0.elapsed().as_secs_f64();
-    let report = RunReport::new(&cases, &output.records, &names, &output.wall);
-
-    // Write every file.
-    let write = |name: &str, text: &str| -> Result<(), String> {
-        let p = out_dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
-    };
-    let cases_path = out_dir.join("cases.csv");
-    let f = std::fs::File::create(&cases_path)
-        .map_err(|e| format!("cannot write {}: {e}", cases_path.display()))?;
-    cases_csv::write(std::io::BufWriter::new(f), &cases, &output.records)
-        .map_err(|e| format!("cannot write {}: {e}", cases_path.display()))?;
-    write("summary.csv", &SummaryCsv.render(&report.summaries))?;
-    for (name, h) in names.iter().zip(&report.histograms) {
-        write(&format!("latency-{name}.hgrm"), &hgrm::percentile_text(h))?;
-    }
-    let mut hlog = Vec::new();
-    let entries: Vec<_> = names
-        .iter()
-        .zip(&report.histograms)
-        .zip(&output.wall)
-        .map(|((name, h), w)| (name.as_str(), h, *w))
-        .collect();
-    hgrm::write_interval_log(&mut hlog, started, &entries)
-        .map_err(|e| format!("cannot serialize histograms: {e}"))?;
-    std::fs::write(out_dir.join("latency.hlog"), hlog).map_err(|e| {
-        format!(
-            "cannot write {}: {e}",
-            out_dir.join("latency.hlog").display()
-        )
-    })?;
-    let info = RunInfo {
+    let shard: Option<Shard> = args
+        .shard
+        .as_deref()
+        .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
+        .transpose()?;
+    let mut info = RunInfo {
         tilebench_version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: crate::util::git_commit().map(str::to_string),
         command: std::env::args().collect(),
-        threads: output.threads,
+        threads: 0,
         cpu_model: crate::util::cpu_model(),
         started_at: crate::util::rfc3339(started),
-        wall_s,
+        wall_s: 0.0,
         inputs: files,
         strategies: names.clone(),
-        prepare_s: names
-            .iter()
-            .zip(&output.prepare)
-            .map(|(s, d)| (s.clone(), d.as_secs_f64()))
-            .collect(),
+        prepare_s: Default::default(),
         exhaustive: args.exhaustive,
         repeat: args.repeat,
         max_nodes: args.max_nodes,
@@ -150,11 +238,132 @@ pub fn run(args: RunArgs) -> CmdResult {
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"
             .into(),
         external_solvers: externals.iter().map(|e| e.info()).collect(),
+        size: args.size.clone(),
+        goal: args.goal.clone(),
+        shard,
+        sessions: None,
+        merged_from: Vec::new(),
     };
-    write(
-        "run.json",
-        &(serde_json::to_string_pretty(&info).expect("JSON") + "\n"),
-    )?;
+    let out_dir = if args.resume {
+        resume_dir(args.out.as_deref(), &mut info, args.quiet)?
+    } else {
+        let dir = prepare_out_dir(args.out.as_deref(), args.force, started)?;
+        start_journal(&dir, &info)?;
+        dir
+    };
+    if !externals.is_empty() && args.timeout.is_none() && !args.quiet {
+        eprintln!(
+            "tilebench: no --timeout: a --solver program that never answers a case stalls the \
+             run; pass --timeout SECONDS to make such cases `limit` rows"
+        );
+    }
+
+    // What is left to do: the shard's case × job grid minus the journal's records.
+    let sh = shard.unwrap_or(Shard::ALL);
+    let k = names.len();
+    let slots = sh.len(cases.len()) * k;
+    let loaded = journal::load(&out_dir)?;
+    let mut done = vec![false; slots];
+    for r in &loaded.records {
+        done[slot(&out_dir, r, &cases, sh, &names)?] = true;
+    }
+    let already = done.iter().filter(|&&d| d).count();
+    let todo: Vec<Vec<usize>> = (0..k)
+        .map(|j| {
+            sh.cases(cases.len())
+                .filter(|&i| !done[sh.position(i) * k + j])
+                .collect()
+        })
+        .collect();
+    let next_session = loaded.last_session + 1;
+    drop(loaded);
+    if args.resume && already > 0 {
+        eprintln!(
+            "tilebench: resuming {}: {already} of {slots} case × strategy jobs were done, {} to go",
+            out_dir.display(),
+            slots - already
+        );
+    }
+
+    let cfg = RunConfig {
+        jobs,
+        threads,
+        solve,
+        repeat: args.repeat,
+        keep_paths: args.paths,
+        progress: !args.quiet,
+    };
+    let t0 = std::time::Instant::now();
+    interrupt::install();
+    let writer = journal::Writer::open(&out_dir, next_session, names.clone())?;
+    let session = runner::run_into(&cases, &cfg, &todo, &writer, &interrupt::STOP);
+    writer.finish()?;
+    let session = session?;
+    if session.stopped {
+        let saved = already + session.solved;
+        eprintln!(
+            "tilebench: interrupted; {saved} of {slots} case × strategy jobs are saved in {}. \
+             To finish the run, run:\n  {}",
+            out_dir.join(journal::JOURNAL).display(),
+            resume_command(&out_dir, args.out.is_none())
+        );
+        return Ok(if interrupt::requested() {
+            interrupt::exit_code()
+        } else {
+            130
+        });
+    }
+    let session_s = t0.elapsed().as_secs_f64();
+
+    // The final files, from the journal: every session's records.
+    let loaded = journal::load(&out_dir)?;
+    let mut grid: Vec<Option<crate::harness::record::Record>> = vec![None; slots];
+    for r in loaded.records {
+        let at = slot(&out_dir, &r, &cases, sh, &names)?;
+        grid[at] = Some(r);
+    }
+    let records: Vec<_> = grid.into_iter().flatten().collect();
+    if records.len() != slots {
+        return Err(format!(
+            "{}: the journal holds {} of the {slots} results after the run; run again with --resume",
+            out_dir.join(journal::JOURNAL).display(),
+            records.len()
+        ));
+    }
+    let wall: Vec<Duration> = names
+        .iter()
+        .map(|n| loaded.wall.get(n).copied().unwrap_or_default())
+        .collect();
+    let report = RunReport::new(&cases, &records, &names, &wall);
+    let cases_path = out_dir.join("cases.csv");
+    atomic_write(&cases_path, |w| {
+        cases_csv::write(w, &cases, &records).map_err(std::io::Error::other)
+    })?;
+    info.threads = session.threads;
+    info.prepare_s = names
+        .iter()
+        .map(|n| {
+            let d = loaded.prepare.get(n).copied().unwrap_or_default();
+            (n.clone(), d.as_secs_f64())
+        })
+        .collect();
+    info.sessions = (loaded.last_session > 1).then_some(loaded.last_session);
+    info.wall_s = if loaded.last_session > 1 {
+        // Time spent solving, summed over the sessions.
+        info.prepare_s.values().sum::<f64>() + wall.iter().map(Duration::as_secs_f64).sum::<f64>()
+    } else {
+        session_s
+    };
+    crate::report::write_run_files(&out_dir, &report, &wall, started, &info)?;
+    journal::remove(&out_dir);
+    let wall_s = session_s;
+    let summaries = report.summaries;
+    let output = runner::RunOutput {
+        records,
+        wall,
+        prepare: Vec::new(),
+        threads: session.threads,
+    };
 
     // Extra exports.
     let exports: [(&Option<PathBuf>, &dyn SummaryExport); 3] = [
@@ -164,17 +373,17 @@ pub fn run(args: RunArgs) -> CmdResult {
     ];
     for (path, exporter) in exports {
         if let Some(p) = path {
-            std::fs::write(p, exporter.render(&report.summaries))
+            std::fs::write(p, exporter.render(&summaries))
                 .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         }
     }
 
     if !args.quiet {
-        print!("{}", Table.render(&report.summaries));
+        print!("{}", Table.render(&summaries));
     }
     eprintln!(
         "tilebench: {} cases × {} strategies on {} threads in {:.2} s; results in {}",
-        cases.len(),
+        sh.len(cases.len()),
         names.len(),
         output.threads,
         wall_s,
@@ -190,7 +399,11 @@ pub fn run(args: RunArgs) -> CmdResult {
     }
 
     // Problems, after the data is safely written.
-    let invalid: Vec<&Case> = cases.iter().filter(|c| c.problem.is_err()).collect();
+    let invalid: Vec<&Case> = sh
+        .cases(cases.len())
+        .map(|i| &cases[i])
+        .filter(|c| c.problem.is_err())
+        .collect();
     for c in invalid.iter().take(20) {
         eprintln!("invalid: {}", c.problem.as_ref().unwrap_err());
     }
@@ -223,11 +436,7 @@ pub fn run(args: RunArgs) -> CmdResult {
         .collect();
     let bad_answers = check::external_failures(&rows);
     if !args.check && !bad_answers.is_empty() {
-        for s in report
-            .summaries
-            .iter()
-            .filter(|s| s.wrong + s.non_optimal > 0)
-        {
+        for s in summaries.iter().filter(|s| s.wrong + s.non_optimal > 0) {
             eprintln!(
                 "tilebench: {} gave {} wrong and {} non-optimal answer(s) (status, optimal and \
                  message columns of {}); --check fails on them",
@@ -323,7 +532,7 @@ fn choose_strategies(arg: Option<&str>, cases: &[Case]) -> Result<Vec<Strategy>,
 }
 
 /// Creates the output directory, refusing to overwrite an earlier run unless `force`.
-fn prepare_out_dir(
+pub(crate) fn prepare_out_dir(
     out: Option<&Path>,
     force: bool,
     started: SystemTime,
@@ -341,6 +550,14 @@ fn prepare_out_dir(
             dir
         }
     };
+    if !force && dir.join(journal::MANIFEST).exists() {
+        return Err(format!(
+            "{} holds an unfinished run ({}); add --resume to finish it, or pass --force to \
+             start it again",
+            dir.display(),
+            journal::JOURNAL
+        ));
+    }
     if !force && RUN_FILES.iter().any(|f| dir.join(f).exists()) {
         return Err(format!(
             "{} already holds a run; pass --force to overwrite it, or choose another --out",

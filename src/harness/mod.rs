@@ -3,5 +3,8 @@
 //! one row per case × strategy that every report is made from.
 
 pub mod input;
+pub mod interrupt;
+pub mod journal;
 pub mod record;
 pub mod runner;
+pub mod shard;

@@ -42,6 +42,23 @@ impl RowStatus {
     }
 }
 
+impl std::str::FromStr for RowStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RowStatus, String> {
+        [
+            RowStatus::Solved,
+            RowStatus::Unsolvable,
+            RowStatus::Limit,
+            RowStatus::Invalid,
+            RowStatus::Error,
+            RowStatus::Wrong,
+        ]
+        .into_iter()
+        .find(|st| st.as_str() == s)
+        .ok_or_else(|| format!("`{s}` is not a row status"))
+    }
+}
+
 impl From<Status> for RowStatus {
     fn from(s: Status) -> RowStatus {
         match s {

@@ -2,8 +2,10 @@
 //!
 //! A [`Job`] is a built-in [`Strategy`] or an external solver program. Jobs run one after
 //! another, each over all cases in parallel on a rayon pool of `--threads` workers: a job's
-//! wall time and cases/s are then its own, not shared with the others. Records come back in
-//! input order then job order, whatever the thread count. A panic inside a strategy is caught
+//! wall time and cases/s are then its own, not shared with the others. [`run_into`] hands each
+//! record to a [`Sink`] as it finishes (the run's journal, so an interrupted run keeps its
+//! finished cases) and can run any subset of the case × job grid (a resumed run, a shard);
+//! [`run`] keeps every record in memory, in input order then job order. A panic inside a strategy is caught
 //! and recorded as an `error` row.
 
 use super::input::Case;
@@ -16,6 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// One column of the comparison: a built-in strategy or an external program.
@@ -60,22 +63,105 @@ pub struct RunOutput {
     pub threads: usize,
 }
 
-/// Solves every case with every strategy.
+/// Where a pass's records go as they finish, and when passes start and end.
+pub trait Sink: Sync {
+    /// A job's pass is about to start (after `prepare` spent building shared data).
+    fn pass_start(&self, _job: usize, _name: &str, _prepare: Duration, _start: Instant) {}
+    /// One finished case × job. Called from the worker threads, in completion order.
+    fn record(&self, job: usize, rec: Record);
+    /// Several finished cases of one job (workers hand records over in small batches).
+    fn records(&self, job: usize, recs: Vec<Record>) {
+        for r in recs {
+            self.record(job, r);
+        }
+    }
+    /// The pass ended (all its cases done, or stopped) after `wall`.
+    fn pass_end(&self, _job: usize, _wall: Duration) {}
+}
+
+/// What one session of solving did.
+pub struct Session {
+    /// Wall time of each job's pass in this session (zero for jobs with nothing to do).
+    pub wall: Vec<Duration>,
+    /// Time each job spent preparing shared data before its pass.
+    pub prepare: Vec<Duration>,
+    pub threads: usize,
+    /// Jobs solved in this session.
+    pub solved: usize,
+    /// `stop` was raised: the cases not started yet were left undone.
+    pub stopped: bool,
+}
+
+/// Solves every case with every strategy, records in memory.
 pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
+    struct Collect(Vec<std::sync::Mutex<Option<Record>>>, usize);
+    impl Sink for Collect {
+        fn record(&self, job: usize, rec: Record) {
+            let at = rec.case * self.1 + job;
+            *self.0[at].lock().unwrap() = Some(rec);
+        }
+    }
+    let k = cfg.jobs.len();
+    let sink = Collect(
+        (0..cases.len() * k)
+            .map(|_| std::sync::Mutex::new(None))
+            .collect(),
+        k,
+    );
+    let todo: Vec<Vec<usize>> = vec![(0..cases.len()).collect(); k];
+    let stop = AtomicBool::new(false);
+    let session = run_into(cases, cfg, &todo, &sink, &stop)?;
+    let records = sink
+        .0
+        .into_iter()
+        .map(|m| m.into_inner().unwrap().expect("one record per case"))
+        .collect();
+    Ok(RunOutput {
+        records,
+        wall: session.wall,
+        prepare: session.prepare,
+        threads: session.threads,
+    })
+}
+
+/// Solves the cases `todo[j]` (indices into `cases`) with job `j`, for every job in turn,
+/// handing each record to `sink` as it finishes. When `stop` is raised, cases not started
+/// yet are skipped (the ones in flight finish and are handed over) and no further pass runs.
+pub fn run_into(
+    cases: &[Case],
+    cfg: &RunConfig,
+    todo: &[Vec<usize>],
+    sink: &dyn Sink,
+    stop: &AtomicBool,
+) -> Result<Session, String> {
+    assert_eq!(todo.len(), cfg.jobs.len(), "one todo list per job");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .thread_name(|i| format!("tilebench-{i}"))
         .build()
         .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
     let threads = pool.current_num_threads();
-    let total = (cases.len() * cfg.jobs.len()) as u64;
+    let total = todo.iter().map(Vec::len).sum::<usize>() as u64;
     let bar = progress_bar(total, cfg.progress);
     let hidden = bar.is_hidden();
+    let mut session = Session {
+        wall: vec![Duration::ZERO; cfg.jobs.len()],
+        prepare: vec![Duration::ZERO; cfg.jobs.len()],
+        threads,
+        solved: 0,
+        stopped: false,
+    };
+    let solved = AtomicUsize::new(0);
 
     // Optimal lengths for judging external answers: the rows' expected_steps, or astar's
     // answer, computed before the programs run so that it is not in their wall time.
     let optimum = Optimum::new(cases.len(), cfg.solve);
-    if cfg.jobs.iter().any(|j| matches!(j, Job::External(_))) {
+    let external_todo = cfg
+        .jobs
+        .iter()
+        .zip(todo)
+        .any(|(j, t)| matches!(j, Job::External(_)) && !t.is_empty());
+    if external_todo {
         pool.install(|| optimum.prepare(cases));
     }
     // Each shape with the goal-blank cells its cases use.
@@ -90,11 +176,17 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
         if !hidden {
             bar.inc(1);
         }
+        solved.fetch_add(1, Ordering::Relaxed);
     };
-    let mut per_job: Vec<Vec<Record>> = Vec::with_capacity(cfg.jobs.len());
-    let mut wall = Vec::with_capacity(cfg.jobs.len());
-    let mut prepare = Vec::with_capacity(cfg.jobs.len());
-    for job in &cfg.jobs {
+    for (j, job) in cfg.jobs.iter().enumerate() {
+        if stop.load(Ordering::SeqCst) {
+            session.stopped = true;
+            break;
+        }
+        let indices = &todo[j];
+        if indices.is_empty() {
+            continue;
+        }
         bar.set_message(job.name().to_string());
         let t0 = Instant::now();
         if let Job::Builtin(strategy) = job {
@@ -104,22 +196,23 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
                 }
             });
         }
-        prepare.push(t0.elapsed());
+        session.prepare[j] = t0.elapsed();
         let t0 = Instant::now();
-        let (records, elapsed): (Vec<Record>, Duration) = match job {
+        sink.pass_start(j, job.name(), session.prepare[j], t0);
+        let elapsed = match job {
             Job::Builtin(strategy) => {
-                let records = pool.install(|| {
-                    cases
-                        .par_iter()
-                        .enumerate()
-                        .map(|(i, case)| {
-                            let r = run_one(i, case, *strategy, cfg);
-                            tick();
-                            r
-                        })
-                        .collect()
+                pool.install(|| {
+                    indices.par_iter().for_each_init(
+                        || Batch::new(sink, j),
+                        |batch, &i| {
+                            if !stop.load(Ordering::Relaxed) {
+                                batch.push(run_one(i, &cases[i], *strategy, cfg));
+                                tick();
+                            }
+                        },
+                    )
                 });
-                (records, t0.elapsed())
+                t0.elapsed()
             }
             Job::External(solver) => {
                 let pass = Pass::new(
@@ -130,43 +223,76 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
                     cfg.repeat,
                     cfg.keep_paths,
                 );
-                let records = pool.install(|| {
-                    cases
-                        .par_iter()
-                        .enumerate()
-                        .map(|(i, case)| {
-                            let r = pass.solve(i, case);
-                            tick();
-                            r
-                        })
-                        .collect()
+                pool.install(|| {
+                    indices.par_iter().for_each_init(
+                        || Batch::new(sink, j),
+                        |batch, &i| {
+                            if !stop.load(Ordering::Relaxed) {
+                                batch.push(pass.solve(i, &cases[i]));
+                                tick();
+                            }
+                        },
+                    )
                 });
                 let elapsed = t0.elapsed();
                 // Ends the programs (end of input, then a kill after a grace period), outside
                 // the pass's wall time.
                 drop(pass);
-                (records, elapsed)
+                elapsed
             }
         };
-        wall.push(elapsed);
-        per_job.push(records);
+        session.wall[j] = elapsed;
+        sink.pass_end(j, elapsed);
+    }
+    if stop.load(Ordering::SeqCst) {
+        session.stopped = true;
     }
     bar.finish_and_clear();
+    session.solved = solved.load(Ordering::Relaxed);
+    Ok(session)
+}
 
-    // Interleave into input order, then job order.
-    let mut iters: Vec<_> = per_job.into_iter().map(Vec::into_iter).collect();
-    let mut records = Vec::with_capacity(total as usize);
-    for _ in 0..cases.len() {
-        for it in iters.iter_mut() {
-            records.push(it.next().expect("one record per case"));
+/// A worker's finished records on their way to the sink: handed over every [`Batch::MAX`]
+/// records, every [`Batch::AGE`], and when the worker's share of the pass ends (on drop).
+struct Batch<'a> {
+    sink: &'a dyn Sink,
+    job: usize,
+    recs: Vec<Record>,
+    since: Instant,
+}
+
+impl<'a> Batch<'a> {
+    const MAX: usize = 256;
+    const AGE: Duration = Duration::from_millis(100);
+
+    fn new(sink: &'a dyn Sink, job: usize) -> Batch<'a> {
+        Batch {
+            sink,
+            job,
+            recs: Vec::new(),
+            since: Instant::now(),
         }
     }
-    Ok(RunOutput {
-        records,
-        wall,
-        prepare,
-        threads,
-    })
+    fn push(&mut self, r: Record) {
+        if self.recs.is_empty() {
+            self.since = Instant::now();
+        }
+        self.recs.push(r);
+        if self.recs.len() >= Self::MAX || self.since.elapsed() >= Self::AGE {
+            self.flush();
+        }
+    }
+    fn flush(&mut self) {
+        if !self.recs.is_empty() {
+            self.sink.records(self.job, std::mem::take(&mut self.recs));
+        }
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
 }
 
 fn progress_bar(total: u64, wanted: bool) -> ProgressBar {

@@ -80,3 +80,52 @@ pub fn write_interval_log(
     }
     Ok(())
 }
+
+/// Reads an interval log back: each interval's tag and histogram, exactly.
+pub fn read_interval_log(bytes: &[u8]) -> Result<Vec<(String, Histogram<u64>)>, String> {
+    use base64::Engine as _;
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+    use hdrhistogram::serialization::Deserializer;
+    let mut de = Deserializer::new();
+    let mut out = Vec::new();
+    for entry in IntervalLogIterator::new(bytes) {
+        if let LogEntry::Interval(h) = entry.map_err(|e| format!("not an interval log: {e:?}"))? {
+            let tag = h.tag().map_or_else(String::new, |t| t.as_str().to_string());
+            let raw = base64::engine::general_purpose::STANDARD
+                .decode(h.encoded_histogram())
+                .map_err(|e| format!("histogram `{tag}`: bad base64: {e}"))?;
+            let hist: Histogram<u64> = de
+                .deserialize(&mut raw.as_slice())
+                .map_err(|e| format!("histogram `{tag}`: cannot decode: {e:?}"))?;
+            out.push((tag, hist));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interval_log_reads_back_exactly() {
+        let mut a = crate::report::new_histogram();
+        let mut b = crate::report::new_histogram();
+        for v in [1u64, 70, 5_000, 123_456_789] {
+            a.record(v).unwrap();
+            b.record(v * 3).unwrap();
+        }
+        let mut bytes = Vec::new();
+        let entries = [
+            ("astar", &a, Duration::from_millis(3)),
+            ("my-solver", &b, Duration::from_secs(2)),
+        ];
+        write_interval_log(&mut bytes, SystemTime::now(), &entries).unwrap();
+        let back = read_interval_log(&bytes).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].0, "astar");
+        assert_eq!(back[0].1, a);
+        assert_eq!(back[1].0, "my-solver");
+        assert_eq!(back[1].1, b);
+    }
+}

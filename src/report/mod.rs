@@ -78,3 +78,38 @@ impl<'a> RunReport<'a> {
         }
     }
 }
+
+/// Writes a finished run's summary.csv, `latency-<strategy>.hgrm` files, latency.hlog and,
+/// last, run.json into `dir`, each atomically (cases.csv is written before, by the caller).
+pub fn write_run_files(
+    dir: &std::path::Path,
+    report: &RunReport,
+    wall: &[Duration],
+    started: std::time::SystemTime,
+    info: &run_json::RunInfo,
+) -> Result<(), String> {
+    use crate::util::atomic_write;
+    use std::io::Write;
+    let text = |name: &str, t: &str| atomic_write(&dir.join(name), |w| w.write_all(t.as_bytes()));
+    text(
+        "summary.csv",
+        &summary::SummaryCsv.render(&report.summaries),
+    )?;
+    for (name, h) in report.strategies.iter().zip(&report.histograms) {
+        text(&format!("latency-{name}.hgrm"), &hgrm::percentile_text(h))?;
+    }
+    let entries: Vec<_> = report
+        .strategies
+        .iter()
+        .zip(&report.histograms)
+        .zip(wall)
+        .map(|((name, h), w)| (name.as_str(), h, *w))
+        .collect();
+    atomic_write(&dir.join("latency.hlog"), |w| {
+        hgrm::write_interval_log(w, started, &entries)
+    })?;
+    text(
+        "run.json",
+        &(serde_json::to_string_pretty(info).expect("JSON") + "\n"),
+    )
+}

@@ -2,6 +2,7 @@
 
 use crate::external::ExternalInfo;
 use crate::harness::input::InputFile;
+use crate::harness::shard::Shard;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -33,4 +34,85 @@ pub struct RunInfo {
     /// The --solver programs, each with what its latency measures.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub external_solvers: Vec<ExternalInfo>,
+    /// `--size` and `--goal`, which change how rows are read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
+    /// `--shard I/N`: this run holds only the cases of that shard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// How many sessions solved the run (more than 1 when it was resumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<u32>,
+    /// `merge`: the shard directories this run was made from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
+}
+
+impl RunInfo {
+    /// What makes two runs' results comparable case by case, field by field: version, inputs
+    /// (path and checksum), strategies and every option that changes an answer or a counter.
+    /// Threads, times, the machine and the shard are left out.
+    pub fn identity(&self) -> Vec<(&'static str, String)> {
+        let j = |v: &dyn erased::Ser| v.json();
+        vec![
+            ("tilebench version", self.tilebench_version.clone()),
+            ("git commit", j(&self.git_commit)),
+            (
+                "inputs",
+                self.inputs
+                    .iter()
+                    .map(|f| format!("{} (fnv1a64 {}, {} rows)", f.path, f.fnv1a64, f.rows))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            ("strategies", self.strategies.join(",")),
+            ("--exhaustive", j(&self.exhaustive)),
+            ("--repeat", j(&self.repeat)),
+            ("--max-nodes", j(&self.max_nodes)),
+            ("--timeout", j(&self.timeout_s)),
+            ("--hash-buckets", j(&self.hash_buckets)),
+            ("--heuristic", self.heuristic.clone()),
+            ("--max-states", j(&self.max_states)),
+            ("--paths", j(&self.paths)),
+            ("--size", j(&self.size)),
+            ("--goal", j(&self.goal)),
+            (
+                "--solver",
+                self.external_solvers
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{}={} ({}, blank {}, {})",
+                            e.name, e.command, e.protocol, e.blank, e.spawn
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+        ]
+    }
+
+    /// How `other` differs from this run in [`RunInfo::identity`], one line per field;
+    /// `labels` name the two (e.g. `now`, `when started`).
+    pub fn differences(&self, other: &RunInfo, labels: (&str, &str)) -> Vec<String> {
+        self.identity()
+            .into_iter()
+            .zip(other.identity())
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|((what, a), (_, b))| format!("{what}: `{a}` {}, `{b}` {}", labels.0, labels.1))
+            .collect()
+    }
+}
+
+mod erased {
+    pub trait Ser {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).expect("JSON")
+        }
+    }
 }

@@ -1,0 +1,290 @@
+//! `tilebench merge DIR… --out DIR`: the outputs of `run --shard I/N` runs, put back together
+//! into the run they split.
+//!
+//! The shards must be finished runs of one split: the same tilebench version, inputs (path
+//! and checksum), strategies and options, the same N, every index from 1 to N exactly once.
+//! cases.csv is the shards' rows interleaved back into input order (case i is in shard
+//! i mod N + 1), copied field for field; the latency histograms are the shards' exact
+//! histograms (read back from latency.hlog) added together; summary.csv is computed again
+//! from those, with `wall_s` the sum of the shards' pass times (so `cases_per_s` is the rate
+//! of one machine like theirs).
+
+use super::{CmdResult, OK};
+use crate::cli::MergeArgs;
+use crate::harness::journal;
+use crate::harness::record::{Counters, Record};
+use crate::harness::shard::Shard;
+use crate::report::cases_csv::{CaseRow, COLUMNS};
+use crate::report::run_json::RunInfo;
+use crate::report::summary::{read_summary_csv, StrategySummary};
+use crate::report::table::Table;
+use crate::report::{hgrm, new_histogram, RunReport, SummaryExport};
+use crate::util::atomic_write;
+use hdrhistogram::Histogram;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// One shard's output directory.
+struct Part {
+    dir: PathBuf,
+    info: RunInfo,
+    shard: Shard,
+}
+
+pub fn run(args: MergeArgs) -> CmdResult {
+    let started = SystemTime::now();
+    let mut parts = Vec::new();
+    for dir in &args.shards {
+        parts.push(read_part(dir)?);
+    }
+
+    // One split of one run: same identity, same N, each index once.
+    let first = &parts[0];
+    for p in &parts[1..] {
+        let diffs = p.info.differences(
+            &first.info,
+            (
+                &format!("in {}", p.dir.display()),
+                &format!("in {}", first.dir.display()),
+            ),
+        );
+        if !diffs.is_empty() {
+            return Err(format!(
+                "{} and {} are not shards of one run:\n  {}\nmerge only the shards of one \
+                 `run --shard I/N` split (same tilebench, inputs, strategies and options)",
+                p.dir.display(),
+                first.dir.display(),
+                diffs.join("\n  ")
+            ));
+        }
+        if p.shard.count != first.shard.count {
+            return Err(format!(
+                "{} is shard {} but {} is shard {}: shards of one split have the same N",
+                p.dir.display(),
+                p.shard,
+                first.dir.display(),
+                first.shard
+            ));
+        }
+    }
+    let n = first.shard.count;
+    parts.sort_by_key(|p| p.shard.index);
+    for w in parts.windows(2) {
+        if w[0].shard == w[1].shard {
+            return Err(format!(
+                "{} and {} are both shard {}: pass each shard once",
+                w[0].dir.display(),
+                w[1].dir.display(),
+                w[0].shard
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|i| !parts.iter().any(|p| p.shard.index == *i))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard(s) {} missing: pass the output directory of every shard of the split \
+             (run them with `tilebench run … --shard I/{n}`)",
+            missing.join(", ")
+        ));
+    }
+
+    let info = parts[0].info.clone();
+    let names = info.strategies.clone();
+    let k = names.len();
+    let total: usize = info.inputs.iter().map(|f| f.rows).sum();
+
+    // Every shard's rows, checked against the grid they should fill.
+    let mut rows: Vec<Vec<csv::ByteRecord>> = Vec::new();
+    for p in &parts {
+        rows.push(read_rows(p, &names, total)?);
+    }
+    let out_dir = super::run::prepare_out_dir(Some(&args.out), args.force, started)?;
+    // Input order: case i is row group i / N of shard i mod N.
+    let order = || {
+        (0..total).flat_map(|i| {
+            let part = i % n as usize;
+            let at = (i / n as usize) * k;
+            (at..at + k).map(move |r| (i, part, r))
+        })
+    };
+    let header = csv::ByteRecord::from(COLUMNS.to_vec());
+    atomic_write(&out_dir.join("cases.csv"), |w| {
+        let mut out = csv::Writer::from_writer(w);
+        out.write_byte_record(&header)?;
+        for (_, part, r) in order() {
+            out.write_byte_record(&rows[part][r])?;
+        }
+        out.flush()
+    })?;
+    let mut records = Vec::with_capacity(total * k);
+    for (i, part, r) in order() {
+        let row: CaseRow = rows[part][r]
+            .deserialize(Some(&header))
+            .map_err(|e| format!("{}: {e}", parts[part].dir.join("cases.csv").display()))?;
+        records.push(to_record(i, &row)?);
+    }
+    drop(rows);
+
+    // Exact histograms, added; pass times, summed.
+    let mut histograms: Vec<Histogram<u64>> = names.iter().map(|_| new_histogram()).collect();
+    let mut wall = vec![Duration::ZERO; k];
+    let mut prepare = info.prepare_s.clone();
+    prepare.values_mut().for_each(|v| *v = 0.0);
+    for p in &parts {
+        let path = p.dir.join("latency.hlog");
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let logged =
+            hgrm::read_interval_log(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (j, name) in names.iter().enumerate() {
+            let h = logged
+                .iter()
+                .find(|(t, _)| t == name)
+                .ok_or_else(|| format!("{}: no histogram tagged `{name}`", path.display()))?;
+            histograms[j]
+                .add(&h.1)
+                .map_err(|e| format!("{}: `{name}`: {e:?}", path.display()))?;
+        }
+        let spath = p.dir.join("summary.csv");
+        let summaries = read_summary_csv(&spath)?;
+        for (j, name) in names.iter().enumerate() {
+            let s = summaries
+                .iter()
+                .find(|s| s.strategy == *name)
+                .ok_or_else(|| format!("{}: no row for `{name}`", spath.display()))?;
+            wall[j] += Duration::from_secs_f64(s.wall_s.max(0.0));
+        }
+        for (name, s) in &p.info.prepare_s {
+            *prepare.entry(name.clone()).or_default() += s;
+        }
+    }
+    let summaries: Vec<StrategySummary> = names
+        .iter()
+        .zip(&histograms)
+        .zip(&wall)
+        .map(|((s, h), &w)| StrategySummary::compute(s, &records, h, w))
+        .collect();
+    let report = RunReport {
+        cases: &[],
+        records: &records,
+        strategies: names.clone(),
+        histograms,
+        summaries,
+    };
+    let merged = RunInfo {
+        command: std::env::args().collect(),
+        wall_s: parts.iter().map(|p| p.info.wall_s).sum(),
+        prepare_s: prepare,
+        shard: None,
+        sessions: None,
+        merged_from: parts.iter().map(|p| p.dir.display().to_string()).collect(),
+        ..info
+    };
+    crate::report::write_run_files(&out_dir, &report, &wall, started, &merged)?;
+
+    if !args.quiet {
+        print!("{}", Table.render(&report.summaries));
+    }
+    eprintln!(
+        "tilebench: merged {n} shards: {total} cases × {k} strategies; results in {}",
+        out_dir.display()
+    );
+    let _ = std::io::stdout().flush();
+    Ok(OK)
+}
+
+/// A finished shard's run.json.
+fn read_part(dir: &Path) -> Result<Part, String> {
+    if dir.join(journal::MANIFEST).exists() {
+        return Err(format!(
+            "{} is an unfinished run ({}); finish it first with the same `tilebench run …` \
+             command and --resume",
+            dir.display(),
+            journal::JOURNAL
+        ));
+    }
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "cannot read {}: {e}; merge takes the output directories of finished \
+             `tilebench run --shard I/N` runs",
+            path.display()
+        )
+    })?;
+    let info: RunInfo = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a tilebench run.json: {e}", path.display()))?;
+    Ok(Part {
+        dir: dir.to_path_buf(),
+        shard: info.shard.unwrap_or(Shard::ALL),
+        info,
+    })
+}
+
+/// A shard's cases.csv, checked: the columns, one row per case of the shard × strategy, the
+/// strategies in order.
+fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRecord>, String> {
+    let path = p.dir.join("cases.csv");
+    let mut r = csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = r
+        .byte_headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if header.iter().ne(COLUMNS.iter().map(|c| c.as_bytes())) {
+        return Err(format!(
+            "{}: the columns are not those of this tilebench's cases.csv",
+            path.display()
+        ));
+    }
+    let strategy = COLUMNS
+        .iter()
+        .position(|&c| c == "strategy")
+        .expect("column");
+    let mut rows = Vec::new();
+    for (n, row) in r.byte_records().enumerate() {
+        let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
+        let want = &names[n % names.len()];
+        if row.get(strategy) != Some(want.as_bytes()) {
+            return Err(format!(
+                "{}:{}: strategy `{}` where `{want}` belongs; the file was changed after the run",
+                path.display(),
+                n + 2,
+                String::from_utf8_lossy(row.get(strategy).unwrap_or_default())
+            ));
+        }
+        rows.push(row);
+    }
+    let want = p.shard.len(total) * names.len();
+    if rows.len() != want {
+        return Err(format!(
+            "{}: {} rows, but shard {} of {total} cases × {} strategies has {want}",
+            path.display(),
+            rows.len(),
+            p.shard,
+            names.len()
+        ));
+    }
+    Ok(rows)
+}
+
+/// The record a cases.csv row was written from (what the summary needs of it).
+fn to_record(case: usize, row: &CaseRow) -> Result<Record, String> {
+    let mut r = Record::empty(case, &row.strategy);
+    r.status = row.status.parse()?;
+    r.steps = row.steps;
+    r.matches_expected = row.matches_expected;
+    r.optimal = row.optimal;
+    r.counters = Counters {
+        expanded: row.expanded,
+        generated: row.generated,
+        stored: row.stored,
+        peak_frontier: row.peak_frontier,
+    };
+    r.latency_ns = row.latency_ns.unwrap_or(0);
+    r.latency_min_ns = row.latency_min_ns.unwrap_or(0);
+    r.path = row.path.clone();
+    r.message = row.message.clone();
+    Ok(r)
+}

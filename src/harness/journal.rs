@@ -1,0 +1,520 @@
+//! The journal of a run in progress: every finished case × strategy, on disk as it finishes.
+//!
+//! While a run is going, its output directory holds
+//!
+//! - `manifest.json`: the run's identity (a `run.json` without results: inputs with their
+//!   checksums, strategies, options, shard), written atomically before any solving, so that
+//!   `--resume` can refuse a directory started from other inputs or options;
+//! - `journal.csv`: one line per finished job (`case` = the case's 0-based index in the run's
+//!   inputs, strategy, status, steps, counters, latencies, path, message): enough to rebuild
+//!   its [`Record`]. Lines are appended by a writer thread, written to the file every
+//!   [`FLUSH_RECORDS`] records and at least every [`FLUSH_EVERY`], and synced to the disk
+//!   every [`FLUSH_EVERY`] and at the end of each pass; a torn last line (a kill or a power
+//!   loss mid-write) is dropped when the journal is read back;
+//! - `journal-passes.csv`: per session and strategy, the time spent preparing and the pass's
+//!   wall time so far (a checkpoint at each sync, and the final figure at the pass's end).
+//!
+//! The final files are made from the journal; then the three files are removed.
+
+use super::record::{Counters, Record};
+use super::runner::Sink;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+pub const JOURNAL: &str = "journal.csv";
+pub const PASSES: &str = "journal-passes.csv";
+pub const MANIFEST: &str = "manifest.json";
+
+/// Records are handed to the OS after this many (a `kill -9` loses at most these)…
+pub const FLUSH_RECORDS: usize = 4096;
+/// …and at least this often, when they are also synced to the disk (a power loss loses at
+/// most this much work).
+pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
+
+const HEADER: &str = "case,strategy,status,steps,matches_expected,optimal,expanded,generated,\
+stored,peak_frontier,latency_ns,latency_min_ns,path,message\n";
+const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
+
+/// Appends one record as a journal line. Line ends inside the message are escaped (`\n`),
+/// so every record is exactly one line and a torn line is easy to find.
+pub fn encode(rec: &Record, out: &mut Vec<u8>) {
+    let mut num = itoa::Buffer::new();
+    let opt = |out: &mut Vec<u8>, v: Option<u64>, num: &mut itoa::Buffer| {
+        if let Some(v) = v {
+            out.extend_from_slice(num.format(v).as_bytes());
+        }
+        out.push(b',');
+    };
+    out.extend_from_slice(num.format(rec.case).as_bytes());
+    out.push(b',');
+    quoted(out, &rec.strategy);
+    out.push(b',');
+    out.extend_from_slice(rec.status.as_str().as_bytes());
+    out.push(b',');
+    if let Some(s) = rec.steps {
+        out.extend_from_slice(num.format(s).as_bytes());
+    }
+    out.push(b',');
+    for b in [rec.matches_expected, rec.optimal] {
+        out.extend_from_slice(match b {
+            Some(true) => b"true,",
+            Some(false) => b"false,",
+            None => b",",
+        });
+    }
+    let c = rec.counters;
+    for v in [c.expanded, c.generated, c.stored, c.peak_frontier] {
+        opt(out, v, &mut num);
+    }
+    opt(out, Some(rec.latency_ns), &mut num);
+    opt(out, Some(rec.latency_min_ns), &mut num);
+    if let Some(p) = &rec.path {
+        // An empty path (start = goal) is written as `-`, so it is not read back as no path.
+        if p.is_empty() {
+            out.push(b'-');
+        } else {
+            quoted(out, p);
+        }
+    }
+    out.push(b',');
+    let mut msg = String::new();
+    for ch in rec.message.chars() {
+        match ch {
+            '\\' => msg.push_str("\\\\"),
+            '\n' => msg.push_str("\\n"),
+            '\r' => msg.push_str("\\r"),
+            c => msg.push(c),
+        }
+    }
+    quoted(out, &msg);
+    out.push(b'\n');
+}
+
+/// A CSV field, quoted when it needs to be.
+fn quoted(out: &mut Vec<u8>, s: &str) {
+    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
+        out.push(b'"');
+        out.extend_from_slice(s.replace('"', "\"\"").as_bytes());
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(s.as_bytes());
+    }
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars();
+    while let Some(c) = it.next() {
+        if c == '\\' {
+            match it.next() {
+                Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
+                Some(o) => out.push(o),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Reads one journal line back.
+pub fn decode(r: &csv::StringRecord) -> Result<Record, String> {
+    if r.len() != 14 {
+        return Err(format!("{} fields, expected 14", r.len()));
+    }
+    let num = |i: usize| -> Result<Option<u64>, String> {
+        match &r[i] {
+            "" => Ok(None),
+            s => s
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("`{s}` is not a number")),
+        }
+    };
+    let flag = |i: usize| -> Result<Option<bool>, String> {
+        match &r[i] {
+            "" => Ok(None),
+            "true" => Ok(Some(true)),
+            "false" => Ok(Some(false)),
+            s => Err(format!("`{s}` is not true or false")),
+        }
+    };
+    let case = num(0)?.ok_or("no case index")? as usize;
+    let mut rec = Record::empty(case, &r[1]);
+    rec.status = r[2].parse()?;
+    rec.steps = match &r[3] {
+        "" => None,
+        s => Some(s.parse().map_err(|_| format!("`{s}` is not a number"))?),
+    };
+    rec.matches_expected = flag(4)?;
+    rec.optimal = flag(5)?;
+    rec.counters = Counters {
+        expanded: num(6)?,
+        generated: num(7)?,
+        stored: num(8)?,
+        peak_frontier: num(9)?,
+    };
+    rec.latency_ns = num(10)?.unwrap_or(0);
+    rec.latency_min_ns = num(11)?.unwrap_or(0);
+    rec.path = match &r[12] {
+        "" => None,
+        "-" => Some(String::new()),
+        p => Some(p.to_string()),
+    };
+    rec.message = unescape(&r[13]);
+    Ok(rec)
+}
+
+/// Creates empty journal files (with their headers) in `dir`, replacing any.
+pub fn create(dir: &Path) -> io::Result<()> {
+    for (name, header) in [(JOURNAL, HEADER), (PASSES, PASSES_HEADER)] {
+        let mut f = File::create(dir.join(name))?;
+        f.write_all(header.as_bytes())?;
+        f.sync_all()?;
+    }
+    Ok(())
+}
+
+/// What the journal holds.
+pub struct Loaded {
+    pub records: Vec<Record>,
+    /// Per strategy: the summed prepare and pass wall times over all sessions.
+    pub prepare: BTreeMap<String, Duration>,
+    pub wall: BTreeMap<String, Duration>,
+    /// The last session number (0 when none ran).
+    pub last_session: u32,
+}
+
+/// Reads the complete lines of a journal file: the text up to its last line end. A torn
+/// last line is cut off the file, so that appending starts on a fresh line.
+fn complete_lines(path: &Path, header: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let good = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if good < bytes.len() {
+        let f = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(good as u64).map(|_| f))
+            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        let _ = f.sync_all();
+    }
+    let text = String::from_utf8_lossy(&bytes[..good]).into_owned();
+    if good == 0 {
+        // Not even the header made it: start the file again.
+        std::fs::write(path, header)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        return Ok(header.to_string());
+    }
+    if !text.starts_with(header) {
+        return Err(format!(
+            "{}: not a tilebench journal (its header is not `{}`)",
+            path.display(),
+            header.trim_end()
+        ));
+    }
+    Ok(text)
+}
+
+/// Reads the journal of `dir` back (records in completion order).
+pub fn load(dir: &Path) -> Result<Loaded, String> {
+    let damaged = |path: &Path, line: u64, e: String| {
+        format!(
+            "{}:{line}: damaged journal line ({e}); the run cannot be resumed safely: \
+             start it again with --force",
+            path.display()
+        )
+    };
+    let path = dir.join(JOURNAL);
+    let text = complete_lines(&path, HEADER)?;
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut records = Vec::new();
+    let mut row = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut row) {
+            Ok(true) => {
+                let line = row.position().map_or(0, |p| p.line());
+                records.push(decode(&row).map_err(|e| damaged(&path, line, e))?);
+            }
+            Ok(false) => break,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                return Err(damaged(&path, line, e.to_string()));
+            }
+        }
+    }
+
+    let ppath = dir.join(PASSES);
+    let text = complete_lines(&ppath, PASSES_HEADER)?;
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    // (session, strategy) → (prepare, wall): the last checkpoint is the longest.
+    let mut passes: BTreeMap<(u32, String), (u64, u64)> = BTreeMap::new();
+    let mut last_session = 0;
+    for row in reader.records() {
+        let row =
+            row.map_err(|e| damaged(&ppath, e.position().map_or(0, |p| p.line()), e.to_string()))?;
+        let line = row.position().map_or(0, |p| p.line());
+        let n = |i: usize| -> Result<u64, String> {
+            row.get(i)
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| damaged(&ppath, line, format!("field {} is not a number", i + 1)))
+        };
+        let session = n(0)? as u32;
+        let (prepare, wall) = (n(2)?, n(3)?);
+        let e = passes
+            .entry((session, row.get(1).unwrap_or("").to_string()))
+            .or_default();
+        *e = (e.0.max(prepare), e.1.max(wall));
+        last_session = last_session.max(session);
+    }
+    let mut prepare: BTreeMap<String, Duration> = BTreeMap::new();
+    let mut wall: BTreeMap<String, Duration> = BTreeMap::new();
+    for ((_, name), (p, w)) in passes {
+        *prepare.entry(name.clone()).or_default() += Duration::from_nanos(p);
+        *wall.entry(name).or_default() += Duration::from_nanos(w);
+    }
+    Ok(Loaded {
+        records,
+        prepare,
+        wall,
+        last_session,
+    })
+}
+
+/// Removes the journal files (after the final files are written).
+pub fn remove(dir: &Path) {
+    for f in [JOURNAL, PASSES, MANIFEST] {
+        let _ = std::fs::remove_file(dir.join(f));
+    }
+}
+
+enum Msg {
+    /// Encoded lines, and how many.
+    Lines(Vec<u8>, usize),
+    Start {
+        name: String,
+        prepare: Duration,
+        start: Instant,
+    },
+    End {
+        wall: Duration,
+    },
+}
+
+/// Appends records to the journal from a writer thread; a [`Sink`] for the runner.
+pub struct Writer {
+    tx: Option<SyncSender<Msg>>,
+    names: Vec<String>,
+    thread: Option<JoinHandle<io::Result<()>>>,
+}
+
+impl Writer {
+    /// Opens the journal of `dir` for appending as session `session`; `names` are the jobs'
+    /// names, in job order.
+    pub fn open(dir: &Path, session: u32, names: Vec<String>) -> Result<Writer, String> {
+        let open = |name: &str| {
+            let p = dir.join(name);
+            OpenOptions::new()
+                .append(true)
+                .open(&p)
+                .map_err(|e| format!("cannot append to {}: {e}", p.display()))
+        };
+        let (records, passes) = (open(JOURNAL)?, open(PASSES)?);
+        // Bounded: workers wait rather than pile records up in memory if the disk is slow.
+        let (tx, rx) = sync_channel(1 << 10);
+        let thread = std::thread::Builder::new()
+            .name("tilebench-journal".into())
+            .spawn(move || write_loop(rx, records, passes, session))
+            .map_err(|e| format!("cannot start the journal thread: {e}"))?;
+        Ok(Writer {
+            tx: Some(tx),
+            names,
+            thread: Some(thread),
+        })
+    }
+
+    fn send(&self, m: Msg) {
+        if let Some(tx) = &self.tx {
+            // The thread only ends early on a write error, reported by `finish`.
+            let _ = tx.send(m);
+        }
+    }
+
+    /// Writes and syncs everything sent so far and closes the files.
+    pub fn finish(mut self) -> Result<(), String> {
+        self.tx.take();
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(Ok(()))) | None => Ok(()),
+            Some(Ok(Err(e))) => Err(format!("cannot write the journal: {e}")),
+            Some(Err(_)) => Err("the journal thread panicked".into()),
+        }
+    }
+}
+
+impl Sink for Writer {
+    fn pass_start(&self, job: usize, _name: &str, prepare: Duration, start: Instant) {
+        self.send(Msg::Start {
+            name: self.names[job].clone(),
+            prepare,
+            start,
+        });
+    }
+    fn record(&self, job: usize, rec: Record) {
+        self.records(job, vec![rec]);
+    }
+    fn records(&self, _job: usize, recs: Vec<Record>) {
+        let mut lines = Vec::with_capacity(recs.len() * 96);
+        for r in &recs {
+            encode(r, &mut lines);
+        }
+        self.send(Msg::Lines(lines, recs.len()));
+    }
+    fn pass_end(&self, _job: usize, wall: Duration) {
+        self.send(Msg::End { wall });
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.tx.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn write_loop(
+    rx: Receiver<Msg>,
+    mut records: File,
+    mut passes: File,
+    session: u32,
+) -> io::Result<()> {
+    let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
+    let mut pending = 0usize;
+    let mut current: Option<(String, Duration, Instant)> = None;
+    let mut last_sync = Instant::now();
+    let pass_line =
+        |passes: &mut File, name: &str, prepare: Duration, wall: Duration, fin: bool| {
+            let line = format!(
+                "{session},{name},{},{},{fin}\n",
+                prepare.as_nanos(),
+                wall.as_nanos()
+            );
+            passes.write_all(line.as_bytes())?;
+            passes.sync_data()
+        };
+    loop {
+        let wait = FLUSH_EVERY.saturating_sub(last_sync.elapsed());
+        let msg = rx.recv_timeout(wait);
+        match msg {
+            Ok(Msg::Lines(l, n)) => {
+                buf.extend_from_slice(&l);
+                pending += n;
+                if pending >= FLUSH_RECORDS {
+                    records.write_all(&buf)?;
+                    buf.clear();
+                    pending = 0;
+                }
+            }
+            Ok(Msg::Start {
+                name,
+                prepare,
+                start,
+            }) => {
+                pass_line(&mut passes, &name, prepare, Duration::ZERO, false)?;
+                current = Some((name, prepare, start));
+            }
+            Ok(Msg::End { wall }) => {
+                records.write_all(&buf)?;
+                buf.clear();
+                pending = 0;
+                records.sync_data()?;
+                if let Some((name, prepare, _)) = current.take() {
+                    pass_line(&mut passes, &name, prepare, wall, true)?;
+                }
+                last_sync = Instant::now();
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                records.write_all(&buf)?;
+                records.sync_data()?;
+                return Ok(());
+            }
+        }
+        if last_sync.elapsed() >= FLUSH_EVERY {
+            records.write_all(&buf)?;
+            buf.clear();
+            pending = 0;
+            records.sync_data()?;
+            // The checkpoint comes after the records it covers are on disk.
+            if let Some((name, prepare, start)) = &current {
+                pass_line(&mut passes, name, *prepare, start.elapsed(), false)?;
+            }
+            last_sync = Instant::now();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::record::RowStatus;
+
+    #[test]
+    fn records_survive_the_round_trip() {
+        let mut r = Record::empty(7, "my,solver");
+        r.status = RowStatus::Wrong;
+        r.steps = Some(-1);
+        r.matches_expected = Some(false);
+        r.counters.expanded = Some(12);
+        r.latency_ns = 99;
+        r.latency_min_ns = 98;
+        r.path = Some(String::new());
+        r.message = "a \"quoted\", multi\nline \\ message\r".into();
+        let mut b = Record::empty(8, "astar");
+        b.path = Some("udlr".into());
+        let mut bytes = HEADER.as_bytes().to_vec();
+        encode(&r, &mut bytes);
+        encode(&b, &mut bytes);
+        assert_eq!(bytes.iter().filter(|&&c| c == b'\n').count(), 3);
+        let mut rd = csv::Reader::from_reader(bytes.as_slice());
+        let back: Vec<Record> = rd.records().map(|x| decode(&x.unwrap()).unwrap()).collect();
+        assert_eq!(format!("{:?}", back), format!("{:?}", vec![r, b]));
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_cut_off() {
+        let dir = std::env::temp_dir().join(format!("tilebench-journal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        create(&dir).unwrap();
+        let w = Writer::open(&dir, 1, vec!["astar".into()]).unwrap();
+        let t0 = Instant::now();
+        w.pass_start(0, "astar", Duration::ZERO, t0);
+        for i in 0..3 {
+            w.record(0, Record::empty(i, "astar"));
+        }
+        w.pass_end(0, Duration::from_millis(5));
+        w.finish().unwrap();
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join(JOURNAL))
+            .unwrap();
+        f.write_all(b"3,astar,sol").unwrap();
+        let l = load(&dir).unwrap();
+        assert_eq!(l.records.len(), 3);
+        assert_eq!(l.wall["astar"], Duration::from_millis(5));
+        assert_eq!(l.last_session, 1);
+        let text = std::fs::read_to_string(dir.join(JOURNAL)).unwrap();
+        assert!(text.ends_with('\n'));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

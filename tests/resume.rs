@@ -1,0 +1,310 @@
+//! Interrupted runs (`kill -9`, Ctrl-C) finished with `--resume`, and `--shard` + `merge`,
+//! compared with uninterrupted, unsplit runs.
+#![cfg(unix)]
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Columns that are timings, different on every run.
+const TIMING: [&str; 2] = ["latency_ns", "latency_min_ns"];
+
+/// The first 300 rows of random-1k: a few seconds of bfs-set on one thread.
+fn dataset() -> &'static Path {
+    static D: OnceLock<PathBuf> = OnceLock::new();
+    D.get_or_init(|| {
+        let dir = temp_dir("resume-data");
+        let text = std::fs::read_to_string("inputs/random-1k.csv").unwrap();
+        let head: Vec<&str> = text.lines().take(301).collect();
+        let p = dir.join("random-300.csv");
+        std::fs::write(&p, head.join("\n") + "\n").unwrap();
+        p
+    })
+}
+
+fn args(out: &Path) -> Vec<String> {
+    [
+        "run",
+        dataset().to_str().unwrap(),
+        "-s",
+        "bfs-set,astar",
+        "--threads",
+        "1",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// The same run, uninterrupted (two threads: the thread count changes no result).
+fn reference() -> &'static Path {
+    static R: OnceLock<PathBuf> = OnceLock::new();
+    R.get_or_init(|| {
+        let out = temp_dir("resume-reference");
+        let mut a = args(&out);
+        a[5] = "2".into();
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        run_ok(&a);
+        out
+    })
+}
+
+/// A CSV file's rows with the named columns blanked.
+fn without(path: &Path, columns: &[&str]) -> (Vec<String>, Vec<Vec<String>>) {
+    let (h, mut rows) = read_csv(path);
+    let idx: Vec<usize> = columns.iter().map(|c| col(&h, c)).collect();
+    for r in &mut rows {
+        for &i in &idx {
+            r[i].clear();
+        }
+    }
+    (h, rows)
+}
+
+fn spawn(out: &Path) -> Child {
+    bin()
+        .args(args(out))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn journal_lines(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("journal.csv"))
+        .map_or(0, |t| t.lines().count().saturating_sub(1))
+}
+
+/// Waits until the run has journaled some results (it flushes at least every second).
+fn wait_for_progress(out: &Path) {
+    for _ in 0..100 {
+        if journal_lines(out) > 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("no journal lines after 10 s in {}", out.display());
+}
+
+fn resume_and_compare(out: &Path) {
+    let mut a = args(out);
+    a.push("--resume".into());
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let o = run_ok(&a);
+    assert!(stderr(&o).contains("tilebench: resuming"), "{}", stderr(&o));
+    for f in ["journal.csv", "journal-passes.csv", "manifest.json"] {
+        assert!(!out.join(f).exists(), "{f} left behind");
+    }
+    assert_eq!(
+        without(&out.join("cases.csv"), &TIMING),
+        without(&reference().join("cases.csv"), &TIMING)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert!(json["sessions"].as_u64().unwrap() >= 2, "{json}");
+    // The histograms hold every case's latency, whichever session measured it.
+    let hist = |dir: &Path| {
+        let bytes = std::fs::read(dir.join("latency.hlog")).unwrap();
+        tilebench::report::hgrm::read_interval_log(&bytes)
+            .unwrap()
+            .into_iter()
+            .map(|(t, h)| (t, h.len()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(hist(out), hist(reference()));
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_results() {
+    let out = temp_dir("resume-kill");
+    let mut child = spawn(&out);
+    wait_for_progress(&out);
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    assert!(
+        !out.join("cases.csv").exists(),
+        "the run finished before the kill"
+    );
+    let done = journal_lines(&out);
+    assert!(done > 0 && done < 600, "{done} jobs journaled");
+
+    // Without --resume the unfinished run is not overwritten.
+    let a = args(&out);
+    let o = bin().args(&a).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("add --resume to finish it"),
+        "{}",
+        stderr(&o)
+    );
+    // With other options it is not resumed.
+    let mut other = a.clone();
+    other[3] = "bfs-set".into();
+    other.push("--resume".into());
+    let o = bin().args(&other).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("strategies: `bfs-set` now, `bfs-set,astar` when started"),
+        "{e}"
+    );
+
+    resume_and_compare(&out);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
+    let out = temp_dir("resume-sigint");
+    let child = spawn(&out);
+    wait_for_progress(&out);
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{e}");
+    assert!(e.contains("interrupted"), "{e}");
+    let expected = format!(
+        "{} {} --resume",
+        env!("CARGO_BIN_EXE_tilebench"),
+        args(&out).join(" ")
+    );
+    assert!(e.contains(&expected), "no `{expected}` in:\n{e}");
+    assert!(!out.join("cases.csv").exists());
+    assert!(journal_lines(&out) > 0);
+    resume_and_compare(&out);
+}
+
+#[test]
+fn resume_of_a_finished_run_is_refused() {
+    let a = args(reference());
+    let mut a: Vec<&str> = a.iter().map(String::as_str).collect();
+    a.push("--resume");
+    let o = bin().args(&a).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nothing to resume"), "{}", stderr(&o));
+}
+
+fn run_dir(name: &str, extra: &[&str]) -> PathBuf {
+    let out = temp_dir(name);
+    let mut a = vec![
+        "run",
+        "inputs/per-depth.csv",
+        "inputs/malformed.csv",
+        "-s",
+        "astar,bfs-hash,idastar",
+        "--paths",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    a.extend_from_slice(extra);
+    // malformed.csv's invalid rows make every run exit 2, after writing everything.
+    let o = bin().args(&a).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    out
+}
+
+fn merge(dirs: &[&Path], out: &Path) -> std::process::Output {
+    bin()
+        .arg("merge")
+        .args(dirs)
+        .arg("--out")
+        .arg(out)
+        .arg("-q")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn three_shards_merge_into_the_single_run() {
+    let whole = run_dir("shard-whole", &[]);
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|i| run_dir(&format!("shard-{i}"), &["--shard", &format!("{i}/3")]))
+        .collect();
+    // Each shard holds a third of the cases: case i in shard i mod 3 + 1.
+    let (_, all) = read_csv(&whole.join("cases.csv"));
+    let (_, first) = read_csv(&shards[0].join("cases.csv"));
+    assert_eq!(first.len(), all.len().div_ceil(9) * 3);
+
+    let merged = temp_dir("shard-merged");
+    let o = merge(&[&shards[2], &shards[0], &shards[1]], &merged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        without(&merged.join("cases.csv"), &TIMING),
+        without(&whole.join("cases.csv"), &TIMING)
+    );
+    let latency_and_wall = [
+        "latency_mean_us",
+        "latency_p50_us",
+        "latency_p90_us",
+        "latency_p99_us",
+        "latency_p999_us",
+        "latency_max_us",
+        "wall_s",
+        "cases_per_s",
+    ];
+    assert_eq!(
+        without(&merged.join("summary.csv"), &latency_and_wall),
+        without(&whole.join("summary.csv"), &latency_and_wall)
+    );
+    // The merged histograms are the shards' added exactly: same counts as the whole run's,
+    // and as the sum of the shards' own.
+    let hist = |dir: &Path| {
+        let bytes = std::fs::read(dir.join("latency.hlog")).unwrap();
+        tilebench::report::hgrm::read_interval_log(&bytes).unwrap()
+    };
+    let (m, w) = (hist(&merged), hist(&whole));
+    assert_eq!(m.len(), 3);
+    for ((mt, mh), (wt, wh)) in m.iter().zip(&w) {
+        assert_eq!(mt, wt);
+        assert_eq!(mh.len(), wh.len(), "{mt}");
+        let mut sum = tilebench::report::new_histogram();
+        for s in &shards {
+            for (t, h) in hist(s) {
+                if t == *mt {
+                    sum.add(&h).unwrap();
+                }
+            }
+        }
+        assert_eq!(&sum, mh, "{mt}");
+        assert!(
+            std::fs::read_to_string(merged.join(format!("latency-{mt}.hgrm")))
+                .unwrap()
+                .contains(&format!("Total count    = {:12}", wh.len()))
+        );
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).unwrap()).unwrap();
+    assert!(json.get("shard").is_none());
+    assert_eq!(json["merged_from"].as_array().unwrap().len(), 3);
+    // verify accepts the merged run.
+    let o = bin().arg("verify").arg(&merged).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // Refusals: a missing shard, a shard twice, a shard of another split or other options.
+    let refused = |dirs: &[&Path], what: &str| {
+        let o = merge(dirs, &temp_dir("shard-refused"));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(what), "{}", stderr(&o));
+    };
+    refused(&[&shards[0], &shards[1]], "shard(s) 3/3 missing");
+    refused(
+        &[&shards[0], &shards[1], &shards[1], &shards[2]],
+        "are both shard 2/3",
+    );
+    let other_split = run_dir("shard-other-split", &["--shard", "2/2"]);
+    refused(
+        &[&shards[0], &other_split, &shards[2]],
+        "shards of one split have the same N",
+    );
+    let other_options = run_dir("shard-other-options", &["--shard", "2/3", "--exhaustive"]);
+    refused(
+        &[&shards[0], &other_options, &shards[2]],
+        "--exhaustive: `true`",
+    );
+}
