@@ -7,12 +7,14 @@
 //! in parallel, timing each solve) → [`harness::record`] (one record per case × strategy) →
 //! [`report`] (cases.csv, summary.csv, latency histograms, run.json, tables).
 //!
-//! The domain lives in [`puzzle`]; the strategies in [`search`], one file each.
+//! The domain lives in [`puzzle`]; the strategies in [`search`], one file each. [`plot`] draws
+//! SVG charts of finished runs.
 
 pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod harness;
+pub mod plot;
 pub mod puzzle;
 pub mod report;
 pub mod search;

@@ -11,6 +11,7 @@ fn main() {
         Command::Space(a) => commands::space::run(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Verify(a) => commands::verify::run(a),
+        Command::Plot(a) => commands::plot::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod gen;
+pub mod plot;
 pub mod run;
 pub mod solve;
 pub mod space;
