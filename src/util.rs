@@ -103,6 +103,18 @@ pub fn git_commit() -> Option<&'static str> {
     (!c.is_empty()).then_some(c)
 }
 
+/// Text from an input, shortened for a message: at most `max` characters, then `…` and the
+/// full length, so one huge field cannot flood a terminal or a log.
+pub fn clip(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head}… ({n} characters)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,13 @@ pub fn run(args: RunArgs) -> CmdResult {
                 .join(", ")
         ));
     }
+    let duplicates = crate::harness::input::duplicate_ids(&cases);
+    for w in duplicates.iter().take(20) {
+        eprintln!("warning: {w}");
+    }
+    if duplicates.len() > 20 {
+        eprintln!("warning: … and {} more repeated ids", duplicates.len() - 20);
+    }
     let strategies = choose_strategies(args.strategy.as_deref(), &cases)?;
     let threads = args.threads.unwrap_or(0);
     let solve = SolveOptions {

@@ -8,6 +8,7 @@
 
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
+use crate::util::clip;
 use std::fmt;
 use std::io::Read;
 use std::sync::Arc;
@@ -133,17 +134,22 @@ pub fn parse_dataset(
         None => None,
     };
 
+    let lines = LineIndex::new(text.as_bytes());
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .comment(Some(b'#'))
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
-    let mut records = reader.records();
+    // Lines of spaces only are blank lines too (the reader sees them as one empty field).
+    let blank = |r: &csv::StringRecord| r.len() == 1 && r[0].is_empty();
+    let mut records = reader.records().filter(|r| !matches!(r, Ok(r) if blank(r)));
     // The header is the first record that is not blank or a comment.
     let (header, header_line) = match records.next() {
         Some(Ok(r)) => {
-            let line = r.position().map_or(1, |p| p.line());
+            let line = r
+                .position()
+                .map_or(1, |p| lines.line(record_start(text, p.byte()) as u64));
             (r, line)
         }
         Some(Err(e)) => return Err(InputError(format!("{label}: cannot read the header: {e}"))),
@@ -172,20 +178,54 @@ pub fn parse_dataset(
         size: find("size"),
     };
 
+    // Without a `size` column or --size, the first board fixes the file's shape: a board of
+    // another size is most likely a typo (a missing or extra tile), and it would otherwise
+    // silently change which strategies run on the whole file.
+    let mut file_shape = if cols.size.is_none() && opts.size.is_none() {
+        ShapeRule::FromFirstBoard(None)
+    } else {
+        ShapeRule::PerRow
+    };
     let mut cases = Vec::new();
-    for rec in records {
+    let mut records = records.peekable();
+    while let Some(rec) = records.next() {
+        let last = records.peek().is_none();
         let (line, result) = match rec {
             Ok(r) => {
-                let line = r.position().map_or(0, |p| p.line());
-                (line, Ok(r))
+                let byte = r.position().map_or(0, |p| record_start(text, p.byte()));
+                let line = lines.line(byte as u64);
+                // A quote that is never closed swallows the rest of the file into one field:
+                // say so, instead of reporting a board with too many cells.
+                if last && unclosed_quote(&text[byte..]) {
+                    let end = lines.line(text.len().saturating_sub(1) as u64);
+                    (
+                        line,
+                        Err(format!(
+                            "a quoted field opened on this line is never closed, so lines {line}–{end} \
+                             were read as one row; add the closing `\"`"
+                        )),
+                    )
+                } else {
+                    (line, Ok(r))
+                }
             }
             Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
+                let line = e
+                    .position()
+                    .map_or(0, |p| lines.line(record_start(text, p.byte()) as u64));
                 (line, Err(e.to_string()))
             }
         };
         cases.push(match result {
-            Ok(r) => row_to_case(&source, line, &r, &cols, opts, default_goal),
+            Ok(r) => row_to_case(
+                &source,
+                line,
+                &r,
+                &cols,
+                opts,
+                default_goal,
+                &mut file_shape,
+            ),
             Err(msg) => Case {
                 source: source.clone(),
                 line,
@@ -207,6 +247,109 @@ pub fn parse_dataset(
     Ok((file, cases))
 }
 
+/// Whether boards of several sizes may share the file.
+enum ShapeRule {
+    /// A `size` column or --size says each row's shape.
+    PerRow,
+    /// The first board read fixes the shape (and its line); `None` until then.
+    FromFirstBoard(Option<(Shape, u64)>),
+}
+
+/// Line numbers of byte offsets. A line ends at `\n`, `\r\n` or a lone `\r`, as the CSV
+/// reader reads them (the reader's own line count is off on `\r\n` files).
+struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(text: &[u8]) -> LineIndex {
+        let mut starts = vec![0];
+        for (i, &b) in text.iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
+                starts.push(i + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+
+    /// The 1-based line holding `byte`.
+    fn line(&self, byte: u64) -> u64 {
+        let byte = usize::try_from(byte).unwrap_or(usize::MAX);
+        self.starts.partition_point(|&s| s <= byte).max(1) as u64
+    }
+}
+
+/// Where a record really starts. The reader reports where it began reading it: just after
+/// the previous record, before the line ends, blank lines and comment lines it skipped.
+fn record_start(text: &str, byte: u64) -> usize {
+    let b = text.as_bytes();
+    let mut i = usize::try_from(byte).unwrap_or(b.len()).min(b.len());
+    loop {
+        while i < b.len() && (b[i] == b'\r' || b[i] == b'\n') {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'#' {
+            while i < b.len() && b[i] != b'\r' && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        return i;
+    }
+}
+
+/// Whether the record at the start of `rest` opens a quoted field that the file never
+/// closes. A quote opens a field only as its first character (elsewhere it is a plain
+/// character, as the reader reads it); `""` inside a quoted field is an escaped quote.
+fn unclosed_quote(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    let mut i = 0;
+    loop {
+        if b.get(i) == Some(&b'"') {
+            i += 1;
+            loop {
+                match b[i..].iter().position(|&c| c == b'"') {
+                    None => return true,
+                    Some(k) if b.get(i + k + 1) == Some(&b'"') => i += k + 2,
+                    Some(k) => {
+                        i += k + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        while i < b.len() && !matches!(b[i], b',' | b'\n' | b'\r') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b',') {
+            return false;
+        }
+        i += 1;
+    }
+}
+
+/// Warnings about ids used by more than one row of a file (`compare` matches such rows by
+/// their order of appearance), one per repeat, naming both lines.
+pub fn duplicate_ids(cases: &[Case]) -> Vec<String> {
+    let mut first: std::collections::HashMap<(&str, &str), u64> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for c in cases.iter().filter(|c| !c.id.is_empty()) {
+        match first.get(&(&*c.source, c.id.as_str())) {
+            Some(&line) => out.push(format!(
+                "{}:{}: id `{}` is also used on line {line}; `compare` will match these rows by \
+                 their order in the file: give each row its own id",
+                c.source,
+                c.line,
+                clip(&c.id, 40)
+            )),
+            None => {
+                first.insert((&*c.source, c.id.as_str()), c.line);
+            }
+        }
+    }
+    out
+}
+
 fn row_to_case(
     source: &Arc<str>,
     line: u64,
@@ -214,6 +357,7 @@ fn row_to_case(
     cols: &Columns,
     opts: &InputOptions,
     default_goal: Option<Board>,
+    file_shape: &mut ShapeRule,
 ) -> Case {
     let field = |i: Option<usize>| i.and_then(|i| r.get(i)).unwrap_or("").trim();
     let start_text = field(Some(cols.start)).to_string();
@@ -243,7 +387,18 @@ fn row_to_case(
         let expected = field(cols.expected);
         if !expected.is_empty() {
             let e: i64 = expected.parse().map_err(|_| {
-                format!("{at}: expected_steps `{expected}` is not a whole number (−1 = unsolvable)")
+                let digits = expected.strip_prefix(['-', '+']).unwrap_or(expected);
+                if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    format!(
+                        "{at}: expected_steps {} is out of range: give the number of moves, or −1 for unsolvable",
+                        clip(expected, 24)
+                    )
+                } else {
+                    format!(
+                        "{at}: expected_steps `{}` is not a whole number (−1 = unsolvable)",
+                        clip(expected, 24)
+                    )
+                }
             })?;
             if e < -1 {
                 return Err(format!(
@@ -254,6 +409,20 @@ fn row_to_case(
         }
         let start =
             Board::parse(&case.start_text, size).map_err(|e| format!("{at}: start: {e}"))?;
+        if let ShapeRule::FromFirstBoard(fixed) = file_shape {
+            match *fixed {
+                None => *fixed = Some((start.shape(), line)),
+                Some((shape, first)) if shape != start.shape() => {
+                    return Err(format!(
+                        "{at}: start: {} cells, but this file's boards have {} ({shape}, as on line {first}); \
+                         put boards of another size in their own file, or give every row a `size` column",
+                        start.shape().cells(),
+                        shape.cells(),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
         let goal = if !goal_field.is_empty() {
             // Read the goal on its own first, so a goal of another size is named as such.
             match Board::parse(goal_field, size) {
@@ -285,4 +454,25 @@ fn row_to_case(
     })();
     case.problem = problem;
     case
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unclosed_quotes() {
+        assert!(unclosed_quote("a,\"1 2 3\nb,4\n"));
+        assert!(unclosed_quote("\"x\"\""));
+        assert!(!unclosed_quote("a,\"1 2\",3\nb"));
+        assert!(!unclosed_quote("a\"b,1 2 3\n"));
+        assert!(!unclosed_quote("\"say \"\"hi\"\"\",1\n"));
+        assert!(!unclosed_quote(""));
+    }
+
+    #[test]
+    fn line_index_counts_every_kind_of_line_end() {
+        let l = LineIndex::new(b"a\r\nb\nc\rd");
+        assert_eq!([0, 3, 5, 7].map(|b| l.line(b)), [1, 2, 3, 4]);
+    }
 }
