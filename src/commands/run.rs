@@ -259,6 +259,12 @@ fn prepare_out_dir(
             dir
         }
     };
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "the output directory {} is a file, not a directory; choose another --out",
+            dir.display()
+        ));
+    }
     if !force && RUN_FILES.iter().any(|f| dir.join(f).exists()) {
         return Err(format!(
             "{} already holds a run; pass --force to overwrite it, or choose another --out",
