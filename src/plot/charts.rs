@@ -97,6 +97,7 @@ fn shorten(s: &str, max: usize) -> String {
 /// One line of a line chart.
 struct Series {
     label: String,
+    strategy: String,
     colour: RGBColor,
     /// The run's index: picks the line style and the marker.
     run: usize,
@@ -477,7 +478,7 @@ fn line_legend(series: &[Series], markers: bool) -> Vec<LegendEntry> {
                 .find(|t| t.run == s.run && t.points == s.points);
             LegendEntry {
                 label: match twin {
-                    Some(t) => format!("{} (= {})", s.label, t.label),
+                    Some(t) => format!("{} (= {})", s.label, t.strategy),
                     None => s.label.clone(),
                 },
                 colour: s.colour,
@@ -517,6 +518,7 @@ pub fn latency(runs: &[RunData]) -> Result<String, String> {
             }
             series.push(Series {
                 label: label(runs, run, &s.name),
+                strategy: s.name.clone(),
                 colour: colour_of(&order, &s.name),
                 run: ri,
                 points,
@@ -581,6 +583,7 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
             }
             series.push(Series {
                 label: label(runs, run, &s.name),
+                strategy: s.name.clone(),
                 colour: colour_of(&order, &s.name),
                 run: ri,
                 points,
@@ -597,16 +600,22 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.0))
         .fold(0.0, f64::max);
+    let min_steps = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .fold(f64::INFINITY, f64::min);
     let step = match max_steps as u32 {
         0..=20 => 1,
         21..=40 => 2,
         41..=100 => 5,
         _ => 10,
     };
+    // From the shortest length shown, down to a whole tick.
+    let first = (min_steps as u32 / step) * step;
     let x = Axis {
-        lo: -0.5,
+        lo: f64::from(first) - 0.5,
         hi: max_steps + 0.5,
-        ticks: (0..=max_steps as u32)
+        ticks: (first..=max_steps as u32)
             .filter(|s| s % step == 0)
             .map(f64::from)
             .collect(),
