@@ -196,7 +196,7 @@ pub fn parse_dataset(
                 let line = lines.line(byte as u64);
                 // A quote that is never closed swallows the rest of the file into one field:
                 // say so, instead of reporting a board with too many cells.
-                if last && unclosed_quote(&text[byte..]) {
+                if last && unclosed_quote(text.get(byte..).unwrap_or("")) {
                     let end = lines.line(text.len().saturating_sub(1) as u64);
                     (
                         line,
