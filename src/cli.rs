@@ -33,6 +33,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// Check a run's results: replay paths, agreement between optimal strategies, sane counters
     Verify(VerifyArgs),
+    /// Draw SVG charts of one or more runs: latency percentiles, expanded by length, throughput
+    Plot(PlotArgs),
     /// Combine the outputs of `run --shard I/N` runs into one run, as if it had run whole
     Merge(MergeArgs),
     /// Build (or check) the pattern databases of a board and goal ahead of a run
@@ -273,4 +275,15 @@ pub struct VerifyArgs {
     /// How many failures to list
     #[arg(long, default_value_t = 50)]
     pub show: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// Results directories written by `tilebench run` (several are overlaid on each chart)
+    #[arg(value_name = "RESULTS", required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Where to write latency.svg, expanded-by-length.svg and throughput.svg (created if
+    /// missing; default: the RESULTS directory when there is one, required for several)
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }

@@ -8,13 +8,15 @@
 //! [`report`] (cases.csv, summary.csv, latency histograms, run.json, tables).
 //!
 //! The domain lives in [`puzzle`]; the strategies in [`search`], one file each. Programs that
-//! are benchmarked beside them (`--solver`) are run and judged by [`external`].
+//! are benchmarked beside them (`--solver`) are run and judged by [`external`]. [`plot`] draws
+//! SVG charts of finished runs.
 
 pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod external;
 pub mod harness;
+pub mod plot;
 pub mod puzzle;
 pub mod report;
 pub mod search;

@@ -13,6 +13,7 @@ fn main() {
         Command::Verify(a) => commands::verify::run(a),
         Command::Pdb(a) => commands::pdb::run(a),
         Command::Merge(a) => commands::merge::run(a),
+        Command::Plot(a) => commands::plot::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -136,6 +136,18 @@ pub fn atomic_write(
     })
 }
 
+/// Text from an input, shortened for a message: at most `max` characters, then `…` and the
+/// full length, so one huge field cannot flood a terminal or a log.
+pub fn clip(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head}… ({n} characters)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

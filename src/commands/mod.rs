@@ -5,6 +5,7 @@ pub mod compare;
 pub mod gen;
 pub mod merge;
 pub mod pdb;
+pub mod plot;
 pub mod run;
 pub mod solve;
 pub mod space;

@@ -179,6 +179,13 @@ pub fn run(args: RunArgs) -> CmdResult {
                 .join(", ")
         ));
     }
+    let duplicates = crate::harness::input::duplicate_ids(&cases);
+    for w in duplicates.iter().take(20) {
+        eprintln!("warning: {w}");
+    }
+    if duplicates.len() > 20 {
+        eprintln!("warning: … and {} more repeated ids", duplicates.len() - 20);
+    }
     let externals = external_solvers(&args)?;
     let mut jobs: Vec<Job> = choose_strategies(args.strategy.as_deref(), &cases)?
         .into_iter()
@@ -550,6 +557,12 @@ pub(crate) fn prepare_out_dir(
             dir
         }
     };
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "the output directory {} is a file, not a directory; choose another --out",
+            dir.display()
+        ));
+    }
     if !force && dir.join(journal::MANIFEST).exists() {
         return Err(format!(
             "{} holds an unfinished run ({}); add --resume to finish it, or pass --force to \

@@ -8,6 +8,7 @@
 
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
+use crate::util::clip;
 use std::fmt;
 use std::io::Read;
 use std::sync::Arc;
@@ -25,8 +26,7 @@ pub struct Case {
     pub line: u64,
     /// The `id` column, or empty.
     pub id: String,
-    /// The start and goal as written, kept only for invalid rows (valid rows are written
-    /// back from the parsed boards).
+    /// The start and goal as written (the goal is the default goal when the row has none).
     pub start_text: String,
     pub goal_text: String,
     /// The known optimal number of moves; −1 means unsolvable.
@@ -134,27 +134,31 @@ pub fn parse_dataset(
         None => None,
     };
 
-    let builder = || {
-        let mut b = csv::ReaderBuilder::new();
-        b.has_headers(false)
-            .flexible(true)
-            .comment(Some(b'#'))
-            .trim(csv::Trim::All);
-        b
-    };
-    let mut reader = builder().from_reader(text.as_bytes());
+    let lines = LineIndex::new(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    // Lines of spaces only are blank lines too (the reader sees them as one empty field).
+    let blank = |r: &csv::StringRecord| r.len() == 1 && r[0].is_empty();
+    let mut records = reader.records().filter(|r| !matches!(r, Ok(r) if blank(r)));
     // The header is the first record that is not blank or a comment.
-    let mut header = csv::StringRecord::new();
-    match reader.read_record(&mut header) {
-        Ok(true) => {}
-        Ok(false) => {
+    let (header, header_line) = match records.next() {
+        Some(Ok(r)) => {
+            let line = r
+                .position()
+                .map_or(1, |p| lines.line(record_start(text, p.byte()) as u64));
+            (r, line)
+        }
+        Some(Err(e)) => return Err(InputError(format!("{label}: cannot read the header: {e}"))),
+        None => {
             return Err(InputError(format!(
                 "{label}: the file is empty; a dataset needs a header row with a `start` column, then one row per case"
             )))
         }
-        Err(e) => return Err(InputError(format!("{label}: cannot read the header: {e}"))),
-    }
-    let header_line = header.position().map_or(1, |p| p.line());
+    };
     let find = |name: &str| {
         header
             .iter()
@@ -174,43 +178,65 @@ pub fn parse_dataset(
         size: find("size"),
     };
 
-    // The rows after the header, cut into pieces at line ends and read in parallel. A
-    // quoted field may hold a line end, so a file with quotes is read as one piece.
-    let after_header = reader.position().clone();
-    let body = &text[after_header.byte() as usize..];
-    let pieces: Vec<(u64, &str)> = if body.contains('"') {
-        vec![(after_header.line(), body)]
+    // Without a `size` column or --size, the first board fixes the file's shape: a board of
+    // another size is most likely a typo (a missing or extra tile), and it would otherwise
+    // silently change which strategies run on the whole file.
+    let mut file_shape = if cols.size.is_none() && opts.size.is_none() {
+        ShapeRule::FromFirstBoard(None)
     } else {
-        split_lines(body, 1 << 18, after_header.line())
+        ShapeRule::PerRow
     };
-    let read_piece = |&(first_line, piece): &(u64, &str)| -> Vec<Case> {
-        let mut cases = Vec::new();
-        for rec in builder().from_reader(piece.as_bytes()).records() {
-            let (line, result) = match rec {
-                Ok(r) => (r.position().map_or(0, |p| p.line()), Ok(r)),
-                Err(e) => (e.position().map_or(0, |p| p.line()), Err(e.to_string())),
-            };
-            let line = first_line + line.saturating_sub(1);
-            cases.push(match result {
-                Ok(r) => row_to_case(&source, line, &r, &cols, opts, default_goal),
-                Err(msg) => Case {
-                    source: source.clone(),
-                    line,
-                    id: String::new(),
-                    start_text: String::new(),
-                    goal_text: String::new(),
-                    expected_steps: None,
-                    problem: Err(format!("{label}:{line}: {msg}")),
-                },
-            });
-        }
-        cases
-    };
-    let cases: Vec<Case> = {
-        use rayon::prelude::*;
-        let parts: Vec<Vec<Case>> = pieces.par_iter().map(read_piece).collect();
-        parts.into_iter().flatten().collect()
-    };
+    let mut cases = Vec::new();
+    let mut records = records.peekable();
+    while let Some(rec) = records.next() {
+        let last = records.peek().is_none();
+        let (line, result) = match rec {
+            Ok(r) => {
+                let byte = r.position().map_or(0, |p| record_start(text, p.byte()));
+                let line = lines.line(byte as u64);
+                // A quote that is never closed swallows the rest of the file into one field:
+                // say so, instead of reporting a board with too many cells.
+                if last && unclosed_quote(text.get(byte..).unwrap_or("")) {
+                    let end = lines.line(text.len().saturating_sub(1) as u64);
+                    (
+                        line,
+                        Err(format!(
+                            "a quoted field opened on this line is never closed, so lines {line}–{end} \
+                             were read as one row; add the closing `\"`"
+                        )),
+                    )
+                } else {
+                    (line, Ok(r))
+                }
+            }
+            Err(e) => {
+                let line = e
+                    .position()
+                    .map_or(0, |p| lines.line(record_start(text, p.byte()) as u64));
+                (line, Err(e.to_string()))
+            }
+        };
+        cases.push(match result {
+            Ok(r) => row_to_case(
+                &source,
+                line,
+                &r,
+                &cols,
+                opts,
+                default_goal,
+                &mut file_shape,
+            ),
+            Err(msg) => Case {
+                source: source.clone(),
+                line,
+                id: String::new(),
+                start_text: String::new(),
+                goal_text: String::new(),
+                expected_steps: None,
+                problem: Err(format!("{label}:{line}: {msg}")),
+            },
+        });
+    }
     let file = InputFile {
         path: label.to_string(),
         rows: cases.len(),
@@ -221,6 +247,109 @@ pub fn parse_dataset(
     Ok((file, cases))
 }
 
+/// Whether boards of several sizes may share the file.
+enum ShapeRule {
+    /// A `size` column or --size says each row's shape.
+    PerRow,
+    /// The first board read fixes the shape (and its line); `None` until then.
+    FromFirstBoard(Option<(Shape, u64)>),
+}
+
+/// Line numbers of byte offsets. A line ends at `\n`, `\r\n` or a lone `\r`, as the CSV
+/// reader reads them (the reader's own line count is off on `\r\n` files).
+struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(text: &[u8]) -> LineIndex {
+        let mut starts = vec![0];
+        for (i, &b) in text.iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
+                starts.push(i + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+
+    /// The 1-based line holding `byte`.
+    fn line(&self, byte: u64) -> u64 {
+        let byte = usize::try_from(byte).unwrap_or(usize::MAX);
+        self.starts.partition_point(|&s| s <= byte).max(1) as u64
+    }
+}
+
+/// Where a record really starts. The reader reports where it began reading it: just after
+/// the previous record, before the line ends, blank lines and comment lines it skipped.
+fn record_start(text: &str, byte: u64) -> usize {
+    let b = text.as_bytes();
+    let mut i = usize::try_from(byte).unwrap_or(b.len()).min(b.len());
+    loop {
+        while i < b.len() && (b[i] == b'\r' || b[i] == b'\n') {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'#' {
+            while i < b.len() && b[i] != b'\r' && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        return i;
+    }
+}
+
+/// Whether the record at the start of `rest` opens a quoted field that the file never
+/// closes. A quote opens a field only as its first character (elsewhere it is a plain
+/// character, as the reader reads it); `""` inside a quoted field is an escaped quote.
+fn unclosed_quote(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    let mut i = 0;
+    loop {
+        if b.get(i) == Some(&b'"') {
+            i += 1;
+            loop {
+                match b[i..].iter().position(|&c| c == b'"') {
+                    None => return true,
+                    Some(k) if b.get(i + k + 1) == Some(&b'"') => i += k + 2,
+                    Some(k) => {
+                        i += k + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        while i < b.len() && !matches!(b[i], b',' | b'\n' | b'\r') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b',') {
+            return false;
+        }
+        i += 1;
+    }
+}
+
+/// Warnings about ids used by more than one row of a file (`compare` matches such rows by
+/// their order of appearance), one per repeat, naming both lines.
+pub fn duplicate_ids(cases: &[Case]) -> Vec<String> {
+    let mut first: std::collections::HashMap<(&str, &str), u64> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for c in cases.iter().filter(|c| !c.id.is_empty()) {
+        match first.get(&(&*c.source, c.id.as_str())) {
+            Some(&line) => out.push(format!(
+                "{}:{}: id `{}` is also used on line {line}; `compare` will match these rows by \
+                 their order in the file: give each row its own id",
+                c.source,
+                c.line,
+                clip(&c.id, 40)
+            )),
+            None => {
+                first.insert((&*c.source, c.id.as_str()), c.line);
+            }
+        }
+    }
+    out
+}
+
 fn row_to_case(
     source: &Arc<str>,
     line: u64,
@@ -228,64 +357,89 @@ fn row_to_case(
     cols: &Columns,
     opts: &InputOptions,
     default_goal: Option<Board>,
+    file_shape: &mut ShapeRule,
 ) -> Case {
     let field = |i: Option<usize>| i.and_then(|i| r.get(i)).unwrap_or("").trim();
-    let start_field = field(Some(cols.start));
+    let start_text = field(Some(cols.start)).to_string();
     let goal_field = field(cols.goal);
-    let mut expected_steps = None;
-    // `file:line`, built only when a message needs it.
-    let at = || format!("{source}:{line}");
+    let mut case = Case {
+        source: source.clone(),
+        line,
+        id: field(cols.id).to_string(),
+        start_text,
+        goal_text: goal_field.to_string(),
+        expected_steps: None,
+        problem: Err(String::new()),
+    };
+    let at = format!("{source}:{line}");
     let problem = (|| {
         if r.get(cols.start).is_none() {
             return Err(format!(
-                "{}: the row has {} fields and no `start` value (column {})",
-                at(),
+                "{at}: the row has {} fields and no `start` value (column {})",
                 r.len(),
                 cols.start + 1
             ));
         }
         let size = match field(cols.size) {
             "" => opts.size,
-            s => Some(
-                s.parse::<Shape>()
-                    .map_err(|e| format!("{}: size: {e}", at()))?,
-            ),
+            s => Some(s.parse::<Shape>().map_err(|e| format!("{at}: size: {e}"))?),
         };
         let expected = field(cols.expected);
         if !expected.is_empty() {
             let e: i64 = expected.parse().map_err(|_| {
-                format!(
-                    "{}: expected_steps `{expected}` is not a whole number (−1 = unsolvable)",
-                    at()
-                )
+                let digits = expected.strip_prefix(['-', '+']).unwrap_or(expected);
+                if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    format!(
+                        "{at}: expected_steps {} is out of range: give the number of moves, or −1 for unsolvable",
+                        clip(expected, 24)
+                    )
+                } else {
+                    format!(
+                        "{at}: expected_steps `{}` is not a whole number (−1 = unsolvable)",
+                        clip(expected, 24)
+                    )
+                }
             })?;
             if e < -1 {
                 return Err(format!(
-                    "{}: expected_steps {e} is negative; use −1 for unsolvable pairs",
-                    at()
+                    "{at}: expected_steps {e} is negative; use −1 for unsolvable pairs"
                 ));
             }
-            expected_steps = Some(e);
+            case.expected_steps = Some(e);
         }
-        let start = Board::parse(start_field, size).map_err(|e| format!("{}: start: {e}", at()))?;
+        let start =
+            Board::parse(&case.start_text, size).map_err(|e| format!("{at}: start: {e}"))?;
+        if let ShapeRule::FromFirstBoard(fixed) = file_shape {
+            match *fixed {
+                None => *fixed = Some((start.shape(), line)),
+                Some((shape, first)) if shape != start.shape() => {
+                    return Err(format!(
+                        "{at}: start: {} cells, but this file's boards have {} ({shape}, as on line {first}); \
+                         put boards of another size in their own file, or give every row a `size` column",
+                        start.shape().cells(),
+                        shape.cells(),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
         let goal = if !goal_field.is_empty() {
             // Read the goal on its own first, so a goal of another size is named as such.
             match Board::parse(goal_field, size) {
                 Ok(g) => g,
                 Err(crate::puzzle::BoardError::CellCount { .. }) => {
                     Board::parse(goal_field, Some(start.shape())).map_err(|e| {
-                        format!("{}: goal: {e} (start and goal must be the same size)", at())
+                        format!("{at}: goal: {e} (start and goal must be the same size)")
                     })?
                 }
-                Err(e) => return Err(format!("{}: goal: {e}", at())),
+                Err(e) => return Err(format!("{at}: goal: {e}")),
             }
         } else {
             match default_goal {
                 Some(g) if g.shape() == start.shape() => g,
                 Some(g) => {
                     return Err(format!(
-                        "{}: start is a {} board but --goal is a {} board",
-                        at(),
+                        "{at}: start is a {} board but --goal is a {} board",
                         start.shape(),
                         g.shape()
                     ))
@@ -293,41 +447,13 @@ fn row_to_case(
                 None => Board::standard_goal(start.shape()),
             }
         };
-        Problem::new(start, goal).map_err(|e| format!("{}: {e}", at()))
-    })();
-    // The texts as written are kept only where the boards could not be read.
-    let (start_text, goal_text) = match &problem {
-        Ok(_) => (String::new(), String::new()),
-        Err(_) => (start_field.to_string(), goal_field.to_string()),
-    };
-    Case {
-        source: source.clone(),
-        line,
-        id: field(cols.id).to_string(),
-        start_text,
-        goal_text,
-        expected_steps,
-        problem,
-    }
-}
-
-/// Cuts `text` into pieces of about `size` bytes, each ending at a line end, with the line
-/// number each piece starts on.
-fn split_lines(text: &str, size: usize, first_line: u64) -> Vec<(u64, &str)> {
-    let mut pieces = Vec::new();
-    let mut start = 0;
-    let mut line = first_line;
-    while start < text.len() {
-        let mut end = (start + size).min(text.len());
-        if end < text.len() {
-            end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+        if case.goal_text.is_empty() {
+            case.goal_text = goal.to_string();
         }
-        let piece = &text[start..end];
-        pieces.push((line, piece));
-        line += piece.bytes().filter(|&b| b == b'\n').count() as u64;
-        start = end;
-    }
-    pieces
+        Problem::new(start, goal).map_err(|e| format!("{at}: {e}"))
+    })();
+    case.problem = problem;
+    case
 }
 
 #[cfg(test)]
@@ -335,8 +461,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rows_keep_their_line_numbers_across_pieces() {
-        // Enough rows for many 256 KB pieces, with bad rows and comments scattered.
+    fn unclosed_quotes() {
+        assert!(unclosed_quote("a,\"1 2 3\nb,4\n"));
+        assert!(unclosed_quote("\"x\"\""));
+        assert!(!unclosed_quote("a,\"1 2\",3\nb"));
+        assert!(!unclosed_quote("a\"b,1 2 3\n"));
+        assert!(!unclosed_quote("\"say \"\"hi\"\"\",1\n"));
+        assert!(!unclosed_quote(""));
+    }
+
+    #[test]
+    fn line_index_counts_every_kind_of_line_end() {
+        let l = LineIndex::new(b"a\r\nb\nc\rd");
+        assert_eq!([0, 3, 5, 7].map(|b| l.line(b)), [1, 2, 3, 4]);
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    #[test]
+    fn rows_keep_their_line_numbers_in_a_large_file() {
+        // Many rows, with bad rows, blank lines and comments scattered.
         let mut text = String::from("# a comment\nid,start\n");
         let mut bad_lines = Vec::new();
         let mut line = 3u64;
@@ -364,11 +511,8 @@ mod tests {
             .collect();
         assert_eq!(got, bad_lines);
         for c in cases.iter().filter(|c| c.problem.is_err()) {
-            assert!(c
-                .problem
-                .as_ref()
-                .unwrap_err()
-                .starts_with(&format!("t.csv:{}:", c.line)));
+            let msg = c.problem.as_ref().unwrap_err();
+            assert!(msg.starts_with(&format!("t.csv:{}:", c.line)), "{msg}");
         }
         // Ids are in file order: nothing lost or reordered.
         assert!(cases.iter().enumerate().all(|(i, c)| c.id == i.to_string()));

@@ -1,4 +1,5 @@
 use super::{Board, Shape, ShapeError, MAX_CELLS};
+use crate::util::clip;
 use std::fmt;
 use std::str::FromStr;
 
@@ -11,7 +12,8 @@ pub enum BoardError {
         position: usize,
     },
     TileOutOfRange {
-        tile: i64,
+        /// The number as written (it may not fit any integer type).
+        tile: String,
         position: usize,
         cells: usize,
     },
@@ -33,12 +35,14 @@ impl fmt::Display for BoardError {
             BoardError::Empty => write!(f, "no board (the field is empty)"),
             BoardError::UnknownToken { token, position } => write!(
                 f,
-                "cell {position}: `{token}` is not a tile (use numbers, and `x`, `0` or `_` for the blank)"
+                "cell {position}: `{}` is not a tile (use numbers, and `x`, `0` or `_` for the blank)",
+                clip(token, 24)
             ),
             BoardError::TileOutOfRange { tile, position, cells } => write!(
                 f,
-                "cell {position}: tile {tile} is out of range: a {cells}-cell board has tiles 1..{} and a blank",
-                cells - 1
+                "cell {position}: tile {} is out of range: a {cells}-cell board has tiles 1..{} and a blank",
+                clip(tile, 24),
+                cells.saturating_sub(1)
             ),
             BoardError::Repeated {
                 token,
@@ -64,6 +68,12 @@ impl fmt::Display for BoardError {
     }
 }
 impl std::error::Error for BoardError {}
+
+/// An optional sign and ASCII digits.
+fn is_integer(tok: &str) -> bool {
+    let digits = tok.strip_prefix(['-', '+']).unwrap_or(tok);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
 
 fn is_blank(tok: &str) -> bool {
     matches!(tok, "x" | "X" | "_" | "0")
@@ -135,20 +145,28 @@ impl Board {
         let mut tiles = [0u8; MAX_CELLS];
         for (i, tok) in tokens.iter().enumerate() {
             let position = i + 1;
+            let out_of_range = || BoardError::TileOutOfRange {
+                tile: (*tok).to_string(),
+                position,
+                cells: n,
+            };
             let tile: i64 = if is_blank(tok) {
                 0
             } else {
-                tok.parse::<i64>().map_err(|_| BoardError::UnknownToken {
-                    token: (*tok).to_string(),
-                    position,
-                })?
+                match tok.parse::<i64>() {
+                    Ok(t) => t,
+                    // A number too large for any tile is out of range, not "not a number".
+                    Err(_) if is_integer(tok) => return Err(out_of_range()),
+                    Err(_) => {
+                        return Err(BoardError::UnknownToken {
+                            token: (*tok).to_string(),
+                            position,
+                        })
+                    }
+                }
             };
             if tile < 0 || tile >= n as i64 {
-                return Err(BoardError::TileOutOfRange {
-                    tile,
-                    position,
-                    cells: n,
-                });
+                return Err(out_of_range());
             }
             if seen[tile as usize] && repeat.is_none() {
                 repeat = Some((tile as usize, position));

@@ -41,11 +41,19 @@ impl Shape {
                 "a {width}x{height} board is too narrow: both sides must be at least 2"
             )));
         }
-        if width * height > MAX_CELLS {
-            return Err(ShapeError(format!(
-                "a {width}x{height} board has {} cells; tilebench handles at most {MAX_CELLS}",
-                width * height
-            )));
+        // checked: a size read from a file may be any number (`99999999999999999999x2`)
+        match width.checked_mul(height) {
+            Some(cells) if cells <= MAX_CELLS => {}
+            Some(cells) => {
+                return Err(ShapeError(format!(
+                    "a {width}x{height} board has {cells} cells; tilebench handles at most {MAX_CELLS}"
+                )))
+            }
+            None => {
+                return Err(ShapeError(format!(
+                    "a {width}x{height} board is far too large; tilebench handles at most {MAX_CELLS} cells"
+                )))
+            }
         }
         Ok(Shape {
             width: width as u8,
@@ -94,12 +102,27 @@ impl FromStr for Shape {
         let t = s.trim();
         let bad = || {
             ShapeError(format!(
-                "`{t}` is not a board size; write it as WxH, e.g. 3x3 or 3x4"
+                "`{}` is not a board size; write it as WxH, e.g. 3x3 or 3x4",
+                crate::util::clip(t, 24)
             ))
         };
         let (w, h) = t.split_once(['x', 'X', '×']).ok_or_else(bad)?;
-        let w: usize = w.trim().parse().map_err(|_| bad())?;
-        let h: usize = h.trim().parse().map_err(|_| bad())?;
+        // Sides too large for any number are far too large, not "not a size".
+        let side = |v: &str| {
+            let v = v.trim();
+            match v.parse::<usize>() {
+                Ok(n) => Ok(n),
+                Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => Ok(usize::MAX),
+                Err(_) => Err(bad()),
+            }
+        };
+        let (w, h) = (side(w)?, side(h)?);
+        if w == usize::MAX || h == usize::MAX {
+            return Err(ShapeError(format!(
+                "a {} board is far too large; tilebench handles at most {MAX_CELLS} cells",
+                crate::util::clip(t, 24)
+            )));
+        }
         Shape::new(w, h)
     }
 }

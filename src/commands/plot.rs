@@ -1,0 +1,39 @@
+//! `tilebench plot`: SVG charts of one or more finished runs.
+
+use super::{CmdResult, OK};
+use crate::cli::PlotArgs;
+use crate::plot::{self, charts, LatencySource};
+
+pub fn run(args: PlotArgs) -> CmdResult {
+    let out = match (&args.out, args.runs.as_slice()) {
+        (Some(d), _) => d.clone(),
+        (None, [one]) => plot::results_dir(one)?,
+        (None, _) => {
+            return Err(format!(
+                "{} result directories given: say where the charts go with --out DIR",
+                args.runs.len()
+            ))
+        }
+    };
+    let runs = plot::load_all(&args.runs)?;
+    let svgs = charts::all(&runs)?;
+    std::fs::create_dir_all(&out)
+        .map_err(|e| format!("cannot create the output directory {}: {e}", out.display()))?;
+    for run in &runs {
+        if run.latency_source == LatencySource::CasesCsv {
+            eprintln!(
+                "plot: {} has no {}; latency is read from cases.csv's latency_ns",
+                run.dir.display(),
+                plot::HLOG
+            );
+        }
+    }
+    let mut written = Vec::new();
+    for (name, svg) in svgs {
+        let p = out.join(name);
+        std::fs::write(&p, svg).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        written.push(p.display().to_string());
+    }
+    eprintln!("tilebench: wrote {}", written.join(", "));
+    Ok(OK)
+}

@@ -1,0 +1,246 @@
+//! `tilebench plot`: SVG charts of one or more result directories.
+//!
+//! [`load`] reads what a run wrote (summary.csv, cases.csv, latency.hlog) into a [`RunData`];
+//! [`charts`] draws the charts with plotters' SVG backend (text is written as SVG `<text>`,
+//! so no font is loaded). Several runs are overlaid, each series labelled
+//! `<run dir name>/<strategy>`.
+
+pub mod charts;
+
+use crate::report::cases_csv::{self, CaseRow};
+use crate::report::new_histogram;
+use crate::report::summary::read_summary_csv;
+use base64::Engine as _;
+use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry, LogIteratorError};
+use hdrhistogram::serialization::Deserializer;
+use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where a run's latency histograms came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LatencySource {
+    /// `latency.hlog`, exactly as the run recorded it.
+    IntervalLog,
+    /// Rebuilt from cases.csv's `latency_ns` (runs without a latency.hlog).
+    CasesCsv,
+}
+
+/// One strategy of one run.
+#[derive(Clone, Debug)]
+pub struct StrategyData {
+    pub name: String,
+    /// Latency of the searched rows, in nanoseconds (may be empty).
+    pub latency_ns: Histogram<u64>,
+    /// Solved rows by optimal length: (steps, mean expanded, rows), ascending steps.
+    pub expanded_by_steps: Vec<(u32, f64, usize)>,
+    /// summary.csv's `cases_per_s`.
+    pub cases_per_s: f64,
+}
+
+/// One result directory, read back.
+#[derive(Clone, Debug)]
+pub struct RunData {
+    /// The name series are labelled with: the directory's name.
+    pub label: String,
+    pub dir: PathBuf,
+    /// In summary.csv order.
+    pub strategies: Vec<StrategyData>,
+    pub latency_source: LatencySource,
+}
+
+/// The files `plot` reads from a result directory.
+pub const SUMMARY: &str = "summary.csv";
+pub const CASES: &str = "cases.csv";
+pub const HLOG: &str = "latency.hlog";
+
+/// `DIR`, or one of the files in it → the directory. Errors name the path and what to do.
+pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
+    if path.is_dir() {
+        return Ok(path.to_path_buf());
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if path.is_file() && [SUMMARY, CASES, HLOG].contains(&name) {
+        return Ok(match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+    }
+    if path.exists() {
+        Err(format!(
+            "{}: not a results directory; give a directory written by `tilebench run` \
+             (it holds {SUMMARY}, {CASES} and {HLOG})",
+            path.display()
+        ))
+    } else {
+        Err(format!(
+            "{}: no such results directory; check the path (runs are written to results/run-<timestamp> \
+             unless `run --out` says otherwise)",
+            path.display()
+        ))
+    }
+}
+
+/// Reads one result directory (or one of its files).
+pub fn load(path: &Path) -> Result<RunData, String> {
+    let dir = results_dir(path)?;
+    let label = dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| dir.display().to_string());
+
+    let summary_path = dir.join(SUMMARY);
+    if !summary_path.is_file() {
+        return Err(format!(
+            "{}: missing; {} does not look like a `tilebench run` results directory",
+            summary_path.display(),
+            dir.display()
+        ));
+    }
+    let summaries = read_summary_csv(&summary_path)?;
+    let cases_path = dir.join(CASES);
+    if !cases_path.is_file() {
+        return Err(format!(
+            "{}: missing; {} does not look like a complete `tilebench run` results directory",
+            cases_path.display(),
+            dir.display()
+        ));
+    }
+    let rows = cases_csv::read(&cases_path)?;
+
+    let hlog_path = dir.join(HLOG);
+    let (mut hists, latency_source) = if hlog_path.is_file() {
+        (read_interval_log(&hlog_path)?, LatencySource::IntervalLog)
+    } else {
+        (latency_from_rows(&rows), LatencySource::CasesCsv)
+    };
+
+    let strategies = summaries
+        .iter()
+        .map(|s| StrategyData {
+            name: s.strategy.clone(),
+            latency_ns: hists.remove(&s.strategy).unwrap_or_else(new_histogram),
+            expanded_by_steps: expanded_by_steps(&rows, &s.strategy),
+            cases_per_s: s.cases_per_s,
+        })
+        .collect();
+    Ok(RunData {
+        label,
+        dir,
+        strategies,
+        latency_source,
+    })
+}
+
+/// Loads several runs and makes their labels distinct (the directory name, or the path as
+/// given when two directories share a name).
+pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
+    let mut runs = paths
+        .iter()
+        .map(|p| load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let clash = |runs: &[RunData]| {
+        let mut labels: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
+        labels.sort_unstable();
+        labels.windows(2).any(|w| w[0] == w[1])
+    };
+    if clash(&runs) {
+        for (r, p) in runs.iter_mut().zip(paths) {
+            r.label = p.display().to_string();
+        }
+    }
+    if clash(&runs) {
+        for (i, r) in runs.iter_mut().enumerate() {
+            r.label = format!("{}#{}", r.label, i + 1);
+        }
+    }
+    Ok(runs)
+}
+
+/// Every tagged histogram of an interval log, summed per tag (a log may hold several
+/// intervals of one strategy).
+pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut out: BTreeMap<String, Histogram<u64>> = BTreeMap::new();
+    let mut deserializer = Deserializer::new();
+    let damaged = |what: String| {
+        format!(
+            "{}: {what}; the file is damaged: rerun `tilebench run`, or delete it to plot latency \
+             from cases.csv",
+            path.display()
+        )
+    };
+    for (i, entry) in IntervalLogIterator::new(&bytes).enumerate() {
+        let at = |what: String| damaged(format!("histogram {}: {what}", i + 1));
+        let interval = match entry {
+            Ok(LogEntry::Interval(h)) => h,
+            Ok(_) => continue,
+            Err(LogIteratorError::ParseError { offset }) => {
+                let line = bytes[..offset.min(bytes.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+                    + 1;
+                return Err(damaged(format!("line {line} is not an interval log line")));
+            }
+        };
+        let tag = interval
+            .tag()
+            .map(|t| t.as_str().to_string())
+            .ok_or_else(|| {
+                at("a histogram without a Tag= (tilebench tags each with its strategy)".into())
+            })?;
+        let raw = base64::engine::general_purpose::STANDARD
+            .decode(interval.encoded_histogram())
+            .map_err(|e| at(format!("Tag={tag}: not base64 ({e})")))?;
+        let h: Histogram<u64> = deserializer
+            .deserialize(&mut raw.as_slice())
+            .map_err(|e| at(format!("Tag={tag}: cannot be decoded ({e:?})")))?;
+        match out.get_mut(&tag) {
+            Some(acc) => acc.add(&h).map_err(|e| {
+                at(format!(
+                    "Tag={tag}: cannot be added to the earlier {tag} histogram ({e:?})"
+                ))
+            })?,
+            None => {
+                out.insert(tag, h);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Latency histograms rebuilt from cases.csv (searched rows, as `run` records them).
+fn latency_from_rows(rows: &[CaseRow]) -> BTreeMap<String, Histogram<u64>> {
+    let mut out: BTreeMap<String, Histogram<u64>> = BTreeMap::new();
+    for r in rows {
+        if let Some(ns) = r.latency_ns {
+            out.entry(r.strategy.clone())
+                .or_insert_with(new_histogram)
+                .saturating_record(ns.max(1));
+        }
+    }
+    out
+}
+
+/// Mean expanded of one strategy's solved rows, by steps.
+fn expanded_by_steps(rows: &[CaseRow], strategy: &str) -> Vec<(u32, f64, usize)> {
+    let mut acc: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
+    for r in rows
+        .iter()
+        .filter(|r| r.strategy == strategy && r.status == "solved")
+    {
+        if let (Some(steps), Some(expanded)) = (r.steps, r.expanded) {
+            let Ok(steps) = u32::try_from(steps) else {
+                continue;
+            };
+            let e = acc.entry(steps).or_insert((0.0, 0));
+            e.0 += expanded as f64;
+            e.1 += 1;
+        }
+    }
+    acc.into_iter()
+        .map(|(s, (sum, n))| (s, sum / n as f64, n))
+        .collect()
+}

@@ -1,0 +1,208 @@
+//! The bad-input corpus: `tilebench run` on every file of tests/corpus/, checked against the
+//! table in tests/corpus/README.md. No panic (exit 0/1/2 only, no "panicked" on stderr), the
+//! outcome the table says (a file error with its message, or per-row statuses with
+//! `file:line:` messages), and the good rows beside bad ones solved by every strategy.
+
+mod common;
+use common::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const DIR: &str = "tests/corpus";
+
+#[derive(Debug)]
+enum Outcome {
+    FileError {
+        excerpt: String,
+    },
+    Rows {
+        rows: BTreeMap<u64, (String, String)>,
+        warning: Option<String>,
+    },
+}
+
+#[derive(Debug)]
+struct Expected {
+    file: String,
+    exit: i32,
+    outcome: Outcome,
+}
+
+/// Reads the table of tests/corpus/README.md.
+fn table() -> Vec<Expected> {
+    let text = std::fs::read_to_string(Path::new(DIR).join("README.md")).unwrap();
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), 4, "table line: {line}");
+        let file = cells[0].trim_matches('`').to_string();
+        let outcome = cells[2];
+        let exit: i32 = outcome
+            .split("(exit ")
+            .nth(1)
+            .and_then(|s| s.split(')').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no (exit N) in {line}"));
+        let after = |marker: &str| {
+            outcome
+                .split_once(marker)
+                .map(|(_, e)| e.trim().to_string())
+        };
+        let outcome = if outcome.starts_with("file error") {
+            Outcome::FileError {
+                excerpt: after("):").unwrap_or_else(|| panic!("no message in {line}")),
+            }
+        } else {
+            assert!(outcome.starts_with("rows"), "{line}");
+            let rows = cells[3]
+                .split("<br>")
+                .map(|r| {
+                    let (n, rest) = r.split_once(':').unwrap_or_else(|| panic!("{r} in {line}"));
+                    let (status, excerpt) = match rest.split_once(" — ") {
+                        Some((s, e)) => (s.trim(), e.trim()),
+                        None => (rest.trim(), ""),
+                    };
+                    (
+                        n.trim().parse::<u64>().unwrap(),
+                        (status.to_string(), excerpt.to_string()),
+                    )
+                })
+                .collect();
+            Outcome::Rows {
+                rows,
+                warning: after("warning:"),
+            }
+        };
+        out.push(Expected {
+            file,
+            exit,
+            outcome,
+        });
+    }
+    out
+}
+
+#[test]
+fn every_corpus_file_is_in_the_table_and_back() {
+    let listed: Vec<String> = table().into_iter().map(|e| e.file).collect();
+    let mut on_disk: Vec<String> = std::fs::read_dir(DIR)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".csv"))
+        .collect();
+    on_disk.sort();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted, on_disk,
+        "tests/corpus/README.md must list every corpus file once"
+    );
+}
+
+#[test]
+fn every_corpus_file_gets_its_expected_outcome() {
+    let mut failures = Vec::new();
+    for e in table() {
+        if let Err(why) = check(&e) {
+            failures.push(format!("{}: {why}", e.file));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+fn check(e: &Expected) -> Result<(), String> {
+    let path = format!("{DIR}/{}", e.file);
+    let out = temp_dir(&format!("corpus-{}", e.file.trim_end_matches(".csv")));
+    // Default strategies: a bad row must not change which strategies run on the file.
+    let res = bin()
+        .args(["run", &path, "-q", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr(&res);
+    let code = res.status.code();
+    if !matches!(code, Some(0..=2)) || err.contains("panicked") {
+        return Err(format!("exit {code:?}, stderr:\n{err}"));
+    }
+    if code != Some(e.exit) {
+        return Err(format!(
+            "exit {code:?}, expected {}; stderr:\n{err}",
+            e.exit
+        ));
+    }
+    match &e.outcome {
+        Outcome::FileError { excerpt } => {
+            let want_prefix = format!("error: {path}");
+            if !err
+                .lines()
+                .any(|l| l.starts_with(&want_prefix) && l.contains(excerpt.as_str()))
+            {
+                return Err(format!("no `{want_prefix}…{excerpt}` on stderr:\n{err}"));
+            }
+            if out.join("cases.csv").exists() {
+                return Err("a file error must stop the run before any result is written".into());
+            }
+        }
+        Outcome::Rows { rows, warning } => {
+            if let Some(w) = warning {
+                if !err
+                    .lines()
+                    .any(|l| l.starts_with("warning: ") && l.contains(w.as_str()))
+                {
+                    return Err(format!("no warning `{w}` on stderr:\n{err}"));
+                }
+            }
+            let (h, got) = read_csv(&out.join("cases.csv"));
+            let (line, strategy, status, msg) = (
+                col(&h, "line"),
+                col(&h, "strategy"),
+                col(&h, "status"),
+                col(&h, "message"),
+            );
+            // Every strategy, on every row.
+            let strategies: std::collections::BTreeSet<&str> =
+                got.iter().map(|r| r[strategy].as_str()).collect();
+            let all = tilebench::search::Strategy::ALL.len();
+            if strategies.len() != all {
+                return Err(format!(
+                    "strategies run: {strategies:?}, expected all {all}"
+                ));
+            }
+            let lines: std::collections::BTreeSet<u64> =
+                got.iter().map(|r| r[line].parse().unwrap()).collect();
+            let expected_lines: std::collections::BTreeSet<u64> = rows.keys().copied().collect();
+            if lines != expected_lines {
+                return Err(format!(
+                    "rows on lines {lines:?}, expected {expected_lines:?}"
+                ));
+            }
+            for r in &got {
+                let n: u64 = r[line].parse().unwrap();
+                let (want_status, excerpt) = &rows[&n];
+                if &r[status] != want_status {
+                    return Err(format!(
+                        "line {n} ({}): status {} ({}), expected {want_status}",
+                        r[strategy], r[status], r[msg]
+                    ));
+                }
+                if want_status == "invalid" {
+                    let at = format!("{path}:{n}: ");
+                    if !r[msg].starts_with(&at) || !r[msg][at.len()..].starts_with(excerpt.as_str())
+                    {
+                        return Err(format!(
+                            "line {n}: message `{}`, expected `{at}{excerpt}…`",
+                            r[msg]
+                        ));
+                    }
+                    if !err.contains(&format!("invalid: {at}{excerpt}")) {
+                        return Err(format!("line {n}: not reported on stderr:\n{err}"));
+                    }
+                    if r[msg].chars().count() > 400 {
+                        return Err(format!("line {n}: a {}-character message", r[msg].len()));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

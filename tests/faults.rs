@@ -1,0 +1,166 @@
+//! Faults: a strategy that panics on one case, and output directories that cannot be written.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::sync::Arc;
+use tilebench::harness::input::Case;
+use tilebench::harness::record::RowStatus;
+use tilebench::harness::runner::{self, Job, RunConfig};
+use tilebench::puzzle::{Board, Shape};
+use tilebench::report::RunReport;
+use tilebench::search::{Problem, SolveOptions, Strategy};
+
+fn case(line: u64, start: Board, goal: Board) -> Case {
+    Case {
+        source: Arc::from("lib.csv"),
+        line,
+        id: format!("c{line}"),
+        start_text: start.to_string(),
+        goal_text: goal.to_string(),
+        expected_steps: None,
+        problem: Ok(Problem { start, goal }),
+    }
+}
+
+/// The runner catches a panic inside a strategy and records it as an `error` row; the cases
+/// around it are solved, and the reports count it.
+///
+/// There is no test-only switch in the strategies to make them panic. The panic here is a
+/// real one, reachable through the library: `Board::from_parts` trusts its caller's blank
+/// position, and a board whose blank lies outside the board makes move generation index out
+/// of bounds in every strategy. (CSV input cannot build such a board: `Board::parse` checks
+/// every tile.) The `thread 'tilebench-N' panicked at …` lines this test prints on stderr are
+/// the default panic hook reporting the panics that the runner then catches.
+#[test]
+fn a_strategy_that_panics_on_one_case_gives_error_rows_and_the_other_cases_are_solved() {
+    let s3 = Shape::new(3, 3).unwrap();
+    let goal = Board::standard_goal(s3);
+    let start: Board = "2 3 4 1 5 x 7 6 8".parse().unwrap();
+    let broken = Board::from_parts(s3, start.packed(), 200);
+    let cases = vec![
+        case(1, start, goal),
+        case(2, broken, goal),
+        case(3, "1 2 3 x 4 6 7 5 8".parse().unwrap(), goal),
+    ];
+    // `table` answers an unsolvable-looking pair by parity before touching the board, so it
+    // does not reach the panic; every searching strategy does.
+    let strategies: Vec<Strategy> = Strategy::ALL
+        .into_iter()
+        .filter(|&s| s != Strategy::Table)
+        .collect();
+    let names: Vec<String> = strategies.iter().map(|s| s.name().to_string()).collect();
+    for threads in [1, 2] {
+        let cfg = RunConfig {
+            jobs: strategies.iter().map(|&s| Job::Builtin(s)).collect(),
+            threads,
+            solve: SolveOptions {
+                // Past the parity test, which would answer the broken board without moving.
+                exhaustive: true,
+                ..SolveOptions::default()
+            },
+            repeat: 1,
+            keep_paths: false,
+            progress: false,
+        };
+        let out = runner::run(&cases, &cfg).expect("the run survives the panics");
+        assert_eq!(out.records.len(), 3 * strategies.len());
+        for (i, r) in out.records.iter().enumerate() {
+            assert_eq!(
+                r.case,
+                i / strategies.len(),
+                "input order, then strategy order"
+            );
+            assert_eq!(r.strategy, names[i % names.len()]);
+            match r.case {
+                1 => {
+                    assert_eq!(r.status, RowStatus::Error, "{r:?}");
+                    let want = format!("lib.csv:2: {} panicked: index out of bounds", r.strategy);
+                    assert!(r.message.starts_with(&want), "{}", r.message);
+                    assert_eq!(r.steps, None);
+                }
+                c => {
+                    assert_eq!(r.status, RowStatus::Solved, "{r:?}");
+                    assert_eq!(r.steps, Some(if c == 0 { 19 } else { 3 }));
+                }
+            }
+        }
+        let report = RunReport::new(&cases, &out.records, &names, &out.wall);
+        for s in &report.summaries {
+            assert_eq!((s.solved, s.errors, s.cases), (2, 1, 3), "{}", s.strategy);
+        }
+    }
+}
+
+/// `tilebench run` on the seed samples into `out`; returns exit code and stderr.
+fn run_into(out: &Path) -> (Option<i32>, String) {
+    let res = bin()
+        .args(["run", "inputs/seeds.csv", "-q", "-s", "astar", "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    (res.status.code(), stderr(&res))
+}
+
+/// Refused before any solving: exit 2, the path named, no "N cases × M strategies" line.
+fn assert_refused(out: &Path, why: &str) {
+    let (code, err) = run_into(out);
+    assert_eq!(code, Some(2), "{err}");
+    let want = format!("error: {why} {}", out.display());
+    assert!(err.contains(&want), "expected `{want}` in:\n{err}");
+    assert!(!err.contains("strategies on"), "solving started:\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_missing_parent_directory_is_created() {
+    let dir = temp_dir("fault-parent");
+    let out = dir.join("a").join("b").join("run");
+    let (code, err) = run_into(&out);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.join("cases.csv").is_file());
+}
+
+#[test]
+fn an_output_path_that_is_a_file_is_refused_before_solving() {
+    let dir = temp_dir("fault-file");
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, "a file").unwrap();
+    assert_refused(&file, "the output directory");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "a file");
+}
+
+/// A directory under a regular file cannot be created, even by root.
+#[test]
+fn an_output_path_under_a_file_is_refused_before_solving() {
+    let dir = temp_dir("fault-under-file");
+    let file = dir.join("plain-file");
+    std::fs::write(&file, "a file").unwrap();
+    assert_refused(&file.join("run"), "cannot create the output directory");
+}
+
+/// A read-only directory. Root (as in CI containers) writes into it regardless of its mode,
+/// so there the test checks that it can, says so, and relies on the test above for an
+/// unwritable path; elsewhere the run must be refused before solving.
+#[test]
+#[cfg(unix)]
+fn a_read_only_output_directory_is_refused_before_solving() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("fault-readonly");
+    let ro = dir.join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let writable_anyway = std::fs::write(ro.join("probe"), b"").is_ok();
+    if writable_anyway {
+        eprintln!(
+            "note: {} is mode 555 but still writable (running as root): the read-only case \
+             cannot be provoked here; an_output_path_under_a_file_… covers an unwritable --out",
+            ro.display()
+        );
+        let _ = std::fs::remove_file(ro.join("probe"));
+    } else {
+        assert_refused(&ro, "cannot write into the output directory");
+        assert_refused(&ro.join("sub"), "cannot create the output directory");
+    }
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
