@@ -331,7 +331,7 @@ fn unclosed_quote(rest: &str) -> bool {
 /// Warnings about ids used by more than one row of a file (`compare` matches such rows by
 /// their order of appearance), one per repeat, naming both lines.
 pub fn duplicate_ids(cases: &[Case]) -> Vec<String> {
-    let mut first: std::collections::HashMap<(&str, &str), u64> = std::collections::HashMap::new();
+    let mut first: rustc_hash::FxHashMap<(&str, &str), u64> = Default::default();
     let mut out = Vec::new();
     for c in cases.iter().filter(|c| !c.id.is_empty()) {
         match first.get(&(&*c.source, c.id.as_str())) {
@@ -360,18 +360,20 @@ fn row_to_case(
     file_shape: &mut ShapeRule,
 ) -> Case {
     let field = |i: Option<usize>| i.and_then(|i| r.get(i)).unwrap_or("").trim();
-    let start_text = field(Some(cols.start)).to_string();
+    let start_field = field(Some(cols.start));
     let goal_field = field(cols.goal);
+    // The texts as written are kept only for invalid rows (valid rows are written back from
+    // the parsed boards), so a valid row allocates only its id.
     let mut case = Case {
         source: source.clone(),
         line,
         id: field(cols.id).to_string(),
-        start_text,
-        goal_text: goal_field.to_string(),
+        start_text: String::new(),
+        goal_text: String::new(),
         expected_steps: None,
         problem: Err(String::new()),
     };
-    let at = format!("{source}:{line}");
+    let at = At(source, line);
     let problem = (|| {
         if r.get(cols.start).is_none() {
             return Err(format!(
@@ -407,8 +409,7 @@ fn row_to_case(
             }
             case.expected_steps = Some(e);
         }
-        let start =
-            Board::parse(&case.start_text, size).map_err(|e| format!("{at}: start: {e}"))?;
+        let start = Board::parse(start_field, size).map_err(|e| format!("{at}: start: {e}"))?;
         if let ShapeRule::FromFirstBoard(fixed) = file_shape {
             match *fixed {
                 None => *fixed = Some((start.shape(), line)),
@@ -447,13 +448,23 @@ fn row_to_case(
                 None => Board::standard_goal(start.shape()),
             }
         };
-        if case.goal_text.is_empty() {
-            case.goal_text = goal.to_string();
-        }
         Problem::new(start, goal).map_err(|e| format!("{at}: {e}"))
     })();
+    if problem.is_err() {
+        case.start_text = start_field.to_string();
+        case.goal_text = goal_field.to_string();
+    }
     case.problem = problem;
     case
+}
+
+/// `file:line`, formatted only when a message needs it.
+struct At<'a>(&'a str, u64);
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.0, self.1)
+    }
 }
 
 #[cfg(test)]
