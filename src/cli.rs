@@ -52,12 +52,8 @@ pub struct PdbArgs {
     /// The goal whose blank cell the tables are for (default: tiles in order, blank last)
     #[arg(long, short = 'g')]
     pub goal: Option<String>,
-    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
-    #[arg(long, value_name = "DIR")]
-    pub pdb_dir: Option<PathBuf>,
-    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
-    #[arg(long, value_name = "SIZES")]
-    pub pdb_partition: Option<String>,
+    #[command(flatten)]
+    pub pdb: PdbOptions,
 }
 
 #[derive(Args, Debug)]
@@ -88,12 +84,8 @@ pub struct SolveArgs {
     /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
     #[arg(long, default_value = "manhattan")]
     pub heuristic: String,
-    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
-    #[arg(long, value_name = "DIR")]
-    pub pdb_dir: Option<PathBuf>,
-    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
-    #[arg(long, value_name = "SIZES")]
-    pub pdb_partition: Option<String>,
+    #[command(flatten)]
+    pub pdb: PdbOptions,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -157,12 +149,8 @@ pub struct RunArgs {
     /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
     #[arg(long, default_value = "manhattan")]
     pub heuristic: String,
-    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
-    #[arg(long, value_name = "DIR")]
-    pub pdb_dir: Option<PathBuf>,
-    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
-    #[arg(long, value_name = "SIZES")]
-    pub pdb_partition: Option<String>,
+    #[command(flatten)]
+    pub pdb: PdbOptions,
     /// Buckets of bfs-hash's chained table
     #[arg(long, default_value_t = 1_000_003)]
     pub hash_buckets: usize,
@@ -286,4 +274,15 @@ pub struct PlotArgs {
     /// missing; default: the RESULTS directory when there is one, required for several)
     #[arg(long, short = 'o', value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+/// Where pattern databases are cached and how the tiles are grouped (`run`, `solve`, `pdb`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PdbOptions {
+    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
+    #[arg(long, value_name = "SIZES")]
+    pub pdb_partition: Option<String>,
 }

@@ -20,8 +20,8 @@ pub fn at_depths(n: usize, depths: std::ops::RangeInclusive<u8>, seed: u64) -> V
         .collect()
 }
 
-/// `n` uniformly random solvable starts.
-pub fn random_solvable(n: usize, seed: u64) -> Vec<Board> {
+/// `n` uniformly random starts that are solvable (or, with `solvable` false, unsolvable).
+fn random_starts(n: usize, seed: u64, solvable: bool) -> Vec<Board> {
     let goal = Board::standard_goal(Shape::S3X3);
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(n);
@@ -29,25 +29,19 @@ pub fn random_solvable(n: usize, seed: u64) -> Vec<Board> {
         let mut tiles: Vec<u8> = (0..9).collect();
         rng.shuffle(&mut tiles);
         let b = Board::from_tiles(Shape::S3X3, &tiles);
-        if is_solvable(&b, &goal) {
+        if is_solvable(&b, &goal) == solvable {
             out.push(b);
         }
     }
     out
 }
 
+/// `n` uniformly random solvable starts.
+pub fn random_solvable(n: usize, seed: u64) -> Vec<Board> {
+    random_starts(n, seed, true)
+}
+
 /// `n` uniformly random unsolvable starts.
 pub fn random_unsolvable(n: usize, seed: u64) -> Vec<Board> {
-    let goal = Board::standard_goal(Shape::S3X3);
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut tiles: Vec<u8> = (0..9).collect();
-        rng.shuffle(&mut tiles);
-        let b = Board::from_tiles(Shape::S3X3, &tiles);
-        if !is_solvable(&b, &goal) {
-            out.push(b);
-        }
-    }
-    out
+    random_starts(n, seed, false)
 }

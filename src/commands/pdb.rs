@@ -1,16 +1,16 @@
 //! `tilebench pdb build`: load or build the pattern databases of a shape and goal.
 
 use super::{CmdResult, OK};
-use crate::cli::PdbArgs;
+use crate::cli::{PdbArgs, PdbOptions};
 use crate::puzzle::{Board, Shape};
 use crate::search::pdb::{self, PdbConfig};
 use std::time::Instant;
 
 /// Applies `--pdb-dir` and `--pdb-partition`.
-pub fn configure(dir: &Option<std::path::PathBuf>, partition: &Option<String>) {
+pub fn configure(o: &PdbOptions) {
     pdb::configure(PdbConfig {
-        dir: dir.clone(),
-        partition: partition.clone(),
+        dir: o.pdb_dir.clone(),
+        partition: o.pdb_partition.clone(),
     });
 }
 
@@ -20,7 +20,7 @@ pub fn run(args: PdbArgs) -> CmdResult {
         Some(g) => Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?,
         None => Board::standard_goal(shape),
     };
-    configure(&args.pdb_dir, &args.pdb_partition);
+    configure(&args.pdb);
     let (partition, dir) = pdb::settings(shape)?;
     let t0 = Instant::now();
     let set = pdb::load_or_build(shape, goal.blank(), &partition, &dir, &|l| eprintln!("{l}"));

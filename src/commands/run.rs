@@ -163,7 +163,7 @@ fn resume_command(out_dir: &Path, add_out: bool) -> String {
 
 pub fn run(args: RunArgs) -> CmdResult {
     let started = SystemTime::now();
-    super::pdb::configure(&args.pdb_dir, &args.pdb_partition);
+    super::pdb::configure(&args.pdb);
     let input_opts = InputOptions {
         size: parse_size(&args.size)?,
         goal: args.goal.clone(),

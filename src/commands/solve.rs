@@ -9,7 +9,7 @@ use std::time::Instant;
 
 pub fn run(args: SolveArgs) -> CmdResult {
     let strategy: Strategy = args.strategy.parse()?;
-    super::pdb::configure(&args.pdb_dir, &args.pdb_partition);
+    super::pdb::configure(&args.pdb);
     let size = parse_size(&args.size)?;
     let goal = args
         .goal

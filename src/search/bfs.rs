@@ -23,6 +23,28 @@ pub trait Visited {
     }
 }
 
+/// The standard library's ordered set (`bfs-set`).
+impl Visited for std::collections::BTreeSet<u64> {
+    #[inline]
+    fn insert(&mut self, cells: u64) -> bool {
+        std::collections::BTreeSet::insert(self, cells)
+    }
+    fn len(&self) -> usize {
+        std::collections::BTreeSet::len(self)
+    }
+}
+
+/// The standard library's hash set, with any hasher (`bfs-hashset` uses Fx).
+impl<S: std::hash::BuildHasher> Visited for std::collections::HashSet<u64, S> {
+    #[inline]
+    fn insert(&mut self, cells: u64) -> bool {
+        std::collections::HashSet::insert(self, cells)
+    }
+    fn len(&self) -> usize {
+        std::collections::HashSet::len(self)
+    }
+}
+
 /// One state in the BFS queue: its cells, its parent's index and the move that made it.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
@@ -52,18 +74,13 @@ pub(crate) fn path_to(queue: &[Node], mut i: usize) -> Vec<Move> {
 ///
 /// ```
 /// use std::collections::BTreeSet;
-/// use tilebench::search::{bfs::{bfs, Visited}, Problem, SolveOptions, Status};
+/// use tilebench::search::{bfs::bfs, Problem, SolveOptions, Status};
 ///
-/// struct Set(BTreeSet<u64>);
-/// impl Visited for Set {
-///     fn insert(&mut self, cells: u64) -> bool { self.0.insert(cells) }
-///     fn len(&self) -> usize { self.0.len() }
-/// }
 /// let problem = Problem::new(
 ///     "1 2 3 4 5 6 x 7 8".parse().unwrap(),
 ///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
 /// ).unwrap();
-/// let out = bfs(&problem, &SolveOptions::default(), &mut Set(BTreeSet::new()), &mut Vec::new());
+/// let out = bfs(&problem, &SolveOptions::default(), &mut BTreeSet::new(), &mut Vec::new());
 /// assert_eq!(out.status, Status::Solved);
 /// assert_eq!(out.steps(), Some(2));
 /// ```
