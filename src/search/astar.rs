@@ -129,8 +129,14 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
         let mut scratch = scratch.borrow_mut();
         let Scratch { open, nodes, index } = &mut *scratch;
         open.clear();
+        // Clearing a hash map costs its capacity: after a rare huge case, start small again
+        // rather than make every later (small) case pay for it.
+        if index.capacity() > 16 * index.len().max(4096) {
+            *index = FxHashMap::default();
+        } else {
+            index.clear();
+        }
         nodes.clear();
-        index.clear();
         search(problem, opts, h, open, nodes, index)
     })
 }
