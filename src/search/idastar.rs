@@ -61,6 +61,12 @@ impl<H: Heuristic> Search<'_, H> {
             let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
             let after = crate::puzzle::Board::from_parts(self.shape, child, to as u8);
             let ch = self.h.update(h, &after, tile, to, blank);
+            // Prune here rather than in the call: most children are beyond the bound.
+            let f = g + 1 + ch;
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
             self.path.push(m);
             if self.dfs(child, to, g + 1, ch, m) {
                 return true;
