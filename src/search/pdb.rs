@@ -272,9 +272,9 @@ impl Partition {
         // For the blank at cell 15.
         let layout: Vec<Vec<u8>> = match self.sizes.as_slice() {
             [6, 6, 3] => vec![
-                vec![0, 4, 5, 8, 9, 12],
-                vec![6, 7, 10, 11, 13, 14],
-                vec![1, 2, 3],
+                vec![0, 1, 4, 5, 8, 9],
+                vec![2, 3, 6, 7, 10, 11],
+                vec![12, 13, 14],
             ],
             [5, 5, 5] => vec![
                 vec![0, 1, 2, 3, 6],
