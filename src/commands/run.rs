@@ -411,36 +411,41 @@ pub fn run(args: RunArgs) -> CmdResult {
         .map(|i| &cases[i])
         .filter(|c| c.problem.is_err())
         .collect();
-    for c in invalid.iter().take(20) {
-        eprintln!("invalid: {}", c.problem.as_ref().unwrap_err());
-    }
-    if invalid.len() > 20 {
-        eprintln!(
-            "invalid: … and {} more (see the message column of {})",
-            invalid.len() - 20,
-            cases_path.display()
-        );
-    }
-    let errors: Vec<_> = output
+    let shown = |label: &str, messages: &[&str]| {
+        for m in messages.iter().take(20) {
+            eprintln!("{label}: {m}");
+        }
+        if messages.len() > 20 {
+            eprintln!(
+                "{label}: … and {} more (see the message column of {})",
+                messages.len() - 20,
+                cases_path.display()
+            );
+        }
+    };
+    let invalid_messages: Vec<&str> = invalid
+        .iter()
+        .map(|c| c.problem.as_ref().unwrap_err().as_str())
+        .collect();
+    shown("invalid", &invalid_messages);
+    let errors: Vec<&str> = output
         .records
         .iter()
         .filter(|r| r.status == crate::harness::record::RowStatus::Error)
+        .map(|r| r.message.as_str())
         .collect();
-    for r in errors.iter().take(20) {
-        eprintln!("error: {}", r.message);
-    }
-    if errors.len() > 20 {
-        eprintln!(
-            "error: … and {} more (see the message column of {})",
-            errors.len() - 20,
-            cases_path.display()
-        );
-    }
-    let rows: Vec<CaseRow> = output
-        .records
-        .iter()
-        .map(|r| CaseRow::new(&cases[r.case], r))
-        .collect();
+    shown("error", &errors);
+    // The rows as written, for the answer checks; built only when something reads them
+    // (a row allocates its strings, which a million-row run should not pay for nothing).
+    let rows: Vec<CaseRow> = if args.check || !externals.is_empty() {
+        output
+            .records
+            .iter()
+            .map(|r| CaseRow::new(&cases[r.case], r))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let bad_answers = check::external_failures(&rows);
     if !args.check && !bad_answers.is_empty() {
         for s in summaries.iter().filter(|s| s.wrong + s.non_optimal > 0) {
