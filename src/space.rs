@@ -53,14 +53,7 @@ impl DistanceTable {
             next.clear();
             for &(cells, blank, last) in &frontier {
                 let b = Board::from_parts(shape, cells, blank);
-                for m in 0..4u8 {
-                    if last == 3 - m {
-                        continue;
-                    }
-                    let to = neighbors.target(blank as usize, m as usize);
-                    if to == Neighbors::NONE {
-                        continue;
-                    }
+                for &(m, to) in neighbors.children(blank as usize, last).as_slice() {
                     let c = b.slide_blank_to(to as usize);
                     let r = ranker.rank(c.packed()) as usize;
                     if dist[r] == UNREACHABLE {

@@ -71,6 +71,22 @@ impl fmt::Display for Move {
 pub struct Neighbors {
     /// `targets[pos][m]` is the cell the blank reaches from `pos` by move `m`, or `NONE`.
     targets: [[u8; 4]; 16],
+    /// `children[pos][last]`: the legal moves from `pos` but the inverse of `last` (4 = none).
+    children: [[Children; 5]; 16],
+}
+
+/// The successors [`Neighbors::children`] lists: at most four (move index, blank cell) pairs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Children {
+    list: [(u8, u8); 4],
+    len: u8,
+}
+
+impl Children {
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[(u8, u8)] {
+        &self.list[..self.len as usize]
+    }
 }
 
 impl Neighbors {
@@ -94,12 +110,34 @@ impl Neighbors {
                 t[Move::Down as usize] = (pos + w) as u8;
             }
         }
-        Neighbors { targets }
+        let mut children = [[Children::default(); 5]; 16];
+        for (pos, row) in children.iter_mut().enumerate() {
+            for (last, c) in row.iter_mut().enumerate() {
+                for m in 0..4u8 {
+                    let to = targets[pos][m as usize];
+                    if to != Self::NONE && (last == 4 || last as u8 != 3 - m) {
+                        c.list[c.len as usize] = (m, to);
+                        c.len += 1;
+                    }
+                }
+            }
+        }
+        Neighbors { targets, children }
     }
 
     /// The cell the blank at `pos` reaches with `m`, if the move is legal.
     #[inline(always)]
     pub fn target(&self, pos: usize, m: usize) -> u8 {
         self.targets[pos][m]
+    }
+
+    /// The successors of a state whose blank is at `pos`: (move index, cell the blank
+    /// reaches) for each legal move in [`MOVE_ORDER`], except the move that undoes `last`
+    /// (the index of the move that made the state; any value ≥ 4 when there is none). This
+    /// is the one place every search skips the move straight back to the parent; the lists
+    /// are built with the table, so a search reads them instead of testing each move.
+    #[inline(always)]
+    pub fn children(&self, pos: usize, last: u8) -> Children {
+        self.children[pos][last.min(4) as usize]
     }
 }

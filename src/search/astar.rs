@@ -188,14 +188,7 @@ fn search<H: Heuristic>(
         stats.expanded += 1;
         let board = Board::from_parts(shape, node.cells, node.blank);
         let cg = node.g + 1;
-        for m in 0..4u8 {
-            if node.mv == 3 - m {
-                continue;
-            }
-            let to = neighbors.target(node.blank as usize, m as usize);
-            if to == Neighbors::NONE {
-                continue;
-            }
+        for &(m, to) in neighbors.children(node.blank as usize, node.mv).as_slice() {
             let tile = board.tile(to as usize);
             let child = board.slide_blank_to(to as usize);
             stats.generated += 1;

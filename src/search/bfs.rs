@@ -116,15 +116,7 @@ pub fn bfs<V: Visited>(
         let node = queue[head];
         stats.expanded += 1;
         let board = Board::from_parts(shape, node.cells, node.blank);
-        for m in 0..4u8 {
-            // Skip the move back to the parent (`3 - m` is the inverse of `m`).
-            if node.mv == 3 - m {
-                continue;
-            }
-            let to = neighbors.target(node.blank as usize, m as usize);
-            if to == Neighbors::NONE {
-                continue;
-            }
+        for &(m, to) in neighbors.children(node.blank as usize, node.mv).as_slice() {
             let child = board.slide_blank_to(to as usize);
             stats.generated += 1;
             if !visited.insert(child.packed()) {

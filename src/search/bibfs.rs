@@ -94,14 +94,7 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
             stats.expanded += 1;
             let last = me.seen[&cells].0;
             let board = Board::from_parts(shape, cells, blank);
-            for m in 0..4u8 {
-                if last == 3 - m {
-                    continue;
-                }
-                let to = neighbors.target(blank as usize, m as usize);
-                if to == Neighbors::NONE {
-                    continue;
-                }
+            for &(m, to) in neighbors.children(blank as usize, last).as_slice() {
                 let c = board.slide_blank_to(to as usize).packed();
                 stats.generated += 1;
                 if let std::collections::hash_map::Entry::Vacant(e) = me.seen.entry(c) {

@@ -46,6 +46,9 @@ impl<H: Heuristic> Search<'_, H> {
         self.stats.expanded += 1;
         let depth = self.path.len() as u64 + 1;
         self.stats.peak_frontier = self.stats.peak_frontier.max(depth);
+        // The moves are tested here rather than read from `Neighbors::children` as the other
+        // searches do: in this, the hottest loop, that measured 99–106 M nodes/s against
+        // 129 M for the open-coded test (Korf #2 5 13 16 20 23, one thread).
         for m in 0..4u8 {
             if last == 3 - m {
                 continue;

@@ -106,14 +106,7 @@ pub fn solve(problem: &Problem) -> Outcome {
     while d > 0 {
         stats.expanded += 1;
         let mut stepped = false;
-        for m in 0..4u8 {
-            if last == 3 - m {
-                continue;
-            }
-            let to = neighbors.target(b.blank(), m as usize);
-            if to == Neighbors::NONE {
-                continue;
-            }
+        for &(m, to) in neighbors.children(b.blank(), last).as_slice() {
             stats.generated += 1;
             let c = b.slide_blank_to(to as usize);
             if table.distance(&c) == Some(d - 1) {
