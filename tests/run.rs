@@ -266,10 +266,9 @@ fn markdown_and_dashboard_exports() {
 
 #[test]
 fn stdin_dataset_and_size_option() {
-    use std::io::Write;
     let out = temp_dir("run-stdin");
-    let mut child = bin()
-        .args([
+    let res = with_stdin(
+        &[
             "run",
             "-",
             "-q",
@@ -279,18 +278,11 @@ fn stdin_dataset_and_size_option() {
             "2x3",
             "--check",
             "--out",
-        ])
-        .arg(&out)
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"start,goal\n1 2 3 4 5 x,1 2 3 4 5 x\nx 1 2 3 4 5,1 2 3 4 5 x\n")
-        .unwrap();
-    assert!(child.wait().unwrap().success());
+            out.to_str().unwrap(),
+        ],
+        "start,goal\n1 2 3 4 5 x,1 2 3 4 5 x\nx 1 2 3 4 5,1 2 3 4 5 x\n",
+    );
+    assert!(res.status.success(), "{}", stderr(&res));
     let (h, rows) = read_csv(&out.join("cases.csv"));
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r[col(&h, "input")] == "-"));

@@ -2,8 +2,6 @@
 
 mod common;
 use common::*;
-use std::io::Write;
-use std::process::Stdio;
 use tilebench::puzzle::{Board, Move};
 
 const STRATEGIES: [&str; 8] = [
@@ -16,23 +14,6 @@ const STRATEGIES: [&str; 8] = [
     "idastar",
     "table",
 ];
-
-fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
 
 #[test]
 fn first_article_sample_prints_an_optimal_move_string() {
