@@ -541,16 +541,30 @@ pub fn latency(runs: &[RunData]) -> Result<String, String> {
         title: "percentile (log scale of 1/(1−p): each step is 10× rarer)".into(),
         label: Box::new(percentile_label),
     };
-    let (ymin, ymax) = y_extent(&series);
-    let y = Axis::log(
-        10f64.powf(ymin),
-        10f64.powf(ymax),
+    line_chart(
+        &title,
+        &x,
+        &series,
         "latency of one solve (µs, log scale)",
-    );
-    let legend = line_legend(&series, false);
-    draw(&title, &x, &y, &legend, |chart| {
-        for s in &series {
-            draw_series(chart, s, false)?;
+        false,
+    )
+}
+
+/// A chart of line series over a log-scale y axis spanning the series, with their legend
+/// (and point markers when `markers`).
+fn line_chart(
+    title: &str,
+    x: &Axis,
+    series: &[Series],
+    y_label: &str,
+    markers: bool,
+) -> Result<String, String> {
+    let (ymin, ymax) = y_extent(series);
+    let y = Axis::log(10f64.powf(ymin), 10f64.powf(ymax), y_label);
+    let legend = line_legend(series, markers);
+    draw(title, x, &y, &legend, |chart| {
+        for s in series {
+            draw_series(chart, s, markers)?;
         }
         Ok(())
     })
@@ -623,19 +637,13 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
         title: "optimal solution length (moves)".into(),
         label: Box::new(|c| format!("{}", c.round() as i64)),
     };
-    let (ymin, ymax) = y_extent(&series);
-    let y = Axis::log(
-        10f64.powf(ymin),
-        10f64.powf(ymax),
+    line_chart(
+        &title,
+        &x,
+        &series,
         "mean states expanded per case (log scale)",
-    );
-    let legend = line_legend(&series, true);
-    draw(&title, &x, &y, &legend, |chart| {
-        for s in &series {
-            draw_series(chart, s, true)?;
-        }
-        Ok(())
-    })
+        true,
+    )
 }
 
 /// Cases per second per strategy, as bars (grouped by strategy when runs are overlaid).
