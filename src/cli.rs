@@ -282,7 +282,10 @@ pub struct PdbOptions {
     /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
-    /// Pattern databases: group sizes, e.g. 6-6-3 or 5-5-5 (default: groups of 6, then the rest)
+    /// Pattern databases: group sizes, e.g. 7-8, 6-6-3 or 5-5-5 (default: 7-8 on 4x4, else groups of 6, then the rest)
     #[arg(long, value_name = "SIZES")]
     pub pdb_partition: Option<String>,
+    /// Pattern databases: sum the groups on the board as it is only, not also on its reflection
+    #[arg(long)]
+    pub pdb_no_reflection: bool,
 }

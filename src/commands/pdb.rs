@@ -11,6 +11,7 @@ pub fn configure(o: &PdbOptions) {
     pdb::configure(PdbConfig {
         dir: o.pdb_dir.clone(),
         partition: o.pdb_partition.clone(),
+        no_reflection: o.pdb_no_reflection,
     });
 }
 
@@ -24,13 +25,13 @@ pub fn run(args: PdbArgs) -> CmdResult {
     let (partition, dir) = pdb::settings(shape)?;
     let t0 = Instant::now();
     let set = pdb::load_or_build(shape, goal.blank(), &partition, &dir, &|l| eprintln!("{l}"));
-    let entries: usize = set.tables.iter().map(|t| t.len()).sum();
+    let entries: u64 = set.tables.iter().map(|t| t.len()).sum();
     eprintln!(
-        "pdb: {shape} partition {} for goals with the blank at cell {}: {} tables, {entries} entries ({:.1} MB) in {}, ready in {:.1} s",
+        "pdb: {shape} partition {} for goals with the blank at cell {}: {} tables, {entries} entries ({:.1} MB at 4 bits each) in {}, ready in {:.1} s",
         partition.name(),
         goal.blank(),
         set.tables.len(),
-        entries as f64 / 1e6,
+        set.bytes() as f64 / 1e6,
         dir.display(),
         t0.elapsed().as_secs_f64()
     );

@@ -55,11 +55,50 @@ impl FromStr for HeuristicKind {
 
 /// An estimate that can be updated when one tile slides.
 pub trait Heuristic {
+    /// What a depth-first search carries from a node to its children so that the next
+    /// update is cheap: nothing for Manhattan, tile cells and per-group values for a pattern
+    /// database (whose estimate, a maximum of two sums, cannot be updated from `h` alone).
+    type Memo: Copy;
     /// The estimate for a whole board.
     fn estimate(&self, b: &Board) -> u32;
     /// The estimate after `tile` slid from cell `from` to cell `to`; `h` is the estimate
     /// before the move and `after` the board after it.
     fn update(&self, h: u32, after: &Board, tile: u8, from: usize, to: usize) -> u32;
+    /// The estimate for a whole board, and its memo.
+    fn start(&self, b: &Board) -> (u32, Self::Memo);
+    /// [`Heuristic::update`] with the parent's memo; returns the child's.
+    fn step(
+        &self,
+        h: u32,
+        memo: &Self::Memo,
+        after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, Self::Memo);
+}
+
+/// `start` and `step` for heuristics that need no memo.
+macro_rules! no_memo {
+    () => {
+        type Memo = ();
+        #[inline]
+        fn start(&self, b: &Board) -> (u32, ()) {
+            (self.estimate(b), ())
+        }
+        #[inline]
+        fn step(
+            &self,
+            h: u32,
+            _: &(),
+            after: &Board,
+            tile: u8,
+            from: usize,
+            to: usize,
+        ) -> (u32, ()) {
+            (self.update(h, after, tile, from, to), ())
+        }
+    };
 }
 
 /// Manhattan distance of the tiles (not the blank) to their goal cells.
@@ -100,6 +139,7 @@ impl Manhattan {
 }
 
 impl Heuristic for Manhattan {
+    no_memo!();
     fn estimate(&self, b: &Board) -> u32 {
         (0..b.shape().cells())
             .map(|p| self.dist[b.tile(p) as usize][p] as u32)
@@ -206,6 +246,7 @@ fn lis(keys: &[u8]) -> usize {
 }
 
 impl Heuristic for LinearConflict {
+    no_memo!();
     fn estimate(&self, b: &Board) -> u32 {
         self.md.estimate(b) + self.conflicts(b)
     }

@@ -30,7 +30,7 @@ struct Search<'a, H: Heuristic> {
 
 impl<H: Heuristic> Search<'_, H> {
     /// Searches below a node at depth `g` with estimate `h`. Returns true when the goal is found.
-    fn dfs(&mut self, cells: u64, blank: usize, g: u32, h: u32, last: u8) -> bool {
+    fn dfs(&mut self, cells: u64, blank: usize, g: u32, h: u32, memo: &H::Memo, last: u8) -> bool {
         let f = g + h;
         if f > self.bound {
             self.next_bound = self.next_bound.min(f);
@@ -63,7 +63,7 @@ impl<H: Heuristic> Search<'_, H> {
             // The tile slides from `to` into the blank's cell.
             let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
             let after = crate::puzzle::Board::from_parts(self.shape, child, to as u8);
-            let ch = self.h.update(h, &after, tile, to, blank);
+            let (ch, child_memo) = self.h.step(h, memo, &after, tile, to, blank);
             // Prune here rather than in the call: most children are beyond the bound.
             let f = g + 1 + ch;
             if f > self.bound {
@@ -71,7 +71,7 @@ impl<H: Heuristic> Search<'_, H> {
                 continue;
             }
             self.path.push(m);
-            if self.dfs(child, to, g + 1, ch, m) {
+            if self.dfs(child, to, g + 1, ch, &child_memo, m) {
                 return true;
             }
             self.path.pop();
@@ -96,7 +96,7 @@ impl<H: Heuristic> Search<'_, H> {
 /// ```
 pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
     let start = problem.start;
-    let h0 = h.estimate(&start);
+    let (h0, memo) = h.start(&start);
     let mut s = Search {
         h,
         neighbors: Neighbors::new(start.shape()),
@@ -111,7 +111,7 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
     };
     loop {
         s.next_bound = u32::MAX;
-        if s.dfs(start.packed(), start.blank(), 0, h0, u8::MAX) {
+        if s.dfs(start.packed(), start.blank(), 0, h0, &memo, u8::MAX) {
             let path = s.path.iter().map(|&m| Move::from_index(m)).collect();
             s.stats.stored = s.stats.peak_frontier;
             return Outcome::solved(path, s.stats);

@@ -1,0 +1,184 @@
+//! Indexing placements of a group's tiles, and the few bit tricks the builder needs.
+
+use crate::puzzle::{factorial, Shape};
+
+/// `n! / (n - k)!`: ordered placements of `k` items in `n` cells.
+pub fn placements(n: usize, k: usize) -> u64 {
+    factorial(n) / factorial(n - k)
+}
+
+/// Ranks ordered placements of `k` distinct cells out of `n` (a partial Lehmer code): slot
+/// `i`'s digit is its cell minus the cells of earlier slots below it, weighted by the
+/// placements of the slots after it. A bijection onto `0..n!/(n-k)!`.
+#[derive(Clone, Debug)]
+pub struct PartialRanker {
+    k: usize,
+    weights: [u64; 16],
+}
+
+impl PartialRanker {
+    pub fn new(n: usize, k: usize) -> PartialRanker {
+        let mut weights = [0u64; 16];
+        for (i, w) in weights.iter_mut().enumerate().take(k) {
+            *w = placements(n - 1 - i, k - 1 - i);
+        }
+        PartialRanker { k, weights }
+    }
+
+    #[inline]
+    pub fn rank(&self, cells: &[u8]) -> u64 {
+        let mut used = 0u32;
+        let mut r = 0u64;
+        for (i, &c) in cells.iter().enumerate().take(self.k) {
+            let below = (used & ((1u32 << c) - 1)).count_ones();
+            r += (c as u32 - below) as u64 * self.weights[i];
+            used |= 1 << c;
+        }
+        r
+    }
+
+    pub fn unrank(&self, mut r: u64, out: &mut [u8]) {
+        let mut free: u32 = u32::MAX;
+        for (i, slot) in out.iter_mut().enumerate().take(self.k) {
+            let w = self.weights[i];
+            let d = (r / w) as u32;
+            r %= w;
+            let c = select(free, d);
+            free &= !(1 << c);
+            *slot = c as u8;
+        }
+    }
+}
+
+/// The index of the `d`-th (from 0) set bit of `mask`.
+#[inline]
+pub fn select(mask: u32, d: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the target feature is enabled at compile time.
+        unsafe { std::arch::x86_64::_pdep_u32(1 << d, mask).trailing_zeros() }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut m = mask;
+        for _ in 0..d {
+            m &= m - 1;
+        }
+        m.trailing_zeros()
+    }
+}
+
+/// The bits of `x` at the set positions of `mask`, packed to the low end.
+#[inline]
+pub fn compress(x: u32, mask: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the target feature is enabled at compile time.
+        unsafe { std::arch::x86_64::_pext_u32(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut bit, mut m) = (0u32, 0u32, mask);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            if x & low != 0 {
+                out |= 1 << bit;
+            }
+            bit += 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// Cell masks of a board shape: which cells touch which, and flood fill.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    width: u32,
+    pub full: u32,
+    not_first_col: u32,
+    not_last_col: u32,
+    /// `adjacent[c]`: the cells one move from `c`.
+    pub adjacent: [u32; 16],
+}
+
+impl Grid {
+    pub fn new(shape: Shape) -> Grid {
+        let (w, n) = (shape.width(), shape.cells());
+        let full = ((1u64 << n) - 1) as u32;
+        let first: u32 = (0..n).filter(|c| c % w == 0).map(|c| 1 << c).sum();
+        let last: u32 = (0..n).filter(|c| c % w == w - 1).map(|c| 1 << c).sum();
+        let mut g = Grid {
+            width: w as u32,
+            full,
+            not_first_col: full & !first,
+            not_last_col: full & !last,
+            adjacent: [0; 16],
+        };
+        for c in 0..n {
+            g.adjacent[c] = g.spread(1 << c) & !(1 << c);
+        }
+        g
+    }
+
+    /// `cells` and every cell next to one of them.
+    #[inline]
+    fn spread(&self, cells: u32) -> u32 {
+        (cells
+            | ((cells << 1) & self.not_first_col)
+            | ((cells >> 1) & self.not_last_col)
+            | (cells << self.width)
+            | (cells >> self.width))
+            & self.full
+    }
+
+    /// The cells of `free` connected to `start` (a subset of `free`) through `free`.
+    #[inline]
+    pub fn region(&self, start: u32, free: u32) -> u32 {
+        let mut r = start;
+        loop {
+            let next = self.spread(r) & free;
+            if next == r {
+                return r;
+            }
+            r = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_is_a_bijection_and_unrank_its_inverse() {
+        let r = PartialRanker::new(6, 3);
+        let mut seen = vec![false; placements(6, 3) as usize];
+        let mut out = [0u8; 3];
+        for a in 0..6u8 {
+            for b in (0..6u8).filter(|&b| b != a) {
+                for c in (0..6u8).filter(|&c| c != a && c != b) {
+                    let i = r.rank(&[a, b, c]) as usize;
+                    assert!(!seen[i]);
+                    seen[i] = true;
+                    r.unrank(i as u64, &mut out);
+                    assert_eq!(out, [a, b, c]);
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn select_compress_and_regions() {
+        assert_eq!(select(0b1011_0100, 0), 2);
+        assert_eq!(select(0b1011_0100, 2), 5);
+        assert_eq!(compress(0b1010_0100, 0b1011_0100), 0b1101);
+        let g = Grid::new(Shape::S4X4);
+        // Cells 3 and 4 are not neighbours (different rows).
+        assert_eq!(g.adjacent[3], (1 << 2) | (1 << 7));
+        let free = (1 << 3) | (1 << 4) | (1 << 7);
+        assert_eq!(g.region(1 << 3, free), (1 << 3) | (1 << 7));
+        assert_eq!(g.region(1 << 4, free), 1 << 4);
+    }
+}

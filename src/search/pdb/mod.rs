@@ -1,0 +1,382 @@
+//! Additive disjoint pattern databases (Korf & Felner, 2002).
+//!
+//! The tiles are split into disjoint groups. For each group a table holds, for every
+//! placement of the group's tiles, the fewest moves *of those tiles* that bring them home,
+//! moves of the blank through other cells being free. Since each move moves one tile, the
+//! per-group costs add up to an admissible estimate that dominates Manhattan distance.
+//!
+//! Tables are built for canonical goals (tiles numbered in reading order around the goal's
+//! blank, see [`crate::space::canonical_goal`]), so one set serves every goal with its blank
+//! in the same cell: a problem's tiles are renamed on the fly. How a table is built:
+//! [`build`](build/index.html) (a breadth-first search over placements and blank regions,
+//! 4 bits an entry). Files: [`store`](store/index.html) (header, entries, checksum; rebuilt
+//! when missing or damaged). Which tiles share a table: [`Partition`]. The lookup, with Korf
+//! and Felner's reflection: [`Pdb`].
+
+mod build;
+mod index;
+mod partition;
+mod store;
+mod table;
+
+pub use partition::{Partition, MAX_PLACEMENTS};
+pub use store::{checksum, default_dir};
+pub use table::PatternTable;
+
+use super::heuristic::Heuristic;
+use crate::puzzle::{Board, Shape};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// All tables of one (shape, goal blank cell, partition).
+pub struct PdbSet {
+    pub shape: Shape,
+    pub blank: usize,
+    pub partition: Partition,
+    /// Goal cells of each group's tiles, in slot order.
+    pub homes: Vec<Vec<u8>>,
+    pub tables: Vec<PatternTable>,
+}
+
+impl PdbSet {
+    /// Bytes of all tables in memory.
+    pub fn bytes(&self) -> u64 {
+        self.tables.iter().map(|t| t.packed().len() as u64).sum()
+    }
+}
+
+/// Loads or builds the tables of a partition, caching them in `dir`. Groups are built in
+/// parallel, each with a progress bar on a terminal; `log` receives one line per table
+/// (loaded, built, rebuilt and why).
+pub fn load_or_build(
+    shape: Shape,
+    blank: usize,
+    partition: &Partition,
+    dir: &Path,
+    log: &(dyn Fn(String) + Sync),
+) -> PdbSet {
+    use rayon::prelude::*;
+    let canon = crate::space::canonical_goal(shape, blank);
+    let homes = partition.group_cells(shape, blank);
+    let bars = indicatif::MultiProgress::with_draw_target(if std::io::stderr().is_terminal() {
+        indicatif::ProgressDrawTarget::stderr()
+    } else {
+        indicatif::ProgressDrawTarget::hidden()
+    });
+    let tables: Vec<PatternTable> = homes
+        .par_iter()
+        .map(|home| {
+            let tiles: Vec<u8> = home.iter().map(|&c| canon.tile(c as usize)).collect();
+            let path = dir.join(store::file_name(shape, blank, &tiles));
+            match store::read(&path, shape, blank, home, &tiles) {
+                Ok(t) => {
+                    log(format!("pdb: loaded {} ({} entries)", path.display(), t.len()));
+                    return t;
+                }
+                Err(why) if path.exists() => log(format!(
+                    "pdb: cannot use {} ({why}); rebuilding it",
+                    path.display()
+                )),
+                Err(_) => {}
+            }
+            let bar = bars.add(indicatif::ProgressBar::new(index::placements(
+                shape.cells(),
+                tiles.len(),
+            )));
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{msg:22} [{bar:40}] {percent:>3}% of placements  {elapsed}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar.set_message(format!("pdb {}-tile table", tiles.len()));
+            let t0 = std::time::Instant::now();
+            let (t, built) = table::build_table(shape, home, &tiles, &|done, _| {
+                bar.set_position(done)
+            });
+            bar.finish_and_clear();
+            log(format!(
+                "pdb: built the {}-tile table {:?} for {shape} (blank at {blank}) in {:.1} s: {} entries, {:.1} MB at 4 bits each, largest value {}{}",
+                tiles.len(),
+                tiles,
+                t0.elapsed().as_secs_f64(),
+                t.len(),
+                t.packed().len() as f64 / 1e6,
+                built.max_value,
+                if built.clamped > 0 {
+                    format!(", {} entries stored below their value (difference from Manhattan above 28)", built.clamped)
+                } else {
+                    String::new()
+                }
+            ));
+            if let Err(e) = store::write(&path, shape, blank, &t) {
+                log(format!(
+                    "pdb: cannot cache {}: {e} (the table is used anyway; choose a writable --pdb-dir to keep it)",
+                    path.display()
+                ));
+            }
+            t
+        })
+        .collect();
+    PdbSet {
+        shape,
+        blank,
+        partition: partition.clone(),
+        homes,
+        tables,
+    }
+}
+
+type Key = (Shape, usize, String);
+type Registry = Mutex<std::collections::HashMap<Key, Arc<OnceLock<Arc<PdbSet>>>>>;
+
+fn registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(Default::default)
+}
+
+/// The process-wide tables for (shape, blank, partition), loaded or built once.
+pub fn shared(shape: Shape, blank: usize, partition: &Partition, dir: &Path) -> Arc<PdbSet> {
+    let cell = registry()
+        .lock()
+        .expect("pdb registry")
+        .entry((shape, blank, partition.name()))
+        .or_default()
+        .clone();
+    cell.get_or_init(|| {
+        Arc::new(load_or_build(shape, blank, partition, dir, &|line| {
+            eprintln!("{line}")
+        }))
+    })
+    .clone()
+}
+
+/// Groups as the problem's tile names: `tiles[g][slot]`, and for each tile its group.
+#[derive(Clone, Debug)]
+struct Lookup {
+    tiles: Vec<[u8; 16]>,
+    group_of: [u8; 16],
+    /// The cell map applied to a tile's cell before ranking (identity, or the reflection).
+    cell: [u8; 16],
+}
+
+/// The additive pattern-database heuristic for one goal: the sum over groups of the table
+/// values, and, where the board has a symmetry that keeps the goal's blank in place (the
+/// main diagonal for Korf's goal), the maximum of that sum and the same sum over the
+/// reflected board (Korf and Felner's reflection: the tables serve a second, different
+/// partition for free).
+pub struct Pdb {
+    set: Arc<PdbSet>,
+    regular: Lookup,
+    mirror: Option<Lookup>,
+}
+
+/// What [`Pdb`] carries from a node to its children in a depth-first search: every tile's
+/// cell, and each group's value for the regular and the reflected board.
+#[derive(Clone, Copy, Debug)]
+pub struct PdbMemo {
+    cells: u64,
+    values: [u8; 16],
+    mirrored: [u8; 16],
+    sum: u16,
+    mirrored_sum: u16,
+}
+
+impl Pdb {
+    /// The heuristic for `goal`, with the reflection where the board has one.
+    pub fn new(goal: &Board, set: Arc<PdbSet>) -> Pdb {
+        Pdb::with_reflection(goal, set, true)
+    }
+
+    /// The heuristic for `goal`; `reflect` false leaves the reflection out.
+    pub fn with_reflection(goal: &Board, set: Arc<PdbSet>, reflect: bool) -> Pdb {
+        let shape = goal.shape();
+        let identity: [u8; 16] = std::array::from_fn(|c| c as u8);
+        let lookup = |cell: [u8; 16]| {
+            // Slot j of group g reads tile v where the map sends v's goal cell to the
+            // slot's home (the maps used are their own inverses).
+            let mut l = Lookup {
+                tiles: Vec::new(),
+                group_of: [u8::MAX; 16],
+                cell,
+            };
+            for (g, home) in set.homes.iter().enumerate() {
+                let mut tiles = [0u8; 16];
+                for (j, &h) in home.iter().enumerate() {
+                    let v = goal.tile(cell[h as usize] as usize);
+                    tiles[j] = v;
+                    l.group_of[v as usize] = g as u8;
+                }
+                l.tiles.push(tiles);
+            }
+            l
+        };
+        let mirror = reflect
+            .then(|| reflection(shape, goal.blank()))
+            .flatten()
+            .map(lookup);
+        Pdb {
+            regular: lookup(identity),
+            mirror,
+            set,
+        }
+    }
+
+    /// Whether the reflected lookup is in use.
+    pub fn reflects(&self) -> bool {
+        self.mirror.is_some()
+    }
+
+    #[inline]
+    fn group_value(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
+        let t = &self.set.tables[g];
+        let k = t.tiles.len();
+        let mut at = [0u8; 16];
+        for (a, &v) in at.iter_mut().zip(&l.tiles[g][..k]) {
+            *a = l.cell[((cells >> (4 * v)) & 0xF) as usize];
+        }
+        t.value(&at[..k]) as u8
+    }
+
+    fn memo(&self, b: &Board) -> PdbMemo {
+        let mut cells = 0u64;
+        for p in 0..b.shape().cells() {
+            cells |= (p as u64) << (4 * b.tile(p));
+        }
+        let mut m = PdbMemo {
+            cells,
+            values: [0; 16],
+            mirrored: [0; 16],
+            sum: 0,
+            mirrored_sum: 0,
+        };
+        for g in 0..self.set.tables.len() {
+            m.values[g] = self.group_value(&self.regular, g, cells);
+            m.sum += m.values[g] as u16;
+            if let Some(l) = &self.mirror {
+                m.mirrored[g] = self.group_value(l, g, cells);
+                m.mirrored_sum += m.mirrored[g] as u16;
+            }
+        }
+        m
+    }
+}
+
+/// A symmetry of the board that is its own inverse and keeps `blank` in place: the
+/// diagonals first (they keep a square's corners), then the half turn and the mirrors.
+fn reflection(shape: Shape, blank: usize) -> Option<[u8; 16]> {
+    let (w, h) = (shape.width(), shape.height());
+    type CellMap<'a> = &'a dyn Fn(usize, usize) -> Option<(usize, usize)>;
+    let maps: [CellMap; 5] = [
+        &|r, c| (w == h).then_some((c, r)),
+        &|r, c| (w == h).then(|| (w - 1 - c, h - 1 - r)),
+        &|r, c| Some((h - 1 - r, w - 1 - c)),
+        &|r, c| Some((r, w - 1 - c)),
+        &|r, c| Some((h - 1 - r, c)),
+    ];
+    let (br, bc) = shape.row_col(blank);
+    maps.iter().find_map(|f| {
+        if f(br, bc)? != (br, bc) {
+            return None;
+        }
+        let mut cell = [0u8; 16];
+        for (p, slot) in cell.iter_mut().enumerate().take(w * h) {
+            let (r, c) = f(p / w, p % w)?;
+            *slot = (r * w + c) as u8;
+        }
+        Some(cell)
+    })
+}
+
+impl Heuristic for Pdb {
+    type Memo = PdbMemo;
+
+    fn estimate(&self, b: &Board) -> u32 {
+        self.start(b).0
+    }
+
+    /// Recomputes every group (A* keeps no memo per node).
+    fn update(&self, _h: u32, after: &Board, _tile: u8, _from: usize, _to: usize) -> u32 {
+        self.estimate(after)
+    }
+
+    fn start(&self, b: &Board) -> (u32, PdbMemo) {
+        let m = self.memo(b);
+        (m.sum.max(m.mirrored_sum) as u32, m)
+    }
+
+    /// Only the moved tile's group changes, in the regular and in the reflected lookup.
+    #[inline]
+    fn step(
+        &self,
+        _h: u32,
+        memo: &PdbMemo,
+        _after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, PdbMemo) {
+        let mut m = *memo;
+        m.cells ^= ((from ^ to) as u64) << (4 * tile);
+        let g = self.regular.group_of[tile as usize] as usize;
+        let v = self.group_value(&self.regular, g, m.cells);
+        m.sum = m.sum + v as u16 - m.values[g] as u16;
+        m.values[g] = v;
+        if let Some(l) = &self.mirror {
+            let g = l.group_of[tile as usize] as usize;
+            let v = self.group_value(l, g, m.cells);
+            m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
+            m.mirrored[g] = v;
+        }
+        (m.sum.max(m.mirrored_sum) as u32, m)
+    }
+}
+
+/// Process-wide settings: where tables are cached and which partition each shape uses.
+#[derive(Clone, Debug, Default)]
+pub struct PdbConfig {
+    /// Cache directory (default: [`default_dir`]).
+    pub dir: Option<PathBuf>,
+    /// Partition for every shape whose cell count it fits (default: [`Partition::default_for`]).
+    pub partition: Option<String>,
+    /// Leave out the reflected lookup (`--pdb-no-reflection`).
+    pub no_reflection: bool,
+}
+
+fn config() -> &'static Mutex<PdbConfig> {
+    static C: OnceLock<Mutex<PdbConfig>> = OnceLock::new();
+    C.get_or_init(Default::default)
+}
+
+/// Sets where tables are cached and which partition to use (the `--pdb-dir` and
+/// `--pdb-partition` options). Checked against a shape when it is first used.
+pub fn configure(c: PdbConfig) {
+    *config().lock().expect("pdb config") = c;
+}
+
+/// The partition and cache directory in force for `shape`.
+pub fn settings(shape: Shape) -> Result<(Partition, PathBuf), String> {
+    let c = current();
+    let partition = match &c.partition {
+        Some(p) => Partition::parse(p, shape)?,
+        None => Partition::default_for(shape),
+    };
+    Ok((partition, c.dir.unwrap_or_else(default_dir)))
+}
+
+/// The settings in force.
+pub fn current() -> PdbConfig {
+    config().lock().expect("pdb config").clone()
+}
+
+/// The heuristic for `goal`, loading or building its tables on first use.
+pub fn for_goal(goal: &Board) -> Result<Pdb, String> {
+    let (partition, dir) = settings(goal.shape())?;
+    Ok(Pdb::with_reflection(
+        goal,
+        shared(goal.shape(), goal.blank(), &partition, &dir),
+        !current().no_reflection,
+    ))
+}

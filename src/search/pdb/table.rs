@@ -1,0 +1,86 @@
+//! One group's table and its lookup.
+
+use super::build;
+use super::index::{placements, PartialRanker};
+use crate::puzzle::Shape;
+
+/// One group's table: for each placement of its tiles (in canonical tile order), the
+/// fewest moves of those tiles that bring them home. Stored 4 bits an entry (see
+/// [`build`](super::build)): a lookup adds the group's Manhattan distance back.
+pub struct PatternTable {
+    /// Canonical tile names of the group, in slot order.
+    pub tiles: Vec<u8>,
+    ranker: PartialRanker,
+    /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
+    dist: [[u8; 16]; 16],
+    entries: u64,
+    packed: Vec<u8>,
+}
+
+impl PatternTable {
+    /// A table from its packed entries (built or read from a cache file).
+    pub fn new(shape: Shape, home: &[u8], tiles: &[u8], packed: Vec<u8>) -> PatternTable {
+        let n = shape.cells();
+        assert_eq!(packed.len() as u64, Self::packed_len(shape, tiles.len()));
+        let mut dist = [[0u8; 16]; 16];
+        for (j, &h) in home.iter().enumerate() {
+            let (hr, hc) = shape.row_col(h as usize);
+            for (c, d) in dist[j].iter_mut().enumerate().take(n) {
+                let (r, col) = shape.row_col(c);
+                *d = (hr.abs_diff(r) + hc.abs_diff(col)) as u8;
+            }
+        }
+        PatternTable {
+            tiles: tiles.to_vec(),
+            ranker: PartialRanker::new(n, tiles.len()),
+            dist,
+            entries: placements(n, tiles.len()),
+            packed,
+        }
+    }
+
+    /// Bytes of the packed table of a `k`-tile group.
+    pub fn packed_len(shape: Shape, k: usize) -> u64 {
+        placements(shape.cells(), k).div_ceil(2)
+    }
+
+    /// The table's value for the group's cells, in slot order.
+    #[inline]
+    pub fn value(&self, cells: &[u8]) -> u32 {
+        let i = self.ranker.rank(cells);
+        let delta = (self.packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
+        let md: u32 = cells
+            .iter()
+            .enumerate()
+            .map(|(j, &c)| self.dist[j][c as usize] as u32)
+            .sum();
+        // An unreached placement (the other parity, with every tile in the group) never
+        // occurs in a search of a solvable pair; it reads as Manhattan + 30.
+        md + 2 * delta as u32
+    }
+
+    /// Entries (placements of the group's tiles).
+    pub fn len(&self) -> u64 {
+        self.entries
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries == 0
+    }
+
+    /// The packed entries, as written to a cache file.
+    pub fn packed(&self) -> &[u8] {
+        &self.packed
+    }
+}
+
+/// Builds a table; see [`build::build`].
+pub fn build_table(
+    shape: Shape,
+    home: &[u8],
+    tiles: &[u8],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> (PatternTable, build::Built) {
+    let mut built = build::build(shape, home, progress);
+    let packed = std::mem::take(&mut built.packed);
+    (PatternTable::new(shape, home, tiles, packed), built)
+}
