@@ -80,6 +80,19 @@ pub fn load_or_build(
                 )),
                 Err(_) => {}
             }
+            let entries = index::placements(shape.cells(), tiles.len());
+            let memory = entries * (shape.cells() - tiles.len()) as u64 * 3 / 8 + entries / 2;
+            log(format!(
+                "pdb: building the {}-tile table {:?} for {shape} (blank at {blank}): {entries} entries, {:.2} GB of memory while building{}",
+                tiles.len(),
+                tiles,
+                memory as f64 / 1e9,
+                if entries > 100_000_000 {
+                    "; this takes minutes, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
+                } else {
+                    ""
+                }
+            ));
             let bar = bars.add(indicatif::ProgressBar::new(index::placements(
                 shape.cells(),
                 tiles.len(),
