@@ -5,9 +5,15 @@
 #      cases/s and the 2-thread speed-up (the BFS variants, which take milliseconds a case,
 #      on the first BFS_PAIRS pairs; default 1,000);
 #   2. per-case latency beside the pathfinding crate (examples/peers.rs): median, p99, ratios;
-#   3. harness overhead: `tilebench run -s table` on 1,000,000 pairs, case-rows per second.
+#   3. harness overhead: `tilebench run -s table` on 1,000,000 pairs, case-rows per second;
+#   4. 15-puzzle: IDA* with Manhattan beside a plain C IDA* (scripts/c/ida_manhattan.c, built
+#      here with gcc -O3 -march=native), same instances, same node counts, alternating runs;
+#   5. Korf's 100 with pattern databases: 6-6-3 (built into a fresh directory: build time,
+#      then the run), and 7-8 when its tables are cached (`tilebench pdb build --size 4x4
+#      --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"` builds them, about 3 minutes).
 #
 # Usage: scripts/bench.sh [--quick]   (--quick: 2,000 pairs, 200 BFS pairs, 200,000 rows)
+# Only the 15-puzzle parts: scripts/bench.sh --korf
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS=10000 BFS_PAIRS=${BFS_PAIRS:-1000} ROWS=1000000 PEER_CASES=2000 PEER_BFS=300
@@ -18,6 +24,51 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "# tilebench scripts/bench.sh — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+korf() {
+  echo
+  echo "## 15-puzzle: IDA* + Manhattan beside a plain C IDA*, one thread, Korf instances ${KORF_IDS:=2 5 13 16 20 23}"
+  gcc -O3 -march=native -o "$tmp/ida" scripts/c/ida_manhattan.c
+  { grep '^#' inputs/korf100.csv; grep '^id,' inputs/korf100.csv
+    for i in $KORF_IDS; do grep "^$i," inputs/korf100.csv; done; } > "$tmp/korf.csv"
+  printf '%-6s %14s %14s %14s %8s\n' round nodes "C M nodes/s" "tilebench" ratio
+  for round in 1 2 3; do
+    c=$("$tmp/ida" < "$tmp/korf.csv" 2>/dev/null | awk -F, '{n += $3; s += $4} END {printf "%d %.1f", n, n / s / 1e6}')
+    $T run "$tmp/korf.csv" -s idastar --threads 1 -q --out "$tmp/korf-$round" >/dev/null 2>&1
+    t=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+                 {n += $col["generated"]; s += $col["latency_ns"]} END {printf "%d %.1f", n, n / s * 1e3}' \
+        "$tmp/korf-$round/cases.csv")
+    echo "$round $c $t" | awk '{ if ($2 != $4) print "node counts differ: C " $2 ", tilebench " $4
+                                 printf "%-6s %14d %14.1f %14.1f %7.2fx\n", $1, $2, $3, $5, $5 / $3 }'
+  done
+
+  echo
+  echo "## Korf's 100, idastar --heuristic pdb (2 threads)"
+  start=$(date +%s.%N)
+  $T pdb build --size 4x4 --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" --pdb-partition 6-6-3 \
+     --pdb-dir "$tmp/pdb" 2>/dev/null
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "6-6-3 build: %.1f s\n", b - a }'
+  for p in 6-6-3 7-8; do
+    dir="$tmp/pdb"
+    if [ $p = 7-8 ]; then
+      dir=""
+      if ! ls "${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
+        echo "7-8: tables not cached, skipped (tilebench pdb build --size 4x4 --goal \"0 1 ... 15\" builds them)"
+        continue
+      fi
+    fi
+    start=$(date +%s.%N)
+    $T run inputs/korf100.csv -s idastar --heuristic pdb --pdb-partition $p ${dir:+--pdb-dir "$dir"} \
+       --check -q --out "$tmp/korf-$p" >/dev/null 2>&1 || echo "$p: --check failed"
+    end=$(date +%s.%N)
+    awk -F, -v p=$p -v a="$start" -v b="$end" 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+      {n += $col["generated"]; e += $col["expanded"]; ok += ($col["matches_expected"] == "true")}
+      END { printf "%s: %d/100 optimal, %.0f generated per instance (%.0f expanded), %.2f s wall incl. loading\n", p, ok, n / 100, e / 100, b - a }' \
+      "$tmp/korf-$p/cases.csv"
+  done
+}
+if [ "${1:-}" = "--korf" ]; then korf; exit 0; fi
 $T gen --count "$PAIRS" --seed 5 -o "$tmp/pairs.csv"
 awk -v n="$BFS_PAIRS" 'NR <= 3 + n' "$tmp/pairs.csv" > "$tmp/bfs-pairs.csv"
 
@@ -46,4 +97,5 @@ for t in 1 2; do
   end=$(date +%s.%N)
   awk -v t=$t -v a="$start" -v b="$end" -v n="$ROWS" 'BEGIN { printf "threads %d: %.2f s, %.0f case-rows/s\n", t, b - a, n / (b - a) }'
 done
+korf
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -152,7 +152,7 @@ fn search<H: Heuristic>(
     let shape = problem.start.shape();
     let neighbors = Neighbors::new(shape);
     let goal = problem.goal.packed();
-    let budget = Budget::new(&opts.limits);
+    let mut budget = Budget::new(&opts.limits);
     let mut stats = Stats::default();
 
     let start = problem.start;

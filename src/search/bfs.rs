@@ -93,7 +93,7 @@ pub fn bfs<V: Visited>(
     let shape = problem.start.shape();
     let neighbors = Neighbors::new(shape);
     let goal = problem.goal.packed();
-    let budget = Budget::new(&opts.limits);
+    let mut budget = Budget::new(&opts.limits);
     let mut stats = Stats {
         peak_frontier: 1,
         ..Stats::default()

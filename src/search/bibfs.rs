@@ -57,7 +57,7 @@ fn moves_from_root(side: &Side, shape: crate::puzzle::Shape, cells: u64) -> Vec<
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let shape = problem.start.shape();
     let neighbors = Neighbors::new(shape);
-    let budget = Budget::new(&opts.limits);
+    let mut budget = Budget::new(&opts.limits);
     let mut stats = Stats {
         peak_frontier: 2,
         ..Stats::default()

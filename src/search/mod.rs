@@ -346,11 +346,14 @@ pub fn parse_strategy_list(s: &str) -> Result<Vec<Strategy>, String> {
     Ok(out)
 }
 
-/// Enforces [`Limits`] inside a search loop. Time is read every 1,024 expansions.
+/// Enforces [`Limits`] inside a search loop. Time is read every 1,024 expansions; between
+/// checks a call is one comparison.
 pub(crate) struct Budget {
     max_nodes: u64,
     pub(crate) max_states: u64,
     deadline: Option<Instant>,
+    /// The next expansion count at which to look at the limits.
+    next_check: u64,
 }
 
 impl Budget {
@@ -359,18 +362,26 @@ impl Budget {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             max_states: limits.max_states,
             deadline: limits.timeout.map(|t| Instant::now() + t),
+            next_check: 0,
         }
     }
 
     /// Whether a search that has expanded `expanded` states must stop now.
     #[inline(always)]
-    pub(crate) fn exhausted(&self, expanded: u64) -> bool {
+    pub(crate) fn exhausted(&mut self, expanded: u64) -> bool {
+        expanded >= self.next_check && self.check(expanded)
+    }
+
+    #[cold]
+    fn check(&mut self, expanded: u64) -> bool {
         if expanded >= self.max_nodes {
             return true;
         }
-        match self.deadline {
-            Some(d) if expanded & 1023 == 0 => Instant::now() >= d,
-            _ => false,
-        }
+        self.next_check = match self.deadline {
+            Some(d) if Instant::now() >= d => return true,
+            Some(_) => (expanded + 1024).min(self.max_nodes),
+            None => self.max_nodes,
+        };
+        false
     }
 }
