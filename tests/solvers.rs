@@ -211,3 +211,75 @@ proptest! {
         }
     }
 }
+
+/// Every strategy that takes the shape, with every heuristic (pattern databases with the
+/// shape's default partition, 5-5-5 on 4x4), finds a path of the same length that replays
+/// to the goal, on every shape from 2x2 to 4x4; starts are random walks from a random goal
+/// (short on the shapes BFS cannot exhaust).
+#[test]
+fn every_strategy_and_heuristic_agrees_on_every_shape() {
+    use proptest::test_runner::{Config, TestRunner};
+    use tilebench::search::pdb::{self, Partition, Pdb};
+    use tilebench::search::{astar, idastar};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pdb-solvers");
+    for (shape, walk_len) in [
+        ("2x2", 12),
+        ("3x2", 30),
+        ("2x3", 30),
+        ("4x2", 40),
+        ("2x4", 40),
+        ("3x3", 60),
+        ("4x3", 24),
+        ("3x4", 24),
+        ("4x4", 16),
+    ] {
+        let shape: Shape = shape.parse().unwrap();
+        let cases = (
+            board_strategy(shape),
+            proptest::collection::vec(0u8..4, 0..walk_len),
+        );
+        let mut runner = TestRunner::new(Config::with_cases(12));
+        runner
+            .run(&cases, |(goal, moves)| {
+                let p = Problem::new(walk(goal, &moves), goal).unwrap();
+                let mut lengths = Vec::new();
+                for s in Strategy::ALL.into_iter().filter(|s| s.check(shape).is_ok()) {
+                    for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+                        let opts = SolveOptions {
+                            heuristic: h,
+                            ..SolveOptions::default()
+                        };
+                        lengths.push((format!("{s} {h}"), check_solution(&p, s, &opts)));
+                        if !matches!(s, Strategy::Astar | Strategy::Idastar) {
+                            break;
+                        }
+                    }
+                }
+                let partition = if shape == Shape::S4X4 {
+                    Partition::parse("5-5-5", shape).unwrap()
+                } else {
+                    Partition::default_for(shape)
+                };
+                let set = pdb::shared(shape, goal.blank(), &partition, &dir);
+                for reflect in [true, false] {
+                    let h = Pdb::with_reflection(&goal, set.clone(), reflect);
+                    let opts = SolveOptions::default();
+                    for (name, out) in [
+                        ("idastar pdb", idastar::solve(&p, &opts, &h)),
+                        ("astar pdb", astar::solve(&p, &opts, &h)),
+                    ] {
+                        let path = out.path.expect(name);
+                        prop_assert_eq!(p.start.replay(&path).unwrap(), goal);
+                        lengths.push((format!("{name} reflect={reflect}"), path.len()));
+                    }
+                }
+                prop_assert!(
+                    lengths.iter().all(|l| l.1 == lengths[0].1),
+                    "{shape}: lengths differ: {:?}",
+                    lengths
+                );
+                Ok(())
+            })
+            .unwrap();
+    }
+}

@@ -239,6 +239,18 @@ pub fn run(args: RunArgs) -> CmdResult {
         timeout_s: args.timeout,
         hash_buckets: solve.hash_buckets,
         heuristic: solve.heuristic.name().to_string(),
+        pdb: (solve.heuristic == crate::search::heuristic::HeuristicKind::Pdb).then(|| {
+            let c = crate::search::pdb::current();
+            crate::report::run_json::PdbInfo {
+                partition: c.partition.unwrap_or_else(|| "default".into()),
+                reflection: !c.no_reflection,
+                dir: c
+                    .dir
+                    .unwrap_or_else(crate::search::pdb::default_dir)
+                    .display()
+                    .to_string(),
+            }
+        }),
         max_states: args.max_states,
         paths: args.paths,
         latency: "wall time of each solve alone (parsing and output excluded), in ns; \

@@ -27,6 +27,9 @@ pub struct RunInfo {
     pub hash_buckets: usize,
     /// The heuristic of astar and idastar.
     pub heuristic: String,
+    /// With `--heuristic pdb`: the pattern databases' partition, reflection and cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb: Option<PdbInfo>,
     pub max_states: u64,
     pub paths: bool,
     /// How latency is measured (built-in strategies).
@@ -48,6 +51,17 @@ pub struct RunInfo {
     /// `merge`: the shard directories this run was made from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+}
+
+/// The pattern-database settings of a run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PdbInfo {
+    /// `--pdb-partition`, or `default` (7-8 on 4x4, else groups of 6).
+    pub partition: String,
+    /// Whether the reflected lookup is taken (not with `--pdb-no-reflection`).
+    pub reflection: bool,
+    /// Where the tables are cached.
+    pub dir: String,
 }
 
 impl RunInfo {
@@ -74,6 +88,14 @@ impl RunInfo {
             ("--timeout", j(&self.timeout_s)),
             ("--hash-buckets", j(&self.hash_buckets)),
             ("--heuristic", self.heuristic.clone()),
+            (
+                "--pdb-partition",
+                j(&self.pdb.as_ref().map(|p| p.partition.clone())),
+            ),
+            (
+                "--pdb-no-reflection",
+                j(&self.pdb.as_ref().map(|p| !p.reflection)),
+            ),
             ("--max-states", j(&self.max_states)),
             ("--paths", j(&self.paths)),
             ("--size", j(&self.size)),
