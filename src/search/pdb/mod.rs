@@ -106,7 +106,7 @@ pub fn load_or_build(
             );
             bar.set_message(format!("pdb {}-tile table", tiles.len()));
             let t0 = std::time::Instant::now();
-            let (t, built) = table::build_table(shape, home, &tiles, &|done, _| {
+            let (t, built) = table::build_table(shape, blank, home, &tiles, &|done, _| {
                 bar.set_position(done)
             });
             bar.finish_and_clear();

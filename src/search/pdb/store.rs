@@ -1,7 +1,7 @@
 //! Cache files: one table a file, a text header, the packed entries, a checksum.
 //!
 //! ```text
-//! TBPDB02\n
+//! TBPDB03\n
 //! 4x4 0 [8, 9, 10, 11, 12, 13, 14, 15] 518918400\n     shape, goal blank, tiles, entries
 //! <entries / 2 bytes, rounded up>
 //! <16 hex digits: checksum of those bytes>
@@ -12,7 +12,7 @@ use crate::puzzle::Shape;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
-const MAGIC: &str = "TBPDB02";
+const MAGIC: &str = "TBPDB03";
 
 /// Where tables are cached: `--pdb-dir`, else `$TILEBENCH_PDB_DIR`, else
 /// `$XDG_CACHE_HOME/tilebench/pdb`, else `~/.cache/tilebench/pdb`.

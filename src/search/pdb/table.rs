@@ -76,11 +76,12 @@ impl PatternTable {
 /// Builds a table; see [`build::build`].
 pub fn build_table(
     shape: Shape,
+    blank: usize,
     home: &[u8],
     tiles: &[u8],
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> (PatternTable, build::Built) {
-    let mut built = build::build(shape, home, progress);
+    let mut built = build::build(shape, blank, home, progress);
     let packed = std::mem::take(&mut built.packed);
     (PatternTable::new(shape, home, tiles, packed), built)
 }
