@@ -115,6 +115,12 @@ impl<H: Heuristic> Search<'_, H> {
 /// ```
 pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
     let start = problem.start;
+    // The search masks cell indices instead of checking bounds: refuse a board built
+    // unchecked (`Board::from_parts`) with its blank off the board here, once.
+    assert!(
+        start.blank() < start.shape().cells(),
+        "the start board's blank is outside the board"
+    );
     let (h0, memo) = h.start(&start);
     let neighbors = Neighbors::new(start.shape());
     let children = std::array::from_fn(|pos| {
