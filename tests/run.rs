@@ -51,6 +51,13 @@ fn writes_every_file_with_one_row_per_case_and_strategy() {
     for s in &srows {
         assert_eq!(s[col(&sh, "invalid")], "8");
         assert_eq!(s[col(&sh, "solved")], "2");
+        // Numbers as a person would write them: no float artefacts like 0.0009559999999999999
+        // (times are whole microseconds, the rest rounded to 3 decimals).
+        for v in s {
+            if let Some((_, decimals)) = v.split_once('.') {
+                assert!(decimals.len() <= 6, "{v} in {s:?}");
+            }
+        }
     }
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();

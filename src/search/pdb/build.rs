@@ -18,7 +18,7 @@
 //! have the other parity); differences above 14 would be stored as 14, which stays admissible
 //! (the builder reports how many).
 
-use super::index::{compress, placements, select, Grid, PartialRanker};
+use super::index::{compress, home_distances, placements, select, Grid, PartialRanker};
 use crate::puzzle::Shape;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -108,20 +108,12 @@ pub fn build(
     let n = shape.cells();
     let k = home.len();
     let total = placements(n, k);
-    let mut dist = [[0u8; 16]; 16];
-    for (j, &h) in home.iter().enumerate() {
-        let (hr, hc) = shape.row_col(h as usize);
-        for (c, d) in dist[j].iter_mut().enumerate().take(n) {
-            let (r, col) = shape.row_col(c);
-            *d = (hr.abs_diff(r) + hc.abs_diff(col)) as u8;
-        }
-    }
     let space = Space {
         grid: Grid::new(shape),
         ranker: PartialRanker::new(n, k),
         k,
         free: (n - k) as u64,
-        dist,
+        dist: home_distances(shape, home),
     };
     let states = total * space.free;
     let seen = Bits::zeroed(states);

@@ -91,6 +91,20 @@ pub fn compress(x: u32, mask: u32) -> u32 {
     }
 }
 
+/// `dist[slot][cell]`: the Manhattan distance of the slot's tile at `cell` from its home
+/// cell `home[slot]`.
+pub fn home_distances(shape: Shape, home: &[u8]) -> [[u8; 16]; 16] {
+    let mut dist = [[0u8; 16]; 16];
+    for (j, &h) in home.iter().enumerate() {
+        let (hr, hc) = shape.row_col(h as usize);
+        for (c, d) in dist[j].iter_mut().enumerate().take(shape.cells()) {
+            let (r, col) = shape.row_col(c);
+            *d = (hr.abs_diff(r) + hc.abs_diff(col)) as u8;
+        }
+    }
+    dist
+}
+
 /// Cell masks of a board shape: which cells touch which, and flood fill.
 #[derive(Clone, Debug)]
 pub struct Grid {

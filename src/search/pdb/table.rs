@@ -1,7 +1,7 @@
 //! One group's table and its lookup.
 
 use super::build;
-use super::index::{placements, PartialRanker};
+use super::index::{home_distances, placements, PartialRanker};
 use crate::puzzle::Shape;
 
 /// One group's table: for each placement of its tiles (in canonical tile order), the
@@ -22,18 +22,10 @@ impl PatternTable {
     pub fn new(shape: Shape, home: &[u8], tiles: &[u8], packed: Vec<u8>) -> PatternTable {
         let n = shape.cells();
         assert_eq!(packed.len() as u64, Self::packed_len(shape, tiles.len()));
-        let mut dist = [[0u8; 16]; 16];
-        for (j, &h) in home.iter().enumerate() {
-            let (hr, hc) = shape.row_col(h as usize);
-            for (c, d) in dist[j].iter_mut().enumerate().take(n) {
-                let (r, col) = shape.row_col(c);
-                *d = (hr.abs_diff(r) + hc.abs_diff(col)) as u8;
-            }
-        }
         PatternTable {
             tiles: tiles.to_vec(),
             ranker: PartialRanker::new(n, tiles.len()),
-            dist,
+            dist: home_distances(shape, home),
             entries: placements(n, tiles.len()),
             packed,
         }
