@@ -314,9 +314,12 @@ pub fn run(args: RunArgs) -> CmdResult {
     };
     let t0 = std::time::Instant::now();
     interrupt::install();
-    let writer = journal::Writer::open(&out_dir, next_session, names.clone())?;
+    // A run that starts afresh keeps its records in memory too, rather than read 1M journal
+    // lines back for the final files; a resumed one reads every session's from the journal.
+    let fresh = already == 0;
+    let writer = journal::Writer::open(&out_dir, next_session, names.clone(), fresh)?;
     let session = runner::run_into(&cases, &cfg, &todo, &writer, &interrupt::STOP);
-    writer.finish()?;
+    let kept = writer.finish()?;
     let session = session?;
     if session.stopped {
         let saved = already + session.solved;
@@ -334,10 +337,27 @@ pub fn run(args: RunArgs) -> CmdResult {
     }
     let session_s = t0.elapsed().as_secs_f64();
 
-    // The final files, from the journal: every session's records.
-    let loaded = journal::load(&out_dir)?;
+    // The final files: this session's records, or every session's from the journal.
+    let (all, wall, prepare, last_session) = if fresh {
+        (
+            kept,
+            session.wall.clone(),
+            session.prepare.clone(),
+            next_session,
+        )
+    } else {
+        let loaded = journal::load(&out_dir)?;
+        let by_name = |m: &std::collections::BTreeMap<String, Duration>| -> Vec<Duration> {
+            names
+                .iter()
+                .map(|n| m.get(n).copied().unwrap_or_default())
+                .collect()
+        };
+        let (wall, prepare) = (by_name(&loaded.wall), by_name(&loaded.prepare));
+        (loaded.records, wall, prepare, loaded.last_session)
+    };
     let mut grid: Vec<Option<crate::harness::record::Record>> = vec![None; slots];
-    for r in loaded.records {
+    for r in all {
         let at = slot(&out_dir, &r, &cases, sh, &names)?;
         grid[at] = Some(r);
     }
@@ -349,10 +369,6 @@ pub fn run(args: RunArgs) -> CmdResult {
             records.len()
         ));
     }
-    let wall: Vec<Duration> = names
-        .iter()
-        .map(|n| loaded.wall.get(n).copied().unwrap_or_default())
-        .collect();
     let report = RunReport::new(&cases, &records, &names, &wall);
     let cases_path = out_dir.join("cases.csv");
     atomic_write(&cases_path, |w| {
@@ -361,13 +377,11 @@ pub fn run(args: RunArgs) -> CmdResult {
     info.threads = session.threads;
     info.prepare_s = names
         .iter()
-        .map(|n| {
-            let d = loaded.prepare.get(n).copied().unwrap_or_default();
-            (n.clone(), d.as_secs_f64())
-        })
+        .zip(&prepare)
+        .map(|(n, d)| (n.clone(), d.as_secs_f64()))
         .collect();
-    info.sessions = (loaded.last_session > 1).then_some(loaded.last_session);
-    info.wall_s = if loaded.last_session > 1 {
+    info.sessions = (last_session > 1).then_some(last_session);
+    info.wall_s = if last_session > 1 {
         // Time spent solving, summed over the sessions.
         info.prepare_s.values().sum::<f64>() + wall.iter().map(Duration::as_secs_f64).sum::<f64>()
     } else {

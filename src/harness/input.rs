@@ -97,7 +97,11 @@ pub fn read_inputs(
         };
         let (f, c) = parse_dataset(p, &bytes, opts)?;
         files.push(f);
-        cases.extend(c);
+        if cases.is_empty() {
+            cases = c; // no copy of a large file's cases
+        } else {
+            cases.extend(c);
+        }
     }
     Ok((files, cases))
 }
@@ -135,14 +139,7 @@ pub fn parse_dataset(
     };
 
     let lines = LineIndex::new(text.as_bytes());
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .comment(Some(b'#'))
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
-    // Lines of spaces only are blank lines too (the reader sees them as one empty field).
-    let blank = |r: &csv::StringRecord| r.len() == 1 && r[0].is_empty();
+    let mut reader = csv_reader(text.as_bytes());
     let mut records = reader.records().filter(|r| !matches!(r, Ok(r) if blank(r)));
     // The header is the first record that is not blank or a comment.
     let (header, header_line) = match records.next() {
@@ -186,9 +183,26 @@ pub fn parse_dataset(
     } else {
         ShapeRule::PerRow
     };
-    let mut cases = Vec::new();
+    // The CSV reader must see the file in order (a quoted field may span lines), so rows are
+    // split here, one after another; turning them into cases (two board parses, a parity
+    // test) is the larger part and runs in parallel below.
+    let mut rows: Vec<(u64, Result<csv::StringRecord, String>)> = Vec::new();
+    // Where the rows start: after the header's line.
+    let header_start = record_start(text, header.position().map_or(0, |p| p.byte()));
+    let body = text.as_bytes()[header_start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |i| header_start + i + 1);
+    // A file without quotes has one record a line: a big one is split at line ends into
+    // pieces read in parallel. (A quoted field may hold a line end, so with quotes one
+    // reader reads the file in order.)
+    let parallel =
+        text.len() - body > PARALLEL_READ_BYTES && !text.as_bytes()[body..].contains(&b'"');
     let mut records = records.peekable();
-    while let Some(rec) = records.next() {
+    if parallel {
+        rows = read_pieces(text, body, &lines);
+    }
+    while let Some(rec) = (!parallel).then(|| records.next()).flatten() {
         let last = records.peek().is_none();
         let (line, result) = match rec {
             Ok(r) => {
@@ -216,16 +230,11 @@ pub fn parse_dataset(
                 (line, Err(e.to_string()))
             }
         };
-        cases.push(match result {
-            Ok(r) => row_to_case(
-                &source,
-                line,
-                &r,
-                &cols,
-                opts,
-                default_goal,
-                &mut file_shape,
-            ),
+        rows.push((line, result));
+    }
+    let case = |(line, result): (u64, Result<csv::StringRecord, String>), rule: &mut ShapeRule| {
+        match result {
+            Ok(r) => row_to_case(&source, line, &r, &cols, opts, default_goal, rule),
             Err(msg) => Case {
                 source: source.clone(),
                 line,
@@ -235,19 +244,111 @@ pub fn parse_dataset(
                 expected_steps: None,
                 problem: Err(format!("{label}:{line}: {msg}")),
             },
-        });
-    }
+        }
+    };
+    // Rows one by one until the file's shape is fixed (by the first board read, when the
+    // file has no `size` column), then the rest in parallel, in order; the checksum of the
+    // bytes meanwhile.
+    let (cases, fnv1a64) = rayon::join(
+        || {
+            use rayon::prelude::*;
+            let mut cases = Vec::with_capacity(rows.len());
+            let mut rows = rows.into_iter();
+            while matches!(file_shape, ShapeRule::FromFirstBoard(None)) {
+                match rows.next() {
+                    Some(row) => cases.push(case(row, &mut file_shape)),
+                    None => break,
+                }
+            }
+            let rule = file_shape;
+            // Consumed, so each record is freed by the thread that read it.
+            let rest: Vec<_> = rows.collect();
+            cases.par_extend(
+                rest.into_par_iter()
+                    .with_min_len(1024)
+                    .map(|row| case(row, &mut rule.clone())),
+            );
+            cases
+        },
+        || crate::util::fnv1a64(bytes),
+    );
     let file = InputFile {
         path: label.to_string(),
         rows: cases.len(),
         invalid_rows: cases.iter().filter(|c| c.problem.is_err()).count(),
         bytes: bytes.len(),
-        fnv1a64: crate::util::fnv1a64(bytes),
+        fnv1a64,
     };
     Ok((file, cases))
 }
 
+/// Files with more row bytes than this, and no quotes, are read in parallel pieces.
+const PARALLEL_READ_BYTES: usize = 1 << 20;
+
+/// The CSV reader every dataset is read with.
+fn csv_reader(bytes: &[u8]) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(bytes)
+}
+
+/// Lines of spaces only are blank lines too (the reader sees them as one empty field).
+fn blank(r: &csv::StringRecord) -> bool {
+    r.len() == 1 && r[0].is_empty()
+}
+
+/// The rows of `text` from byte `body` on, for a file without quotes (one record a line):
+/// cut into pieces at line ends, each read by its own reader in parallel, in file order.
+fn read_pieces(
+    text: &str,
+    body: usize,
+    lines: &LineIndex,
+) -> Vec<(u64, Result<csv::StringRecord, String>)> {
+    use rayon::prelude::*;
+    let bytes = text.as_bytes();
+    let pieces = 8 * rayon::current_num_threads();
+    let step = (bytes.len() - body).div_ceil(pieces).max(1);
+    let mut cuts = vec![body];
+    while let Some(&last) = cuts.last() {
+        if last >= bytes.len() {
+            break;
+        }
+        let target = (last + step).min(bytes.len());
+        let end = bytes[target..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| target + i + 1);
+        cuts.push(end);
+    }
+    let parts: Vec<Vec<_>> = cuts
+        .par_windows(2)
+        .map(|w| {
+            let (from, to) = (w[0], w[1]);
+            csv_reader(&bytes[from..to])
+                .records()
+                .filter(|r| !matches!(r, Ok(r) if blank(r)))
+                .map(|rec| {
+                    let at = |p: Option<&csv::Position>| {
+                        lines
+                                .line(record_start(text, from as u64 + p.map_or(0, |p| p.byte()))
+                                    as u64)
+                    };
+                    match rec {
+                        Ok(r) => (at(r.position()), Ok(r)),
+                        Err(e) => (at(e.position()), Err(e.to_string())),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    parts.into_iter().flatten().collect()
+}
+
 /// Whether boards of several sizes may share the file.
+#[derive(Clone, Copy)]
 enum ShapeRule {
     /// A `size` column or --size says each row's shape.
     PerRow,
@@ -332,6 +433,7 @@ fn unclosed_quote(rest: &str) -> bool {
 /// their order of appearance), one per repeat, naming both lines.
 pub fn duplicate_ids(cases: &[Case]) -> Vec<String> {
     let mut first: rustc_hash::FxHashMap<(&str, &str), u64> = Default::default();
+    first.reserve(cases.len());
     let mut out = Vec::new();
     for c in cases.iter().filter(|c| !c.id.is_empty()) {
         match first.get(&(&*c.source, c.id.as_str())) {
@@ -491,6 +593,38 @@ mod tests {
 #[cfg(test)]
 mod line_tests {
     use super::*;
+
+    #[test]
+    fn a_large_file_read_in_parallel_pieces_reads_as_one_reader_reads_it() {
+        // Over PARALLEL_READ_BYTES of rows with every kind of line: comments, blank and
+        // whitespace-only lines, CRLF ends, bad boards, a board of another size, extra
+        // fields. A quote in a comment at the end makes the same rows go through one reader.
+        let mut text = String::from("# head\r\nid,start,expected_steps\n");
+        let mut i = 0;
+        while text.len() < 3 * PARALLEL_READ_BYTES {
+            text.push_str(&match i % 13 {
+                0 => "# a comment\n".to_string(),
+                1 => "\n   \n".to_string(),
+                2 => format!("{i},1 2 3 4 5 6 7 7 x,\r\n"),
+                3 => format!("{i},1 2 3 4 5 6 7 8 9 10 11 x 12 13 14 15,\n"),
+                4 => format!("{i},1 2 3 4 5 6 7 x 8,1,extra\n"),
+                5 => format!("{i},1 2 3 4 5 6 7 x 8,oops\n"),
+                _ => format!("{i},2 3 4 1 5 x 7 6 8,19\r\n"),
+            });
+            i += 1;
+        }
+        let read = |t: &str| parse_dataset("p.csv", t.as_bytes(), &InputOptions::default());
+        let (_, pieces) = read(&text).unwrap();
+        let (_, one) = read(&(text.clone() + "# \"quoted\"\n")).unwrap();
+        assert_eq!(pieces.len(), one.len());
+        assert!(pieces.iter().any(|c| c.problem.is_err()));
+        for (a, b) in pieces.iter().zip(&one) {
+            assert_eq!(
+                (a.line, &a.id, a.expected_steps, format!("{:?}", a.problem)),
+                (b.line, &b.id, b.expected_steps, format!("{:?}", b.problem))
+            );
+        }
+    }
 
     #[test]
     fn rows_keep_their_line_numbers_in_a_large_file() {

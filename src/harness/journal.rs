@@ -314,12 +314,20 @@ pub struct Writer {
     tx: Option<SyncSender<Msg>>,
     names: Vec<String>,
     thread: Option<JoinHandle<io::Result<()>>>,
+    /// The records also kept in memory (see [`Writer::open`]).
+    kept: Option<std::sync::Mutex<Vec<Record>>>,
 }
 
 impl Writer {
     /// Opens the journal of `dir` for appending as session `session`; `names` are the jobs'
-    /// names, in job order.
-    pub fn open(dir: &Path, session: u32, names: Vec<String>) -> Result<Writer, String> {
+    /// names, in job order. With `keep`, the records are also kept in memory and returned by
+    /// [`Writer::finish`], so a run that starts afresh need not read its journal back.
+    pub fn open(
+        dir: &Path,
+        session: u32,
+        names: Vec<String>,
+        keep: bool,
+    ) -> Result<Writer, String> {
         let open = |name: &str| {
             let p = dir.join(name);
             OpenOptions::new()
@@ -338,6 +346,7 @@ impl Writer {
             tx: Some(tx),
             names,
             thread: Some(thread),
+            kept: keep.then(Default::default),
         })
     }
 
@@ -348,14 +357,20 @@ impl Writer {
         }
     }
 
-    /// Writes and syncs everything sent so far and closes the files.
-    pub fn finish(mut self) -> Result<(), String> {
+    /// Writes and syncs everything sent so far and closes the files. Returns the records
+    /// kept in memory (none unless opened with `keep`), in completion order.
+    pub fn finish(mut self) -> Result<Vec<Record>, String> {
         self.tx.take();
         match self.thread.take().map(JoinHandle::join) {
-            Some(Ok(Ok(()))) | None => Ok(()),
-            Some(Ok(Err(e))) => Err(format!("cannot write the journal: {e}")),
-            Some(Err(_)) => Err("the journal thread panicked".into()),
+            Some(Ok(Ok(()))) | None => {}
+            Some(Ok(Err(e))) => return Err(format!("cannot write the journal: {e}")),
+            Some(Err(_)) => return Err("the journal thread panicked".into()),
         }
+        Ok(self
+            .kept
+            .take()
+            .map(|k| k.into_inner().expect("journal records"))
+            .unwrap_or_default())
     }
 }
 
@@ -376,6 +391,9 @@ impl Sink for Writer {
             encode(r, &mut lines);
         }
         self.send(Msg::Lines(lines, recs.len()));
+        if let Some(kept) = &self.kept {
+            kept.lock().expect("journal records").extend(recs);
+        }
     }
     fn pass_end(&self, _job: usize, wall: Duration) {
         self.send(Msg::End { wall });
@@ -496,14 +514,14 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         create(&dir).unwrap();
-        let w = Writer::open(&dir, 1, vec!["astar".into()]).unwrap();
+        let w = Writer::open(&dir, 1, vec!["astar".into()], true).unwrap();
         let t0 = Instant::now();
         w.pass_start(0, "astar", Duration::ZERO, t0);
         for i in 0..3 {
             w.record(0, Record::empty(i, "astar"));
         }
         w.pass_end(0, Duration::from_millis(5));
-        w.finish().unwrap();
+        let kept = w.finish().unwrap();
         let mut f = OpenOptions::new()
             .append(true)
             .open(dir.join(JOURNAL))
@@ -511,6 +529,8 @@ mod tests {
         f.write_all(b"3,astar,sol").unwrap();
         let l = load(&dir).unwrap();
         assert_eq!(l.records.len(), 3);
+        // What the writer kept in memory is what the journal holds.
+        assert_eq!(format!("{kept:?}"), format!("{:?}", l.records));
         assert_eq!(l.wall["astar"], Duration::from_millis(5));
         assert_eq!(l.last_session, 1);
         let text = std::fs::read_to_string(dir.join(JOURNAL)).unwrap();

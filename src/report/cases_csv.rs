@@ -120,9 +120,8 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
         board.clear();
         match &case.problem {
             Ok(p) => {
-                use std::fmt::Write as _;
                 let b = if which == 0 { p.start } else { p.goal };
-                let _ = write!(board, "{b}");
+                let _ = b.write_to(&mut board, "x");
                 out.write_field(&board)?;
             }
             Err(_) => out.write_field(text)?,

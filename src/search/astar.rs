@@ -150,7 +150,7 @@ fn search<H: Heuristic>(
     index: &mut FxHashMap<u64, u32>,
 ) -> Outcome {
     let shape = problem.start.shape();
-    let neighbors = Neighbors::new(shape);
+    let neighbors = Neighbors::of(shape);
     let goal = problem.goal.packed();
     let mut budget = Budget::new(&opts.limits);
     let mut stats = Stats::default();

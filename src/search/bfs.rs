@@ -91,7 +91,7 @@ pub fn bfs<V: Visited>(
     queue: &mut Vec<Node>,
 ) -> Outcome {
     let shape = problem.start.shape();
-    let neighbors = Neighbors::new(shape);
+    let neighbors = Neighbors::of(shape);
     let goal = problem.goal.packed();
     let mut budget = Budget::new(&opts.limits);
     let mut stats = Stats {

@@ -56,7 +56,7 @@ fn moves_from_root(side: &Side, shape: crate::puzzle::Shape, cells: u64) -> Vec<
 /// Shortest path by bidirectional BFS.
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let shape = problem.start.shape();
-    let neighbors = Neighbors::new(shape);
+    let neighbors = Neighbors::of(shape);
     let mut budget = Budget::new(&opts.limits);
     let mut stats = Stats {
         peak_frontier: 2,

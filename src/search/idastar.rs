@@ -122,7 +122,7 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
         "the start board's blank is outside the board"
     );
     let (h0, memo) = h.start(&start);
-    let neighbors = Neighbors::new(start.shape());
+    let neighbors = Neighbors::of(start.shape()).clone();
     let children = std::array::from_fn(|pos| {
         std::array::from_fn(|last| neighbors.children(pos, last as u8).as_slice().len() as u8)
     });

@@ -43,16 +43,18 @@ thread_local! {
     static LAST: std::cell::RefCell<Option<(Shape, Arc<TableSet>)>> = const { std::cell::RefCell::new(None) };
 }
 
-fn tables_for(shape: Shape) -> Arc<TableSet> {
-    if let Some(set) = LAST.with(|l| match &*l.borrow() {
-        Some((s, set)) if *s == shape => Some(set.clone()),
-        _ => None,
-    }) {
-        return set;
-    }
-    let set = shared_tables_for(shape);
-    LAST.with(|l| *l.borrow_mut() = Some((shape, set.clone())));
-    set
+/// Runs `f` with the table set of `shape`, from this thread's cache when it holds that
+/// shape (no lock, and no shared reference count touched on every case: two threads
+/// cloning one `Arc` a million times a second fight over its counter).
+fn with_tables<R>(shape: Shape, f: impl FnOnce(&TableSet) -> R) -> R {
+    LAST.with(|l| {
+        let mut last = l.borrow_mut();
+        if !matches!(&*last, Some((s, _)) if *s == shape) {
+            *last = Some((shape, shared_tables_for(shape)));
+        }
+        let (_, set) = last.as_ref().expect("just set");
+        f(set)
+    })
 }
 
 fn shared_tables_for(shape: Shape) -> Arc<TableSet> {
@@ -84,7 +86,7 @@ pub fn prepare(shape: Shape) {
     if check(shape).is_err() {
         return;
     }
-    let set = tables_for(shape);
+    let set = shared_tables_for(shape);
     (0..shape.cells()).into_par_iter().for_each(|b| {
         set.table(shape, b);
     });
@@ -93,14 +95,20 @@ pub fn prepare(shape: Shape) {
 /// Callers check the shape first ([`check`]).
 pub fn solve(problem: &Problem) -> Outcome {
     let shape = problem.start.shape();
-    let set = tables_for(shape);
-    let table = set.table(shape, problem.goal.blank());
+    with_tables(shape, |set| {
+        walk(problem, set.table(shape, problem.goal.blank()))
+    })
+}
+
+/// The path down the table from the start to the goal, one neighbour a step closer.
+fn walk(problem: &Problem, table: &DistanceTable) -> Outcome {
+    let shape = problem.start.shape();
     let mut stats = Stats::default();
     let mut b: Board = relabel(&problem.start, &problem.goal);
     let Some(mut d) = table.distance(&b) else {
         return Outcome::without_path(Status::Unsolvable, stats);
     };
-    let neighbors = Neighbors::new(shape);
+    let neighbors = Neighbors::of(shape);
     let mut path = Vec::with_capacity(d as usize);
     let mut last = u8::MAX;
     while d > 0 {
