@@ -90,6 +90,9 @@ pub fn run(args: SolveArgs) -> CmdResult {
                 continue;
             }
         };
+        // Tables (`table`, pattern databases) are built or loaded before the clock starts,
+        // as `run` does, so --stats latency is the search alone.
+        strategy.prepare(problem.start.shape(), &[problem.goal.blank()], &opts);
         let t0 = Instant::now();
         let outcome = match strategy.solve(&problem, &opts) {
             Ok(o) => o,
