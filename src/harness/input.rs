@@ -561,7 +561,7 @@ fn row_to_case(
 }
 
 /// `file:line`, formatted only when a message needs it.
-struct At<'a>(&'a str, u64);
+pub(crate) struct At<'a>(pub &'a str, pub u64);
 
 impl std::fmt::Display for At<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

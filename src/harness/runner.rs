@@ -320,10 +320,18 @@ fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Re
             return rec;
         }
     };
-    let at = format!("{}:{}", case.source, case.line);
-    let mut times = Vec::with_capacity(cfg.repeat.max(1) as usize);
+    // `file:line` for messages, formatted only when one is written.
+    let at = crate::harness::input::At(&case.source, case.line);
+    let repeats = cfg.repeat.max(1) as usize;
+    let (mut one, mut many) = ([0u64; 1], Vec::new());
+    let times: &mut [u64] = if repeats == 1 {
+        &mut one
+    } else {
+        many.resize(repeats, 0);
+        &mut many
+    };
     let mut first: Option<Outcome> = None;
-    for _ in 0..cfg.repeat.max(1) {
+    for slot in times.iter_mut() {
         let t0 = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| strategy.solve(problem, &cfg.solve)));
         let elapsed = t0.elapsed().as_nanos() as u64;
@@ -345,7 +353,7 @@ fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Re
                 return rec;
             }
         };
-        times.push(elapsed);
+        *slot = elapsed;
         match &first {
             None => first = Some(outcome),
             Some(f) if f.stats != outcome.stats || f.status != outcome.status => {
