@@ -238,6 +238,42 @@ fn unreadable_files_are_clear_errors_before_solving() {
     }
 }
 
+/// A pattern-database partition that cannot serve the file's boards is one error before
+/// any solving, not an error row per case.
+#[test]
+fn a_partition_that_does_not_fit_is_refused_before_solving() {
+    let dir = temp_dir("run-bad-partition");
+    for (partition, needle) in [
+        ("9-6", "a group of 9 tiles on a 4x4 board"),
+        (
+            "6-6",
+            "partition 6-6 covers 12 tiles, but a 4x4 board has 15",
+        ),
+    ] {
+        let out = dir.join(partition);
+        let res = bin()
+            .args([
+                "run",
+                "inputs/korf100.csv",
+                "-s",
+                "idastar",
+                "--heuristic",
+                "pdb",
+            ])
+            .args(["--pdb-partition", partition, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+        let err = stderr(&res);
+        assert!(
+            err.contains("--pdb-partition: ") && err.contains(needle),
+            "{err}"
+        );
+        assert!(!out.join("cases.csv").exists(), "nothing is solved");
+    }
+}
+
 #[test]
 fn markdown_and_dashboard_exports() {
     let out = temp_dir("run-exports");

@@ -217,6 +217,22 @@ pub fn run(args: RunArgs) -> CmdResult {
             .parse()
             .map_err(|e| format!("--heuristic: {e}"))?,
     };
+    // A partition that does not fit a shape would fail every case: say so once, up front.
+    let informed = jobs
+        .iter()
+        .any(|j| matches!(j, Job::Builtin(Strategy::Astar | Strategy::Idastar)));
+    if informed && solve.heuristic == crate::search::heuristic::HeuristicKind::Pdb {
+        let mut shapes: Vec<_> = cases
+            .iter()
+            .filter_map(|c| c.problem.as_ref().ok().map(|p| p.start.shape()))
+            .collect();
+        shapes.sort();
+        shapes.dedup();
+        for shape in shapes {
+            crate::search::pdb::settings(shape)
+                .map_err(|e| format!("--pdb-partition: {e} (for the {shape} boards)"))?;
+        }
+    }
     let shard: Option<Shard> = args
         .shard
         .as_deref()
