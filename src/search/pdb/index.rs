@@ -25,6 +25,12 @@ impl PartialRanker {
         PartialRanker { k, weights }
     }
 
+    /// Slot `i`'s weight in the rank.
+    #[inline]
+    pub fn weight(&self, i: usize) -> u64 {
+        self.weights[i & 15]
+    }
+
     #[inline]
     pub fn rank(&self, cells: &[u8]) -> u64 {
         let mut used = 0u32;

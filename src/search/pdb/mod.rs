@@ -243,14 +243,15 @@ impl Pdb {
     }
 
     #[inline]
-    fn group_value(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
+    fn group_value<const MIRRORED: bool>(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
+        let tiles = &l.tiles[g];
         let t = &self.set.tables[g];
-        let k = t.tiles.len();
-        let mut at = [0u8; 16];
-        for (a, &v) in at.iter_mut().zip(&l.tiles[g][..k]) {
-            *a = l.cell[((cells >> (4 * v)) & 0xF) as usize];
+        let cell = |j: usize| ((cells >> (4 * tiles[j & 15])) & 0xF) as u8;
+        if MIRRORED {
+            t.value_of(|j| l.cell[cell(j) as usize]) as u8
+        } else {
+            t.value_of(cell) as u8 // the regular lookup's cell map is the identity
         }
-        t.value(&at[..k]) as u8
     }
 
     fn memo(&self, b: &Board) -> PdbMemo {
@@ -266,10 +267,10 @@ impl Pdb {
             mirrored_sum: 0,
         };
         for g in 0..self.set.tables.len() {
-            m.values[g] = self.group_value(&self.regular, g, cells);
+            m.values[g] = self.group_value::<false>(&self.regular, g, cells);
             m.sum += m.values[g] as u16;
             if let Some(l) = &self.mirror {
-                m.mirrored[g] = self.group_value(l, g, cells);
+                m.mirrored[g] = self.group_value::<true>(l, g, cells);
                 m.mirrored_sum += m.mirrored[g] as u16;
             }
         }
@@ -334,12 +335,12 @@ impl Heuristic for Pdb {
         let mut m = *memo;
         m.cells ^= ((from ^ to) as u64) << (4 * tile);
         let g = self.regular.group_of[tile as usize] as usize;
-        let v = self.group_value(&self.regular, g, m.cells);
+        let v = self.group_value::<false>(&self.regular, g, m.cells);
         m.sum = m.sum + v as u16 - m.values[g] as u16;
         m.values[g] = v;
         if let Some(l) = &self.mirror {
             let g = l.group_of[tile as usize] as usize;
-            let v = self.group_value(l, g, m.cells);
+            let v = self.group_value::<true>(l, g, m.cells);
             m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
             m.mirrored[g] = v;
         }

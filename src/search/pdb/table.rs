@@ -39,13 +39,22 @@ impl PatternTable {
     /// The table's value for the group's cells, in slot order.
     #[inline]
     pub fn value(&self, cells: &[u8]) -> u32 {
-        let i = self.ranker.rank(cells);
+        self.value_of(|j| cells[j])
+    }
+
+    /// The table's value where `cell(j)` is the cell of slot `j`'s tile: the rank and the
+    /// group's Manhattan distance in one pass, no array of cells built.
+    #[inline]
+    pub fn value_of(&self, cell: impl Fn(usize) -> u8) -> u32 {
+        let (mut used, mut i, mut md) = (0u32, 0u64, 0u32);
+        for j in 0..self.tiles.len() {
+            let c = cell(j);
+            let below = (used & ((1u32 << c) - 1)).count_ones();
+            i += (c as u32 - below) as u64 * self.ranker.weight(j);
+            used |= 1 << c;
+            md += self.dist[j][c as usize & 15] as u32;
+        }
         let delta = (self.packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
-        let md: u32 = cells
-            .iter()
-            .enumerate()
-            .map(|(j, &c)| self.dist[j][c as usize] as u32)
-            .sum();
         // An unreached placement (the other parity, with every tile in the group) never
         // occurs in a search of a solvable pair; it reads as Manhattan + 30.
         md + 2 * delta as u32
