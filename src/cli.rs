@@ -110,7 +110,7 @@ pub struct RunArgs {
     /// Worker threads (default: all cores)
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
-    /// Output directory (default: results/run-<UTC timestamp>)
+    /// Output directory (default: `results/run-<UTC timestamp>`)
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
     /// Overwrite an earlier run in --out

@@ -8,15 +8,14 @@
 //! Tables are built for canonical goals (tiles numbered in reading order around the goal's
 //! blank, see [`crate::space::canonical_goal`]), so one set serves every goal with its blank
 //! in the same cell: a problem's tiles are renamed on the fly. How a table is built:
-//! [`build`](build/index.html) (a breadth-first search over placements and blank regions,
-//! 4 bits an entry). Files: [`store`](store/index.html) (header, entries, checksum; rebuilt
-//! when missing or damaged). Which tiles share a table: [`Partition`]. The lookup, with Korf
+//! [`build`] (a breadth-first search over placements and blank regions, 4 bits an entry).
+//! Files: [`store`] (header, entries, checksum; rebuilt when missing or damaged). Which tiles share a table: [`Partition`]. The lookup, with Korf
 //! and Felner's reflection: [`Pdb`].
 
-mod build;
+pub mod build;
 mod index;
 mod partition;
-mod store;
+pub mod store;
 mod table;
 
 pub use partition::{Partition, MAX_PLACEMENTS};
