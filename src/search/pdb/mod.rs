@@ -63,6 +63,8 @@ pub fn load_or_build(
     } else {
         indicatif::ProgressDrawTarget::hidden()
     });
+    // Lines are written with the bars out of the way, so neither garbles the other.
+    let log = |line: String| bars.suspend(|| log(line));
     let tables: Vec<PatternTable> = homes
         .par_iter()
         .map(|home| {
