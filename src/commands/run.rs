@@ -222,13 +222,7 @@ pub fn run(args: RunArgs) -> CmdResult {
         .iter()
         .any(|j| matches!(j, Job::Builtin(Strategy::Astar | Strategy::Idastar)));
     if informed && solve.heuristic == crate::search::heuristic::HeuristicKind::Pdb {
-        let mut shapes: Vec<_> = cases
-            .iter()
-            .filter_map(|c| c.problem.as_ref().ok().map(|p| p.start.shape()))
-            .collect();
-        shapes.sort();
-        shapes.dedup();
-        for shape in shapes {
+        for shape in shapes_of(&cases) {
             crate::search::pdb::settings(shape)
                 .map_err(|e| format!("--pdb-partition: {e} (for the {shape} boards)"))?;
         }
@@ -573,16 +567,22 @@ fn choose_strategies(arg: Option<&str>, cases: &[Case]) -> Result<Vec<Strategy>,
         }
         return parse_strategy_list(list).map_err(|e| format!("--strategy: {e}"));
     }
+    let shapes = shapes_of(cases);
+    Ok(Strategy::ALL
+        .into_iter()
+        .filter(|s| shapes.iter().all(|&sh| s.check(sh).is_ok()))
+        .collect())
+}
+
+/// The board shapes of the valid cases, each once.
+fn shapes_of(cases: &[Case]) -> Vec<crate::puzzle::Shape> {
     let mut shapes: Vec<_> = cases
         .iter()
         .filter_map(|c| c.problem.as_ref().ok().map(|p| p.start.shape()))
         .collect();
     shapes.sort();
     shapes.dedup();
-    Ok(Strategy::ALL
-        .into_iter()
-        .filter(|s| shapes.iter().all(|&sh| s.check(sh).is_ok()))
-        .collect())
+    shapes
 }
 
 /// Creates the output directory, refusing to overwrite an earlier run unless `force`.
