@@ -18,7 +18,9 @@ use crate::puzzle::{Move, Neighbors};
 struct Search<'a, H: Heuristic> {
     h: &'a H,
     neighbors: Neighbors,
-    /// `children[blank][last]`: how many children a node has (the move back excluded).
+    /// `children[blank][last]`: how many children a node has (the move back excluded), the
+    /// lengths of `Neighbors::children`'s lists in a table of their own: read through the
+    /// lists, the count measured 138–141 M nodes/s against 146–147 M.
     children: [[u8; 5]; 16],
     shape: crate::puzzle::Shape,
     goal: u64,
@@ -94,11 +96,8 @@ impl<H: Heuristic> Search<'_, H> {
     /// because the search stopped in `m`'s subtree.
     #[cold]
     fn not_generated_after(&self, blank: usize, last: u8, m: u8) -> u64 {
-        (m + 1..4)
-            .filter(|&n| {
-                last != 3 - n && self.neighbors.target(blank, n as usize) != Neighbors::NONE
-            })
-            .count() as u64
+        let children = self.neighbors.children(blank, last);
+        children.as_slice().iter().filter(|&&(n, _)| n > m).count() as u64
     }
 }
 
