@@ -39,20 +39,23 @@ fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
 }
 
-/// cases.csv rows of one strategy, as column → value maps.
-fn rows(out: &Path, strategy: &str) -> Vec<HashMap<String, String>> {
-    let (h, rows) = read_csv(&out.join("cases.csv"));
+/// A CSV file's rows as column → value maps.
+fn maps(path: &Path) -> impl Iterator<Item = HashMap<String, String>> {
+    let (h, rows) = read_csv(path);
     rows.into_iter()
-        .map(|r| h.iter().cloned().zip(r).collect::<HashMap<_, _>>())
+        .map(move |r| h.iter().cloned().zip(r).collect::<HashMap<_, _>>())
+}
+
+/// cases.csv rows of one strategy.
+fn rows(out: &Path, strategy: &str) -> Vec<HashMap<String, String>> {
+    maps(&out.join("cases.csv"))
         .filter(|r| r["strategy"] == strategy)
         .collect()
 }
 
 /// summary.csv's row of one strategy.
 fn summary(out: &Path, strategy: &str) -> HashMap<String, String> {
-    let (h, rows) = read_csv(&out.join("summary.csv"));
-    rows.into_iter()
-        .map(|r| h.iter().cloned().zip(r).collect::<HashMap<_, _>>())
+    maps(&out.join("summary.csv"))
         .find(|r| r["strategy"] == strategy)
         .unwrap_or_else(|| panic!("no summary row for {strategy}"))
 }

@@ -105,6 +105,25 @@ struct Series {
     points: Vec<(f64, f64)>,
 }
 
+impl Series {
+    /// Strategy `name` of run `ri`: labelled, coloured by the strategy, styled by the run.
+    fn new(
+        runs: &[RunData],
+        ri: usize,
+        order: &[String],
+        name: &str,
+        points: Vec<(f64, f64)>,
+    ) -> Series {
+        Series {
+            label: label(runs, &runs[ri], name),
+            strategy: name.to_string(),
+            colour: colour_of(order, name),
+            run: ri,
+            points,
+        }
+    }
+}
+
 /// An axis: its range and ticks in axis coordinates, its title, and how to label a tick.
 struct Axis {
     lo: f64,
@@ -516,13 +535,7 @@ pub fn latency(runs: &[RunData]) -> Result<String, String> {
                 last_x = x;
                 points.push((x.log10(), us.log10()));
             }
-            series.push(Series {
-                label: label(runs, run, &s.name),
-                strategy: s.name.clone(),
-                colour: colour_of(&order, &s.name),
-                run: ri,
-                points,
-            });
+            series.push(Series::new(runs, ri, &order, &s.name, points));
         }
     }
     if series.is_empty() {
@@ -595,13 +608,7 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
             if points.is_empty() {
                 continue;
             }
-            series.push(Series {
-                label: label(runs, run, &s.name),
-                strategy: s.name.clone(),
-                colour: colour_of(&order, &s.name),
-                run: ri,
-                points,
-            });
+            series.push(Series::new(runs, ri, &order, &s.name, points));
         }
     }
     if series.is_empty() {
