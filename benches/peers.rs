@@ -16,8 +16,9 @@ mod peer;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
+use tilebench::observe::Silent;
 use tilebench::puzzle::{Board, Shape};
-use tilebench::search::{Problem, SolveOptions, Strategy};
+use tilebench::search::{registry, Config, Limits, Prepare, Problem};
 
 fn group(c: &mut Criterion, name: &str, starts: &[Board], exhaustive: bool) {
     let goal = Board::standard_goal(Shape::S3X3);
@@ -25,24 +26,30 @@ fn group(c: &mut Criterion, name: &str, starts: &[Board], exhaustive: bool) {
         .iter()
         .map(|&s| Problem::new(s, goal).unwrap())
         .collect();
-    let opts = SolveOptions {
+    let config = Config {
         exhaustive,
-        ..SolveOptions::default()
+        ..Config::default()
+    };
+    let limits = Limits::default();
+    let ctx = Prepare {
+        threads: 1,
+        observer: &Silent,
     };
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(problems.len() as u64));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(3));
     g.warm_up_time(Duration::from_millis(500));
-    for s in Strategy::ALL {
-        if exhaustive && s == Strategy::Idastar {
+    for b in registry::all() {
+        if exhaustive && b.name == "idastar" {
             continue; // a tree search cannot exhaust a graph; it would measure the bound cap
         }
-        s.prepare(Shape::S3X3, &[8], &opts);
-        g.bench_function(BenchmarkId::new("tilebench", s.name()), |b| {
-            b.iter(|| {
+        let mut s = b.build(&config);
+        s.prepare(&[goal], &ctx).unwrap();
+        g.bench_function(BenchmarkId::new("tilebench", b.name), |bench| {
+            bench.iter(|| {
                 for p in &problems {
-                    black_box(s.solve(black_box(p), &opts).unwrap());
+                    black_box(s.solve(black_box(p), &limits).unwrap());
                 }
             })
         });

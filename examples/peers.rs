@@ -14,8 +14,9 @@ mod peer;
 
 use std::collections::BTreeMap;
 use std::time::Instant;
+use tilebench::observe::Silent;
 use tilebench::puzzle::{Board, Shape};
-use tilebench::search::{Problem, SolveOptions, Strategy};
+use tilebench::search::{registry, Config, Limits, Prepare, Problem, Solver};
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -28,10 +29,23 @@ fn main() {
     let starts = cases::random_solvable(n, seed);
     let goal = Board::standard_goal(Shape::S3X3);
     let goal_cells = peer::cells(&goal);
-    let opts = SolveOptions::default();
-    let t0 = Instant::now();
-    Strategy::Table.prepare(Shape::S3X3, &[8], &opts);
-    let table_build = t0.elapsed();
+    let limits = Limits::default();
+    let ctx = Prepare {
+        threads: 1,
+        observer: &Silent,
+    };
+    let mut solvers: Vec<Box<dyn Solver>> = registry::all()
+        .iter()
+        .map(|b| b.build(&Config::default()))
+        .collect();
+    let mut table_build = std::time::Duration::ZERO;
+    for s in &mut solvers {
+        let t0 = Instant::now();
+        s.prepare(&[goal], &ctx).unwrap();
+        if s.name() == "table" {
+            table_build = t0.elapsed();
+        }
+    }
 
     let peers: [(&str, peer::Solver, bool); 4] = [
         ("pathfinding::bfs", peer::pf_bfs, true),
@@ -43,26 +57,17 @@ fn main() {
         ("pathfinding::astar", peer::pf_astar, false),
         ("pathfinding::idastar", peer::pf_idastar, false),
     ];
-    let bfs_like = |s: Strategy| {
-        matches!(
-            s,
-            Strategy::BfsSet
-                | Strategy::BfsHash
-                | Strategy::BfsHashSet
-                | Strategy::BfsRank
-                | Strategy::Bibfs
-        )
-    };
+    let bfs_like = |s: &str| s.starts_with("bfs") || s == "bibfs";
     let mut lat: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for (i, start) in starts.iter().enumerate() {
         let p = Problem::new(*start, goal).unwrap();
         let mut lengths = Vec::new();
-        for s in Strategy::ALL {
-            if bfs_like(s) && i >= bfs_n {
+        for s in &solvers {
+            if bfs_like(s.name()) && i >= bfs_n {
                 continue;
             }
             let t = Instant::now();
-            let out = s.solve(&p, &opts).unwrap();
+            let out = s.solve(&p, &limits).unwrap();
             lat.entry(format!("tilebench {}", s.name()))
                 .or_default()
                 .push(t.elapsed().as_nanos() as u64);

@@ -1,14 +1,81 @@
-//! Correctness checks over result rows, shared by `run --check` and `verify`.
+//! Correctness checks over result rows, shared by `run --check` and `verify`: the same typed
+//! view of a row, whether it was just solved ([`RowView::of_record`]) or read back from a
+//! cases.csv ([`RowView::of_row`]).
 
+use crate::harness::input::Case;
+use crate::harness::record::{Record, RowStatus};
 use crate::report::cases_csv::CaseRow;
-use crate::search::Strategy;
 use std::collections::BTreeMap;
 
-fn where_(r: &CaseRow) -> String {
-    if r.id.is_empty() {
-        format!("{}:{}", r.input, r.line)
-    } else {
-        format!("{}:{} (id {})", r.input, r.line, r.id)
+/// The fields of a row that the checks read.
+#[derive(Clone, Copy, Debug)]
+pub struct RowView<'a> {
+    /// The input file.
+    pub input: &'a str,
+    /// The row's line in it.
+    pub line: u64,
+    /// The row's id, or empty.
+    pub id: &'a str,
+    /// The solver.
+    pub strategy: &'a str,
+    /// Whether that solver is optimal by construction.
+    pub optimal_solver: bool,
+    /// The row's status.
+    pub status: RowStatus,
+    /// The moves claimed (−1: unsolvable).
+    pub steps: Option<i64>,
+    /// The dataset's answer.
+    pub expected_steps: Option<i64>,
+    /// Whether `steps` equals `expected_steps`.
+    pub matches_expected: Option<bool>,
+    /// Whether a judged answer is shortest.
+    pub optimal: Option<bool>,
+    /// The row's message.
+    pub message: &'a str,
+}
+
+impl<'a> RowView<'a> {
+    /// A row just solved.
+    pub fn of_record(case: &'a Case, r: &'a Record, optimal_solver: bool) -> RowView<'a> {
+        RowView {
+            input: &case.source,
+            line: case.line,
+            id: &case.id,
+            strategy: &r.strategy,
+            optimal_solver,
+            status: r.status,
+            steps: r.steps,
+            expected_steps: case.expected_steps,
+            matches_expected: r.matches_expected,
+            optimal: r.optimal,
+            message: &r.message,
+        }
+    }
+
+    /// A row read back from a cases.csv; `optimal_solver` says which solvers are optimal by
+    /// construction.
+    pub fn of_row(r: &'a CaseRow, optimal_solver: bool) -> RowView<'a> {
+        RowView {
+            input: &r.input,
+            line: r.line,
+            id: &r.id,
+            strategy: &r.strategy,
+            optimal_solver,
+            status: r.status,
+            steps: r.steps,
+            expected_steps: r.expected_steps,
+            matches_expected: r.matches_expected,
+            optimal: r.optimal,
+            message: &r.message,
+        }
+    }
+
+    fn place(&self) -> String {
+        if self.id.is_empty() {
+            format!("{}:{}", self.input, self.line)
+        } else {
+            format!("{}:{} (id {})", self.input, self.line, self.id)
+        }
     }
 }
 
@@ -20,15 +87,15 @@ fn steps_text(s: Option<i64>) -> String {
     }
 }
 
-/// Rows whose answer differs from the dataset's `expected_steps` (except external answers
-/// that are valid but not optimal: [`external_failures`] lists those).
-pub fn mismatches(rows: &[CaseRow]) -> Vec<String> {
+/// Rows whose answer differs from the dataset's `expected_steps` (except answers that are
+/// valid but not optimal: [`judged_failures`] lists those).
+pub fn mismatches(rows: &[RowView]) -> Vec<String> {
     rows.iter()
         .filter(|r| r.matches_expected == Some(false) && r.optimal != Some(false))
         .map(|r| {
             format!(
                 "{}: {} answered {}, expected {}",
-                where_(r),
+                r.place(),
                 r.strategy,
                 steps_text(r.steps),
                 steps_text(r.expected_steps)
@@ -37,17 +104,12 @@ pub fn mismatches(rows: &[CaseRow]) -> Vec<String> {
         .collect()
 }
 
-/// Cases on which optimal strategies that answered (solved or unsolvable) disagree.
-pub fn disagreements(rows: &[CaseRow]) -> Vec<String> {
-    let mut by_case: BTreeMap<(&str, u64), Vec<&CaseRow>> = BTreeMap::new();
+/// Cases on which optimal solvers that answered (solved or unsolvable) disagree.
+pub fn disagreements(rows: &[RowView]) -> Vec<String> {
+    let mut by_case: BTreeMap<(&str, u64), Vec<&RowView>> = BTreeMap::new();
     for r in rows {
-        let optimal = r
-            .strategy
-            .parse::<Strategy>()
-            .map(Strategy::is_optimal)
-            .unwrap_or(false);
-        if optimal && matches!(r.status.as_str(), "solved" | "unsolvable") {
-            by_case.entry((&r.input, r.line)).or_default().push(r);
+        if r.optimal_solver && matches!(r.status, RowStatus::Solved | RowStatus::Unsolvable) {
+            by_case.entry((r.input, r.line)).or_default().push(r);
         }
     }
     let mut out = Vec::new();
@@ -60,7 +122,7 @@ pub fn disagreements(rows: &[CaseRow]) -> Vec<String> {
                 .collect();
             out.push(format!(
                 "{}: optimal strategies disagree: {}",
-                where_(group[0]),
+                group[0].place(),
                 answers.join(", ")
             ));
         }
@@ -68,16 +130,16 @@ pub fn disagreements(rows: &[CaseRow]) -> Vec<String> {
     out
 }
 
-/// External programs' answers that are wrong (status `wrong`) or valid but not optimal
-/// (`optimal` = false), with the row's message (what was sent, what came back, why).
-pub fn external_failures(rows: &[CaseRow]) -> Vec<String> {
+/// Answers that are wrong (status `wrong`) or valid but not optimal (`optimal` = false),
+/// with the row's message (what was sent, what came back, why).
+pub fn judged_failures(rows: &[RowView]) -> Vec<String> {
     rows.iter()
-        .filter(|r| r.status == "wrong" || r.optimal == Some(false))
+        .filter(|r| r.status == RowStatus::Wrong || r.optimal == Some(false))
         .map(|r| {
-            // The message starts with the row's place and the program's name: say them once.
+            // The message starts with the row's place and the solver's name: say them once.
             let prefix = format!("{}:{}: {}: ", r.input, r.line, r.strategy);
-            let detail = r.message.strip_prefix(&prefix).unwrap_or(&r.message);
-            format!("{}: {}: {detail}", where_(r), r.strategy)
+            let detail = r.message.strip_prefix(&prefix).unwrap_or(r.message);
+            format!("{}: {}: {detail}", r.place(), r.strategy)
         })
         .collect()
 }

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod commands;
 pub mod external;
 pub mod harness;
+pub mod observe;
 pub mod plot;
 pub mod puzzle;
 pub mod report;

@@ -6,10 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 use tilebench::harness::input::Case;
 use tilebench::harness::record::RowStatus;
-use tilebench::harness::runner::{self, Job, RunConfig};
+use tilebench::harness::runner::{self, RunConfig};
 use tilebench::puzzle::{Board, Shape};
 use tilebench::report::RunReport;
-use tilebench::search::{Problem, SolveOptions, Strategy};
+use tilebench::search::{registry, Config, Limits, Problem};
 
 fn case(line: u64, start: Board, goal: Board) -> Case {
     Case {
@@ -46,25 +46,26 @@ fn a_strategy_that_panics_on_one_case_gives_error_rows_and_the_other_cases_are_s
     ];
     // `table` answers an unsolvable-looking pair by parity before touching the board, so it
     // does not reach the panic; every searching strategy does.
-    let strategies: Vec<Strategy> = Strategy::ALL
-        .into_iter()
-        .filter(|&s| s != Strategy::Table)
+    let strategies: Vec<_> = registry::all()
+        .iter()
+        .filter(|s| s.name != "table")
         .collect();
-    let names: Vec<String> = strategies.iter().map(|s| s.name().to_string()).collect();
+    let names: Vec<String> = strategies.iter().map(|s| s.name.to_string()).collect();
     for threads in [1, 2] {
         let cfg = RunConfig {
-            jobs: strategies.iter().map(|&s| Job::Builtin(s)).collect(),
             threads,
-            solve: SolveOptions {
-                // Past the parity test, which would answer the broken board without moving.
-                exhaustive: true,
-                ..SolveOptions::default()
-            },
+            limits: Limits::default(),
             repeat: 1,
             keep_paths: false,
-            progress: false,
         };
-        let out = runner::run(&cases, &cfg).expect("the run survives the panics");
+        // Past the parity test, which would answer the broken board without moving.
+        let config = Config {
+            exhaustive: true,
+            ..Config::default()
+        };
+        let mut solvers: Vec<_> = strategies.iter().map(|s| s.build(&config)).collect();
+        let out = runner::run(&cases, &mut solvers, &cfg, &tilebench::observe::Silent)
+            .expect("the run survives the panics");
         assert_eq!(out.records.len(), 3 * strategies.len());
         for (i, r) in out.records.iter().enumerate() {
             assert_eq!(

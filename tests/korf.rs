@@ -99,7 +99,13 @@ fn idastar_with_a_6_6_3_pdb_solves_all_100_optimally() {
     let partition = Partition::parse("6-6-3", goal.shape()).unwrap();
     let h = Pdb::new(
         &goal,
-        pdb::shared(goal.shape(), goal.blank(), &partition, &dir),
+        pdb::shared(
+            goal.shape(),
+            goal.blank(),
+            &partition,
+            &dir,
+            &tilebench::observe::Silent,
+        ),
     );
     assert!(h.reflects(), "Korf's goal has the diagonal reflection");
     let failures: Vec<String> = all

@@ -3,12 +3,12 @@
 //! and a damaged file is rebuilt.
 
 use proptest::prelude::*;
-use proptest::strategy::Strategy as _;
 use std::sync::Arc;
+use tilebench::observe::{Collect, Silent};
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, Manhattan};
-use tilebench::search::pdb::{self, load_or_build, Partition, Pdb, PdbConfig};
-use tilebench::search::{Problem, SolveOptions, Strategy};
+use tilebench::search::pdb::{self, load_or_build, Partition, Pdb, PdbOptions};
+use tilebench::search::{registry, Config, Limits, Problem};
 
 fn pdb_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pdb-tests")
@@ -18,7 +18,7 @@ fn heuristic(goal: &Board, partition: &str) -> Pdb {
     let p = Partition::parse(partition, goal.shape()).unwrap();
     Pdb::new(
         goal,
-        pdb::shared(goal.shape(), goal.blank(), &p, &pdb_dir()),
+        pdb::shared(goal.shape(), goal.blank(), &p, &pdb_dir(), &Silent),
     )
 }
 
@@ -26,16 +26,18 @@ fn heuristic_without_reflection(goal: &Board, partition: &str) -> Pdb {
     let p = Partition::parse(partition, goal.shape()).unwrap();
     Pdb::with_reflection(
         goal,
-        pdb::shared(goal.shape(), goal.blank(), &p, &pdb_dir()),
+        pdb::shared(goal.shape(), goal.blank(), &p, &pdb_dir(), &Silent),
         false,
     )
 }
 
 fn bfs_distance(start: Board, goal: Board) -> u32 {
-    Strategy::BfsHashSet
-        .solve(
+    registry::find("bfs-hashset")
+        .unwrap()
+        .solve_once(
+            &Config::default(),
             &Problem::new(start, goal).unwrap(),
-            &SolveOptions::default(),
+            &Limits::default(),
         )
         .unwrap()
         .steps()
@@ -107,14 +109,13 @@ proptest! {
 
 #[test]
 fn idastar_and_astar_with_pdb_are_optimal_on_2x3_and_3x3() {
-    pdb::configure(PdbConfig {
-        dir: Some(pdb_dir()),
-        partition: None,
-        no_reflection: false,
-    });
-    let opts = SolveOptions {
+    let opts = Config {
         heuristic: HeuristicKind::Pdb,
-        ..SolveOptions::default()
+        pdb: PdbOptions {
+            dir: Some(pdb_dir()),
+            ..PdbOptions::default()
+        },
+        ..Config::default()
     };
     for (start, goal) in [
         ("2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x"),
@@ -122,8 +123,11 @@ fn idastar_and_astar_with_pdb_are_optimal_on_2x3_and_3x3() {
     ] {
         let p = Problem::new(start.parse().unwrap(), goal.parse().unwrap()).unwrap();
         let want = bfs_distance(p.start, p.goal) as usize;
-        for s in [Strategy::Idastar, Strategy::Astar] {
-            let out = s.solve(&p, &opts).unwrap();
+        for s in ["idastar", "astar"] {
+            let out = registry::find(s)
+                .unwrap()
+                .solve_once(&opts, &p, &Limits::default())
+                .unwrap();
             assert_eq!(out.steps(), Some(want), "{s}");
             assert_eq!(p.start.replay(out.path.as_ref().unwrap()).unwrap(), p.goal);
         }
@@ -136,18 +140,16 @@ fn cache_files_are_reused_and_damaged_ones_rebuilt() {
     let _ = std::fs::remove_dir_all(&dir);
     let shape: Shape = "3x2".parse().unwrap();
     let p = Partition::parse("3-2", shape).unwrap();
-    let log = std::sync::Mutex::new(Vec::new());
-    let say = |l: String| log.lock().unwrap().push(l);
-    let first = load_or_build(shape, 5, &p, &dir, &say);
+    let log = Collect::default();
+    let first = load_or_build(shape, 5, &p, &dir, &log);
     let files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(files.len(), 2);
-    let again = load_or_build(shape, 5, &p, &dir, &say);
+    let again = load_or_build(shape, 5, &p, &dir, &log);
     assert!(
-        log.lock()
-            .unwrap()
+        log.notices()
             .iter()
             .filter(|l| l.contains("loaded"))
             .count()
@@ -158,11 +160,11 @@ fn cache_files_are_reused_and_damaged_ones_rebuilt() {
     let i = bytes.len() - 20;
     bytes[i] ^= 0xFF;
     std::fs::write(&files[0], bytes).unwrap();
-    let rebuilt = load_or_build(shape, 5, &p, &dir, &say);
+    let rebuilt = load_or_build(shape, 5, &p, &dir, &log);
     assert!(
-        log.lock().unwrap().iter().any(|l| l.contains("cannot use")),
+        log.notices().iter().any(|l| l.contains("cannot use")),
         "{:?}",
-        log.lock().unwrap()
+        log.notices()
     );
     // Built, loaded and rebuilt tables give the same estimates everywhere.
     let goal = Board::standard_goal(shape);
@@ -225,7 +227,7 @@ fn tables_equal_a_plain_search_over_placement_and_blank() {
     ] {
         let shape: Shape = shape.parse().unwrap();
         let p = Partition::parse(partition, shape).unwrap();
-        let set = pdb::load_or_build(shape, blank, &p, &pdb_dir(), &|_| {});
+        let set = pdb::load_or_build(shape, blank, &p, &pdb_dir(), &Silent);
         for (home, table) in set.homes.iter().zip(&set.tables) {
             if home.len() > 4 {
                 continue; // the plain search below is slow beyond a few tiles

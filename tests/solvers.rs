@@ -2,23 +2,43 @@
 //! strategies, and the seed articles' samples.
 
 use proptest::prelude::*;
-use proptest::strategy::Strategy as _;
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
-use tilebench::search::{Problem, SolveOptions, Status, Strategy};
+use tilebench::search::{registry, Builtin, Config, Limits, Outcome, Problem, SolveError, Status};
+
+/// Every built-in strategy, from the registry.
+fn strategies() -> &'static [Builtin] {
+    registry::all()
+}
+
+fn by_name(name: &str) -> &'static Builtin {
+    registry::find(name).unwrap()
+}
+
+fn solve(s: &Builtin, p: &Problem, cfg: &Config) -> Result<Outcome, SolveError> {
+    s.solve_once(cfg, p, &Limits::default())
+}
+
+fn exhaustive() -> Config {
+    Config {
+        exhaustive: true,
+        ..Config::default()
+    }
+}
 
 fn problem(start: &str, goal: &str) -> Problem {
     Problem::new(start.parse().unwrap(), goal.parse().unwrap()).unwrap()
 }
 
-fn check_solution(p: &Problem, strategy: Strategy, opts: &SolveOptions) -> usize {
-    let out = strategy.solve(p, opts).unwrap();
+fn check_solution(p: &Problem, s: &Builtin, cfg: &Config) -> usize {
+    let strategy = s.name;
+    let out = solve(s, p, cfg).unwrap();
     assert_eq!(out.status, Status::Solved, "{strategy}");
     let path = out.path.as_ref().unwrap();
     let end = p.start.replay(path).expect("path must be legal");
     assert_eq!(end, p.goal, "{strategy}: path does not reach the goal");
     // Every state but the roots is generated first; bibfs has two roots (start and goal).
-    let roots = if strategy == Strategy::Bibfs { 2 } else { 1 };
+    let roots = if strategy == "bibfs" { 2 } else { 1 };
     assert!(
         out.stats.expanded <= out.stats.generated + roots,
         "{strategy}"
@@ -36,16 +56,16 @@ fn first_article_sample_is_19_moves_for_every_strategy() {
     // The article's own answer replays to the goal and is 19 moves: optimal is at most 19.
     let article = Move::parse_path("ullddrurdllurdruldr").unwrap();
     assert_eq!(p.start.replay(&article).unwrap(), p.goal);
-    for s in Strategy::ALL {
-        assert_eq!(check_solution(&p, s, &SolveOptions::default()), 19, "{s}");
+    for s in strategies() {
+        assert_eq!(check_solution(&p, s, &Config::default()), 19, "{}", s.name);
     }
 }
 
 #[test]
 fn third_article_pair_is_31_moves_for_every_strategy() {
     let p = problem("2 6 4 1 3 7 0 5 8", "8 1 5 7 3 6 4 0 2");
-    for s in Strategy::ALL {
-        assert_eq!(check_solution(&p, s, &SolveOptions::default()), 31, "{s}");
+    for s in strategies() {
+        assert_eq!(check_solution(&p, s, &Config::default()), 31, "{}", s.name);
     }
 }
 
@@ -53,23 +73,20 @@ fn third_article_pair_is_31_moves_for_every_strategy() {
 fn unsolvable_pair_by_parity_and_by_exhaustion() {
     let p = problem("2 1 3 4 5 6 7 8 x", "1 2 3 4 5 6 7 8 x");
     assert!(!is_solvable(&p.start, &p.goal));
-    let exhaustive = SolveOptions {
-        exhaustive: true,
-        ..SolveOptions::default()
-    };
-    for s in Strategy::ALL {
-        let quick = s.solve(&p, &SolveOptions::default()).unwrap();
+    for st in strategies() {
+        let s = st.name;
+        let quick = solve(st, &p, &Config::default()).unwrap();
         assert_eq!(quick.status, Status::Unsolvable);
         assert_eq!(quick.stats.expanded, 0);
-        let full = s.solve(&p, &exhaustive).unwrap();
+        let full = solve(st, &p, &exhaustive()).unwrap();
         assert_eq!(full.status, Status::Unsolvable, "{s}");
-        if s == Strategy::Idastar {
+        if s == "idastar" {
             // A tree search: it stops once its bound passes the 3x3 diameter (31).
             assert!(full.stats.expanded > 100_000, "{s}");
-        } else if s == Strategy::Table {
+        } else if s == "table" {
             // The table holds the exhaustive answer: no search per case.
             assert_eq!(full.stats.expanded, 0);
-        } else if s == Strategy::Bibfs {
+        } else if s == "bibfs" {
             // Both sides run until one of them exhausts its half of the space.
             assert!(full.stats.stored >= 181_440, "{s}");
         } else {
@@ -84,12 +101,12 @@ fn unsolvable_pair_by_parity_and_by_exhaustion() {
 fn rank_refuses_4x4_with_a_clear_error() {
     let goal = Board::standard_goal(Shape::S4X4);
     let start = goal.apply(Move::Up).unwrap();
-    let err = Strategy::BfsRank
-        .solve(
-            &Problem::new(start, goal).unwrap(),
-            &SolveOptions::default(),
-        )
-        .unwrap_err();
+    let err = solve(
+        by_name("bfs-rank"),
+        &Problem::new(start, goal).unwrap(),
+        &Config::default(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("bfs-rank"), "{err}");
     assert!(err.to_string().contains("4x4"), "{err}");
 }
@@ -108,16 +125,16 @@ proptest! {
     #[test]
     fn all_strategies_agree_and_replay(start in board_strategy(Shape::S3X3), goal in board_strategy(Shape::S3X3)) {
         let p = Problem::new(start, goal).unwrap();
-        let opts = SolveOptions::default();
+        let opts = Config::default();
         if is_solvable(&start, &goal) {
-            let mut lengths: Vec<usize> = Strategy::ALL.iter().map(|&s| check_solution(&p, s, &opts)).collect();
-            let lc = SolveOptions { heuristic: HeuristicKind::LinearConflict, ..opts };
-            lengths.push(check_solution(&p, Strategy::Astar, &lc));
-            lengths.push(check_solution(&p, Strategy::Idastar, &lc));
+            let mut lengths: Vec<usize> = strategies().iter().map(|s| check_solution(&p, s, &opts)).collect();
+            let lc = Config { heuristic: HeuristicKind::LinearConflict, ..Config::default() };
+            lengths.push(check_solution(&p, by_name("astar"), &lc));
+            lengths.push(check_solution(&p, by_name("idastar"), &lc));
             prop_assert!(lengths.iter().all(|&l| l == lengths[0]), "lengths differ: {:?}", lengths);
         } else {
-            for s in Strategy::ALL {
-                prop_assert_eq!(s.solve(&p, &opts).unwrap().status, Status::Unsolvable);
+            for s in strategies() {
+                prop_assert_eq!(solve(s, &p, &opts).unwrap().status, Status::Unsolvable);
             }
         }
     }
@@ -126,36 +143,33 @@ proptest! {
     fn parity_matches_reachability_on_2x3(start in board_strategy(Shape::new(3, 2).unwrap()), goal in board_strategy(Shape::new(3, 2).unwrap())) {
         // Exhaustive BFS is the truth; 2x3 boards have an odd width and a 6!-state space.
         let p = Problem::new(start, goal).unwrap();
-        let opts = SolveOptions { exhaustive: true, ..SolveOptions::default() };
-        let reached = Strategy::BfsHashSet.solve(&p, &opts).unwrap().status == Status::Solved;
+        let reached = solve(by_name("bfs-hashset"), &p, &exhaustive()).unwrap().status == Status::Solved;
         prop_assert_eq!(reached, is_solvable(&start, &goal));
     }
 
     #[test]
     fn parity_matches_reachability_on_even_widths(start in board_strategy(Shape::new(2, 3).unwrap()), goal in board_strategy(Shape::new(2, 3).unwrap())) {
         let p = Problem::new(start, goal).unwrap();
-        let opts = SolveOptions { exhaustive: true, ..SolveOptions::default() };
-        let reached = Strategy::BfsRank.solve(&p, &opts).unwrap().status == Status::Solved;
+        let reached = solve(by_name("bfs-rank"), &p, &exhaustive()).unwrap().status == Status::Solved;
         prop_assert_eq!(reached, is_solvable(&start, &goal));
     }
 
     #[test]
     fn parity_matches_reachability_on_2x4(start in board_strategy(Shape::new(4, 2).unwrap()), goal in board_strategy(Shape::new(4, 2).unwrap())) {
         let p = Problem::new(start, goal).unwrap();
-        let opts = SolveOptions { exhaustive: true, ..SolveOptions::default() };
-        let reached = Strategy::BfsRank.solve(&p, &opts).unwrap().status == Status::Solved;
+        let reached = solve(by_name("bfs-rank"), &p, &exhaustive()).unwrap().status == Status::Solved;
         prop_assert_eq!(reached, is_solvable(&start, &goal));
     }
 }
 
 /// The exact distance by BFS (truth for heuristic checks).
 fn true_distance(start: Board, goal: Board) -> u32 {
-    let out = Strategy::BfsHashSet
-        .solve(
-            &Problem::new(start, goal).unwrap(),
-            &SolveOptions::default(),
-        )
-        .unwrap();
+    let out = solve(
+        by_name("bfs-hashset"),
+        &Problem::new(start, goal).unwrap(),
+        &Config::default(),
+    )
+    .unwrap();
     out.steps().unwrap() as u32
 }
 
@@ -218,8 +232,9 @@ proptest! {
 /// (short on the shapes BFS cannot exhaust).
 #[test]
 fn every_strategy_and_heuristic_agrees_on_every_shape() {
-    use proptest::test_runner::{Config, TestRunner};
+    use proptest::test_runner::{Config as Cases, TestRunner};
     use tilebench::search::pdb::{self, Partition, Pdb};
+    use tilebench::search::SolveOptions;
     use tilebench::search::{astar, idastar};
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pdb-solvers");
     for (shape, walk_len) in [
@@ -238,19 +253,22 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
             board_strategy(shape),
             proptest::collection::vec(0u8..4, 0..walk_len),
         );
-        let mut runner = TestRunner::new(Config::with_cases(12));
+        let mut runner = TestRunner::new(Cases::with_cases(12));
         runner
             .run(&cases, |(goal, moves)| {
                 let p = Problem::new(walk(goal, &moves), goal).unwrap();
                 let mut lengths = Vec::new();
-                for s in Strategy::ALL.into_iter().filter(|s| s.check(shape).is_ok()) {
+                for s in strategies()
+                    .iter()
+                    .filter(|s| s.build(&Config::default()).supports(shape).is_ok())
+                {
                     for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
-                        let opts = SolveOptions {
+                        let opts = Config {
                             heuristic: h,
-                            ..SolveOptions::default()
+                            ..Config::default()
                         };
-                        lengths.push((format!("{s} {h}"), check_solution(&p, s, &opts)));
-                        if !matches!(s, Strategy::Astar | Strategy::Idastar) {
+                        lengths.push((format!("{} {h}", s.name), check_solution(&p, s, &opts)));
+                        if !matches!(s.name, "astar" | "idastar") {
                             break;
                         }
                     }
@@ -260,7 +278,13 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                 } else {
                     Partition::default_for(shape)
                 };
-                let set = pdb::shared(shape, goal.blank(), &partition, &dir);
+                let set = pdb::shared(
+                    shape,
+                    goal.blank(),
+                    &partition,
+                    &dir,
+                    &tilebench::observe::Silent,
+                );
                 for reflect in [true, false] {
                     let h = Pdb::with_reflection(&goal, set.clone(), reflect);
                     let opts = SolveOptions::default();

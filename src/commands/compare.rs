@@ -10,10 +10,10 @@
 //! - a case in the baseline but not in the current run is a regression (results were lost);
 //!   a new case is reported only.
 
-use super::run::BASELINES_DIR;
-use super::verify::cases_path;
 use super::{CmdResult, FAILED, OK};
 use crate::cli::CompareArgs;
+use crate::harness::rundir::RunDir;
+use crate::harness::rundir::BASELINES_DIR;
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::markdown::markdown_table;
 use crate::report::table::align;
@@ -102,7 +102,7 @@ fn resolve(args: &CompareArgs) -> Result<(PathBuf, PathBuf), String> {
 }
 
 fn load(p: &Path) -> Result<Vec<CaseRow>, String> {
-    let path = cases_path(p);
+    let path = RunDir::cases_csv(p);
     if !path.exists() {
         return Err(format!(
             "{}: no such results; give a run's directory (with cases.csv) or its cases.csv",

@@ -204,11 +204,10 @@ fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
 
 /// The exact distance by bidirectional BFS (−1 when unsolvable), for boards too large to tabulate.
 fn exact_by_bibfs(start: Board, goal: Board) -> Result<i64, String> {
-    use crate::search::{Problem, SolveOptions, Status, Strategy};
+    use crate::search::{Problem, SolveOptions, Status};
     let p = Problem::new(start, goal)?;
-    let out = Strategy::Bibfs
-        .solve(&p, &SolveOptions::default())
-        .map_err(|e| e.to_string())?;
+    let out = crate::search::shortcut(&p, false)
+        .unwrap_or_else(|| crate::search::bibfs::solve(&p, &SolveOptions::default()));
     match out.status {
         Status::Solved => Ok(out.steps().unwrap_or(0) as i64),
         Status::Unsolvable => Ok(-1),

@@ -102,7 +102,9 @@ pub fn run(args: MergeArgs) -> CmdResult {
     for p in &parts {
         rows.push(read_rows(p, &names, total)?);
     }
-    let out_dir = super::run::prepare_out_dir(Some(&args.out), args.force, started)?;
+    let out_dir = crate::harness::rundir::RunDir::make(Some(&args.out), args.force, started)?
+        .path()
+        .to_path_buf();
     // Input order: case i is row group i / N of shard i mod N.
     let order = || {
         (0..total).flat_map(|i| {
@@ -272,7 +274,7 @@ fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRe
 /// The record a cases.csv row was written from (what the summary needs of it).
 fn to_record(case: usize, row: &CaseRow) -> Result<Record, String> {
     let mut r = Record::empty(case, &row.strategy);
-    r.status = row.status.parse()?;
+    r.status = row.status;
     r.steps = row.steps;
     r.matches_expected = row.matches_expected;
     r.optimal = row.optimal;

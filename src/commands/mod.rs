@@ -9,6 +9,7 @@ pub mod plot;
 pub mod run;
 pub mod solve;
 pub mod space;
+pub mod terminal;
 pub mod verify;
 
 /// Exit codes.

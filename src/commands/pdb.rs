@@ -3,16 +3,16 @@
 use super::{CmdResult, OK};
 use crate::cli::{PdbArgs, PdbOptions};
 use crate::puzzle::{Board, Shape};
-use crate::search::pdb::{self, PdbConfig};
+use crate::search::pdb;
 use std::time::Instant;
 
-/// Applies `--pdb-dir` and `--pdb-partition`.
-pub fn configure(o: &PdbOptions) {
-    pdb::configure(PdbConfig {
+/// The pattern-database options the arguments give.
+pub fn options(o: &PdbOptions) -> pdb::PdbOptions {
+    pdb::PdbOptions {
         dir: o.pdb_dir.clone(),
         partition: o.pdb_partition.clone(),
-        no_reflection: o.pdb_no_reflection,
-    });
+        reflection: !o.pdb_no_reflection,
+    }
 }
 
 pub fn run(args: PdbArgs) -> CmdResult {
@@ -21,10 +21,11 @@ pub fn run(args: PdbArgs) -> CmdResult {
         Some(g) => Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?,
         None => Board::standard_goal(shape),
     };
-    configure(&args.pdb);
-    let (partition, dir) = pdb::settings(shape)?;
+    let opts = options(&args.pdb);
+    let (partition, dir) = (opts.partition_for(shape)?, opts.dir());
     let t0 = Instant::now();
-    let set = pdb::load_or_build(shape, goal.blank(), &partition, &dir, &|l| eprintln!("{l}"));
+    let terminal = super::terminal::Terminal::new(false);
+    let set = pdb::load_or_build(shape, goal.blank(), &partition, &dir, &terminal);
     let entries: u64 = set.tables.iter().map(|t| t.len()).sum();
     eprintln!(
         "pdb: {shape} partition {} for goals with the blank at cell {}: {} tables, {entries} entries ({:.1} MB at 4 bits each) in {}, ready in {:.1} s",

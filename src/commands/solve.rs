@@ -3,27 +3,34 @@
 use super::{parse_size, CmdResult, BAD_INPUT, OK};
 use crate::cli::SolveArgs;
 use crate::puzzle::{Board, Move};
-use crate::search::{Problem, SolveOptions, Status, Strategy};
+use crate::search::{registry, Config, Limits, Prepare, Problem, Status};
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
 pub fn run(args: SolveArgs) -> CmdResult {
-    let strategy: Strategy = args.strategy.parse()?;
-    super::pdb::configure(&args.pdb);
+    let builtin = registry::lookup(&args.strategy)?;
     let size = parse_size(&args.size)?;
     let goal = args
         .goal
         .as_deref()
         .map(|g| Board::parse(g, size).map_err(|e| format!("--goal `{g}`: {e}")))
         .transpose()?;
-    let opts = SolveOptions {
+    let config = Config {
         exhaustive: args.exhaustive,
         heuristic: args
             .heuristic
             .parse()
             .map_err(|e| format!("--heuristic: {e}"))?,
-        ..SolveOptions::default()
+        pdb: super::pdb::options(&args.pdb),
+        ..Config::default()
     };
+    let mut strategy = builtin.build(&config);
+    let terminal = super::terminal::Terminal::new(true);
+    let ctx = Prepare {
+        threads: 1,
+        observer: &terminal,
+    };
+    let limits = Limits::default();
 
     // (label for messages, start text, goal text if the input gives one)
     let mut jobs: Vec<(String, String, Option<String>)> = Vec::new();
@@ -92,9 +99,11 @@ pub fn run(args: SolveArgs) -> CmdResult {
         };
         // Tables (`table`, pattern databases) are built or loaded before the clock starts,
         // as `run` does, so --stats latency is the search alone.
-        strategy.prepare(problem.start.shape(), &[problem.goal.blank()], &opts);
-        let t0 = Instant::now();
-        let outcome = match strategy.solve(&problem, &opts) {
+        let outcome = strategy
+            .prepare(&[problem.goal], &ctx)
+            .map(|()| Instant::now());
+        let outcome = outcome.and_then(|t0| Ok((strategy.solve(&problem, &limits)?, t0)));
+        let (outcome, t0) = match outcome {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {label}: {e}");
@@ -116,7 +125,7 @@ pub fn run(args: SolveArgs) -> CmdResult {
             let s = outcome.stats;
             eprintln!(
                 "{label}: strategy={} status={} steps={} expanded={} generated={} stored={} peak_frontier={} latency_us={:.1}",
-                strategy,
+                strategy.name(),
                 outcome.status.as_str(),
                 outcome.steps().map_or("-".into(), |n| n.to_string()),
                 s.expanded,

@@ -12,20 +12,13 @@
 
 use super::{CmdResult, FAILED, OK};
 use crate::check;
+use crate::check::RowView;
 use crate::cli::VerifyArgs;
+use crate::harness::record::RowStatus;
+use crate::harness::rundir::RunDir;
 use crate::puzzle::{is_solvable, Board, Move};
 use crate::report::cases_csv::{self, CaseRow};
-use crate::search::Strategy;
-use std::path::{Path, PathBuf};
-
-/// `DIR` or `DIR/cases.csv` → the cases.csv path.
-pub fn cases_path(p: &Path) -> PathBuf {
-    if p.is_dir() {
-        p.join("cases.csv")
-    } else {
-        p.to_path_buf()
-    }
-}
+use crate::search::registry;
 
 /// Every problem with one row, as messages.
 pub fn verify_row(r: &CaseRow) -> Vec<String> {
@@ -35,7 +28,7 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
         r.status.as_str(),
         "solved" | "unsolvable" | "limit" | "wrong"
     );
-    let builtin = r.strategy.parse::<Strategy>().is_ok();
+    let builtin = registry::find(&r.strategy).is_some();
     if searched && builtin {
         // Every state but the roots is generated before it is stored or expanded; bibfs
         // searches from two roots (start and goal), the others from one.
@@ -131,14 +124,21 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
 }
 
 pub fn run(args: VerifyArgs) -> CmdResult {
-    let path = cases_path(&args.results);
+    let path = RunDir::cases_csv(&args.results);
     let rows = cases_csv::read(&path)?;
     let mut failures: Vec<String> = rows.iter().flat_map(verify_row).collect();
-    failures.extend(check::disagreements(&rows));
-    let solved = rows.iter().filter(|r| r.status == "solved").count();
+    let views: Vec<RowView> = rows
+        .iter()
+        .map(|r| RowView::of_row(r, registry::find(&r.strategy).is_some()))
+        .collect();
+    failures.extend(check::disagreements(&views));
+    let solved = rows
+        .iter()
+        .filter(|r| r.status == RowStatus::Solved)
+        .count();
     let replayed = rows
         .iter()
-        .filter(|r| r.status == "solved" && (r.path.is_some() || r.steps == Some(0)))
+        .filter(|r| r.status == RowStatus::Solved && (r.path.is_some() || r.steps == Some(0)))
         .count();
     eprintln!(
         "verify: {} rows, {replayed} of {solved} solved paths replayed",

@@ -109,7 +109,7 @@ impl Framing {
 mod tests {
     use super::*;
     use crate::puzzle::is_solvable;
-    use crate::search::{SolveOptions, Strategy};
+    use crate::search::{registry, Config, Limits};
 
     fn problem(start: &str, goal: &str) -> Problem {
         Problem::new(start.parse().unwrap(), goal.parse().unwrap()).unwrap()
@@ -124,7 +124,12 @@ mod tests {
 
     #[test]
     fn corner_goals_become_the_standard_goal_with_the_same_answers() {
-        let opts = SolveOptions::default();
+        let astar = registry::find("astar").unwrap();
+        let solve = |p: &Problem| {
+            astar
+                .solve_once(&Config::default(), p, &Limits::default())
+                .unwrap()
+        };
         // Goals with the blank in each corner, and one with it bottom-right but renamed.
         for goal in [
             "x 3 5 8 6 4 7 2 1",
@@ -146,8 +151,8 @@ mod tests {
                     "{start} -> {goal}"
                 );
                 let framed = Problem::new(f.start, f.goal).unwrap();
-                let there = Strategy::Astar.solve(&framed, &opts).unwrap();
-                let here = Strategy::Astar.solve(&p, &opts).unwrap();
+                let there = solve(&framed);
+                let here = solve(&p);
                 assert_eq!(there.steps(), here.steps(), "{start} -> {goal}");
                 if let Some(path) = there.path {
                     let back = f.to_original(&path);

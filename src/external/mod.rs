@@ -6,26 +6,23 @@
 //! - [`framing`]: how a pair is put to a `moves` program, whose goal is fixed;
 //! - [`process`]: running `sh -c COMMAND`, one persistent process per worker thread or one
 //!   process per case, with timeouts;
-//! - [`validate`]: judging every answer (path replay, parity, the optimum).
 //!
-//! [`Pass`] ties them together: one external solver over all cases, one [`Record`] per case,
-//! like a built-in strategy's.
+//! [`Program`] ties them together: an external program as a [`Solver`], timed and judged by
+//! the harness like every other solver (path replay, parity, the optimum).
 
 pub mod framing;
 pub mod process;
 pub mod protocol;
-pub mod validate;
 
-use crate::harness::input::Case;
-use crate::harness::record::{Counters, Record, RowStatus};
-use crate::puzzle::Move;
-use crate::search::Strategy;
+use crate::puzzle::Board;
+use crate::search::{
+    registry, Limits, Outcome, Prepare, Problem, SolveError, Solver, Stats, Status,
+};
 use process::{shorten, Asked, Exchange, Session};
-use protocol::{parse_answer, Blank, Protocol, Request, Spawn};
+use protocol::{parse_answer, Answer, Blank, Protocol, Request, Spawn};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 use std::time::Duration;
-use validate::{judge, Optimum};
 
 /// An external solver: a name for the outputs and a shell command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,8 +65,7 @@ impl ExternalSolver {
                  starting with a letter or digit (it names output files)"
             ));
         }
-        if name.parse::<Strategy>().is_ok()
-            || RESERVED.contains(&name.to_ascii_lowercase().as_str())
+        if registry::find(name).is_some() || RESERVED.contains(&name.to_ascii_lowercase().as_str())
         {
             return Err(format!(
                 "--solver `{spec}`: `{name}` is the name of a built-in strategy (or a keyword of \
@@ -145,41 +141,20 @@ pub struct ExternalInfo {
     pub counters: String,
 }
 
-/// One external solver's pass over the cases. In persistent mode each worker thread has its
-/// own process, started at its first case and restarted after a crash, a timeout or an answer
-/// that is not one; the processes end when the pass is dropped.
-pub struct Pass<'a> {
-    solver: &'a ExternalSolver,
-    optimum: &'a Optimum,
-    timeout: Option<Duration>,
-    repeat: u32,
-    keep_paths: bool,
+/// An external program as a [`Solver`]. In persistent mode each worker thread has its own
+/// process, started at its first case and restarted after a crash, a timeout or an answer
+/// that is not one; the processes end in [`Solver::finish`].
+pub struct Program {
+    spec: ExternalSolver,
     sessions: Vec<Mutex<Option<Session>>>,
 }
 
-/// One answer line as read, with its counters and round trip, before it is judged.
-struct Try {
-    line: String,
-    counters: Counters,
-    elapsed: Duration,
-}
-
-impl<'a> Pass<'a> {
-    pub fn new(
-        solver: &'a ExternalSolver,
-        optimum: &'a Optimum,
-        threads: usize,
-        timeout: Option<Duration>,
-        repeat: u32,
-        keep_paths: bool,
-    ) -> Pass<'a> {
-        Pass {
-            solver,
-            optimum,
-            timeout,
-            repeat: repeat.max(1),
-            keep_paths,
-            sessions: (0..threads.max(1)).map(|_| Mutex::new(None)).collect(),
+impl Program {
+    /// The program of `spec`; nothing runs until its first case.
+    pub fn new(spec: ExternalSolver) -> Program {
+        Program {
+            spec,
+            sessions: vec![Mutex::new(None)],
         }
     }
 
@@ -194,10 +169,10 @@ impl<'a> Pass<'a> {
     /// A freshly started persistent process gets its first case twice and only the second
     /// round trip counts: the first one includes the program's start-up (an interpreter's, a
     /// JIT's), which is not the work of one case.
-    fn exchange(&self, input: &str) -> Exchange {
-        let command = &self.solver.command;
-        if self.solver.spawn == Spawn::PerCase {
-            return process::run_once(command, input, self.timeout);
+    fn exchange(&self, input: &str, timeout: Option<Duration>) -> Exchange {
+        let command = &self.spec.command;
+        if self.spec.spawn == Spawn::PerCase {
+            return process::run_once(command, input, timeout);
         }
         let mut slot = self.slot().lock().unwrap_or_else(|e| e.into_inner());
         // A program that exited after its last answer is started again, once.
@@ -211,7 +186,7 @@ impl<'a> Pass<'a> {
             }
             let session = slot.as_mut().expect("a session");
             if fresh {
-                match session.ask(input, self.timeout) {
+                match session.ask(input, timeout) {
                     Asked::Done(Exchange::Answer { .. }) => {}
                     Asked::Done(ex) => {
                         *slot = None;
@@ -227,7 +202,7 @@ impl<'a> Pass<'a> {
                     }
                 }
             }
-            match session.ask(input, self.timeout) {
+            match session.ask(input, timeout) {
                 Asked::Done(ex) => {
                     if !matches!(ex, Exchange::Answer { .. }) {
                         *slot = None;
@@ -247,131 +222,91 @@ impl<'a> Pass<'a> {
     /// Drops the calling worker's process (it printed something that is not an answer, and
     /// may be out of step).
     fn restart(&self) {
-        if self.solver.spawn == Spawn::Persistent {
+        if self.spec.spawn == Spawn::Persistent {
             *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
         }
     }
+}
 
-    /// Solves one case with the program, `repeat` times, and judges the answer.
-    pub fn solve(&self, index: usize, case: &Case) -> Record {
-        let name = &self.solver.name;
-        let mut rec = Record::empty(index, name);
-        let problem = match &case.problem {
-            Ok(p) => p,
-            Err(msg) => {
-                rec.message = msg.clone();
-                return rec;
-            }
-        };
-        let at = format!("{}:{}: {name}", case.source, case.line);
-        let request = match Request::new(self.solver.protocol, self.solver.blank, problem) {
-            Ok(r) => r,
-            Err(e) => {
-                rec.status = RowStatus::Error;
-                rec.message = format!("{at}: {e}");
-                return rec;
-            }
-        };
+impl Solver for Program {
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    fn prepare(&mut self, _goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        self.sessions = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
+        Ok(())
+    }
+
+    fn finish(&mut self) {
+        // Ends the programs: end of input, then a kill after a grace period.
+        for s in &self.sessions {
+            *s.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+    }
+
+    /// Sends one case to the program and reads its answer (judged by the harness).
+    fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        let request =
+            Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError)?;
         let sent = request.shown();
-        let restarted = match self.solver.spawn {
+        let restarted = match self.spec.spawn {
             Spawn::Persistent => "; restarted for the next case",
             Spawn::PerCase => "",
         };
-
-        let mut tries: Vec<Try> = Vec::with_capacity(self.repeat as usize);
-        for _ in 0..self.repeat {
-            match self.exchange(&request.text) {
-                Exchange::Answer {
-                    line,
-                    stderr,
-                    elapsed,
-                } => {
-                    if let Some(first) = tries.first() {
-                        if first.line != line || first.counters != stderr.counters {
-                            rec.status = RowStatus::Error;
-                            rec.message = format!(
-                                "{at}: not deterministic: sent `{sent}`, it printed `{}` and then \
-                                 `{}` (counters {:?} then {:?}); --repeat needs the same answer",
-                                shorten(&first.line, 120),
-                                shorten(&line, 120),
-                                first.counters,
-                                stderr.counters
-                            );
-                            return rec;
-                        }
-                    }
-                    tries.push(Try {
-                        line,
-                        counters: stderr.counters,
-                        elapsed,
-                    });
-                }
-                Exchange::Timeout { stderr, elapsed } => {
-                    rec.status = RowStatus::Limit;
-                    rec.counters = stderr.counters;
-                    rec.latency_ns = elapsed.as_nanos() as u64;
-                    rec.latency_min_ns = rec.latency_ns;
-                    rec.message = format!(
-                        "{at}: no answer within --timeout {:.3} s to `{sent}`; killed{restarted}",
-                        self.timeout.map_or(0.0, |t| t.as_secs_f64())
-                    );
-                    return rec;
-                }
-                Exchange::Died { how, stderr } => {
-                    rec.status = RowStatus::Error;
-                    rec.message = format!(
-                        "{at}: {how} without answering `{sent}`{}{restarted}",
-                        stderr.describe()
-                    );
-                    return rec;
-                }
-                Exchange::Failed(e) => {
-                    rec.status = RowStatus::Error;
-                    rec.message = format!("{at}: {e} (case `{sent}`){restarted}");
-                    return rec;
-                }
+        let timeout = limits.timeout;
+        let fail = |e: String| Err(SolveError(e));
+        let (line, counters, elapsed) = match self.exchange(&request.text, timeout) {
+            Exchange::Answer {
+                line,
+                stderr,
+                elapsed,
+            } => (line, stderr.counters, elapsed),
+            Exchange::Timeout { stderr, elapsed } => {
+                let mut o = Outcome::without_path(Status::Limit, Stats::default());
+                o.reported = Some(stderr.counters);
+                o.latency = Some(elapsed);
+                o.note = Some(format!(
+                    "no answer within --timeout {:.3} s to `{sent}`; killed{restarted}",
+                    timeout.map_or(0.0, |t| t.as_secs_f64())
+                ));
+                return Ok(o);
             }
-        }
-
-        let first = &tries[0];
-        let answer = match parse_answer(self.solver.protocol, &first.line) {
+            Exchange::Died { how, stderr } => {
+                return fail(format!(
+                    "{how} without answering `{sent}`{}{restarted}",
+                    stderr.describe()
+                ))
+            }
+            Exchange::Failed(e) => return fail(format!("{e} (case `{sent}`){restarted}")),
+        };
+        let answer = match parse_answer(self.spec.protocol, &line) {
             Ok(a) => a,
             Err(e) => {
                 self.restart();
-                rec.status = RowStatus::Error;
-                rec.message = format!(
-                    "{at}: sent `{sent}`, it printed `{}`, which is {e}{restarted}",
-                    shorten(&first.line, 120)
-                );
-                return rec;
+                return fail(format!(
+                    "sent `{sent}`, it printed `{}`, which is {e}{restarted}",
+                    shorten(&line, 120)
+                ));
             }
         };
-        let mut times: Vec<u64> = tries.iter().map(|t| t.elapsed.as_nanos() as u64).collect();
-        times.sort_unstable();
-        rec.latency_min_ns = times[0];
-        rec.latency_ns = times[times.len() / 2];
-        rec.counters = first.counters;
-
-        let verdict = judge(problem, &request.framing, &answer, || {
-            self.optimum.of(index, case, problem)
-        });
-        rec.status = verdict.status;
-        rec.steps = verdict.steps;
-        rec.optimal = verdict.optimal;
-        rec.matches_expected = Record::compare(rec.status, rec.steps, case.expected_steps);
-        if self.keep_paths {
-            rec.path = verdict.path.as_deref().map(Move::path_string);
-        }
-        if !verdict.why.is_empty() {
-            rec.message = match verdict.status {
-                RowStatus::Wrong => format!(
-                    "{at}: wrong answer: sent `{sent}`, it printed `{}`: {}",
-                    shorten(&first.line, 120),
-                    verdict.why
-                ),
-                _ => format!("{at}: {}", verdict.why),
-            };
-        }
-        rec
+        let mut o = match answer {
+            Answer::Unsolvable => Outcome::without_path(Status::Unsolvable, Stats::default()),
+            Answer::Steps(n) => {
+                let mut o = Outcome::without_path(Status::Solved, Stats::default());
+                o.claimed_steps = Some(n);
+                o
+            }
+            Answer::Moves(moves) => {
+                Outcome::solved(request.framing.to_original(&moves), Stats::default())
+            }
+        };
+        o.reported = Some(counters);
+        o.latency = Some(elapsed);
+        o.note = Some(format!(
+            "sent `{sent}`, it printed `{}`",
+            shorten(&line, 120)
+        ));
+        Ok(o)
     }
 }

@@ -663,3 +663,14 @@ mod line_tests {
         assert!(cases.iter().enumerate().all(|(i, c)| c.id == i.to_string()));
     }
 }
+
+/// The board shapes of the valid cases, each once, in order.
+pub fn shapes_of(cases: &[Case]) -> Vec<crate::puzzle::Shape> {
+    let mut shapes: Vec<_> = cases
+        .iter()
+        .filter_map(|c| c.problem.as_ref().ok().map(|p| p.start.shape()))
+        .collect();
+    shapes.sort();
+    shapes.dedup();
+    shapes
+}

@@ -1,10 +1,20 @@
-//! The harness: input → solve → record. [`input`] turns CSV rows into [`input::Case`]s,
-//! [`runner`] solves every case with every strategy in parallel, and [`record`] is the
-//! one row per case × strategy that every report is made from.
+//! The harness: a run from plan to files. [`plan`] is the run as a value; [`pipeline`] takes
+//! it through [`input`] (CSV rows → cases), [`runner`] (every case × solver in parallel, each
+//! solve timed by [`measure`] and judged by [`judge`]) and [`record`] (one typed row per
+//! case × solver, journalled as it finishes) to the reports; [`rundir`] owns the results
+//! directory.
 
 pub mod input;
 pub mod interrupt;
 pub mod journal;
+pub mod judge;
+pub mod measure;
+pub mod pipeline;
+pub mod plan;
 pub mod record;
+pub mod rundir;
 pub mod runner;
 pub mod shard;
+
+pub use measure::measure;
+pub use runner::Session;

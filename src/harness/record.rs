@@ -1,10 +1,10 @@
 //! One record per case × strategy: what every report is made from.
 
-use crate::search::{Stats, Status};
+use crate::search::Status;
 use serde::Serialize;
 
 /// The status column: a search status, or why there was no search.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RowStatus {
     Solved,
@@ -69,27 +69,7 @@ impl From<Status> for RowStatus {
     }
 }
 
-/// A row's work counters. Built-in strategies always report all four; an external program
-/// reports those it prints on stderr (`expanded=N generated=N stored=N`), and the others stay
-/// empty.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Counters {
-    pub expanded: Option<u64>,
-    pub generated: Option<u64>,
-    pub stored: Option<u64>,
-    pub peak_frontier: Option<u64>,
-}
-
-impl From<Stats> for Counters {
-    fn from(s: Stats) -> Counters {
-        Counters {
-            expanded: Some(s.expanded),
-            generated: Some(s.generated),
-            stored: Some(s.stored),
-            peak_frontier: Some(s.peak_frontier),
-        }
-    }
-}
+pub use crate::search::Counters;
 
 /// The result of one strategy on one case.
 #[derive(Clone, Debug)]

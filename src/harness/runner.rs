@@ -1,65 +1,48 @@
-//! Solving every case × strategy in parallel, timing each solve.
+//! Solving every case × solver in parallel, timing each solve.
 //!
-//! A [`Job`] is a built-in [`Strategy`] or an external solver program. Jobs run one after
-//! another, each over all cases in parallel on a rayon pool of `--threads` workers: a job's
-//! wall time and cases/s are then its own, not shared with the others. [`run_into`] hands each
-//! record to a [`Sink`] as it finishes (the run's journal, so an interrupted run keeps its
-//! finished cases) and can run any subset of the case × job grid (a resumed run, a shard);
-//! [`run`] keeps every record in memory, in input order then job order. A panic inside a strategy is caught
-//! and recorded as an `error` row.
+//! Solvers run one after another, each over all cases in parallel on a rayon pool of
+//! `--threads` workers: a solver's wall time and cases/s are then its own, not shared with the
+//! others. Before its pass a solver is prepared (tables, processes), outside every latency.
+//! [`run_into`] hands each record to a [`Sink`] as it finishes (the run's journal, so an
+//! interrupted run keeps its finished cases) and can run any subset of the case × solver grid
+//! (a resumed run, a shard); [`run`] keeps every record in memory, in input order then solver
+//! order. Every answer is timed by [`super::measure`] and judged by [`super::judge`], whoever
+//! gave it.
 
 use super::input::Case;
+use super::judge::{judge, Optimum};
+use super::measure::measure;
 use super::record::{Record, RowStatus};
-use crate::external::validate::Optimum;
-use crate::external::{ExternalSolver, Pass};
-use crate::puzzle::Move;
-use crate::search::{Outcome, SolveOptions, Strategy};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::observe::Observer;
+use crate::puzzle::{Board, Move};
+use crate::search::{Limits, Prepare, Solver};
 use rayon::prelude::*;
-use std::io::IsTerminal;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// One column of the comparison: a built-in strategy or an external program.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Job {
-    Builtin(Strategy),
-    External(ExternalSolver),
-}
-
-impl Job {
-    /// The name in every output (cases.csv `strategy`, summary rows, histogram files).
-    pub fn name(&self) -> &str {
-        match self {
-            Job::Builtin(s) => s.name(),
-            Job::External(e) => &e.name,
-        }
-    }
-}
-
-/// What to run and how.
+/// How to run the solvers.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
-    pub jobs: Vec<Job>,
+    /// Worker threads (0: one per core).
     pub threads: usize,
-    pub solve: SolveOptions,
+    /// The budget of each solve.
+    pub limits: Limits,
     /// Solve each case this many times; latency is the median, and the minimum is kept too.
     pub repeat: u32,
     /// Keep each path's move string.
     pub keep_paths: bool,
-    /// Draw a progress bar on stderr (only when stderr is a terminal).
-    pub progress: bool,
 }
 
-/// All records, in case-major order, and each strategy's wall time.
+/// All records, in case-major order, and each solver's wall time.
 pub struct RunOutput {
+    /// One record per case × solver.
     pub records: Vec<Record>,
-    /// Wall time of each job's pass over the cases, in `RunConfig::jobs` order.
+    /// Wall time of each solver's pass over the cases, in solver order.
     pub wall: Vec<Duration>,
-    /// Time each strategy spent preparing shared data (the `table` strategy's tables)
-    /// before its pass; not part of any case's latency.
+    /// Time each solver spent preparing (tables, processes) before its pass; not part of any
+    /// case's latency.
     pub prepare: Vec<Duration>,
+    /// Worker threads used.
     pub threads: usize,
 }
 
@@ -81,19 +64,85 @@ pub trait Sink: Sync {
 
 /// What one session of solving did.
 pub struct Session {
-    /// Wall time of each job's pass in this session (zero for jobs with nothing to do).
+    /// Wall time of each solver's pass in this session (zero for solvers with nothing to do).
     pub wall: Vec<Duration>,
-    /// Time each job spent preparing shared data before its pass.
+    /// Time each solver spent preparing before its pass.
     pub prepare: Vec<Duration>,
+    /// Worker threads used.
     pub threads: usize,
-    /// Jobs solved in this session.
+    /// Case × solver jobs solved in this session.
     pub solved: usize,
     /// `stop` was raised: the cases not started yet were left undone.
     pub stopped: bool,
 }
 
-/// Solves every case with every strategy, records in memory.
-pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
+/// The worker threads of a run.
+pub struct Workers {
+    pool: rayon::ThreadPool,
+}
+
+impl Workers {
+    /// `threads` workers (0: one per core).
+    ///
+    /// # Errors
+    /// The threads cannot be started.
+    pub fn new(threads: usize) -> Result<Workers, String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("tilebench-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+        Ok(Workers { pool })
+    }
+
+    /// How many workers there are.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+}
+
+/// Prepares the solvers whose `needed` entry is true (all when `needed` is empty) for the
+/// goals of `cases`, on the workers; returns the time each took.
+///
+/// # Errors
+/// A solver that cannot run on these goals; the message starts with its name.
+pub fn prepare(
+    workers: &Workers,
+    solvers: &mut [Box<dyn Solver>],
+    needed: &[bool],
+    cases: &[Case],
+    observer: &dyn Observer,
+) -> Result<Vec<Duration>, String> {
+    let goals = goals_of(cases);
+    let ctx = Prepare {
+        threads: workers.threads(),
+        observer,
+    };
+    let mut took = vec![Duration::ZERO; solvers.len()];
+    for (j, solver) in solvers.iter_mut().enumerate() {
+        if needed.get(j) == Some(&false) {
+            continue;
+        }
+        let t0 = Instant::now();
+        workers
+            .pool
+            .install(|| solver.prepare(&goals, &ctx))
+            .map_err(|e| format!("{}: {e}", solver.name()))?;
+        took[j] = t0.elapsed();
+    }
+    Ok(took)
+}
+
+/// Prepares every solver and solves every case with it, records in memory.
+///
+/// # Errors
+/// The worker threads cannot start, or a solver cannot be prepared.
+pub fn run(
+    cases: &[Case],
+    solvers: &mut [Box<dyn Solver>],
+    cfg: &RunConfig,
+    observer: &dyn Observer,
+) -> Result<RunOutput, String> {
     struct Collect(Vec<std::sync::Mutex<Option<Record>>>, usize);
     impl Sink for Collect {
         fn record(&self, job: usize, rec: Record) {
@@ -101,7 +150,7 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
             *self.0[at].lock().unwrap() = Some(rec);
         }
     }
-    let k = cfg.jobs.len();
+    let k = solvers.len();
     let sink = Collect(
         (0..cases.len() * k)
             .map(|_| std::sync::Mutex::new(None))
@@ -110,7 +159,17 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
     );
     let todo: Vec<Vec<usize>> = vec![(0..cases.len()).collect(); k];
     let stop = AtomicBool::new(false);
-    let session = run_into(cases, cfg, &todo, &sink, &stop)?;
+    let workers = Workers::new(cfg.threads)?;
+    let prepared = prepare(&workers, solvers, &[], cases, observer)?;
+    let pass = Pass {
+        cases,
+        cfg,
+        todo: &todo,
+        sink: &sink,
+        stop: &stop,
+        observer,
+    };
+    let session = run_into(&workers, solvers, &prepared, &pass);
     let records = sink
         .0
         .into_iter()
@@ -124,61 +183,81 @@ pub fn run(cases: &[Case], cfg: &RunConfig) -> Result<RunOutput, String> {
     })
 }
 
-/// Solves the cases `todo[j]` (indices into `cases`) with job `j`, for every job in turn,
-/// handing each record to `sink` as it finishes. When `stop` is raised, cases not started
-/// yet are skipped (the ones in flight finish and are handed over) and no further pass runs.
+/// The distinct goals of the valid cases, in first-seen order.
+pub fn goals_of(cases: &[Case]) -> Vec<Board> {
+    let mut seen = std::collections::HashSet::new();
+    cases
+        .iter()
+        .filter_map(|c| c.problem.as_ref().ok())
+        .filter(|p| seen.insert(p.goal))
+        .map(|p| p.goal)
+        .collect()
+}
+
+/// What [`run_into`] solves and where the records go.
+pub struct Pass<'a> {
+    /// Every case of the run.
+    pub cases: &'a [Case],
+    /// Limits, repeats, paths.
+    pub cfg: &'a RunConfig,
+    /// `todo[j]`: the indices into `cases` that solver `j` solves.
+    pub todo: &'a [Vec<usize>],
+    /// Where each record goes as it finishes.
+    pub sink: &'a dyn Sink,
+    /// Raised to stop: cases not started yet are skipped (the ones in flight finish and are
+    /// handed over) and no further solver's pass runs.
+    pub stop: &'a AtomicBool,
+    /// Progress.
+    pub observer: &'a dyn Observer,
+}
+
+/// Solves the cases `pass.todo[j]` with solver `j` (prepared, in `prepared[j]`), for every
+/// solver in turn, handing each record to the sink as it finishes.
 pub fn run_into(
-    cases: &[Case],
-    cfg: &RunConfig,
-    todo: &[Vec<usize>],
-    sink: &dyn Sink,
-    stop: &AtomicBool,
-) -> Result<Session, String> {
-    assert_eq!(todo.len(), cfg.jobs.len(), "one todo list per job");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .thread_name(|i| format!("tilebench-{i}"))
-        .build()
-        .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
-    let threads = pool.current_num_threads();
+    workers: &Workers,
+    solvers: &mut [Box<dyn Solver>],
+    prepared: &[Duration],
+    pass: &Pass,
+) -> Session {
+    let Pass {
+        cases,
+        cfg,
+        todo,
+        sink,
+        stop,
+        observer,
+    } = *pass;
+    assert_eq!(todo.len(), solvers.len(), "one todo list per solver");
+    let pool = &workers.pool;
+    let threads = workers.threads();
     let total = todo.iter().map(Vec::len).sum::<usize>() as u64;
-    let bar = progress_bar(total, cfg.progress);
-    let hidden = bar.is_hidden();
+    let bar = observer.progress("", total);
     let mut session = Session {
-        wall: vec![Duration::ZERO; cfg.jobs.len()],
-        prepare: vec![Duration::ZERO; cfg.jobs.len()],
+        wall: vec![Duration::ZERO; solvers.len()],
+        prepare: prepared.to_vec(),
         threads,
         solved: 0,
         stopped: false,
     };
     let solved = AtomicUsize::new(0);
 
-    // Optimal lengths for judging external answers: the rows' expected_steps, or astar's
-    // answer, computed before the programs run so that it is not in their wall time.
-    let optimum = Optimum::new(cases.len(), cfg.solve);
-    let external_todo = cfg
-        .jobs
+    // Optimal lengths for judging the answers of solvers that are not optimal by
+    // construction: the rows' expected_steps, or astar's answer, computed before their
+    // passes so that it is not in their wall time.
+    let mut optimum = Optimum::new(cases.len(), cfg.limits);
+    if solvers
         .iter()
         .zip(todo)
-        .any(|(j, t)| matches!(j, Job::External(_)) && !t.is_empty());
-    if external_todo {
-        pool.install(|| optimum.prepare(cases));
-    }
-    // Each shape with the goal-blank cells its cases use.
-    let mut shapes: std::collections::BTreeMap<_, Vec<usize>> = Default::default();
-    for p in cases.iter().filter_map(|c| c.problem.as_ref().ok()) {
-        let blanks = shapes.entry(p.start.shape()).or_default();
-        if !blanks.contains(&p.goal.blank()) {
-            blanks.push(p.goal.blank());
-        }
+        .any(|(s, t)| !s.optimal() && !t.is_empty())
+    {
+        let goals = goals_of(cases);
+        pool.install(|| optimum.prepare(cases, &goals));
     }
     let tick = || {
-        if !hidden {
-            bar.inc(1);
-        }
+        bar.inc(1);
         solved.fetch_add(1, Ordering::Relaxed);
     };
-    for (j, job) in cfg.jobs.iter().enumerate() {
+    for (j, solver) in solvers.iter_mut().enumerate() {
         if stop.load(Ordering::SeqCst) {
             session.stopped = true;
             break;
@@ -187,69 +266,34 @@ pub fn run_into(
         if indices.is_empty() {
             continue;
         }
-        bar.set_message(job.name().to_string());
+        bar.label(solver.name());
         let t0 = Instant::now();
-        if let Job::Builtin(strategy) = job {
-            pool.install(|| {
-                for (&shape, blanks) in &shapes {
-                    strategy.prepare(shape, blanks, &cfg.solve);
-                }
-            });
-        }
-        session.prepare[j] = t0.elapsed();
-        let t0 = Instant::now();
-        sink.pass_start(j, job.name(), session.prepare[j], t0);
-        let elapsed = match job {
-            Job::Builtin(strategy) => {
-                pool.install(|| {
-                    indices.par_iter().for_each_init(
-                        || Batch::new(sink, j),
-                        |batch, &i| {
-                            if !stop.load(Ordering::Relaxed) {
-                                batch.push(run_one(i, &cases[i], *strategy, cfg));
-                                tick();
-                            }
-                        },
-                    )
-                });
-                t0.elapsed()
-            }
-            Job::External(solver) => {
-                let pass = Pass::new(
-                    solver,
-                    &optimum,
-                    threads,
-                    cfg.solve.limits.timeout,
-                    cfg.repeat,
-                    cfg.keep_paths,
-                );
-                pool.install(|| {
-                    indices.par_iter().for_each_init(
-                        || Batch::new(sink, j),
-                        |batch, &i| {
-                            if !stop.load(Ordering::Relaxed) {
-                                batch.push(pass.solve(i, &cases[i]));
-                                tick();
-                            }
-                        },
-                    )
-                });
-                let elapsed = t0.elapsed();
-                // Ends the programs (end of input, then a kill after a grace period), outside
-                // the pass's wall time.
-                drop(pass);
-                elapsed
-            }
-        };
+        sink.pass_start(j, solver.name(), session.prepare[j], t0);
+        let one: &dyn Solver = &**solver;
+        pool.install(|| {
+            indices.par_iter().for_each_init(
+                || Batch::new(sink, j),
+                |batch, &i| {
+                    if !stop.load(Ordering::Relaxed) {
+                        batch.push(run_one(i, &cases[i], one, cfg, &optimum));
+                        tick();
+                    }
+                },
+            )
+        });
+        let elapsed = t0.elapsed();
+        // Ends what prepare started (an external program's processes), outside the pass's
+        // wall time.
+        solver.finish();
         session.wall[j] = elapsed;
         sink.pass_end(j, elapsed);
     }
     if stop.load(Ordering::SeqCst) {
         session.stopped = true;
     }
-    bar.finish_and_clear();
+    bar.finish();
     session.solved = solved.load(Ordering::Relaxed);
-    Ok(session)
+    session
 }
 
 /// A worker's finished records on their way to the sink: handed over every [`Batch::MAX`]
@@ -295,24 +339,15 @@ impl Drop for Batch<'_> {
     }
 }
 
-fn progress_bar(total: u64, wanted: bool) -> ProgressBar {
-    if !wanted || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} {msg:12} [{bar:40}] {pos}/{len} jobs  {per_sec}  ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
-/// Solves one case with one strategy, `repeat` times.
-fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Record {
-    let mut rec = Record::empty(index, strategy.name());
+/// Solves one case with one solver, `repeat` times, and judges the answer.
+pub fn run_one(
+    index: usize,
+    case: &Case,
+    solver: &dyn Solver,
+    cfg: &RunConfig,
+    optimum: &Optimum,
+) -> Record {
+    let mut rec = Record::empty(index, solver.name());
     let problem = match &case.problem {
         Ok(p) => p,
         Err(msg) => {
@@ -322,65 +357,37 @@ fn run_one(index: usize, case: &Case, strategy: Strategy, cfg: &RunConfig) -> Re
     };
     // `file:line` for messages, formatted only when one is written.
     let at = crate::harness::input::At(&case.source, case.line);
-    let repeats = cfg.repeat.max(1) as usize;
-    let (mut one, mut many) = ([0u64; 1], Vec::new());
-    let times: &mut [u64] = if repeats == 1 {
-        &mut one
-    } else {
-        many.resize(repeats, 0);
-        &mut many
-    };
-    let mut first: Option<Outcome> = None;
-    for slot in times.iter_mut() {
-        let t0 = Instant::now();
-        let result = catch_unwind(AssertUnwindSafe(|| strategy.solve(problem, &cfg.solve)));
-        let elapsed = t0.elapsed().as_nanos() as u64;
-        let outcome = match result {
-            Ok(Ok(o)) => o,
-            Ok(Err(e)) => {
-                rec.status = RowStatus::Error;
-                rec.message = format!("{at}: {e}");
-                return rec;
-            }
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
-                rec.status = RowStatus::Error;
-                rec.message = format!("{at}: {strategy} panicked: {what}");
-                return rec;
-            }
-        };
-        *slot = elapsed;
-        match &first {
-            None => first = Some(outcome),
-            Some(f) if f.stats != outcome.stats || f.status != outcome.status => {
-                rec.status = RowStatus::Error;
-                rec.message = format!(
-                    "{at}: {strategy} is not deterministic: repeats gave different counters ({:?} then {:?})",
-                    f.stats, outcome.stats
-                );
-                return rec;
-            }
-            Some(_) => {}
+    let m = match measure(solver, problem, &cfg.limits, cfg.repeat) {
+        Ok(m) => m,
+        Err(e) => {
+            rec.status = RowStatus::Error;
+            rec.message = format!("{at}: {e}");
+            return rec;
         }
-    }
-    let outcome = first.expect("at least one repeat");
-    times.sort_unstable();
-    rec.latency_min_ns = times[0];
-    rec.latency_ns = times[times.len() / 2];
-    rec.status = outcome.status.into();
-    rec.counters = outcome.stats.into();
-    rec.steps = match rec.status {
-        RowStatus::Solved => outcome.steps().map(|s| s as i64),
-        RowStatus::Unsolvable => Some(-1),
-        _ => None,
     };
+    let outcome = &m.outcome;
+    let verdict = judge(problem, outcome, solver.optimal(), || {
+        optimum.of(index, case, problem)
+    });
+    rec.latency_min_ns = m.latency_min_ns;
+    rec.latency_ns = m.latency_ns;
+    rec.status = verdict.status;
+    rec.counters = outcome.counters();
+    rec.steps = verdict.steps;
+    rec.optimal = verdict.optimal;
     rec.matches_expected = Record::compare(rec.status, rec.steps, case.expected_steps);
-    if cfg.keep_paths {
+    if cfg.keep_paths && rec.status == RowStatus::Solved {
         rec.path = outcome.path.as_deref().map(Move::path_string);
     }
+    let name = solver.name();
+    rec.message = match (&outcome.note, verdict.why.is_empty(), rec.status) {
+        (Some(note), false, RowStatus::Wrong) => {
+            format!("{at}: {name}: wrong answer: {note}: {}", verdict.why)
+        }
+        (None, false, RowStatus::Wrong) => format!("{at}: {name}: wrong answer: {}", verdict.why),
+        (_, false, _) => format!("{at}: {name}: {}", verdict.why),
+        (Some(note), true, RowStatus::Limit) => format!("{at}: {name}: {note}"),
+        _ => String::new(),
+    };
     rec
 }

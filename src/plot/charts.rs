@@ -10,7 +10,7 @@
 //! tell the runs apart.
 
 use super::RunData;
-use crate::search::Strategy;
+use crate::search::registry;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -21,7 +21,7 @@ const HEIGHT: u32 = 640;
 const LEGEND_WIDTH: u32 = 320;
 const FONT: &str = "sans-serif";
 
-/// Colours for strategies, in [`Strategy::ALL`] order, then for unknown names (Tableau 10,
+/// Colours for strategies, in registry order, then for unknown names (Tableau 10,
 /// with the pale yellow last).
 const PALETTE: [RGBColor; 10] = [
     RGBColor(0x4E, 0x79, 0xA7),
@@ -45,12 +45,12 @@ pub fn all(runs: &[RunData]) -> Result<Vec<(&'static str, String)>, String> {
     ])
 }
 
-/// The strategies of all runs, in a stable order: known strategies in [`Strategy::ALL`] order,
+/// The strategies of all runs, in a stable order: built-in strategies in registry order,
 /// then other names in order of appearance. A strategy's colour is its place here.
 fn strategy_order(runs: &[RunData]) -> Vec<String> {
-    let mut names: Vec<String> = Strategy::ALL
-        .iter()
-        .map(|s| s.name().to_string())
+    let mut names: Vec<String> = registry::names()
+        .into_iter()
+        .map(str::to_string)
         .filter(|n| {
             runs.iter()
                 .any(|r| r.strategies.iter().any(|s| &s.name == n))

@@ -229,7 +229,7 @@ fn expanded_by_steps(rows: &[CaseRow], strategy: &str) -> Vec<(u32, f64, usize)>
     let mut acc: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
     for r in rows
         .iter()
-        .filter(|r| r.strategy == strategy && r.status == "solved")
+        .filter(|r| r.strategy == strategy && r.status == crate::harness::record::RowStatus::Solved)
     {
         if let (Some(steps), Some(expanded)) = (r.steps, r.expanded) {
             let Ok(steps) = u32::try_from(steps) else {

@@ -1,7 +1,7 @@
 //! cases.csv: one row per case × strategy, in input order then strategy order.
 
 use crate::harness::input::Case;
-use crate::harness::record::Record;
+use crate::harness::record::{Record, RowStatus};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -18,7 +18,7 @@ pub struct CaseRow {
     pub strategy: String,
     pub start: String,
     pub goal: String,
-    pub status: String,
+    pub status: RowStatus,
     pub steps: Option<i64>,
     pub expected_steps: Option<i64>,
     pub matches_expected: Option<bool>,
@@ -52,7 +52,7 @@ impl CaseRow {
                 .problem
                 .as_ref()
                 .map_or_else(|_| case.goal_text.clone(), |p| p.goal.to_string()),
-            status: r.status.as_str().to_string(),
+            status: r.status,
             steps: r.steps,
             expected_steps: case.expected_steps,
             matches_expected: r.matches_expected,
@@ -200,8 +200,8 @@ pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
 mod tests {
     use super::*;
     use crate::harness::input::{parse_dataset, InputOptions};
-    use crate::harness::runner::{run, Job, RunConfig};
-    use crate::search::{SolveOptions, Strategy};
+    use crate::harness::runner::{run, RunConfig};
+    use crate::search::{registry, Config, Limits};
 
     #[test]
     fn the_fast_writer_writes_what_case_row_says() {
@@ -213,17 +213,16 @@ mod tests {
         let (_, cases) =
             parse_dataset("in,put.csv", text.as_bytes(), &InputOptions::default()).unwrap();
         let cfg = RunConfig {
-            jobs: vec![
-                Job::Builtin(Strategy::Astar),
-                Job::Builtin(Strategy::BfsRank),
-            ],
             threads: 1,
-            solve: SolveOptions::default(),
+            limits: Limits::default(),
             repeat: 1,
             keep_paths: true,
-            progress: false,
         };
-        let out = run(&cases, &cfg).unwrap();
+        let mut solvers: Vec<_> = ["astar", "bfs-rank"]
+            .iter()
+            .map(|n| registry::find(n).unwrap().build(&Config::default()))
+            .collect();
+        let out = run(&cases, &mut solvers, &cfg, &crate::observe::Silent).unwrap();
         let mut bytes = Vec::new();
         write(&mut bytes, &cases, &out.records).unwrap();
         let mut r = csv::Reader::from_reader(bytes.as_slice());

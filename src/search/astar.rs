@@ -112,6 +112,22 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// The registry entry: astar with the heuristic of the run's [`super::Config`].
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "astar",
+    describe: "A* with --heuristic (default Manhattan), bucket open list",
+    make: super::registry::Make::Custom(|c| Box::new(super::informed::Informed::<Astar>::new("astar", c))),
+};
+
+/// astar as a [`super::informed::Guided`] search.
+pub struct Astar;
+
+impl super::informed::Guided for Astar {
+    fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
+        solve(problem, opts, h)
+    }
+}
+
 /// Shortest path by A* with heuristic `h`, built for `problem.goal`. It must be admissible;
 /// with a consistent one (Manhattan is) no closed state is ever reopened.
 ///

@@ -75,6 +75,16 @@ thread_local! {
     static SCRATCH: RefCell<(Option<ChainedTable>, Vec<Node>)> = const { RefCell::new((None, Vec::new())) };
 }
 
+/// The registry entry.
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "bfs-hash",
+    describe: "BFS, repeated states in the articles' chained hash table",
+    make: super::registry::Make::Plain {
+        search: solve,
+        supports: super::registry::any_shape,
+    },
+};
+
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     SCRATCH.with(|cell| {
         let mut scratch = cell.borrow_mut();

@@ -6,6 +6,16 @@ use super::bfs::bfs;
 use super::{Outcome, Problem, SolveOptions};
 use rustc_hash::FxHashSet;
 
+/// The registry entry.
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "bfs-hashset",
+    describe: "BFS, repeated states in std HashSet with the Fx hasher",
+    make: super::registry::Make::Plain {
+        search: solve,
+        supports: super::registry::any_shape,
+    },
+};
+
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     bfs(problem, opts, &mut FxHashSet::default(), &mut Vec::new())
 }

@@ -81,6 +81,16 @@ thread_local! {
     static SCRATCH: RefCell<(Option<RankBitmap>, Vec<Node>)> = const { RefCell::new((None, Vec::new())) };
 }
 
+/// The registry entry.
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "bfs-rank",
+    describe: "BFS, repeated states in a bitmap indexed by permutation rank",
+    make: super::registry::Make::Plain {
+        search: solve,
+        supports: check,
+    },
+};
+
 /// Callers check the shape first ([`check`]).
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let shape = problem.start.shape();

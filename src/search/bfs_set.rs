@@ -18,6 +18,16 @@ impl Visited for OrderedSet {
     }
 }
 
+/// The registry entry.
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "bfs-set",
+    describe: "BFS, repeated states in an ordered set (BTreeSet)",
+    make: super::registry::Make::Plain {
+        search: solve,
+        supports: super::registry::any_shape,
+    },
+};
+
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     bfs(
         problem,

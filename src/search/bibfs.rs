@@ -53,6 +53,16 @@ fn moves_from_root(side: &Side, shape: crate::puzzle::Shape, cells: u64) -> Vec<
     path
 }
 
+/// The registry entry.
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "bibfs",
+    describe: "bidirectional BFS, the smaller frontier advances a layer at a time",
+    make: super::registry::Make::Plain {
+        search: solve,
+        supports: super::registry::any_shape,
+    },
+};
+
 /// Shortest path by bidirectional BFS.
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let shape = problem.start.shape();

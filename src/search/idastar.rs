@@ -101,6 +101,22 @@ impl<H: Heuristic> Search<'_, H> {
     }
 }
 
+/// The registry entry: idastar with the heuristic of the run's [`super::Config`].
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "idastar",
+    describe: "IDA* with --heuristic (default Manhattan), Korf's node counting",
+    make: super::registry::Make::Custom(|c| Box::new(super::informed::Informed::<Idastar>::new("idastar", c))),
+};
+
+/// idastar as a [`super::informed::Guided`] search.
+pub struct Idastar;
+
+impl super::informed::Guided for Idastar {
+    fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
+        solve(problem, opts, h)
+    }
+}
+
 /// Shortest path by IDA* with heuristic `h` (built for `problem.goal`).
 ///
 /// ```

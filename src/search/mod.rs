@@ -8,23 +8,32 @@
 //! - **stored**: distinct states held by the duplicate-detection structure at its peak;
 //! - **peak_frontier**: the largest size of the queue or open list.
 
-pub mod astar;
 pub mod bfs;
-pub mod bfs_hash;
-pub mod bfs_hashset;
-pub mod bfs_rank;
-pub mod bfs_set;
-pub mod bibfs;
 pub mod heuristic;
-pub mod idastar;
+mod informed;
 pub mod pdb;
-pub mod table;
+pub mod registry;
+mod solver;
+
+// The built-in strategies, one file each, in the order output rows use. Adding one is its
+// file (with a `pub const STRATEGY: Builtin`) and its name here.
+registry::strategies!(
+    bfs_set,
+    bfs_hash,
+    bfs_hashset,
+    bfs_rank,
+    bibfs,
+    astar,
+    idastar,
+    table
+);
+
+pub use registry::{Builtin, Config};
+pub use solver::{Prepare, Solver};
 
 use crate::puzzle::{is_solvable, Board, Move};
-use heuristic::{HeuristicKind, LinearConflict, Manhattan};
 use serde::Serialize;
 use std::fmt;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 /// How a search ended.
@@ -58,33 +67,87 @@ pub struct Stats {
     pub peak_frontier: u64,
 }
 
-/// What a strategy returns.
+/// A row's work counters, each known or not. Built-in strategies count all four; an external
+/// program reports those it prints on stderr (`expanded=N generated=N stored=N`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Counters {
+    /// States whose successors were generated.
+    pub expanded: Option<u64>,
+    /// Successor states created, duplicates included.
+    pub generated: Option<u64>,
+    /// Distinct states held by the duplicate detection at its peak.
+    pub stored: Option<u64>,
+    /// The largest size of the queue or open list.
+    pub peak_frontier: Option<u64>,
+}
+
+impl From<Stats> for Counters {
+    fn from(s: Stats) -> Counters {
+        Counters {
+            expanded: Some(s.expanded),
+            generated: Some(s.generated),
+            stored: Some(s.stored),
+            peak_frontier: Some(s.peak_frontier),
+        }
+    }
+}
+
+/// What a solver returns for one case.
+///
+/// A search fills `status`, `path` and `stats`. A solver that knows only the length of a
+/// shortest path (a program that prints a number) sets `claimed_steps` instead of `path`;
+/// one that counts only some of the work sets `counters`; one that measures its own latency
+/// (an external program's round trip, without its start-up) sets `latency`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Outcome {
+    /// How the search ended.
     pub status: Status,
     /// The moves of the blank from start to goal, when solved.
     pub path: Option<Vec<Move>>,
+    /// The work done, when the solver counts all of it (see [`Outcome::counters`]).
     pub stats: Stats,
+    /// The number of moves claimed without a path (`status` solved, `path` empty).
+    pub claimed_steps: Option<u64>,
+    /// The counters the solver reports when it does not count all four; `None` means all of
+    /// `stats`.
+    pub reported: Option<Counters>,
+    /// The solve's own measure of its latency; `None`: the harness's wall time of the call.
+    pub latency: Option<Duration>,
+    /// What the solver said, quoted in the row's message (an external program's answer line).
+    pub note: Option<String>,
 }
 
 impl Outcome {
+    /// A path found, with the work it took.
     pub fn solved(path: Vec<Move>, stats: Stats) -> Outcome {
-        Outcome {
-            status: Status::Solved,
-            path: Some(path),
-            stats,
-        }
+        Outcome::without_path(Status::Solved, stats).with_path(path)
     }
+    /// An ending without a path: unsolvable, or out of budget.
     pub fn without_path(status: Status, stats: Stats) -> Outcome {
         Outcome {
             status,
             path: None,
             stats,
+            claimed_steps: None,
+            reported: None,
+            latency: None,
+            note: None,
         }
+    }
+    fn with_path(mut self, path: Vec<Move>) -> Outcome {
+        self.path = Some(path);
+        self
+    }
+    /// The counters as rows show them.
+    pub fn counters(&self) -> Counters {
+        self.reported.unwrap_or_else(|| self.stats.into())
     }
     /// The number of moves, when solved.
     pub fn steps(&self) -> Option<usize> {
-        self.path.as_ref().map(Vec::len)
+        self.path
+            .as_ref()
+            .map(Vec::len)
+            .or(self.claimed_steps.map(|n| n as usize))
     }
 }
 
@@ -114,16 +177,15 @@ impl Default for Limits {
     }
 }
 
-/// Options shared by every strategy.
+/// What the search functions read: the budget and the options of the plain searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
     /// Search unsolvable pairs to exhaustion instead of answering by the parity test.
     pub exhaustive: bool,
+    /// The budget of one solve.
     pub limits: Limits,
     /// Buckets of `bfs-hash`'s chained table (the articles used 1,000,003).
     pub hash_buckets: usize,
-    /// The heuristic of `astar` and `idastar`.
-    pub heuristic: HeuristicKind,
 }
 
 impl Default for SolveOptions {
@@ -132,7 +194,6 @@ impl Default for SolveOptions {
             exhaustive: false,
             limits: Limits::default(),
             hash_buckets: bfs_hash::DEFAULT_BUCKETS,
-            heuristic: HeuristicKind::Manhattan,
         }
     }
 }
@@ -158,9 +219,17 @@ impl Problem {
     }
 }
 
-/// A strategy could not run on a problem (for example, a board too large for its table).
+/// A solver could not run on a problem (for example, a board too large for its table). The
+/// text is a sentence for the user: what went wrong and what to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveError(pub String);
+
+impl SolveError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> SolveError {
+        SolveError(message.into())
+    }
+}
 
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -169,195 +238,37 @@ impl fmt::Display for SolveError {
 }
 impl std::error::Error for SolveError {}
 
-/// The built-in strategies.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Strategy {
-    BfsSet,
-    BfsHash,
-    BfsHashSet,
-    BfsRank,
-    Bibfs,
-    Astar,
-    Idastar,
-    Table,
-}
-
-impl Strategy {
-    /// Every strategy, in the order output rows use.
-    pub const ALL: [Strategy; 8] = [
-        Strategy::BfsSet,
-        Strategy::BfsHash,
-        Strategy::BfsHashSet,
-        Strategy::BfsRank,
-        Strategy::Bibfs,
-        Strategy::Astar,
-        Strategy::Idastar,
-        Strategy::Table,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::BfsSet => "bfs-set",
-            Strategy::BfsHash => "bfs-hash",
-            Strategy::BfsHashSet => "bfs-hashset",
-            Strategy::BfsRank => "bfs-rank",
-            Strategy::Bibfs => "bibfs",
-            Strategy::Astar => "astar",
-            Strategy::Idastar => "idastar",
-            Strategy::Table => "table",
-        }
+/// The answer without a search, where there is one: start = goal is solved in 0 moves, and
+/// (unless `exhaustive`) a pair of different parity is unsolvable; all counters zero.
+pub fn shortcut(problem: &Problem, exhaustive: bool) -> Option<Outcome> {
+    if problem.start == problem.goal {
+        return Some(Outcome::solved(Vec::new(), Stats::default()));
     }
-
-    /// One line for `--help` and the README.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Strategy::BfsSet => "BFS, repeated states in an ordered set (BTreeSet)",
-            Strategy::BfsHash => "BFS, repeated states in the articles' chained hash table",
-            Strategy::BfsHashSet => "BFS, repeated states in std HashSet with the Fx hasher",
-            Strategy::BfsRank => "BFS, repeated states in a bitmap indexed by permutation rank",
-            Strategy::Bibfs => "bidirectional BFS, the smaller frontier advances a layer at a time",
-            Strategy::Astar => "A* with --heuristic (default Manhattan), bucket open list",
-            Strategy::Idastar => "IDA* with --heuristic (default Manhattan), Korf's node counting",
-            Strategy::Table => "exact distance tables built once per run, then an O(steps) walk",
-        }
-    }
-
-    /// Every strategy here returns shortest paths; steps must agree between them.
-    pub fn is_optimal(self) -> bool {
-        true
-    }
-
-    /// Whether this strategy can run on boards of this shape, and if not, why.
-    pub fn check(self, shape: crate::puzzle::Shape) -> Result<(), SolveError> {
-        match self {
-            Strategy::BfsRank => bfs_rank::check(shape),
-            Strategy::Table => table::check(shape),
-            _ => Ok(()),
-        }
-    }
-
-    /// Builds what a strategy shares across cases of this shape (the `table` strategy's
-    /// tables), so that no case's latency includes it. Cheap for the others.
-    /// `goal_blanks` are the cells of the goals' blanks among the cases of that shape.
-    pub fn prepare(self, shape: crate::puzzle::Shape, goal_blanks: &[usize], opts: &SolveOptions) {
-        match self {
-            Strategy::Table => table::prepare(shape),
-            Strategy::Astar | Strategy::Idastar if opts.heuristic == HeuristicKind::Pdb => {
-                if let Ok((partition, dir)) = pdb::settings(shape) {
-                    for &b in goal_blanks {
-                        pdb::shared(shape, b, &partition, &dir);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Solves one problem. Trivial and (unless `exhaustive`) unsolvable pairs are answered
-    /// without searching, with all counters zero.
-    pub fn solve(self, problem: &Problem, opts: &SolveOptions) -> Result<Outcome, SolveError> {
-        self.check(problem.start.shape())?;
-        if problem.start == problem.goal {
-            return Ok(Outcome::solved(Vec::new(), Stats::default()));
-        }
-        // The table already holds the exhaustive answer; others search only with --exhaustive.
-        if (!opts.exhaustive || self == Strategy::Table)
-            && !is_solvable(&problem.start, &problem.goal)
-        {
-            return Ok(Outcome::without_path(Status::Unsolvable, Stats::default()));
-        }
-        Ok(match self {
-            Strategy::BfsSet => bfs_set::solve(problem, opts),
-            Strategy::BfsHash => bfs_hash::solve(problem, opts),
-            Strategy::BfsHashSet => bfs_hashset::solve(problem, opts),
-            Strategy::BfsRank => bfs_rank::solve(problem, opts),
-            Strategy::Bibfs => bibfs::solve(problem, opts),
-            Strategy::Table => table::solve(problem),
-            Strategy::Astar | Strategy::Idastar => {
-                let goal = &problem.goal;
-                match opts.heuristic {
-                    HeuristicKind::Manhattan => self.informed(problem, opts, &Manhattan::new(goal)),
-                    HeuristicKind::LinearConflict => {
-                        self.informed(problem, opts, &LinearConflict::new(goal))
-                    }
-                    HeuristicKind::Pdb => {
-                        let h = pdb::for_goal(goal).map_err(SolveError)?;
-                        self.informed(problem, opts, &h)
-                    }
-                }
-            }
-        })
-    }
-}
-
-impl Strategy {
-    /// Runs `astar` or `idastar` with a heuristic.
-    fn informed<H: heuristic::Heuristic>(self, p: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
-        match self {
-            Strategy::Idastar => idastar::solve(p, opts, h),
-            _ => astar::solve(p, opts, h),
-        }
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Strategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Strategy, String> {
-        let t = s.trim().to_ascii_lowercase();
-        Strategy::ALL
-            .into_iter()
-            .find(|st| st.name() == t)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-                format!(
-                    "unknown strategy `{s}`; choose from {} (or `all`)",
-                    names.join(", ")
-                )
-            })
-    }
-}
-
-/// Parses `a,b,c` or `all` into strategies, in the order given, without repeats.
-pub fn parse_strategy_list(s: &str) -> Result<Vec<Strategy>, String> {
-    let mut out = Vec::new();
-    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        if part.eq_ignore_ascii_case("all") {
-            for st in Strategy::ALL {
-                if !out.contains(&st) {
-                    out.push(st);
-                }
-            }
-        } else {
-            let st: Strategy = part.parse()?;
-            if !out.contains(&st) {
-                out.push(st);
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err("no strategy given; name one or more, e.g. `astar,bfs-rank`, or `all`".into());
-    }
-    Ok(out)
+    (!exhaustive && !is_solvable(&problem.start, &problem.goal))
+        .then(|| Outcome::without_path(Status::Unsolvable, Stats::default()))
 }
 
 /// Enforces [`Limits`] inside a search loop. Time is read every 1,024 expansions; between
 /// checks a call is one comparison.
-pub(crate) struct Budget {
+///
+/// ```
+/// use tilebench::search::{Budget, Limits};
+/// let mut budget = Budget::new(&Limits { max_nodes: Some(10), ..Limits::default() });
+/// assert!(!budget.exhausted(9));
+/// assert!(budget.exhausted(10));
+/// ```
+pub struct Budget {
     max_nodes: u64,
-    pub(crate) max_states: u64,
+    /// The most distinct states the search may store.
+    pub max_states: u64,
     deadline: Option<Instant>,
     /// The next expansion count at which to look at the limits.
     next_check: u64,
 }
 
 impl Budget {
-    pub(crate) fn new(limits: &Limits) -> Budget {
+    /// The budget of one solve, starting now.
+    pub fn new(limits: &Limits) -> Budget {
         Budget {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             max_states: limits.max_states,
@@ -368,7 +279,7 @@ impl Budget {
 
     /// Whether a search that has expanded `expanded` states must stop now.
     #[inline(always)]
-    pub(crate) fn exhausted(&mut self, expanded: u64) -> bool {
+    pub fn exhausted(&mut self, expanded: u64) -> bool {
         expanded >= self.next_check && self.check(expanded)
     }
 

@@ -10,7 +10,7 @@
 //! Counters: `expanded` is the states walked through (= steps), `generated` the neighbours
 //! looked up; `stored` and `peak_frontier` are 0 (the table is built once, not per case).
 
-use super::{Outcome, Problem, SolveError, Stats, Status};
+use super::{Outcome, Problem, SolveError, Solver, Stats, Status};
 use crate::puzzle::{Board, Move, Neighbors, Shape};
 use crate::space::{relabel, DistanceTable};
 use rayon::prelude::*;
@@ -81,15 +81,64 @@ pub fn check(shape: Shape) -> Result<(), SolveError> {
     Ok(())
 }
 
-/// Builds every table of `shape` now, in parallel (so no case pays for a build).
-pub fn prepare(shape: Shape) {
-    if check(shape).is_err() {
-        return;
-    }
+/// Builds the tables of `shape` for goals with the blank in `blanks` now, in parallel (so no
+/// case pays for a build), and returns the shape's set.
+pub fn prepare(shape: Shape, blanks: &[usize]) -> Arc<TableSet> {
     let set = shared_tables_for(shape);
-    (0..shape.cells()).into_par_iter().for_each(|b| {
+    blanks.par_iter().for_each(|&b| {
         set.table(shape, b);
     });
+    set
+}
+
+/// The registry entry.
+pub const STRATEGY: super::Builtin = super::Builtin {
+    name: "table",
+    describe: "exact distance tables built once per run, then an O(steps) walk",
+    make: super::registry::Make::Custom(|_| Box::new(Table::default())),
+};
+
+/// `table` behind the [`Solver`] trait: the tables of the run's shapes, built in `prepare`.
+#[derive(Default)]
+pub struct Table {
+    sets: HashMap<Shape, Arc<TableSet>>,
+}
+
+impl Solver for Table {
+    fn name(&self) -> &str {
+        "table"
+    }
+    fn optimal(&self) -> bool {
+        true
+    }
+    fn supports(&self, shape: Shape) -> Result<(), SolveError> {
+        check(shape)
+    }
+    fn prepare(&mut self, goals: &[Board], _ctx: &super::Prepare) -> Result<(), SolveError> {
+        let mut blanks: HashMap<Shape, Vec<usize>> = HashMap::new();
+        for g in goals.iter().filter(|g| check(g.shape()).is_ok()) {
+            let b = blanks.entry(g.shape()).or_default();
+            if !b.contains(&g.blank()) {
+                b.push(g.blank());
+            }
+        }
+        for (shape, b) in blanks {
+            self.sets.insert(shape, prepare(shape, &b));
+        }
+        Ok(())
+    }
+    fn solve(&self, problem: &Problem, _limits: &super::Limits) -> Result<Outcome, SolveError> {
+        let shape = problem.start.shape();
+        check(shape)?;
+        // The table holds the exhaustive answer: parity answers unsolvable pairs.
+        if let Some(o) = super::shortcut(problem, false) {
+            return Ok(o);
+        }
+        Ok(match self.sets.get(&shape) {
+            Some(set) => walk(problem, set.table(shape, problem.goal.blank())),
+            None => solve(problem),
+        })
+    }
 }
 
 /// Callers check the shape first ([`check`]).

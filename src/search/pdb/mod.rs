@@ -24,7 +24,6 @@ pub use table::PatternTable;
 
 use super::heuristic::Heuristic;
 use crate::puzzle::{Board, Shape};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -46,25 +45,19 @@ impl PdbSet {
 }
 
 /// Loads or builds the tables of a partition, caching them in `dir`. Groups are built in
-/// parallel, each with a progress bar on a terminal; `log` receives one line per table
+/// parallel, each reporting its progress to `observer`, which also gets one line per table
 /// (loaded, built, rebuilt and why).
 pub fn load_or_build(
     shape: Shape,
     blank: usize,
     partition: &Partition,
     dir: &Path,
-    log: &(dyn Fn(String) + Sync),
+    observer: &dyn crate::observe::Observer,
 ) -> PdbSet {
     use rayon::prelude::*;
     let canon = crate::space::canonical_goal(shape, blank);
     let homes = partition.group_cells(shape, blank);
-    let bars = indicatif::MultiProgress::with_draw_target(if std::io::stderr().is_terminal() {
-        indicatif::ProgressDrawTarget::stderr()
-    } else {
-        indicatif::ProgressDrawTarget::hidden()
-    });
-    // Lines are written with the bars out of the way, so neither garbles the other.
-    let log = |line: String| bars.suspend(|| log(line));
+    let log = |line: String| observer.notice(&line);
     let tables: Vec<PatternTable> = homes
         .par_iter()
         .map(|home| {
@@ -94,23 +87,15 @@ pub fn load_or_build(
                     ""
                 }
             ));
-            let bar = bars.add(indicatif::ProgressBar::new(index::placements(
-                shape.cells(),
-                tiles.len(),
-            )));
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg:22} [{bar:40}] {percent:>3}% of placements  {elapsed}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
+            let bar = observer.progress(
+                &format!("pdb {}-tile table", tiles.len()),
+                index::placements(shape.cells(), tiles.len()),
             );
-            bar.set_message(format!("pdb {}-tile table", tiles.len()));
             let t0 = std::time::Instant::now();
             let (t, built) = table::build_table(shape, blank, home, &tiles, &|done, _| {
-                bar.set_position(done)
+                bar.set(done)
             });
-            bar.finish_and_clear();
+            bar.finish();
             log(format!(
                 "pdb: built the {}-tile table {:?} for {shape} (blank at {blank}) in {:.1} s: {} entries, {:.1} MB at 4 bits each, largest value {}{}",
                 tiles.len(),
@@ -151,20 +136,23 @@ fn registry() -> &'static Registry {
     R.get_or_init(Default::default)
 }
 
-/// The process-wide tables for (shape, blank, partition), loaded or built once.
-pub fn shared(shape: Shape, blank: usize, partition: &Partition, dir: &Path) -> Arc<PdbSet> {
+/// The process-wide tables for (shape, blank, partition), loaded or built once. Called
+/// before a pass, never inside a timed solve.
+pub fn shared(
+    shape: Shape,
+    blank: usize,
+    partition: &Partition,
+    dir: &Path,
+    observer: &dyn crate::observe::Observer,
+) -> Arc<PdbSet> {
     let cell = registry()
         .lock()
         .expect("pdb registry")
         .entry((shape, blank, partition.name()))
         .or_default()
         .clone();
-    cell.get_or_init(|| {
-        Arc::new(load_or_build(shape, blank, partition, dir, &|line| {
-            eprintln!("{line}")
-        }))
-    })
-    .clone()
+    cell.get_or_init(|| Arc::new(load_or_build(shape, blank, partition, dir, observer)))
+        .clone()
 }
 
 /// Groups as the problem's tile names: `tiles[g][slot]`, and for each tile its group.
@@ -349,49 +337,57 @@ impl Heuristic for Pdb {
     }
 }
 
-/// Process-wide settings: where tables are cached and which partition each shape uses.
-#[derive(Clone, Debug, Default)]
-pub struct PdbConfig {
-    /// Cache directory (default: [`default_dir`]).
-    pub dir: Option<PathBuf>,
+/// Pattern-database settings, held by the solver that uses them (`--pdb-partition`,
+/// `--pdb-dir`, `--pdb-no-reflection`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdbOptions {
     /// Partition for every shape whose cell count it fits (default: [`Partition::default_for`]).
     pub partition: Option<String>,
-    /// Leave out the reflected lookup (`--pdb-no-reflection`).
-    pub no_reflection: bool,
+    /// Cache directory (default: [`default_dir`]).
+    pub dir: Option<PathBuf>,
+    /// Also score the reflected board (Korf and Felner), where the board has a symmetry.
+    pub reflection: bool,
 }
 
-fn config() -> &'static Mutex<PdbConfig> {
-    static C: OnceLock<Mutex<PdbConfig>> = OnceLock::new();
-    C.get_or_init(Default::default)
+impl Default for PdbOptions {
+    fn default() -> Self {
+        PdbOptions {
+            partition: None,
+            dir: None,
+            reflection: true,
+        }
+    }
 }
 
-/// Sets where tables are cached and which partition to use (the `--pdb-dir` and
-/// `--pdb-partition` options). Checked against a shape when it is first used.
-pub fn configure(c: PdbConfig) {
-    *config().lock().expect("pdb config") = c;
-}
+impl PdbOptions {
+    /// The partition for `shape`.
+    ///
+    /// # Errors
+    /// The partition given does not fit boards of this shape (with what would).
+    pub fn partition_for(&self, shape: Shape) -> Result<Partition, String> {
+        match &self.partition {
+            Some(p) => Partition::parse(p, shape),
+            None => Ok(Partition::default_for(shape)),
+        }
+    }
 
-/// The partition and cache directory in force for `shape`.
-pub fn settings(shape: Shape) -> Result<(Partition, PathBuf), String> {
-    let c = current();
-    let partition = match &c.partition {
-        Some(p) => Partition::parse(p, shape)?,
-        None => Partition::default_for(shape),
-    };
-    Ok((partition, c.dir.unwrap_or_else(default_dir)))
-}
+    /// The cache directory.
+    pub fn dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(default_dir)
+    }
 
-/// The settings in force.
-pub fn current() -> PdbConfig {
-    config().lock().expect("pdb config").clone()
-}
-
-/// The heuristic for `goal`, loading or building its tables on first use.
-pub fn for_goal(goal: &Board) -> Result<Pdb, String> {
-    let (partition, dir) = settings(goal.shape())?;
-    Ok(Pdb::with_reflection(
-        goal,
-        shared(goal.shape(), goal.blank(), &partition, &dir),
-        !current().no_reflection,
-    ))
+    /// The tables for goals of `shape` with the blank at `blank`, loaded or built once per
+    /// process (astar and idastar in one run share them); notices go to `observer`.
+    ///
+    /// # Errors
+    /// The partition does not fit the shape.
+    pub fn tables(
+        &self,
+        shape: Shape,
+        blank: usize,
+        observer: &dyn crate::observe::Observer,
+    ) -> Result<Arc<PdbSet>, String> {
+        let partition = self.partition_for(shape)?;
+        Ok(shared(shape, blank, &partition, &self.dir(), observer))
+    }
 }

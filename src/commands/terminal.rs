@@ -1,0 +1,66 @@
+//! How the binary shows a run's notices and progress: lines on stderr, and progress bars
+//! (indicatif) only when stderr is a terminal. Lines are written with the bars out of the
+//! way, so neither garbles the other.
+
+use crate::observe::{Observer, Progress};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+
+/// Renders on stderr. `quiet` hides the progress bars (notices are still written).
+pub struct Terminal {
+    bars: MultiProgress,
+    quiet: bool,
+}
+
+impl Terminal {
+    /// An observer for this process's stderr.
+    pub fn new(quiet: bool) -> Terminal {
+        let target = if std::io::stderr().is_terminal() && !quiet {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        Terminal {
+            bars: MultiProgress::with_draw_target(target),
+            quiet,
+        }
+    }
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn inc(&self, n: u64) {
+        self.0.inc(n);
+    }
+    fn set(&self, done: u64) {
+        self.0.set_position(done);
+    }
+    fn label(&self, label: &str) {
+        self.0.set_message(label.to_string());
+    }
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl Observer for Terminal {
+    fn notice(&self, text: &str) {
+        self.bars.suspend(|| eprintln!("{text}"));
+    }
+    fn progress(&self, label: &str, total: u64) -> Box<dyn Progress> {
+        if self.quiet || self.bars.is_hidden() {
+            return Box::new(crate::observe::NoProgress);
+        }
+        let bar = self.bars.add(ProgressBar::new(total));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {msg:22} [{bar:40}] {pos}/{len}  {per_sec}  ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message(label.to_string());
+        Box::new(Bar(bar))
+    }
+}

@@ -1,0 +1,290 @@
+//! Judging every answer, whoever gave it: replay, parity and the optimum.
+//!
+//! - `unsolvable` is right exactly when the parity test says the pair is unsolvable;
+//! - a path is replayed from the start; an illegal move, or an end that is not the goal, is
+//!   `wrong` (so is any path for an unsolvable pair: none can reach the goal);
+//! - for a solver that is not optimal by construction, a valid path is compared with the
+//!   optimum: `optimal` is true or false;
+//! - a number of moves without a path (an external `steps` program) must equal the optimum,
+//!   or it is `wrong`.
+//!
+//! The optimum is the row's `expected_steps`, or, when the row has none, the length found by
+//! the built-in `astar` strategy (computed once per case, under the run's limits, before the
+//! passes that need it).
+
+use super::input::Case;
+use super::record::RowStatus;
+use crate::observe::Silent;
+use crate::puzzle::{is_solvable, Board};
+use crate::search::{registry, Config, Limits, Outcome, Prepare, Problem, Solver, Status};
+use std::sync::OnceLock;
+
+/// Where an optimum comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    ExpectedSteps,
+    Astar,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::ExpectedSteps => "expected_steps",
+            Source::Astar => "astar",
+        }
+    }
+}
+
+/// The optimal lengths of a run's cases, computed when first needed and shared by every
+/// solver that is not optimal by construction.
+pub struct Optimum {
+    limits: Limits,
+    reference: Box<dyn Solver>,
+    cache: Vec<OnceLock<Result<u64, String>>>,
+}
+
+impl Optimum {
+    /// The optima of `cases` cases, computed by `astar` (Manhattan) within `limits`.
+    pub fn new(cases: usize, limits: Limits) -> Optimum {
+        let astar = registry::find("astar").expect("astar is built in");
+        Optimum {
+            limits,
+            reference: astar.build(&Config::default()),
+            cache: (0..cases).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Computes, in parallel, the optimum of every solvable case that has no expected_steps.
+    pub fn prepare(&mut self, cases: &[Case], goals: &[Board]) {
+        use rayon::prelude::*;
+        let ctx = Prepare {
+            threads: rayon::current_num_threads(),
+            observer: &Silent,
+        };
+        // Manhattan tables per goal: cannot fail.
+        let _ = self.reference.prepare(goals, &ctx);
+        let this = &*self;
+        cases.par_iter().enumerate().for_each(|(i, case)| {
+            if let Ok(p) = &case.problem {
+                if is_solvable(&p.start, &p.goal) {
+                    let _ = this.of(i, case, p);
+                }
+            }
+        });
+    }
+
+    /// The optimal number of moves of case `index` (a solvable pair), and where it comes from.
+    pub fn of(
+        &self,
+        index: usize,
+        case: &Case,
+        problem: &Problem,
+    ) -> Result<(u64, Source), String> {
+        if let Some(e) = case.expected_steps.filter(|&e| e >= 0) {
+            return Ok((e as u64, Source::ExpectedSteps));
+        }
+        let found =
+            self.cache[index].get_or_init(|| match self.reference.solve(problem, &self.limits) {
+                Ok(o) if o.status == Status::Solved => Ok(o.steps().unwrap_or(0) as u64),
+                Ok(o) if o.status == Status::Limit => Err(
+                    "the row has no expected_steps and astar ran out of its budget \
+                     (--timeout, --max-nodes or --max-states) computing the optimum"
+                        .to_string(),
+                ),
+                Ok(o) => Err(format!("astar says {}", o.status.as_str())),
+                Err(e) => Err(format!("astar cannot compute the optimum: {e}")),
+            });
+        found.clone().map(|n| (n, Source::Astar))
+    }
+}
+
+/// What a row says about an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The row's status.
+    pub status: RowStatus,
+    /// The moves claimed: the path's length, the number, or −1.
+    pub steps: Option<i64>,
+    /// Whether a valid answer is as short as the optimum; `None` for solvers that are optimal
+    /// by construction, and when there is nothing to judge.
+    pub optimal: Option<bool>,
+    /// Why the answer is wrong, or a note (not optimal, optimum unknown); empty when all is well.
+    pub why: String,
+}
+
+/// Judges a solver's `outcome` for `problem`. `optimal_by_construction` solvers are not
+/// compared with the optimum (their lengths are checked against each other and against
+/// `expected_steps` instead), so `optimum` is not called for them.
+pub fn judge(
+    problem: &Problem,
+    outcome: &Outcome,
+    optimal_by_construction: bool,
+    optimum: impl FnOnce() -> Result<(u64, Source), String>,
+) -> Verdict {
+    let mut v = Verdict {
+        status: RowStatus::Wrong,
+        steps: None,
+        optimal: None,
+        why: String::new(),
+    };
+    match outcome.status {
+        Status::Limit => {
+            v.status = RowStatus::Limit;
+            return v;
+        }
+        Status::Unsolvable => {
+            v.steps = Some(-1);
+            if is_solvable(&problem.start, &problem.goal) {
+                v.why = match optimum() {
+                    Ok((n, src)) => format!(
+                        "the pair is solvable (parity), in {n} moves ({})",
+                        src.name()
+                    ),
+                    Err(_) => "the pair is solvable (parity)".into(),
+                };
+            } else {
+                v.status = RowStatus::Unsolvable;
+            }
+            return v;
+        }
+        Status::Solved => {}
+    }
+    let solvable = is_solvable(&problem.start, &problem.goal);
+    let Some(moves) = &outcome.path else {
+        let Some(n) = outcome.claimed_steps else {
+            v.why = "it said solved but gave neither a path nor a number of moves".into();
+            return v;
+        };
+        v.steps = Some(n as i64);
+        if !solvable {
+            v.why = "the pair is unsolvable (parity); the answer should be -1".into();
+            return v;
+        }
+        match optimum() {
+            Ok((best, _)) if best == n => {
+                v.status = RowStatus::Solved;
+                v.optimal = Some(true);
+            }
+            Ok((best, src)) => {
+                v.why = format!("the optimum is {best} moves ({})", src.name());
+            }
+            Err(e) => {
+                v.status = RowStatus::Solved;
+                v.why = format!("not checked: {e}");
+            }
+        }
+        return v;
+    };
+    v.steps = Some(moves.len() as i64);
+    if !solvable {
+        v.why = "the pair is unsolvable (parity); the answer should be `unsolvable`".into();
+        return v;
+    }
+    match problem.start.replay(moves) {
+        Err(e) => {
+            v.why = e;
+            return v;
+        }
+        Ok(end) if end != problem.goal => {
+            v.why = format!(
+                "the path ends at `{end}`, not at the goal `{}`",
+                problem.goal
+            );
+            return v;
+        }
+        Ok(_) => {}
+    }
+    v.status = RowStatus::Solved;
+    if optimal_by_construction {
+        return v;
+    }
+    match optimum() {
+        Ok((best, src)) => {
+            let ok = moves.len() as u64 <= best;
+            v.optimal = Some(ok);
+            if !ok {
+                v.why = format!(
+                    "not optimal: {} moves, the optimum is {best} ({})",
+                    moves.len(),
+                    src.name()
+                );
+            }
+        }
+        Err(e) => v.why = format!("optimality not checked: {e}"),
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Move;
+
+    fn problem(start: &str, goal: &str) -> Problem {
+        Problem::new(start.parse().unwrap(), goal.parse().unwrap()).unwrap()
+    }
+    fn moves(s: &str) -> Outcome {
+        Outcome::solved(Move::parse_path(s).unwrap(), Default::default())
+    }
+    fn number(n: u64) -> Outcome {
+        let mut o = Outcome::without_path(Status::Solved, Default::default());
+        o.claimed_steps = Some(n);
+        o
+    }
+    fn unsolvable() -> Outcome {
+        Outcome::without_path(Status::Unsolvable, Default::default())
+    }
+    const SAMPLE: &str = "2 3 4 1 5 x 7 6 8";
+    const GOAL: &str = "1 2 3 4 5 6 7 8 x";
+    const PATH: &str = "dlurullddrurdllurdr";
+
+    fn check(p: &Problem, a: &Outcome) -> Verdict {
+        judge(p, a, false, || Ok((19, Source::ExpectedSteps)))
+    }
+
+    #[test]
+    fn answers_are_judged() {
+        let p = problem(SAMPLE, GOAL);
+        let ok = check(&p, &moves(PATH));
+        assert_eq!(
+            (ok.status, ok.optimal, ok.steps),
+            (RowStatus::Solved, Some(true), Some(19))
+        );
+        let long = check(&p, &moves(&format!("{PATH}ud")));
+        assert_eq!(
+            (long.status, long.optimal),
+            (RowStatus::Solved, Some(false))
+        );
+        assert!(long
+            .why
+            .contains("21 moves, the optimum is 19 (expected_steps)"));
+        let off = check(&p, &moves(&format!("r{PATH}")));
+        assert_eq!(off.status, RowStatus::Wrong);
+        assert!(
+            off.why
+                .contains("move 1 (`r`) takes the blank off the board"),
+            "{}",
+            off.why
+        );
+        let short = check(&p, &moves(&PATH[..18]));
+        assert_eq!(short.status, RowStatus::Wrong);
+        assert!(short.why.contains("not at the goal"), "{}", short.why);
+        let lie = check(&p, &unsolvable());
+        assert_eq!((lie.status, lie.steps), (RowStatus::Wrong, Some(-1)));
+        assert_eq!(check(&p, &number(19)).status, RowStatus::Solved);
+        assert_eq!(check(&p, &number(21)).status, RowStatus::Wrong);
+
+        let u = problem("2 1 3 4 5 6 7 8 x", GOAL);
+        assert_eq!(check(&u, &unsolvable()).status, RowStatus::Unsolvable);
+        assert_eq!(check(&u, &moves("ud")).status, RowStatus::Wrong);
+        assert_eq!(check(&u, &number(3)).status, RowStatus::Wrong);
+    }
+
+    #[test]
+    fn an_unknown_optimum_leaves_optimal_empty() {
+        let p = problem(SAMPLE, GOAL);
+        let v = judge(&p, &moves(PATH), false, || Err("no".into()));
+        assert_eq!((v.status, v.optimal), (RowStatus::Solved, None));
+        assert_eq!(v.why, "optimality not checked: no");
+    }
+}

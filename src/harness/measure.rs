@@ -1,0 +1,103 @@
+//! Timing one solve: the one helper every solver's latency goes through.
+//!
+//! A case is solved `repeat` times; its latency is the median and the fastest is kept too.
+//! Every repeat must give the same answer and counters (a solver that does not is reported,
+//! not averaged). A panic inside a solver is caught and becomes the case's error.
+
+use crate::search::{Limits, Outcome, Problem, Solver};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+
+/// A solve's outcome with its latencies.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The answer (every repeat gave the same).
+    pub outcome: Outcome,
+    /// Median latency over the repeats, in nanoseconds.
+    pub latency_ns: u64,
+    /// Fastest of the repeats, in nanoseconds.
+    pub latency_min_ns: u64,
+}
+
+/// What a repeat is compared on: everything but its latency.
+fn same_answer(a: &Outcome, b: &Outcome) -> bool {
+    (a.status, &a.path, a.claimed_steps, a.counters(), &a.note)
+        == (b.status, &b.path, b.claimed_steps, b.counters(), &b.note)
+}
+
+/// How an answer reads in a message about repeats.
+fn shown(o: &Outcome) -> String {
+    let c = o.counters();
+    let answer = match (&o.note, o.steps()) {
+        (Some(n), _) => n.clone(),
+        (None, Some(s)) => format!("{} in {s} moves", o.status.as_str()),
+        (None, None) => o.status.as_str().to_string(),
+    };
+    let count = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+    format!(
+        "{answer}, expanded {} generated {}",
+        count(c.expanded),
+        count(c.generated)
+    )
+}
+
+/// The text of a caught panic.
+pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Solves `problem` with `solver` `repeat` times (at least once) within `limits`.
+///
+/// # Errors
+/// The solver's error, its panic, or word that repeats gave different answers; each a
+/// sentence that starts with the solver's name.
+pub fn measure(
+    solver: &dyn Solver,
+    problem: &Problem,
+    limits: &Limits,
+    repeat: u32,
+) -> Result<Measured, String> {
+    let repeats = repeat.max(1) as usize;
+    let (mut one, mut many) = ([0u64; 1], Vec::new());
+    let times: &mut [u64] = if repeats == 1 {
+        &mut one
+    } else {
+        many.resize(repeats, 0);
+        &mut many
+    };
+    let name = solver.name();
+    let mut first: Option<Outcome> = None;
+    for slot in times.iter_mut() {
+        let t0 = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| solver.solve(problem, limits)));
+        let wall = t0.elapsed();
+        let outcome = match result {
+            Ok(Ok(o)) => o,
+            Ok(Err(e)) => return Err(format!("{name}: {e}")),
+            Err(panic) => return Err(format!("{name} panicked: {}", panic_text(&*panic))),
+        };
+        *slot = outcome.latency.unwrap_or(wall).as_nanos() as u64;
+        match &first {
+            None => first = Some(outcome),
+            Some(f) if !same_answer(f, &outcome) => {
+                return Err(format!(
+                    "{name} is not deterministic: repeats gave different answers ({} then {}); \
+                     --repeat needs the same answer and counters every time",
+                    shown(f),
+                    shown(&outcome)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    times.sort_unstable();
+    Ok(Measured {
+        outcome: first.expect("at least one repeat"),
+        latency_ns: times[times.len() / 2],
+        latency_min_ns: times[0],
+    })
+}

@@ -1,0 +1,466 @@
+//! The run, in a straight line: plan → input → solve → record → export.
+//!
+//! ```no_run
+//! use tilebench::harness::pipeline::{execute, Ending};
+//! use tilebench::harness::plan::RunPlan;
+//! use tilebench::observe::Silent;
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let plan = RunPlan::new(vec!["inputs/random-1k.csv".into()]).with_strategies("astar").unwrap();
+//! match execute(plan, &Silent, &AtomicBool::new(false)).unwrap() {
+//!     Ending::Finished(run) => println!("results in {}", run.dir.path().display()),
+//!     Ending::Stopped(s) => println!("stopped; resume {}", s.dir.path().display()),
+//! }
+//! ```
+
+use super::input::{duplicate_ids, read_inputs, Case};
+use super::plan::{OutMode, RunPlan};
+use super::record::{Record, RowStatus};
+use super::rundir::RunDir;
+use super::runner::{self, Pass, RunConfig, Workers};
+use super::shard::Shard;
+use super::{journal, Session};
+use crate::check::{self, RowView};
+use crate::external::Program;
+use crate::observe::Observer;
+use crate::report::cases_csv;
+use crate::report::run_json::{PdbInfo, RunInfo};
+use crate::report::{RunReport, StrategySummary};
+use crate::search::heuristic::HeuristicKind;
+use crate::search::{registry, Solver};
+use crate::util::atomic_write;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant, SystemTime};
+
+/// A finished run: its directory, and what it found.
+pub struct Finished {
+    /// Where the files are.
+    pub dir: RunDir,
+    /// Every case read.
+    pub cases: Vec<Case>,
+    /// One record per case of the shard × solver, in case order then solver order.
+    pub records: Vec<Record>,
+    /// The solvers' names, and whether each is optimal by construction.
+    pub solvers: Vec<(String, bool)>,
+    /// Per solver, as in summary.csv.
+    pub summaries: Vec<StrategySummary>,
+    /// The cases this run covers (its shard).
+    pub shard: Shard,
+    /// Worker threads.
+    pub threads: usize,
+    /// This session's wall time.
+    pub wall: Duration,
+    /// The baseline saved, if one was asked for: its name and directory.
+    pub baseline: Option<(String, PathBuf)>,
+}
+
+/// A run stopped before its end (`stop` was raised): what is saved, and where.
+pub struct Stopped {
+    /// The directory to resume.
+    pub dir: RunDir,
+    /// Case × solver jobs saved in the journal.
+    pub saved: usize,
+    /// Case × solver jobs in the run.
+    pub total: usize,
+}
+
+/// How a run ended.
+pub enum Ending {
+    /// Every case was solved and every file written.
+    Finished(Box<Finished>),
+    /// Stopped; the journal holds what was done.
+    Stopped(Stopped),
+}
+
+impl Finished {
+    /// The rows as the checks read them.
+    pub fn views(&self) -> Vec<RowView<'_>> {
+        self.records
+            .iter()
+            .map(|r| {
+                let optimal = self.solvers.iter().any(|(n, o)| *o && *n == r.strategy);
+                RowView::of_record(&self.cases[r.case], r, optimal)
+            })
+            .collect()
+    }
+
+    /// `--check`: answers that differ from expected_steps, optimal solvers that disagree, and
+    /// judged answers that are wrong or not optimal.
+    pub fn check_failures(&self) -> Vec<String> {
+        let rows = self.views();
+        let mut failures = check::mismatches(&rows);
+        failures.extend(check::disagreements(&rows));
+        failures.extend(check::judged_failures(&rows));
+        failures
+    }
+
+    /// The messages of the shard's invalid rows.
+    pub fn invalid(&self) -> Vec<&str> {
+        self.shard
+            .cases(self.cases.len())
+            .filter_map(|i| self.cases[i].problem.as_ref().err().map(String::as_str))
+            .collect()
+    }
+
+    /// The messages of the `error` rows.
+    pub fn errors(&self) -> Vec<&str> {
+        self.records
+            .iter()
+            .filter(|r| r.status == RowStatus::Error)
+            .map(|r| r.message.as_str())
+            .collect()
+    }
+
+    /// The cases.csv path.
+    pub fn cases_csv(&self) -> PathBuf {
+        self.dir.join("cases.csv")
+    }
+}
+
+/// The solvers of a plan, in output order: built-in strategies, external programs, the
+/// user's own.
+fn solvers_of(plan: &mut RunPlan, cases: &[Case]) -> Vec<Box<dyn Solver>> {
+    let mut out: Vec<Box<dyn Solver>> = if plan.fitting_strategies {
+        let shapes = super::input::shapes_of(cases);
+        registry::all()
+            .iter()
+            .map(|b| b.build(&plan.config))
+            .filter(|s| shapes.iter().all(|&sh| s.supports(sh).is_ok()))
+            .collect()
+    } else {
+        plan.strategies
+            .iter()
+            .map(|b| b.build(&plan.config))
+            .collect()
+    };
+    out.extend(
+        plan.external
+            .iter()
+            .map(|e| Box::new(Program::new(e.clone())) as Box<dyn Solver>),
+    );
+    out.append(&mut plan.custom);
+    out
+}
+
+/// run.json's record of a plan.
+fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]) -> RunInfo {
+    let pdb = plan.config.heuristic == HeuristicKind::Pdb;
+    RunInfo {
+        tilebench_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: crate::util::git_commit().map(str::to_string),
+        command: plan.command.clone(),
+        threads: 0,
+        cpu_model: crate::util::cpu_model(),
+        started_at: String::new(),
+        wall_s: 0.0,
+        inputs: files,
+        strategies: names.to_vec(),
+        prepare_s: Default::default(),
+        exhaustive: plan.config.exhaustive,
+        repeat: plan.repeat,
+        max_nodes: plan.limits.max_nodes,
+        timeout_s: plan.limits.timeout.map(|t| t.as_secs_f64()),
+        hash_buckets: plan.config.hash_buckets,
+        heuristic: plan.config.heuristic.name().to_string(),
+        pdb: pdb.then(|| PdbInfo {
+            partition: plan
+                .config
+                .pdb
+                .partition
+                .clone()
+                .unwrap_or_else(|| "default".into()),
+            reflection: plan.config.pdb.reflection,
+            dir: plan.config.pdb.dir().display().to_string(),
+        }),
+        max_states: plan.limits.max_states,
+        paths: plan.keep_paths,
+        latency: "wall time of each solve alone (parsing and output excluded), in ns; \
+                  with --repeat K, latency_ns is the median and latency_min_ns the fastest"
+            .into(),
+        external_solvers: plan.external.iter().map(|e| e.info()).collect(),
+        size: plan.input.size.map(|s| s.to_string()),
+        goal: plan.input.goal.clone(),
+        shard: plan.shard,
+        sessions: None,
+        merged_from: Vec::new(),
+    }
+}
+
+/// The shard's case × solver grid: which slot a record fills.
+struct Grid<'a> {
+    dir: &'a RunDir,
+    cases: usize,
+    shard: Shard,
+    names: &'a [String],
+}
+
+impl Grid<'_> {
+    fn len(&self) -> usize {
+        self.shard.len(self.cases) * self.names.len()
+    }
+    /// The record's place in the grid (input order, then solver order).
+    fn slot(&self, r: &Record) -> Result<usize, String> {
+        match self.names.iter().position(|n| *n == r.strategy) {
+            Some(j) if r.case < self.cases && self.shard.contains(r.case) => {
+                Ok(self.shard.position(r.case) * self.names.len() + j)
+            }
+            _ => Err(format!(
+                "{}: a result for case {} × `{}`, which this run does not have; the journal \
+                 does not belong to this run: start again with --force, or use another --out",
+                self.dir.join(journal::JOURNAL).display(),
+                r.case,
+                r.strategy
+            )),
+        }
+    }
+    /// Records in grid order; every slot must be filled.
+    fn order(&self, all: Vec<Record>) -> Result<Vec<Record>, String> {
+        let mut grid: Vec<Option<Record>> = vec![None; self.len()];
+        for r in all {
+            let at = self.slot(&r)?;
+            grid[at] = Some(r);
+        }
+        let records: Vec<Record> = grid.into_iter().flatten().collect();
+        if records.len() != self.len() {
+            return Err(format!(
+                "{}: the journal holds {} of the {} results after the run; run again with --resume",
+                self.dir.join(journal::JOURNAL).display(),
+                records.len(),
+                self.len()
+            ));
+        }
+        Ok(records)
+    }
+}
+
+/// Runs `plan`: reads the inputs, solves every case of its shard with every solver (only
+/// what the journal lacks when resuming), writes the run's files and exports, and returns
+/// what it found. Notices and progress go to `observer`; raising `stop` ends the run early
+/// with its journal saved.
+///
+/// # Errors
+/// Bad input or options (before any solving), an output that cannot be written, a solver
+/// that cannot be prepared, or a damaged journal; each a sentence that says what to do.
+pub fn execute(
+    mut plan: RunPlan,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Ending, String> {
+    let started = SystemTime::now();
+    plan.check()?;
+    let (files, cases) = read_inputs(&plan.inputs, &plan.input).map_err(|e| e.to_string())?;
+    if cases.is_empty() {
+        let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        return Err(format!(
+            "{}: no rows to solve (only a header?); add one row per case under the header",
+            names.join(", ")
+        ));
+    }
+    let duplicates = duplicate_ids(&cases);
+    for w in duplicates.iter().take(20) {
+        observer.notice(&format!("warning: {w}"));
+    }
+    if duplicates.len() > 20 {
+        observer.notice(&format!(
+            "warning: … and {} more repeated ids",
+            duplicates.len() - 20
+        ));
+    }
+    let mut solvers = solvers_of(&mut plan, &cases);
+    let names: Vec<String> = solvers.iter().map(|s| s.name().to_string()).collect();
+    let mut info = info_of(&plan, files, &names);
+    info.started_at = crate::util::rfc3339(started);
+    let workers = Workers::new(plan.threads)?;
+    let resume = plan.mode == OutMode::Resume;
+    // A fresh run prepares every solver before its directory exists, so that a solver that
+    // cannot run (a partition that does not fit) leaves nothing behind.
+    let mut prepared = if resume {
+        None
+    } else {
+        Some(runner::prepare(
+            &workers,
+            &mut solvers,
+            &[],
+            &cases,
+            observer,
+        )?)
+    };
+    let dir = if resume {
+        RunDir::resume(plan.out.as_deref(), &mut info, observer)?
+    } else {
+        RunDir::create(
+            plan.out.as_deref(),
+            plan.mode == OutMode::Force,
+            started,
+            &info,
+        )?
+    };
+    if !plan.external.is_empty() && plan.limits.timeout.is_none() {
+        observer.notice(
+            "tilebench: no --timeout: a --solver program that never answers a case stalls the \
+             run; pass --timeout SECONDS to make such cases `limit` rows",
+        );
+    }
+
+    // What is left to do: the shard's case × solver grid minus the journal's records.
+    let shard = plan.shard.unwrap_or(Shard::ALL);
+    let grid = Grid {
+        dir: &dir,
+        cases: cases.len(),
+        shard,
+        names: &names,
+    };
+    let k = names.len();
+    let loaded = dir.load_journal()?;
+    let mut done = vec![false; grid.len()];
+    for r in &loaded.records {
+        done[grid.slot(r)?] = true;
+    }
+    let already = done.iter().filter(|&&d| d).count();
+    let todo: Vec<Vec<usize>> = (0..k)
+        .map(|j| {
+            shard
+                .cases(cases.len())
+                .filter(|&i| !done[shard.position(i) * k + j])
+                .collect()
+        })
+        .collect();
+    let next_session = loaded.last_session + 1;
+    drop(loaded);
+    if resume && already > 0 {
+        observer.notice(&format!(
+            "tilebench: resuming {}: {already} of {} case × strategy jobs were done, {} to go",
+            dir.path().display(),
+            grid.len(),
+            grid.len() - already
+        ));
+    }
+    let prepared = match prepared.take() {
+        Some(p) => p,
+        None => {
+            let needed: Vec<bool> = todo.iter().map(|t| !t.is_empty()).collect();
+            runner::prepare(&workers, &mut solvers, &needed, &cases, observer)?
+        }
+    };
+
+    let cfg = RunConfig {
+        threads: plan.threads,
+        limits: plan.limits,
+        repeat: plan.repeat,
+        keep_paths: plan.keep_paths,
+    };
+    let t0 = Instant::now();
+    // A run that starts afresh keeps its records in memory too, rather than read 1M journal
+    // lines back for the final files; a resumed one reads every session's from the journal.
+    let fresh = already == 0;
+    let writer = journal::Writer::open(dir.path(), next_session, names.clone(), fresh)?;
+    let session = runner::run_into(
+        &workers,
+        &mut solvers,
+        &prepared,
+        &Pass {
+            cases: &cases,
+            cfg: &cfg,
+            todo: &todo,
+            sink: &writer,
+            stop,
+            observer,
+        },
+    );
+    let kept = writer.finish()?;
+    if session.stopped {
+        return Ok(Ending::Stopped(Stopped {
+            saved: already + session.solved,
+            total: grid.len(),
+            dir,
+        }));
+    }
+    let session_s = t0.elapsed();
+    let (records, summaries) = finish_files(
+        &dir,
+        &grid,
+        &cases,
+        kept,
+        fresh.then_some(next_session),
+        &session,
+        &mut info,
+        session_s,
+        started,
+    )?;
+    for e in &plan.exports {
+        std::fs::write(&e.path, e.format.render(&summaries))
+            .map_err(|err| format!("cannot write {}: {err}", e.path.display()))?;
+    }
+    let baseline = match &plan.save_baseline {
+        Some(name) => Some((name.clone(), dir.save_baseline(name)?)),
+        None => None,
+    };
+    let solvers = solvers
+        .iter()
+        .map(|s| (s.name().to_string(), s.optimal()))
+        .collect();
+    Ok(Ending::Finished(Box::new(Finished {
+        dir,
+        cases,
+        records,
+        solvers,
+        summaries,
+        shard,
+        threads: session.threads,
+        wall: session_s,
+        baseline,
+    })))
+}
+
+/// Writes the final files from this session's records (a fresh run: `fresh` is its session
+/// number) or every session's (a resumed one, read from the journal): cases.csv, then summary.csv, histograms and run.json; then the journal goes.
+#[allow(clippy::too_many_arguments)]
+fn finish_files(
+    dir: &RunDir,
+    grid: &Grid,
+    cases: &[Case],
+    kept: Vec<Record>,
+    fresh: Option<u32>,
+    session: &Session,
+    info: &mut RunInfo,
+    session_wall: Duration,
+    started: SystemTime,
+) -> Result<(Vec<Record>, Vec<StrategySummary>), String> {
+    let names = grid.names;
+    let (all, wall, prepare, sessions) = if let Some(this) = fresh {
+        (kept, session.wall.clone(), session.prepare.clone(), this)
+    } else {
+        let loaded = dir.load_journal()?;
+        let by_name = |m: &std::collections::BTreeMap<String, Duration>| -> Vec<Duration> {
+            names
+                .iter()
+                .map(|n| m.get(n).copied().unwrap_or_default())
+                .collect()
+        };
+        let (wall, prepare) = (by_name(&loaded.wall), by_name(&loaded.prepare));
+        (loaded.records, wall, prepare, loaded.last_session)
+    };
+    let records = grid.order(all)?;
+    let report = RunReport::new(cases, &records, names, &wall);
+    atomic_write(&dir.join("cases.csv"), |w| {
+        cases_csv::write(w, cases, &records).map_err(std::io::Error::other)
+    })?;
+    info.threads = session.threads;
+    info.prepare_s = names
+        .iter()
+        .zip(&prepare)
+        .map(|(n, d)| (n.clone(), d.as_secs_f64()))
+        .collect();
+    info.sessions = (sessions > 1).then_some(sessions);
+    info.wall_s = if sessions > 1 {
+        // Time spent solving, summed over the sessions.
+        info.prepare_s.values().sum::<f64>() + wall.iter().map(Duration::as_secs_f64).sum::<f64>()
+    } else {
+        session_wall.as_secs_f64()
+    };
+    crate::report::write_run_files(dir.path(), &report, &wall, started, info)?;
+    dir.finish();
+    let summaries = report.summaries;
+    Ok((records, summaries))
+}

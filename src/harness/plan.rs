@@ -1,0 +1,184 @@
+//! A run as a value: inputs, solvers, limits and outputs, checked once before any solving.
+
+use super::input::InputOptions;
+use super::rundir::check_baseline_name;
+use super::shard::Shard;
+use crate::external::ExternalSolver;
+use crate::report::SummaryExport;
+use crate::search::{registry, Builtin, Config, Limits, Solver};
+use std::path::{Path, PathBuf};
+
+/// What to do with an output directory that already holds a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutMode {
+    /// Refuse it.
+    #[default]
+    New,
+    /// Overwrite it.
+    Force,
+    /// Finish its unfinished run: solve only what its journal lacks.
+    Resume,
+}
+
+/// An extra export of the per-solver summary (`--export-markdown`, …).
+pub struct Export {
+    /// Where it is written.
+    pub path: PathBuf,
+    /// The format.
+    pub format: Box<dyn SummaryExport>,
+}
+
+/// Everything a run needs. Build one with [`RunPlan::new`], set what differs from the
+/// defaults, and hand it to [`super::pipeline::execute`].
+pub struct RunPlan {
+    /// Datasets (CSV paths, `-` for stdin); none: the built-in seed samples.
+    pub inputs: Vec<String>,
+    /// How rows are read (`--size`, `--goal`).
+    pub input: InputOptions,
+    /// The built-in strategies to run, and how they are configured.
+    pub strategies: Vec<&'static Builtin>,
+    /// Run every built-in strategy that fits the boards, instead of `strategies`.
+    pub fitting_strategies: bool,
+    /// The built-ins' configuration (heuristic, pattern databases, …).
+    pub config: Config,
+    /// External programs (`--solver NAME=COMMAND`).
+    pub external: Vec<ExternalSolver>,
+    /// Solvers of the library user's own, run after the others.
+    pub custom: Vec<Box<dyn Solver>>,
+    /// The budget of each solve.
+    pub limits: Limits,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Solves per case; latency is the median.
+    pub repeat: u32,
+    /// Keep every path's move string in cases.csv.
+    pub keep_paths: bool,
+    /// The results directory (`None`: `results/run-<UTC>`).
+    pub out: Option<PathBuf>,
+    /// New, forced or resumed.
+    pub mode: OutMode,
+    /// Run only this shard of the cases.
+    pub shard: Option<Shard>,
+    /// Extra summary exports.
+    pub exports: Vec<Export>,
+    /// Also save the run as this baseline.
+    pub save_baseline: Option<String>,
+    /// The command line, for run.json and the resume hint.
+    pub command: Vec<String>,
+}
+
+impl RunPlan {
+    /// A plan to run every fitting built-in strategy on `inputs`, with the defaults.
+    pub fn new(inputs: Vec<String>) -> RunPlan {
+        RunPlan {
+            inputs,
+            input: InputOptions::default(),
+            strategies: Vec::new(),
+            fitting_strategies: true,
+            config: Config::default(),
+            external: Vec::new(),
+            custom: Vec::new(),
+            limits: Limits::default(),
+            threads: 0,
+            repeat: 1,
+            keep_paths: false,
+            out: None,
+            mode: OutMode::New,
+            shard: None,
+            exports: Vec::new(),
+            save_baseline: None,
+            command: Vec::new(),
+        }
+    }
+
+    /// Runs only the built-in strategies named (`a,b` or `all`), or none.
+    ///
+    /// # Errors
+    /// An unknown name.
+    pub fn with_strategies(mut self, list: &str) -> Result<RunPlan, String> {
+        self.fitting_strategies = false;
+        self.strategies = if list.trim().eq_ignore_ascii_case("none") {
+            Vec::new()
+        } else {
+            registry::parse_list(list).map_err(|e| format!("--strategy: {e}"))?
+        };
+        Ok(self)
+    }
+
+    /// Adds a solver of the user's own.
+    pub fn with_solver(mut self, solver: impl Solver + 'static) -> RunPlan {
+        self.custom.push(Box::new(solver));
+        self
+    }
+
+    /// The names of the external and custom solvers, in order.
+    fn extra_names(&self) -> impl Iterator<Item = &str> {
+        self.external
+            .iter()
+            .map(|e| e.name.as_str())
+            .chain(self.custom.iter().map(|c| c.name()))
+    }
+
+    /// Checks everything that can be checked before reading the inputs: solver names, the
+    /// limits, every output path (exports, the baseline name).
+    ///
+    /// # Errors
+    /// The first problem found, as a sentence that says what to do.
+    pub fn check(&self) -> Result<(), String> {
+        let mut seen: Vec<String> = self.strategies.iter().map(|b| b.name.to_string()).collect();
+        for name in self.extra_names() {
+            if registry::find(name).is_some() {
+                return Err(format!(
+                    "the solver name `{name}` is the name of a built-in strategy; choose \
+                     another, e.g. `my-{name}`"
+                ));
+            }
+            if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+                return Err(format!(
+                    "two solvers are named `{name}` (names become file names, so case does \
+                     not count); give each its own name"
+                ));
+            }
+            seen.push(name.to_string());
+        }
+        if !self.fitting_strategies && seen.is_empty() {
+            return Err(
+                "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a \
+                 strategy"
+                    .into(),
+            );
+        }
+        if self.repeat == 0 {
+            return Err("--repeat 0: give 1 or more".into());
+        }
+        for e in &self.exports {
+            check_writable(&e.path)?;
+        }
+        if let Some(name) = &self.save_baseline {
+            check_baseline_name(name)?;
+        }
+        Ok(())
+    }
+}
+
+/// Fails now, not after solving, when `path` cannot be written: its directory is missing,
+/// or it is a directory.
+fn check_writable(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{} is a directory; give a file name to export to",
+            path.display()
+        ));
+    }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(dir) = parent {
+        if !dir.is_dir() {
+            return Err(format!(
+                "cannot write {}: the directory {} does not exist; create it first",
+                path.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}

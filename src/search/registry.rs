@@ -1,0 +1,212 @@
+//! The built-in strategies: one list, read by the CLI help, `--strategy list` and `all`,
+//! the README check and the tests.
+//!
+//! ```
+//! use tilebench::search::{registry, Config, Limits, Problem};
+//! let astar = registry::find("astar").unwrap();
+//! let solver = astar.build(&Config::default());
+//! let p = Problem::new(
+//!     "2 3 4 1 5 x 7 6 8".parse().unwrap(),
+//!     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
+//! ).unwrap();
+//! assert_eq!(solver.solve(&p, &Limits::default()).unwrap().steps(), Some(19));
+//! ```
+
+use super::heuristic::HeuristicKind;
+use super::pdb::PdbOptions;
+use super::{shortcut, Limits, Outcome, Problem, SolveError, SolveOptions, Solver};
+use crate::puzzle::Shape;
+
+/// How the built-in strategies are configured: values, held by each solver built from them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Search unsolvable pairs to exhaustion instead of answering by the parity test.
+    pub exhaustive: bool,
+    /// Buckets of `bfs-hash`'s chained table.
+    pub hash_buckets: usize,
+    /// The heuristic of `astar` and `idastar`.
+    pub heuristic: HeuristicKind,
+    /// Pattern databases, when the heuristic is `pdb`.
+    pub pdb: PdbOptions,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            exhaustive: false,
+            hash_buckets: super::bfs_hash::DEFAULT_BUCKETS,
+            heuristic: HeuristicKind::Manhattan,
+            pdb: PdbOptions::default(),
+        }
+    }
+}
+
+impl Config {
+    /// The search functions' options for one solve within `limits`.
+    pub fn options(&self, limits: &Limits) -> SolveOptions {
+        SolveOptions {
+            exhaustive: self.exhaustive,
+            limits: *limits,
+            hash_buckets: self.hash_buckets.max(1),
+        }
+    }
+}
+
+/// A search function of the plain kind: a problem and options in, an outcome out.
+pub type SearchFn = fn(&Problem, &SolveOptions) -> Outcome;
+
+/// How a built-in strategy becomes a solver.
+#[derive(Clone, Copy)]
+pub enum Make {
+    /// A search function, wrapped with the shared shortcuts (start = goal, parity).
+    Plain {
+        /// The search.
+        search: SearchFn,
+        /// Which shapes it takes.
+        supports: fn(Shape) -> Result<(), SolveError>,
+    },
+    /// A solver type of its own.
+    Custom(fn(&Config) -> Box<dyn Solver>),
+}
+
+/// One built-in strategy: its name, a line for the help, and how to build it.
+#[derive(Clone, Copy)]
+pub struct Builtin {
+    /// The name in outputs and on the command line.
+    pub name: &'static str,
+    /// One line for `--help`, `--strategy list` and the README.
+    pub describe: &'static str,
+    /// How to build it.
+    pub make: Make,
+}
+
+/// Every shape.
+pub fn any_shape(_: Shape) -> Result<(), SolveError> {
+    Ok(())
+}
+
+impl Builtin {
+    /// A solver configured by `config`.
+    pub fn build(&self, config: &Config) -> Box<dyn Solver> {
+        match self.make {
+            Make::Plain { search, supports } => Box::new(Plain {
+                name: self.name,
+                config: config.clone(),
+                search,
+                supports,
+            }),
+            Make::Custom(make) => make(config),
+        }
+    }
+
+    /// Builds the strategy, prepares it for this problem's goal and solves it: for one-off
+    /// use (tests, examples, `tilebench solve`). A run prepares once for all its cases.
+    ///
+    /// # Errors
+    /// The strategy cannot be prepared for the goal, or fails on the problem.
+    pub fn solve_once(
+        &self,
+        config: &Config,
+        problem: &Problem,
+        limits: &Limits,
+    ) -> Result<Outcome, SolveError> {
+        let mut solver = self.build(config);
+        let ctx = super::Prepare {
+            threads: 1,
+            observer: &crate::observe::Silent,
+        };
+        solver.prepare(&[problem.goal], &ctx)?;
+        solver.solve(problem, limits)
+    }
+}
+
+/// Declares the strategies' modules and lists them, in the order given.
+macro_rules! strategies {
+    ($($m:ident),+ $(,)?) => {
+        $(pub mod $m;)+
+        /// The built-in strategies, in the order output rows use.
+        pub const BUILTINS: &[$crate::search::Builtin] = &[$($m::STRATEGY),+];
+    };
+}
+pub(crate) use strategies;
+
+/// Every built-in strategy.
+pub fn all() -> &'static [Builtin] {
+    super::BUILTINS
+}
+
+/// The built-in strategy called `name` (any case).
+pub fn find(name: &str) -> Option<&'static Builtin> {
+    let name = name.trim();
+    all().iter().find(|b| b.name.eq_ignore_ascii_case(name))
+}
+
+/// The names of the built-in strategies, in order.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|b| b.name).collect()
+}
+
+/// The built-in strategy `name`, or a message listing the choices.
+///
+/// # Errors
+/// No strategy has that name.
+pub fn lookup(name: &str) -> Result<&'static Builtin, String> {
+    find(name).ok_or_else(|| {
+        format!(
+            "unknown strategy `{}`; choose from {} (or `all`)",
+            name.trim(),
+            names().join(", ")
+        )
+    })
+}
+
+/// Reads `a,b,c` or `all` into strategies, in the order given, without repeats.
+///
+/// # Errors
+/// An unknown name, or an empty list.
+pub fn parse_list(s: &str) -> Result<Vec<&'static Builtin>, String> {
+    let mut out: Vec<&'static Builtin> = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let add: Vec<&'static Builtin> = if part.eq_ignore_ascii_case("all") {
+            all().iter().collect()
+        } else {
+            vec![lookup(part)?]
+        };
+        for b in add {
+            if !out.iter().any(|o| o.name == b.name) {
+                out.push(b);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err("no strategy given; name one or more, e.g. `astar,bfs-rank`, or `all`".into());
+    }
+    Ok(out)
+}
+
+/// A plain search behind the [`Solver`] trait.
+struct Plain {
+    name: &'static str,
+    config: Config,
+    search: SearchFn,
+    supports: fn(Shape) -> Result<(), SolveError>,
+}
+
+impl Solver for Plain {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn optimal(&self) -> bool {
+        true
+    }
+    fn supports(&self, shape: Shape) -> Result<(), SolveError> {
+        (self.supports)(shape)
+    }
+    fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        (self.supports)(problem.start.shape())?;
+        if let Some(o) = shortcut(problem, self.config.exhaustive) {
+            return Ok(o);
+        }
+        Ok((self.search)(problem, &self.config.options(limits)))
+    }
+}

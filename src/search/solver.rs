@@ -1,0 +1,106 @@
+//! The plug-in point: one trait for everything that answers cases.
+//!
+//! A built-in strategy, an external program and a user's own Rust type are all a
+//! [`Solver`]. The harness treats them alike: it calls [`Solver::prepare`] before the clock
+//! starts, times [`Solver::solve`] on every case (repeats, median, determinism: one helper,
+//! [`crate::harness::measure`]), and judges every answer the same way (path replay, parity,
+//! the optimum: [`crate::harness::judge`]).
+//!
+//! ```
+//! use tilebench::search::{Limits, Outcome, Problem, SolveError, Solver};
+//!
+//! /// Answers only the pairs that are already solved.
+//! struct Lazy;
+//! impl Solver for Lazy {
+//!     fn name(&self) -> &str { "lazy" }
+//!     fn solve(&self, p: &Problem, _: &Limits) -> Result<Outcome, SolveError> {
+//!         if p.start == p.goal {
+//!             Ok(Outcome::solved(Vec::new(), Default::default()))
+//!         } else {
+//!             Err(SolveError::new("lazy only answers solved boards"))
+//!         }
+//!     }
+//! }
+//! let goal = "1 2 3 4 5 6 7 8 x".parse().unwrap();
+//! let out = Lazy.solve(&Problem::new(goal, goal).unwrap(), &Limits::default()).unwrap();
+//! assert_eq!(out.steps(), Some(0));
+//! ```
+
+use super::{Limits, Outcome, Problem, SolveError};
+use crate::observe::Observer;
+use crate::puzzle::{Board, Shape};
+
+/// What a solver is given before its pass: where to send notices and progress, and how many
+/// worker threads will call [`Solver::solve`] at once.
+pub struct Prepare<'a> {
+    /// Worker threads of the pass (an external program runs one process per thread).
+    pub threads: usize,
+    /// Where notices and progress go (the library never prints).
+    pub observer: &'a dyn Observer,
+}
+
+/// Anything that answers cases.
+///
+/// `solve` is called from several threads at once, so the type is `Send + Sync`; what it
+/// needs across cases (tables, processes) is built in [`Solver::prepare`], which runs before
+/// any case is timed.
+pub trait Solver: Send + Sync {
+    /// The name in every output (cases.csv `strategy`, summary rows, histogram file names).
+    fn name(&self) -> &str;
+
+    /// Whether every answer is a shortest path by construction. Optimal solvers must agree
+    /// on every case's length (`run --check`); the answers of the others are compared with
+    /// the optimum, and cases.csv's `optimal` column says whether each was shortest.
+    fn optimal(&self) -> bool {
+        false
+    }
+
+    /// Whether this solver takes boards of this shape, and if not, why.
+    ///
+    /// # Errors
+    /// Why the shape is not taken (for example, a table that would not fit in memory).
+    fn supports(&self, _shape: Shape) -> Result<(), SolveError> {
+        Ok(())
+    }
+
+    /// Builds what cases share (tables, heuristics, processes) for these goals, before the
+    /// clock starts. `goals` are the distinct goals of the cases the pass will solve.
+    ///
+    /// # Errors
+    /// The solver cannot run on these goals at all (a configuration that does not fit); the
+    /// run stops before solving, with this message.
+    fn prepare(&mut self, _goals: &[Board], _ctx: &Prepare) -> Result<(), SolveError> {
+        Ok(())
+    }
+
+    /// Solves one case within `limits`. A search that runs out of budget returns an
+    /// [`Outcome`] with status `limit` and its counters so far.
+    ///
+    /// # Errors
+    /// The solver failed on this case; the case's row becomes `error` with this message.
+    fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError>;
+
+    /// The pass is over: release what `prepare` set up (an external program's processes).
+    fn finish(&mut self) {}
+}
+
+impl<S: Solver + ?Sized> Solver for Box<S> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn optimal(&self) -> bool {
+        (**self).optimal()
+    }
+    fn supports(&self, shape: Shape) -> Result<(), SolveError> {
+        (**self).supports(shape)
+    }
+    fn prepare(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        (**self).prepare(goals, ctx)
+    }
+    fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        (**self).solve(problem, limits)
+    }
+    fn finish(&mut self) {
+        (**self).finish()
+    }
+}
