@@ -13,7 +13,7 @@ use crate::report::markdown::Markdown;
 use crate::report::table::Table;
 use crate::report::SummaryExport;
 use crate::search::{Config, Limits};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The plan the arguments describe, checked.
@@ -77,18 +77,19 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         .as_deref()
         .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
         .transpose()?;
-    let exports: [(Option<&Path>, fn() -> Box<dyn SummaryExport>); 3] = [
-        (args.export_markdown.as_deref(), || Box::new(Markdown)),
-        (args.export_bmf.as_deref(), || Box::new(Bencher)),
-        (args.export_github_benchmark.as_deref(), || {
-            Box::new(GithubActionBenchmark)
-        }),
+    let exports: [(&Option<PathBuf>, Box<dyn SummaryExport>); 3] = [
+        (&args.export_markdown, Box::new(Markdown)),
+        (&args.export_bmf, Box::new(Bencher)),
+        (
+            &args.export_github_benchmark,
+            Box::new(GithubActionBenchmark),
+        ),
     ];
     for (path, format) in exports {
         if let Some(p) = path {
             plan.exports.push(Export {
-                path: p.to_path_buf(),
-                format: format(),
+                path: p.clone(),
+                format,
             });
         }
     }

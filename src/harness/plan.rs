@@ -135,8 +135,8 @@ impl RunPlan {
             }
             if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
                 return Err(format!(
-                    "two solvers are named `{name}` (names become file names, so case does \
-                     not count); give each its own name"
+                    "the name `{name}` is taken by another solver (names become file names, \
+                     so case does not count); give each its own name"
                 ));
             }
             seen.push(name.to_string());

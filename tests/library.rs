@@ -1,0 +1,226 @@
+//! A Rust user's own solver, run in-process through the library pipeline: judged like every
+//! strategy (path replay, parity, optimality against `expected_steps`), written as a normal
+//! run directory. Plus the example under `examples/`, run as a user would.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use tilebench::harness::pipeline::{execute, Ending, Finished};
+use tilebench::harness::plan::RunPlan;
+use tilebench::observe::Silent;
+use tilebench::puzzle::{Board, Move};
+use tilebench::search::{registry, Config, Limits, Outcome, Prepare, Problem, SolveError, Solver};
+
+/// Answers with astar's path changed by `edit`: a solver that can be made wrong on purpose.
+struct Edited {
+    name: &'static str,
+    astar: Box<dyn Solver>,
+    edit: fn(&mut Vec<Move>),
+}
+
+impl Edited {
+    fn new(name: &'static str, edit: fn(&mut Vec<Move>)) -> Edited {
+        Edited {
+            name,
+            astar: registry::find("astar").unwrap().build(&Config::default()),
+            edit,
+        }
+    }
+}
+
+impl Solver for Edited {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn prepare(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        self.astar.prepare(goals, ctx)
+    }
+    fn solve(&self, p: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        let mut out = self.astar.solve(p, limits)?;
+        if let Some(path) = &mut out.path {
+            (self.edit)(path);
+        }
+        Ok(out)
+    }
+}
+
+fn run_plan(plan: RunPlan) -> Box<Finished> {
+    match execute(plan, &Silent, &AtomicBool::new(false)).unwrap() {
+        Ending::Finished(f) => f,
+        Ending::Stopped(_) => panic!("nothing raised the stop flag"),
+    }
+}
+
+fn plan(out: &Path, solver: impl Solver + 'static) -> RunPlan {
+    let mut plan = RunPlan::new(vec!["inputs/ci.csv".into()])
+        .with_strategies("astar")
+        .unwrap()
+        .with_solver(solver);
+    plan.out = Some(out.to_path_buf());
+    plan.threads = 2;
+    plan
+}
+
+/// cases.csv's rows of one solver, as maps from column to value.
+fn rows_of(dir: &Path, strategy: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let (h, rows) = read_csv(&dir.join("cases.csv"));
+    rows.into_iter()
+        .map(|r| {
+            h.iter()
+                .cloned()
+                .zip(r)
+                .collect::<std::collections::HashMap<_, _>>()
+        })
+        .filter(|m| m["strategy"] == strategy)
+        .collect()
+}
+
+#[test]
+fn a_solver_whose_paths_miss_the_goal_gets_wrong_rows() {
+    let out = temp_dir("lib-wrong");
+    // Tests run from the manifest directory, where inputs/ is.
+    let run = run_plan(plan(
+        &out,
+        Edited::new("short", |p| {
+            p.pop();
+        }),
+    ));
+    let rows = rows_of(&out, "short");
+    assert_eq!(rows.len(), 300);
+    let mut wrong = 0;
+    for r in &rows {
+        let expected: i64 = r["expected_steps"].parse().unwrap();
+        match expected {
+            // Unsolvable pairs and solved boards have no move to drop.
+            -1 => assert_eq!(r["status"], "unsolvable", "{r:?}"),
+            0 => assert_eq!(r["status"], "solved", "{r:?}"),
+            _ => {
+                assert_eq!(r["status"], "wrong", "{r:?}");
+                assert!(r["message"].contains("not at the goal"), "{r:?}");
+                wrong += 1;
+            }
+        }
+    }
+    assert!(wrong > 250, "{wrong} wrong rows");
+    let s = run
+        .summaries
+        .iter()
+        .find(|s| s.strategy == "short")
+        .unwrap();
+    assert_eq!(s.wrong, wrong);
+    // astar beside it is untouched, and --check fails on the wrong rows only.
+    assert!(rows_of(&out, "astar")
+        .iter()
+        .all(|r| r["status"] != "wrong"));
+    let failures = run.check_failures();
+    assert_eq!(failures.len() as u64, wrong, "{failures:?}");
+    assert!(failures.iter().all(|f| f.contains("short")));
+    // A normal run directory: the journal is gone, the final files are there.
+    for f in ["cases.csv", "summary.csv", "run.json", "latency-short.hgrm"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    assert!(!out.join("journal.csv").exists());
+}
+
+#[test]
+fn a_solver_with_longer_paths_is_judged_not_optimal() {
+    let out = temp_dir("lib-long");
+    // A detour of two moves (out and back) wherever the path's first move can be undone.
+    let run = run_plan(plan(
+        &out,
+        Edited::new("detour", |p| {
+            if let Some(&m) = p.first() {
+                p.splice(0..0, [m, m.inverse()]);
+            }
+        }),
+    ));
+    for r in rows_of(&out, "detour") {
+        let expected: i64 = r["expected_steps"].parse().unwrap();
+        if expected > 0 {
+            assert_eq!(r["status"], "solved", "{r:?}");
+            assert_eq!(r["steps"], (expected + 2).to_string(), "{r:?}");
+            assert_eq!(r["optimal"], "false", "{r:?}");
+            assert_eq!(r["matches_expected"], "false", "{r:?}");
+        }
+    }
+    let s = run
+        .summaries
+        .iter()
+        .find(|s| s.strategy == "detour")
+        .unwrap();
+    assert!(s.non_optimal > 250, "{}", s.non_optimal);
+    assert_eq!(s.wrong, 0);
+}
+
+#[test]
+fn a_solver_named_like_a_strategy_is_refused_before_solving() {
+    let out = temp_dir("lib-name");
+    let plan = plan(&out, Edited::new("bfs-rank", |_| {}));
+    let err = execute(plan, &Silent, &AtomicBool::new(false))
+        .err()
+        .unwrap();
+    assert!(
+        err.contains("`bfs-rank` is the name of a built-in strategy"),
+        "{err}"
+    );
+    assert!(!out.join("cases.csv").exists());
+}
+
+/// The example in `examples/greedy.rs`, as its README section runs it: built by `cargo
+/// test` beside the tests.
+#[test]
+fn the_greedy_example_runs_and_its_answers_are_judged() {
+    let exe = std::env::current_exe().unwrap();
+    let example = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("examples")
+        .join(format!("greedy{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        example.is_file(),
+        "cargo test builds the examples: {}",
+        example.display()
+    );
+    let out = temp_dir("lib-greedy");
+    let res = std::process::Command::new(&example)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["inputs/ci.csv", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(res.status.success(), "{}", stderr(&res));
+    let greedy = rows_of(&out, "greedy");
+    assert_eq!(greedy.len(), 300);
+    let (mut longer, mut shortest) = (0, 0);
+    for r in &greedy {
+        let expected: i64 = r["expected_steps"].parse().unwrap();
+        if expected == -1 {
+            assert_eq!(r["status"], "unsolvable");
+            continue;
+        }
+        assert_eq!(r["status"], "solved", "{r:?}");
+        let steps: i64 = r["steps"].parse().unwrap();
+        assert!(steps >= expected, "{r:?}");
+        // Judged against expected_steps: `optimal` says whether the path is shortest.
+        let optimal = r["optimal"] == "true";
+        assert_eq!(optimal, steps == expected, "{r:?}");
+        if optimal {
+            shortest += 1;
+        } else {
+            longer += 1;
+        }
+    }
+    assert!(
+        longer > 100,
+        "greedy search is not optimal: {longer} longer paths"
+    );
+    assert!(shortest > 0);
+    let astar = rows_of(&out, "astar");
+    assert!(astar.iter().all(|r| r["matches_expected"] == "true"));
+    let stdout = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        stdout.contains(&format!("{longer:4} not optimal")),
+        "{stdout}"
+    );
+}
