@@ -1,17 +1,90 @@
 //! The command line (clap derive). Each subcommand's work is in `commands/`.
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use tilebench::external::protocol::{Blank, Protocol, Spawn};
+use tilebench::harness::shard::Shard;
+use tilebench::puzzle::Shape;
+use tilebench::report::Format;
+use tilebench::search::heuristic::HeuristicKind;
+
+/// A parser that lists `names` in the help and parses the chosen one with `FromStr`.
+fn one_of<T>(names: Vec<&'static str>) -> impl TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
+}
+
+fn heuristics() -> impl TypedValueParser<Value = HeuristicKind> {
+    one_of(HeuristicKind::ALL.iter().map(|h| h.name()).collect())
+}
+
+fn strategies() -> impl TypedValueParser<Value = String> {
+    PossibleValuesParser::new(tilebench::search::registry::names())
+}
+
+fn shape(s: &str) -> Result<Shape, String> {
+    s.parse()
+        .map_err(|e: tilebench::puzzle::ShapeError| e.to_string())
+}
+
+fn shard(s: &str) -> Result<Shard, String> {
+    s.parse()
+}
+
+fn export(s: &str) -> Result<(&'static Format, PathBuf), String> {
+    let (name, file) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: write FORMAT=FILE, e.g. markdown=summary.md"))?;
+    if file.is_empty() {
+        return Err(format!("`{s}`: no file after `=`"));
+    }
+    Ok((tilebench::report::format(name)?, PathBuf::from(file)))
+}
+
+/// `--export`'s long help: every format with its line.
+fn export_help() -> String {
+    let mut s = String::from(
+        "Also write the per-solver summary in FORMAT to FILE (repeatable), e.g. \
+         --export markdown=summary.md\n",
+    );
+    for f in tilebench::report::FORMATS {
+        s.push_str(&format!("\n  {:17} {}", f.name, f.describe));
+    }
+    s
+}
+
+/// The description under `--help`, with the strategies from the registry.
+fn long_about() -> String {
+    format!(
+        "Benchmark sliding-tile puzzle solvers over whole datasets.\n\n\
+         Strategies: {}.\n\
+         Boards are written row by row, blank as x, 0 or _: \"1 2 3 x 4 6 7 5 8\".\n\
+         Moves name where the blank goes: u, d, l, r.",
+        tilebench::search::registry::names().join(", ")
+    )
+}
+
+/// `run --strategy`'s long help: every strategy with its line.
+fn strategy_help() -> String {
+    let mut s = String::from(
+        "Strategies: a comma-separated list, `all`, `list` (print them and exit), or `none` to \
+         run only --solver programs (default: every strategy that fits the boards)\n",
+    );
+    for b in tilebench::search::registry::all() {
+        s.push_str(&format!("\n  {:12} {}", b.name, b.describe));
+    }
+    s
+}
 
 #[derive(Parser, Debug)]
 #[command(
     name = "tilebench",
     version,
     about = "Benchmark sliding-tile puzzle solvers (8-puzzle, 15-puzzle) over whole datasets",
-    long_about = "Benchmark sliding-tile puzzle solvers over whole datasets.\n\n\
-        Strategies: bfs-set, bfs-hash, bfs-hashset, bfs-rank, astar, idastar.\n\
-        Boards are written row by row, blank as x, 0 or _: \"1 2 3 x 4 6 7 5 8\".\n\
-        Moves name where the blank goes: u, d, l, r.",
+    long_about = long_about(),
     after_help = "Start with: tilebench run inputs/random-1k.csv"
 )]
 pub struct Cli {
@@ -47,8 +120,8 @@ pub struct PdbArgs {
     #[arg(value_parser = ["build"])]
     pub action: String,
     /// Board shape
-    #[arg(long, default_value = "4x4")]
-    pub size: String,
+    #[arg(long, default_value = "4x4", value_parser = shape)]
+    pub size: Shape,
     /// The goal whose blank cell the tables are for (default: tiles in order, blank last)
     #[arg(long, short = 'g')]
     pub goal: Option<String>,
@@ -64,10 +137,10 @@ pub struct SolveArgs {
     #[arg(long, short = 'g')]
     pub goal: Option<String>,
     /// Board shape, for boards whose cell count does not fix it
-    #[arg(long)]
-    pub size: Option<String>,
+    #[arg(long, value_parser = shape)]
+    pub size: Option<Shape>,
     /// Strategy to use
-    #[arg(long, short = 's', default_value = "astar")]
+    #[arg(long, short = 's', default_value = "astar", value_parser = strategies())]
     pub strategy: String,
     /// Print the number of moves (or -1 when unsolvable) instead of the moves
     #[arg(long)]
@@ -82,8 +155,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub exhaustive: bool,
     /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
-    #[arg(long, default_value = "manhattan")]
-    pub heuristic: String,
+    #[arg(long, default_value = "manhattan", value_parser = heuristics())]
+    pub heuristic: HeuristicKind,
     #[command(flatten)]
     pub pdb: PdbOptions,
 }
@@ -92,21 +165,21 @@ pub struct SolveArgs {
 pub struct RunArgs {
     /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
     pub files: Vec<String>,
-    /// Strategies: a comma-separated list, `all`, or `none` to run only --solver programs (default: every strategy that fits the boards)
-    #[arg(long, short = 's')]
+    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every strategy that fits the boards)
+    #[arg(long, short = 's', long_help = strategy_help())]
     pub strategy: Option<String>,
     /// Also benchmark an external program, run as `sh -c COMMAND`, under the strategy name NAME (repeatable)
     #[arg(long = "solver", value_name = "NAME=COMMAND")]
     pub solvers: Vec<String>,
     /// What --solver programs read and write: `moves` (a start line in; a move string or `unsolvable` out) or `steps` (a start line and a goal line in; a number of moves or -1 out)
-    #[arg(long, value_name = "PROTOCOL", default_value = "moves")]
-    pub solver_protocol: String,
+    #[arg(long, value_name = "PROTOCOL", default_value = "moves", value_parser = one_of::<Protocol>(vec!["moves", "steps"]))]
+    pub solver_protocol: Protocol,
     /// How the blank is written to --solver programs: x or 0
-    #[arg(long, value_name = "TOKEN", default_value = "x")]
-    pub solver_blank: String,
+    #[arg(long, value_name = "TOKEN", default_value = "x", value_parser = one_of::<Blank>(vec!["x", "0"]))]
+    pub solver_blank: Blank,
     /// How --solver programs run: `persistent` (one process per worker thread reads case after case) or `per-case` (one process per case)
-    #[arg(long, value_name = "MODE", default_value = "persistent")]
-    pub solver_spawn: String,
+    #[arg(long, value_name = "MODE", default_value = "persistent", value_parser = one_of::<Spawn>(vec!["persistent", "per-case"]))]
+    pub solver_spawn: Spawn,
     /// Worker threads (default: all cores)
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -120,8 +193,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub resume: bool,
     /// Run only shard I of N: the cases whose 0-based index i has i mod N = I-1 (combine the shards with `tilebench merge`)
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "I/N", value_parser = shard)]
+    pub shard: Option<Shard>,
     /// Keep every path's move string in cases.csv (needed by `verify` to replay paths)
     #[arg(long)]
     pub paths: bool,
@@ -144,29 +217,32 @@ pub struct RunArgs {
     #[arg(long)]
     pub timeout: Option<f64>,
     /// Most distinct states one search may store (a memory guard; status `limit` beyond it)
-    #[arg(long, default_value_t = crate::search::DEFAULT_MAX_STATES)]
+    #[arg(long, default_value_t = tilebench::search::DEFAULT_MAX_STATES)]
     pub max_states: u64,
     /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
-    #[arg(long, default_value = "manhattan")]
-    pub heuristic: String,
+    #[arg(long, default_value = "manhattan", value_parser = heuristics())]
+    pub heuristic: HeuristicKind,
     #[command(flatten)]
     pub pdb: PdbOptions,
     /// Buckets of bfs-hash's chained table
     #[arg(long, default_value_t = 1_000_003)]
     pub hash_buckets: usize,
     /// Board shape for rows without a `size` column (e.g. 3x4)
-    #[arg(long)]
-    pub size: Option<String>,
+    #[arg(long, value_parser = shape)]
+    pub size: Option<Shape>,
     /// Goal for rows without one (default: tiles in order, blank last)
     #[arg(long, short = 'g')]
     pub goal: Option<String>,
-    /// Also write the summary table as Markdown to FILE
+    /// Also write the per-solver summary in FORMAT to FILE (repeatable; see --help for the formats)
+    #[arg(long = "export", value_name = "FORMAT=FILE", long_help = export_help(), value_parser = export)]
+    pub exports: Vec<(&'static Format, PathBuf)>,
+    /// The same as --export markdown=FILE
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
-    /// Also write per-strategy figures in Bencher Metric Format (JSON) to FILE
+    /// The same as --export bmf=FILE
     #[arg(long, value_name = "FILE")]
     pub export_bmf: Option<PathBuf>,
-    /// Also write per-strategy figures for github-action-benchmark (customSmallerIsBetter JSON) to FILE
+    /// The same as --export github-benchmark=FILE
     #[arg(long, value_name = "FILE")]
     pub export_github_benchmark: Option<PathBuf>,
     /// Also save this run as a named baseline under results/baselines/NAME
@@ -180,8 +256,8 @@ pub struct GenArgs {
     #[arg(long, short = 'n', default_value_t = 100)]
     pub count: usize,
     /// Board shape
-    #[arg(long, default_value = "3x3")]
-    pub size: String,
+    #[arg(long, default_value = "3x3", value_parser = shape)]
+    pub size: Shape,
     /// Goal: `standard` (tiles in order, blank last), `random` (a new random goal per pair), or a board
     #[arg(long, short = 'g', default_value = "standard")]
     pub goal: String,
@@ -208,8 +284,8 @@ pub struct GenArgs {
 #[derive(Args, Debug)]
 pub struct SpaceArgs {
     /// Board shape
-    #[arg(long, default_value = "3x3")]
-    pub size: String,
+    #[arg(long, default_value = "3x3", value_parser = shape)]
+    pub size: Shape,
     /// Goal (default: tiles in order, blank last)
     #[arg(long, short = 'g')]
     pub goal: Option<String>,

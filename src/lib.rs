@@ -12,8 +12,6 @@
 //! SVG charts of finished runs.
 
 pub mod check;
-pub mod cli;
-pub mod commands;
 pub mod external;
 pub mod harness;
 pub mod observe;

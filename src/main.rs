@@ -1,6 +1,11 @@
+//! The `tilebench` command line: parse the arguments, run one command, map its result to an
+//! exit code. Everything else is in the library.
+
+mod cli;
+mod commands;
+
 use clap::Parser;
-use tilebench::cli::{Cli, Command};
-use tilebench::commands;
+use cli::{Cli, Command};
 
 fn main() {
     let cli = Cli::parse();

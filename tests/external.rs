@@ -560,7 +560,7 @@ fn usage_errors_stop_before_solving() {
         (&["--solver", "a/b=./x"], "must be letters, digits"),
         (
             &["--solver", "a=./x", "--solver-protocol", "path"],
-            "choose moves or steps",
+            "[possible values: moves, steps]",
         ),
         (&["-s", "none"], "--strategy none leaves nothing to run"),
     ];

@@ -114,7 +114,8 @@ fn a_bad_board_is_reported_and_the_others_still_answered() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("unknown strategy `dfs`"),
+        stderr(&out).contains("invalid value 'dfs'")
+            && stderr(&out).contains("possible values: bfs-set"),
         "{}",
         stderr(&out)
     );

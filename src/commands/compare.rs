@@ -12,13 +12,13 @@
 
 use super::{CmdResult, FAILED, OK};
 use crate::cli::CompareArgs;
-use crate::harness::rundir::RunDir;
-use crate::harness::rundir::BASELINES_DIR;
-use crate::report::cases_csv::{self, CaseRow};
-use crate::report::markdown::markdown_table;
-use crate::report::table::align;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use tilebench::harness::rundir::RunDir;
+use tilebench::harness::rundir::BASELINES_DIR;
+use tilebench::report::cases_csv::{self, CaseRow};
+use tilebench::report::markdown::markdown_table;
+use tilebench::report::table::align;
 
 type Key = (String, String, String);
 

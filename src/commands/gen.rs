@@ -7,11 +7,11 @@
 
 use super::{CmdResult, OK};
 use crate::cli::GenArgs;
-use crate::puzzle::{is_solvable, Board, Shape, MOVE_ORDER};
-use crate::space::{unlabel, Oracle};
-use crate::util::Rng;
 use std::collections::HashMap;
 use std::io::Write;
+use tilebench::puzzle::{is_solvable, Board, Shape, MOVE_ORDER};
+use tilebench::space::{unlabel, Oracle};
+use tilebench::util::Rng;
 
 enum GoalKind {
     Fixed(Board),
@@ -36,7 +36,7 @@ fn flip_parity(b: &Board) -> Board {
 }
 
 pub fn run(args: GenArgs) -> CmdResult {
-    let shape: Shape = args.size.parse().map_err(|e| format!("--size: {e}"))?;
+    let shape: Shape = args.size;
     if !(0.0..=1.0).contains(&args.unsolvable) {
         return Err(format!(
             "--unsolvable {}: give a fraction from 0 to 1",
@@ -52,7 +52,7 @@ pub fn run(args: GenArgs) -> CmdResult {
     };
     // Exact answers: the full distance table where the space fits (≤ 12 cells); beyond it,
     // bidirectional BFS, which needs shallow pairs (random walks).
-    let tabulated = crate::space::DistanceTable::check(shape).is_ok();
+    let tabulated = tilebench::space::DistanceTable::check(shape).is_ok();
     if !tabulated && (args.walk.is_none() || args.depth.is_some() || args.per_depth.is_some()) {
         return Err(format!(
             "a {shape} board's space is too large to tabulate, so its exact answers come from \
@@ -204,10 +204,10 @@ fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
 
 /// The exact distance by bidirectional BFS (−1 when unsolvable), for boards too large to tabulate.
 fn exact_by_bibfs(start: Board, goal: Board) -> Result<i64, String> {
-    use crate::search::{Problem, SolveOptions, Status};
+    use tilebench::search::{Problem, SolveOptions, Status};
     let p = Problem::new(start, goal)?;
-    let out = crate::search::shortcut(&p, false)
-        .unwrap_or_else(|| crate::search::bibfs::solve(&p, &SolveOptions::default()));
+    let out = tilebench::search::shortcut(&p, false)
+        .unwrap_or_else(|| tilebench::search::bibfs::solve(&p, &SolveOptions::default()));
     match out.status {
         Status::Solved => Ok(out.steps().unwrap_or(0) as i64),
         Status::Unsolvable => Ok(-1),

@@ -11,19 +11,19 @@
 
 use super::{CmdResult, OK};
 use crate::cli::MergeArgs;
-use crate::harness::journal;
-use crate::harness::record::{Counters, Record};
-use crate::harness::shard::Shard;
-use crate::report::cases_csv::{CaseRow, COLUMNS};
-use crate::report::run_json::RunInfo;
-use crate::report::summary::{read_summary_csv, StrategySummary};
-use crate::report::table::Table;
-use crate::report::{hgrm, new_histogram, RunReport, SummaryExport};
-use crate::util::atomic_write;
 use hdrhistogram::Histogram;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
+use tilebench::harness::journal;
+use tilebench::harness::record::{Counters, Record};
+use tilebench::harness::shard::Shard;
+use tilebench::report::cases_csv::{CaseRow, COLUMNS};
+use tilebench::report::run_json::RunInfo;
+use tilebench::report::summary::{read_summary_csv, StrategySummary};
+use tilebench::report::table::Table;
+use tilebench::report::{hgrm, new_histogram, RunReport, SummaryExport};
+use tilebench::util::atomic_write;
 
 /// One shard's output directory.
 struct Part {
@@ -102,7 +102,7 @@ pub fn run(args: MergeArgs) -> CmdResult {
     for p in &parts {
         rows.push(read_rows(p, &names, total)?);
     }
-    let out_dir = crate::harness::rundir::RunDir::make(Some(&args.out), args.force, started)?
+    let out_dir = tilebench::harness::rundir::RunDir::make(Some(&args.out), args.force, started)?
         .path()
         .to_path_buf();
     // Input order: case i is row group i / N of shard i mod N.
@@ -186,7 +186,7 @@ pub fn run(args: MergeArgs) -> CmdResult {
         merged_from: parts.iter().map(|p| p.dir.display().to_string()).collect(),
         ..info
     };
-    crate::report::write_run_files(&out_dir, &report, &wall, started, &merged)?;
+    tilebench::report::write_run_files(&out_dir, &report, &wall, started, &merged)?;
 
     if !args.quiet {
         print!("{}", Table.render(&report.summaries));

@@ -19,10 +19,3 @@ pub const BAD_INPUT: i32 = 2;
 
 /// An error that ends a command with exit code 2 and a message on stderr.
 pub type CmdResult = Result<i32, String>;
-
-/// Parses an optional `WxH` option.
-pub(crate) fn parse_size(size: &Option<String>) -> Result<Option<crate::puzzle::Shape>, String> {
-    size.as_deref()
-        .map(|s| s.parse().map_err(|e| format!("--size: {e}")))
-        .transpose()
-}

@@ -2,9 +2,9 @@
 
 use super::{CmdResult, OK};
 use crate::cli::{PdbArgs, PdbOptions};
-use crate::puzzle::{Board, Shape};
-use crate::search::pdb;
 use std::time::Instant;
+use tilebench::puzzle::{Board, Shape};
+use tilebench::search::pdb;
 
 /// The pattern-database options the arguments give.
 pub fn options(o: &PdbOptions) -> pdb::PdbOptions {
@@ -16,7 +16,7 @@ pub fn options(o: &PdbOptions) -> pdb::PdbOptions {
 }
 
 pub fn run(args: PdbArgs) -> CmdResult {
-    let shape: Shape = args.size.parse().map_err(|e| format!("--size: {e}"))?;
+    let shape: Shape = args.size;
     let goal = match &args.goal {
         Some(g) => Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?,
         None => Board::standard_goal(shape),

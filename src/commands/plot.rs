@@ -2,7 +2,7 @@
 
 use super::{CmdResult, OK};
 use crate::cli::PlotArgs;
-use crate::plot::{self, charts, LatencySource};
+use tilebench::plot::{self, charts, LatencySource};
 
 pub fn run(args: PlotArgs) -> CmdResult {
     let out = match (&args.out, args.runs.as_slice()) {

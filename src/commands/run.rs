@@ -1,20 +1,18 @@
 //! `tilebench run`: the arguments become a [`RunPlan`], the library runs it, and the outcome
 //! becomes messages and an exit code.
 
-use super::{parse_size, CmdResult, BAD_INPUT, FAILED, OK};
+use super::{CmdResult, BAD_INPUT, FAILED, OK};
 use crate::cli::RunArgs;
-use crate::external::ExternalSolver;
-use crate::harness::input::InputOptions;
-use crate::harness::interrupt;
-use crate::harness::pipeline::{execute, Ending, Finished};
-use crate::harness::plan::{Export, OutMode, RunPlan};
-use crate::report::dashboard::{Bencher, GithubActionBenchmark};
-use crate::report::markdown::Markdown;
-use crate::report::table::Table;
-use crate::report::SummaryExport;
-use crate::search::{Config, Limits};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
+use tilebench::external::ExternalSolver;
+use tilebench::harness::input::InputOptions;
+use tilebench::harness::interrupt;
+use tilebench::harness::pipeline::{execute, Ending, Finished};
+use tilebench::harness::plan::{Export, OutMode, RunPlan};
+use tilebench::report::table::Table;
+use tilebench::report::{format, SummaryExport};
+use tilebench::search::{Config, Limits};
 
 /// The plan the arguments describe, checked.
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
@@ -28,16 +26,13 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         plan = plan.with_strategies(list)?;
     }
     plan.input = InputOptions {
-        size: parse_size(&args.size)?,
+        size: args.size,
         goal: args.goal.clone(),
     };
     plan.config = Config {
         exhaustive: args.exhaustive,
         hash_buckets: args.hash_buckets.max(1),
-        heuristic: args
-            .heuristic
-            .parse()
-            .map_err(|e| format!("--heuristic: {e}"))?,
+        heuristic: args.heuristic,
         pdb: super::pdb::options(&args.pdb),
     };
     plan.external = args
@@ -46,15 +41,9 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         .map(|spec| {
             ExternalSolver::parse(
                 spec,
-                args.solver_protocol
-                    .parse()
-                    .map_err(|e| format!("--solver-protocol: {e}"))?,
-                args.solver_blank
-                    .parse()
-                    .map_err(|e| format!("--solver-blank: {e}"))?,
-                args.solver_spawn
-                    .parse()
-                    .map_err(|e| format!("--solver-spawn: {e}"))?,
+                args.solver_protocol,
+                args.solver_blank,
+                args.solver_spawn,
             )
         })
         .collect::<Result<_, String>>()?;
@@ -72,26 +61,17 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         (false, true) => OutMode::Force,
         (false, false) => OutMode::New,
     };
-    plan.shard = args
-        .shard
-        .as_deref()
-        .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
-        .transpose()?;
-    let exports: [(&Option<PathBuf>, Box<dyn SummaryExport>); 3] = [
-        (&args.export_markdown, Box::new(Markdown)),
-        (&args.export_bmf, Box::new(Bencher)),
-        (
-            &args.export_github_benchmark,
-            Box::new(GithubActionBenchmark),
-        ),
+    plan.shard = args.shard;
+    let aliases = [
+        (&args.export_markdown, "markdown"),
+        (&args.export_bmf, "bmf"),
+        (&args.export_github_benchmark, "github-benchmark"),
     ];
-    for (path, format) in exports {
-        if let Some(p) = path {
-            plan.exports.push(Export {
-                path: p.clone(),
-                format,
-            });
-        }
+    let aliased = aliases
+        .into_iter()
+        .filter_map(|(p, name)| Some((format(name).ok()?, p.clone()?)));
+    for (format, path) in args.exports.iter().cloned().chain(aliased) {
+        plan.exports.push(Export { path, format });
     }
     plan.save_baseline = args.save_baseline.clone();
     plan.command = std::env::args().collect();
@@ -122,6 +102,16 @@ fn resume_command(out_dir: &Path, add_out: bool) -> String {
 }
 
 pub fn run(args: RunArgs) -> CmdResult {
+    if args
+        .strategy
+        .as_deref()
+        .is_some_and(|s| s.trim().eq_ignore_ascii_case("list"))
+    {
+        for b in tilebench::search::registry::all() {
+            println!("{:12} {}", b.name, b.describe);
+        }
+        return Ok(OK);
+    }
     let (quiet, check, add_out) = (args.quiet, args.check, args.out.is_none());
     let terminal = super::terminal::Terminal::new(quiet);
     interrupt::install();
@@ -133,7 +123,7 @@ pub fn run(args: RunArgs) -> CmdResult {
                  To finish the run, run:\n  {}",
                 s.saved,
                 s.total,
-                s.dir.join(crate::harness::journal::JOURNAL).display(),
+                s.dir.join(tilebench::harness::journal::JOURNAL).display(),
                 resume_command(s.dir.path(), add_out)
             );
             return Ok(if interrupt::requested() {

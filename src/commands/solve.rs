@@ -1,15 +1,15 @@
 //! `tilebench solve`: the seed articles' programs as a command.
 
-use super::{parse_size, CmdResult, BAD_INPUT, OK};
+use super::{CmdResult, BAD_INPUT, OK};
 use crate::cli::SolveArgs;
-use crate::puzzle::{Board, Move};
-use crate::search::{registry, Config, Limits, Prepare, Problem, Status};
 use std::io::{BufRead, Write};
 use std::time::Instant;
+use tilebench::puzzle::{Board, Move};
+use tilebench::search::{registry, Config, Limits, Prepare, Problem, Status};
 
 pub fn run(args: SolveArgs) -> CmdResult {
     let builtin = registry::lookup(&args.strategy)?;
-    let size = parse_size(&args.size)?;
+    let size = args.size;
     let goal = args
         .goal
         .as_deref()
@@ -17,10 +17,7 @@ pub fn run(args: SolveArgs) -> CmdResult {
         .transpose()?;
     let config = Config {
         exhaustive: args.exhaustive,
-        heuristic: args
-            .heuristic
-            .parse()
-            .map_err(|e| format!("--heuristic: {e}"))?,
+        heuristic: args.heuristic,
         pdb: super::pdb::options(&args.pdb),
         ..Config::default()
     };

@@ -2,13 +2,13 @@
 
 use super::{CmdResult, OK};
 use crate::cli::SpaceArgs;
-use crate::puzzle::{Board, Shape};
-use crate::space::DistanceTable;
 use std::io::Write;
 use std::time::Instant;
+use tilebench::puzzle::{Board, Shape};
+use tilebench::space::DistanceTable;
 
 pub fn run(args: SpaceArgs) -> CmdResult {
-    let shape: Shape = args.size.parse().map_err(|e| format!("--size: {e}"))?;
+    let shape: Shape = args.size;
     let goal = match &args.goal {
         Some(g) => Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?,
         None => Board::standard_goal(shape),

@@ -2,9 +2,9 @@
 //! (indicatif) only when stderr is a terminal. Lines are written with the bars out of the
 //! way, so neither garbles the other.
 
-use crate::observe::{Observer, Progress};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use tilebench::observe::{Observer, Progress};
 
 /// Renders on stderr. `quiet` hides the progress bars (notices are still written).
 pub struct Terminal {
@@ -50,7 +50,7 @@ impl Observer for Terminal {
     }
     fn progress(&self, label: &str, total: u64) -> Box<dyn Progress> {
         if self.quiet || self.bars.is_hidden() {
-            return Box::new(crate::observe::NoProgress);
+            return Box::new(tilebench::observe::NoProgress);
         }
         let bar = self.bars.add(ProgressBar::new(total));
         bar.set_style(

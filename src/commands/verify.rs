@@ -11,14 +11,14 @@
 //! - `optimal` must agree with `steps` and `expected_steps`.
 
 use super::{CmdResult, FAILED, OK};
-use crate::check;
-use crate::check::RowView;
 use crate::cli::VerifyArgs;
-use crate::harness::record::RowStatus;
-use crate::harness::rundir::RunDir;
-use crate::puzzle::{is_solvable, Board, Move};
-use crate::report::cases_csv::{self, CaseRow};
-use crate::search::registry;
+use tilebench::check;
+use tilebench::check::RowView;
+use tilebench::harness::record::RowStatus;
+use tilebench::harness::rundir::RunDir;
+use tilebench::puzzle::{is_solvable, Board, Move};
+use tilebench::report::cases_csv::{self, CaseRow};
+use tilebench::search::registry;
 
 /// Every problem with one row, as messages.
 pub fn verify_row(r: &CaseRow) -> Vec<String> {

@@ -389,7 +389,7 @@ pub fn execute(
         started,
     )?;
     for e in &plan.exports {
-        std::fs::write(&e.path, e.format.render(&summaries))
+        std::fs::write(&e.path, e.format.export.render(&summaries))
             .map_err(|err| format!("cannot write {}: {err}", e.path.display()))?;
     }
     let baseline = match &plan.save_baseline {

@@ -4,7 +4,7 @@ use super::input::InputOptions;
 use super::rundir::check_baseline_name;
 use super::shard::Shard;
 use crate::external::ExternalSolver;
-use crate::report::SummaryExport;
+use crate::report::Format;
 use crate::search::{registry, Builtin, Config, Limits, Solver};
 use std::path::{Path, PathBuf};
 
@@ -20,12 +20,12 @@ pub enum OutMode {
     Resume,
 }
 
-/// An extra export of the per-solver summary (`--export-markdown`, …).
+/// An extra export of the per-solver summary (`--export NAME=FILE`).
 pub struct Export {
     /// Where it is written.
     pub path: PathBuf,
     /// The format.
-    pub format: Box<dyn SummaryExport>,
+    pub format: &'static Format,
 }
 
 /// Everything a run needs. Build one with [`RunPlan::new`], set what differs from the

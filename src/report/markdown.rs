@@ -1,7 +1,14 @@
 //! The summary table as Markdown, for pull-request comments (`--export-markdown`).
 
 use super::table::rows;
-use super::{StrategySummary, SummaryExport};
+use super::{Format, StrategySummary, SummaryExport};
+
+/// The registry entry.
+pub const FORMAT: Format = Format {
+    name: "markdown",
+    describe: "the summary table in Markdown, for pull-request comments",
+    export: &Markdown,
+};
 
 /// Renders any header and rows as a Markdown table (numbers right-aligned).
 pub fn markdown_table(header: &[&str], body: &[Vec<String>]) -> String {
@@ -16,6 +23,7 @@ pub fn markdown_table(header: &[&str], body: &[Vec<String>]) -> String {
     out
 }
 
+/// The summary table as Markdown.
 pub struct Markdown;
 
 impl SummaryExport for Markdown {

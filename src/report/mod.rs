@@ -5,13 +5,57 @@
 //! table, Markdown, CSV, dashboard JSON), so adding a format touches neither the solvers
 //! nor the other formats.
 
+pub mod bencher;
 pub mod cases_csv;
-pub mod dashboard;
+pub mod github_benchmark;
 pub mod hgrm;
 pub mod markdown;
 pub mod run_json;
 pub mod summary;
 pub mod table;
+
+/// The export formats of the per-solver summary (`run --export NAME=FILE`). Adding one is
+/// its file (a [`SummaryExport`] and a `pub const FORMAT: Format`) and its line here.
+pub const FORMATS: &[Format] = &[
+    markdown::FORMAT,
+    bencher::FORMAT,
+    github_benchmark::FORMAT,
+    summary::FORMAT,
+    table::FORMAT,
+];
+
+/// One export format: a name for `--export NAME=FILE`, a line for the help, the renderer.
+pub struct Format {
+    /// The name on the command line.
+    pub name: &'static str,
+    /// One line for `--help` and the docs.
+    pub describe: &'static str,
+    /// The renderer.
+    pub export: &'static (dyn SummaryExport + Sync),
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// The format called `name`, or a message listing the choices.
+///
+/// # Errors
+/// No format has that name.
+pub fn format(name: &str) -> Result<&'static Format, String> {
+    FORMATS
+        .iter()
+        .find(|f| f.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| {
+            let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
+            format!(
+                "unknown export format `{name}`; choose {}",
+                names.join(", ")
+            )
+        })
+}
 
 pub use summary::StrategySummary;
 
@@ -20,8 +64,9 @@ use crate::harness::record::Record;
 use hdrhistogram::Histogram;
 use std::time::Duration;
 
-/// Renders per-strategy summaries as text in one format.
+/// Renders per-solver summaries as text in one format.
 pub trait SummaryExport {
+    /// The whole file.
     fn render(&self, summaries: &[StrategySummary]) -> String;
 }
 

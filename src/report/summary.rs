@@ -161,6 +161,13 @@ impl Tally {
 /// summary.csv.
 pub struct SummaryCsv;
 
+/// The registry entry.
+pub const FORMAT: super::Format = super::Format {
+    name: "csv",
+    describe: "summary.csv's columns, one row per solver",
+    export: &SummaryCsv,
+};
+
 impl SummaryExport for SummaryCsv {
     fn render(&self, summaries: &[StrategySummary]) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());

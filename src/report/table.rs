@@ -80,6 +80,13 @@ pub fn align(header: &[&str], body: &[Vec<String>]) -> String {
 /// The terminal table.
 pub struct Table;
 
+/// The registry entry.
+pub const FORMAT: super::Format = super::Format {
+    name: "text",
+    describe: "the aligned table `run` prints",
+    export: &Table,
+};
+
 impl SummaryExport for Table {
     fn render(&self, summaries: &[StrategySummary]) -> String {
         let (header, body) = rows(summaries);

@@ -1,0 +1,43 @@
+//! The per-solver figures in Bencher Metric Format (BMF), the JSON the Bencher dashboard
+//! reads: `{"<benchmark>": {"<measure>": {"value": …, "lower_value": …, "upper_value": …}}}`,
+//! one benchmark per solver (`--export bmf=FILE`).
+
+use super::{Format, StrategySummary, SummaryExport};
+use serde_json::{json, Map, Value};
+
+/// The registry entry.
+pub const FORMAT: Format = Format {
+    name: "bmf",
+    describe: "Bencher Metric Format (JSON): latency, throughput and counters per solver",
+    export: &Bencher,
+};
+
+/// Bencher Metric Format.
+pub struct Bencher;
+
+impl SummaryExport for Bencher {
+    fn render(&self, summaries: &[StrategySummary]) -> String {
+        let mut root = Map::new();
+        for s in summaries {
+            let mut measures = json!({
+                "latency": {
+                    "value": s.latency_p50_us * 1000.0,
+                    "lower_value": s.latency_p50_us * 1000.0,
+                    "upper_value": s.latency_p99_us * 1000.0,
+                },
+                "throughput": { "value": s.cases_per_s },
+            });
+            // Counters are left out for external programs that do not report them.
+            for (measure, value) in [
+                ("expanded", s.expanded_mean),
+                ("generated", s.generated_mean),
+            ] {
+                if let Some(v) = value {
+                    measures[measure] = json!({ "value": v });
+                }
+            }
+            root.insert(format!("tilebench/{}", s.strategy), measures);
+        }
+        serde_json::to_string_pretty(&Value::Object(root)).expect("JSON") + "\n"
+    }
+}
