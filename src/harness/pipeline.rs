@@ -234,21 +234,11 @@ impl Grid<'_> {
     }
 }
 
-/// Runs `plan`: reads the inputs, solves every case of its shard with every solver (only
-/// what the journal lacks when resuming), writes the run's files and exports, and returns
-/// what it found. Notices and progress go to `observer`; raising `stop` ends the run early
-/// with its journal saved.
-///
-/// # Errors
-/// Bad input or options (before any solving), an output that cannot be written, a solver
-/// that cannot be prepared, or a damaged journal; each a sentence that says what to do.
-pub fn execute(
-    mut plan: RunPlan,
+/// The cases of a plan's inputs, with word of repeated ids.
+fn read_cases(
+    plan: &RunPlan,
     observer: &dyn Observer,
-    stop: &AtomicBool,
-) -> Result<Ending, String> {
-    let started = SystemTime::now();
-    plan.check()?;
+) -> Result<(Vec<super::input::InputFile>, Vec<Case>), String> {
     let (files, cases) = read_inputs(&plan.inputs, &plan.input).map_err(|e| e.to_string())?;
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
@@ -267,200 +257,289 @@ pub fn execute(
             duplicates.len() - 20
         ));
     }
-    let mut solvers = solvers_of(&mut plan, &cases);
+    Ok((files, cases))
+}
+
+/// A run between its plan and its files.
+struct Run<'a> {
+    plan: RunPlan,
+    cases: Vec<Case>,
+    solvers: Vec<Box<dyn Solver>>,
+    names: Vec<String>,
+    info: RunInfo,
+    workers: Workers,
+    observer: &'a dyn Observer,
+    started: SystemTime,
+}
+
+/// What the journal says is left to do.
+struct Todo {
+    /// `todo[j]`: the cases solver `j` has yet to solve.
+    todo: Vec<Vec<usize>>,
+    /// Case × solver jobs already done.
+    already: usize,
+    /// The journal as it was (the earlier sessions' records and times).
+    earlier: journal::Loaded,
+}
+
+impl Todo {
+    /// The shard's case × solver grid minus the journal's records.
+    fn of(grid: &Grid, earlier: journal::Loaded) -> Result<Todo, String> {
+        let k = grid.names.len();
+        let mut done = vec![false; grid.len()];
+        for r in &earlier.records {
+            done[grid.slot(r)?] = true;
+        }
+        let already = done.iter().filter(|&&d| d).count();
+        let todo = (0..k)
+            .map(|j| {
+                grid.shard
+                    .cases(grid.cases)
+                    .filter(|&i| !done[grid.shard.position(i) * k + j])
+                    .collect()
+            })
+            .collect();
+        Ok(Todo {
+            todo,
+            already,
+            earlier,
+        })
+    }
+
+    /// Whether any pass has something to do.
+    fn any(&self) -> bool {
+        self.todo.iter().any(|t| !t.is_empty())
+    }
+}
+
+impl Run<'_> {
+    /// Creates or resumes the results directory. A fresh run prepares every solver first,
+    /// before its directory exists, so that a solver that cannot run (a partition that does
+    /// not fit) leaves nothing behind; a resumed one prepares later, only what has work.
+    fn open(&mut self) -> Result<(RunDir, Option<Vec<Duration>>), String> {
+        if self.plan.mode == OutMode::Resume {
+            let out = self.plan.out.as_deref();
+            let dir = RunDir::resume(out, &mut self.info, self.observer)?;
+            return Ok((dir, None));
+        }
+        let prepared = self.prepare(&[])?;
+        let force = self.plan.mode == OutMode::Force;
+        let out = self.plan.out.as_deref();
+        let dir = RunDir::create(out, force, self.started, &self.info)?;
+        Ok((dir, Some(prepared)))
+    }
+
+    fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>, String> {
+        runner::prepare(
+            &self.workers,
+            &mut self.solvers,
+            needed,
+            &self.cases,
+            self.observer,
+        )
+    }
+
+    /// Solves what `todo` lists, journalling each record; returns this session and its
+    /// records.
+    fn solve(
+        &mut self,
+        dir: &RunDir,
+        todo: &Todo,
+        prepared: &[Duration],
+        stop: &AtomicBool,
+    ) -> Result<(Session, Vec<Record>), String> {
+        let cfg = RunConfig {
+            threads: self.plan.threads,
+            limits: self.plan.limits,
+            repeat: self.plan.repeat,
+            keep_paths: self.plan.keep_paths,
+        };
+        // The records are kept in memory as they are journalled: the final files are made
+        // from the earlier sessions' records (read once, before) and this session's.
+        let session_no = todo.earlier.last_session + 1;
+        let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), true)?;
+        let pass = Pass {
+            cases: &self.cases,
+            cfg: &cfg,
+            todo: &todo.todo,
+            sink: &writer,
+            stop,
+            observer: self.observer,
+        };
+        let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass);
+        let kept = writer.finish()?;
+        Ok((session, kept))
+    }
+}
+
+/// Runs `plan`: reads the inputs, solves every case of its shard with every solver (only
+/// what the journal lacks when resuming), writes the run's files and exports, and returns
+/// what it found. Notices and progress go to `observer`; raising `stop` ends the run early
+/// with its journal saved.
+///
+/// # Errors
+/// Bad input or options (before any solving), an output that cannot be written, a solver
+/// that cannot be prepared, or a damaged journal; each a sentence that says what to do.
+pub fn execute(
+    mut plan: RunPlan,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Ending, String> {
+    let started = SystemTime::now();
+    plan.check()?;
+    let (files, cases) = read_cases(&plan, observer)?;
+    let solvers = solvers_of(&mut plan, &cases);
     let names: Vec<String> = solvers.iter().map(|s| s.name().to_string()).collect();
     let mut info = info_of(&plan, files, &names);
     info.started_at = crate::util::rfc3339(started);
-    let workers = Workers::new(plan.threads)?;
-    let resume = plan.mode == OutMode::Resume;
-    // A fresh run prepares every solver before its directory exists, so that a solver that
-    // cannot run (a partition that does not fit) leaves nothing behind.
-    let mut prepared = if resume {
-        None
-    } else {
-        Some(runner::prepare(
-            &workers,
-            &mut solvers,
-            &[],
-            &cases,
-            observer,
-        )?)
+    let mut run = Run {
+        workers: Workers::new(plan.threads)?,
+        plan,
+        cases,
+        solvers,
+        names,
+        info,
+        observer,
+        started,
     };
-    let dir = if resume {
-        RunDir::resume(plan.out.as_deref(), &mut info, observer)?
-    } else {
-        RunDir::create(
-            plan.out.as_deref(),
-            plan.mode == OutMode::Force,
-            started,
-            &info,
-        )?
-    };
-    if !plan.external.is_empty() && plan.limits.timeout.is_none() {
+    let (dir, prepared) = run.open()?;
+    if !run.plan.external.is_empty() && run.plan.limits.timeout.is_none() {
         observer.notice(
             "tilebench: no --timeout: a --solver program that never answers a case stalls the \
              run; pass --timeout SECONDS to make such cases `limit` rows",
         );
     }
-
-    // What is left to do: the shard's case × solver grid minus the journal's records.
-    let shard = plan.shard.unwrap_or(Shard::ALL);
+    let shard = run.plan.shard.unwrap_or(Shard::ALL);
+    let names = run.names.clone();
     let grid = Grid {
         dir: &dir,
-        cases: cases.len(),
+        cases: run.cases.len(),
         shard,
         names: &names,
     };
-    let k = names.len();
-    let loaded = dir.load_journal()?;
-    let mut done = vec![false; grid.len()];
-    for r in &loaded.records {
-        done[grid.slot(r)?] = true;
-    }
-    let already = done.iter().filter(|&&d| d).count();
-    let todo: Vec<Vec<usize>> = (0..k)
-        .map(|j| {
-            shard
-                .cases(cases.len())
-                .filter(|&i| !done[shard.position(i) * k + j])
-                .collect()
-        })
-        .collect();
-    let next_session = loaded.last_session + 1;
-    drop(loaded);
-    if resume && already > 0 {
+    let todo = Todo::of(&grid, dir.load_journal()?)?;
+    if todo.already > 0 {
         observer.notice(&format!(
-            "tilebench: resuming {}: {already} of {} case × strategy jobs were done, {} to go",
+            "tilebench: resuming {}: {} of {} case × strategy jobs were done, {} to go",
             dir.path().display(),
+            todo.already,
             grid.len(),
-            grid.len() - already
+            grid.len() - todo.already
         ));
     }
-    let prepared = match prepared.take() {
+    let prepared = match prepared {
         Some(p) => p,
-        None => {
-            let needed: Vec<bool> = todo.iter().map(|t| !t.is_empty()).collect();
-            runner::prepare(&workers, &mut solvers, &needed, &cases, observer)?
-        }
-    };
-
-    let cfg = RunConfig {
-        threads: plan.threads,
-        limits: plan.limits,
-        repeat: plan.repeat,
-        keep_paths: plan.keep_paths,
+        None => run.prepare(&todo.todo.iter().map(|t| !t.is_empty()).collect::<Vec<_>>())?,
     };
     let t0 = Instant::now();
-    // A run that starts afresh keeps its records in memory too, rather than read 1M journal
-    // lines back for the final files; a resumed one reads every session's from the journal.
-    let fresh = already == 0;
-    let writer = journal::Writer::open(dir.path(), next_session, names.clone(), fresh)?;
-    let session = runner::run_into(
-        &workers,
-        &mut solvers,
-        &prepared,
-        &Pass {
-            cases: &cases,
-            cfg: &cfg,
-            todo: &todo,
-            sink: &writer,
-            stop,
-            observer,
-        },
-    );
-    let kept = writer.finish()?;
+    let (session, kept) = run.solve(&dir, &todo, &prepared, stop)?;
     if session.stopped {
         return Ok(Ending::Stopped(Stopped {
-            saved: already + session.solved,
+            saved: todo.already + session.solved,
             total: grid.len(),
             dir,
         }));
     }
-    let session_s = t0.elapsed();
-    let (records, summaries) = finish_files(
-        &dir,
-        &grid,
-        &cases,
+    let wall = t0.elapsed();
+    // A session with nothing to do (every job was done) ran no pass and is not counted.
+    let this_session = todo.any().then_some(todo.earlier.last_session + 1);
+    let done = Sessions {
+        earlier: todo.earlier,
         kept,
-        fresh.then_some(next_session),
-        &session,
-        &mut info,
-        session_s,
+        this_session,
+        session: &session,
+        wall,
         started,
-    )?;
-    for e in &plan.exports {
+    };
+    let (records, summaries) = done.write(&grid, &run.cases, &mut run.info)?;
+    for e in &run.plan.exports {
         std::fs::write(&e.path, e.format.export.render(&summaries))
             .map_err(|err| format!("cannot write {}: {err}", e.path.display()))?;
     }
-    let baseline = match &plan.save_baseline {
+    let baseline = match &run.plan.save_baseline {
         Some(name) => Some((name.clone(), dir.save_baseline(name)?)),
         None => None,
     };
-    let solvers = solvers
+    let solvers = run
+        .solvers
         .iter()
         .map(|s| (s.name().to_string(), s.optimal()))
         .collect();
     Ok(Ending::Finished(Box::new(Finished {
         dir,
-        cases,
+        cases: run.cases,
         records,
         solvers,
         summaries,
         shard,
         threads: session.threads,
-        wall: session_s,
+        wall,
         baseline,
     })))
 }
 
-/// Writes the final files from this session's records (a fresh run: `fresh` is its session
-/// number) or every session's (a resumed one, read from the journal): cases.csv, then summary.csv, histograms and run.json; then the journal goes.
-#[allow(clippy::too_many_arguments)]
-fn finish_files(
-    dir: &RunDir,
-    grid: &Grid,
-    cases: &[Case],
+/// Every session's records and times, at the end of the last.
+struct Sessions<'a> {
+    /// The journal as it was when this session started.
+    earlier: journal::Loaded,
+    /// This session's records.
     kept: Vec<Record>,
-    fresh: Option<u32>,
-    session: &Session,
-    info: &mut RunInfo,
-    session_wall: Duration,
+    /// This session's number, when it ran a pass.
+    this_session: Option<u32>,
+    session: &'a Session,
+    /// This session's wall time.
+    wall: Duration,
+    /// When the run started (the interval log's start).
     started: SystemTime,
-) -> Result<(Vec<Record>, Vec<StrategySummary>), String> {
-    let names = grid.names;
-    let (all, wall, prepare, sessions) = if let Some(this) = fresh {
-        (kept, session.wall.clone(), session.prepare.clone(), this)
-    } else {
-        let loaded = dir.load_journal()?;
-        let by_name = |m: &std::collections::BTreeMap<String, Duration>| -> Vec<Duration> {
+}
+
+impl Sessions<'_> {
+    /// Writes the final files: cases.csv, then summary.csv, histograms and run.json (with
+    /// `info` completed); then the journal goes. Returns the records in grid order and the
+    /// summaries.
+    fn write(
+        self,
+        grid: &Grid,
+        cases: &[Case],
+        info: &mut RunInfo,
+    ) -> Result<(Vec<Record>, Vec<StrategySummary>), String> {
+        let names = grid.names;
+        let dir = grid.dir;
+        // Per solver: the earlier sessions' time plus this one's.
+        let sum = |earlier: &std::collections::BTreeMap<String, Duration>, now: &[Duration]| {
             names
                 .iter()
-                .map(|n| m.get(n).copied().unwrap_or_default())
-                .collect()
+                .zip(now)
+                .map(|(n, d)| earlier.get(n).copied().unwrap_or_default() + *d)
+                .collect::<Vec<Duration>>()
         };
-        let (wall, prepare) = (by_name(&loaded.wall), by_name(&loaded.prepare));
-        (loaded.records, wall, prepare, loaded.last_session)
-    };
-    let records = grid.order(all)?;
-    let report = RunReport::new(cases, &records, names, &wall);
-    atomic_write(&dir.join("cases.csv"), |w| {
-        cases_csv::write(w, cases, &records).map_err(std::io::Error::other)
-    })?;
-    info.threads = session.threads;
-    info.prepare_s = names
-        .iter()
-        .zip(&prepare)
-        .map(|(n, d)| (n.clone(), d.as_secs_f64()))
-        .collect();
-    info.sessions = (sessions > 1).then_some(sessions);
-    info.wall_s = if sessions > 1 {
-        // Time spent solving, summed over the sessions.
-        info.prepare_s.values().sum::<f64>() + wall.iter().map(Duration::as_secs_f64).sum::<f64>()
-    } else {
-        session_wall.as_secs_f64()
-    };
-    crate::report::write_run_files(dir.path(), &report, &wall, started, info)?;
-    dir.finish();
-    let summaries = report.summaries;
-    Ok((records, summaries))
+        let wall = sum(&self.earlier.wall, &self.session.wall);
+        let prepare = sum(&self.earlier.prepare, &self.session.prepare);
+        let sessions = self.this_session.unwrap_or(self.earlier.last_session);
+        let mut all = self.earlier.records;
+        all.extend(self.kept);
+        let records = grid.order(all)?;
+        let report = RunReport::new(cases, &records, names, &wall);
+        atomic_write(&dir.join("cases.csv"), |w| {
+            cases_csv::write(w, cases, &records).map_err(std::io::Error::other)
+        })?;
+        info.threads = self.session.threads;
+        info.prepare_s = names
+            .iter()
+            .zip(&prepare)
+            .map(|(n, d)| (n.clone(), d.as_secs_f64()))
+            .collect();
+        info.sessions = (sessions > 1).then_some(sessions);
+        info.wall_s = if sessions > 1 {
+            // Time spent solving, summed over the sessions.
+            info.prepare_s.values().sum::<f64>()
+                + wall.iter().map(Duration::as_secs_f64).sum::<f64>()
+        } else {
+            self.wall.as_secs_f64()
+        };
+        crate::report::write_run_files(dir.path(), &report, &wall, self.started, info)?;
+        dir.finish();
+        let summaries = report.summaries;
+        Ok((records, summaries))
+    }
 }
