@@ -5,24 +5,22 @@
 //! table, Markdown, CSV, dashboard JSON), so adding a format touches neither the solvers
 //! nor the other formats.
 
-pub mod bencher;
 pub mod cases_csv;
-pub mod github_benchmark;
 pub mod hgrm;
-pub mod markdown;
 pub mod run_json;
-pub mod summary;
-pub mod table;
 
-/// The export formats of the per-solver summary (`run --export NAME=FILE`). Adding one is
-/// its file (a [`SummaryExport`] and a `pub const FORMAT: Format`) and its line here.
-pub const FORMATS: &[Format] = &[
-    markdown::FORMAT,
-    bencher::FORMAT,
-    github_benchmark::FORMAT,
-    summary::FORMAT,
-    table::FORMAT,
-];
+/// Declares the export formats' modules and lists them, in the order given.
+macro_rules! formats {
+    ($($m:ident),+ $(,)?) => {
+        $(pub mod $m;)+
+        /// The export formats of the per-solver summary (`run --export NAME=FILE`).
+        pub const FORMATS: &[Format] = &[$($m::FORMAT),+];
+    };
+}
+
+// The summary's export formats, one file each (a [`SummaryExport`] and a
+// `pub const FORMAT: Format`). Adding one is its file and its name here.
+formats!(markdown, bencher, github_benchmark, summary, table);
 
 /// One export format: a name for `--export NAME=FILE`, a line for the help, the renderer.
 pub struct Format {

@@ -122,7 +122,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 /// astar as a [`super::informed::Guided`] search.
 pub struct Astar;
 
-impl super::informed::Guided for Astar {
+impl super::heuristic::Guided for Astar {
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

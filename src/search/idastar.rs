@@ -111,7 +111,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 /// idastar as a [`super::informed::Guided`] search.
 pub struct Idastar;
 
-impl super::informed::Guided for Idastar {
+impl super::heuristic::Guided for Idastar {
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

@@ -11,7 +11,6 @@
 pub mod bfs;
 pub mod heuristic;
 mod informed;
-pub mod pdb;
 pub mod registry;
 mod solver;
 
@@ -28,6 +27,7 @@ registry::strategies!(
     table
 );
 
+pub use heuristic::pdb;
 pub use registry::{Builtin, Config};
 pub use solver::{Prepare, Solver};
 

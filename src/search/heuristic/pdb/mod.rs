@@ -22,7 +22,7 @@ pub use partition::{Partition, MAX_PLACEMENTS};
 pub use store::{checksum, default_dir};
 pub use table::PatternTable;
 
-use super::heuristic::Heuristic;
+use super::Heuristic;
 use crate::puzzle::{Board, Shape};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -389,5 +389,55 @@ impl PdbOptions {
     ) -> Result<Arc<PdbSet>, String> {
         let partition = self.partition_for(shape)?;
         Ok(shared(shape, blank, &partition, &self.dir(), observer))
+    }
+}
+
+impl super::Family for Pdb {
+    const NAME: &'static str = "pdb";
+    /// The tables by (shape, goal blank cell).
+    type Shared = std::collections::HashMap<(Shape, usize), Arc<PdbSet>>;
+
+    fn supports(config: &crate::search::Config, shape: Shape) -> Result<(), crate::search::SolveError> {
+        config
+            .pdb
+            .partition_for(shape)
+            .map(|_| ())
+            .map_err(|e| crate::search::SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))
+    }
+
+    fn prepare(
+        shared: &mut Self::Shared,
+        config: &crate::search::Config,
+        goals: &[Board],
+        observer: &dyn crate::observe::Observer,
+    ) -> Result<(), crate::search::SolveError> {
+        for g in goals {
+            let key = (g.shape(), g.blank());
+            if !shared.contains_key(&key) {
+                Self::supports(config, key.0)?;
+                let set = config
+                    .pdb
+                    .tables(key.0, key.1, observer)
+                    .map_err(crate::search::SolveError)?;
+                shared.insert(key, set);
+            }
+        }
+        Ok(())
+    }
+
+    fn for_goal(
+        shared: &Self::Shared,
+        config: &crate::search::Config,
+        goal: &Board,
+    ) -> Result<Pdb, crate::search::SolveError> {
+        let set = shared.get(&(goal.shape(), goal.blank())).ok_or_else(|| {
+            crate::search::SolveError(format!(
+                "the pattern databases for {} goals with the blank at cell {} were not loaded; \
+                 call Solver::prepare with the goals first",
+                goal.shape(),
+                goal.blank()
+            ))
+        })?;
+        Ok(Pdb::with_reflection(goal, set.clone(), config.pdb.reflection))
     }
 }

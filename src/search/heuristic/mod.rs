@@ -1,0 +1,211 @@
+//! Heuristics: admissible estimates of the moves left to the goal.
+//!
+//! Every heuristic is built once per goal and updated incrementally as a tile slides, so
+//! `astar` and `idastar` never recompute a whole board's estimate inside the search.
+
+use super::{Config, Outcome, Problem, SolveError, SolveOptions};
+use crate::observe::Observer;
+use crate::puzzle::{Board, Shape};
+use std::fmt;
+use std::str::FromStr;
+
+/// An estimate that can be updated when one tile slides.
+pub trait Heuristic {
+    /// What a depth-first search carries from a node to its children so that the next
+    /// update is cheap: nothing for Manhattan, tile cells and per-group values for a pattern
+    /// database (whose estimate, a maximum of two sums, cannot be updated from `h` alone).
+    type Memo: Copy;
+    /// The estimate for a whole board.
+    fn estimate(&self, b: &Board) -> u32;
+    /// The estimate after `tile` slid from cell `from` to cell `to`; `h` is the estimate
+    /// before the move and `after` the board after it.
+    fn update(&self, h: u32, after: &Board, tile: u8, from: usize, to: usize) -> u32;
+    /// The estimate for a whole board, and its memo.
+    fn start(&self, b: &Board) -> (u32, Self::Memo);
+    /// [`Heuristic::update`] with the parent's memo; returns the child's.
+    fn step(
+        &self,
+        h: u32,
+        memo: &Self::Memo,
+        after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, Self::Memo);
+}
+
+/// `start` and `step` for heuristics that need no memo.
+macro_rules! no_memo {
+    () => {
+        type Memo = ();
+        #[inline]
+        fn start(&self, b: &Board) -> (u32, ()) {
+            (self.estimate(b), ())
+        }
+        #[inline]
+        fn step(
+            &self,
+            h: u32,
+            _: &(),
+            after: &Board,
+            tile: u8,
+            from: usize,
+            to: usize,
+        ) -> (u32, ()) {
+            (self.update(h, after, tile, from, to), ())
+        }
+    };
+}
+
+/// How a heuristic is built for a run: its name, what it shares across goals (loaded before
+/// the clock starts), and how it is made for one goal.
+pub trait Family: Heuristic + Sized + Send + Sync + 'static {
+    /// The name on the command line (`--heuristic NAME`).
+    const NAME: &'static str;
+    /// What the goals of a run share (a pattern database's tables); `()` for most.
+    type Shared: Default + Send + Sync;
+    /// Whether the configuration fits boards of `shape` (a pattern-database partition).
+    ///
+    /// # Errors
+    /// Why it does not.
+    fn supports(_config: &Config, _shape: Shape) -> Result<(), SolveError> {
+        Ok(())
+    }
+    /// Loads what `goals` need into `shared`, before any case is timed.
+    ///
+    /// # Errors
+    /// The configuration does not fit the goals.
+    fn prepare(
+        _shared: &mut Self::Shared,
+        _config: &Config,
+        _goals: &[Board],
+        _observer: &dyn Observer,
+    ) -> Result<(), SolveError> {
+        Ok(())
+    }
+    /// The heuristic for `goal`.
+    ///
+    /// # Errors
+    /// What it needs was not prepared.
+    fn for_goal(shared: &Self::Shared, config: &Config, goal: &Board) -> Result<Self, SolveError>;
+}
+
+/// A search guided by a heuristic (`astar`, `idastar`).
+pub trait Guided: Send + Sync + 'static {
+    /// Runs the search with heuristic `h`, built for `problem.goal`.
+    fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome;
+}
+
+/// Declares [`HeuristicKind`] and the per-goal and shared state of every heuristic.
+macro_rules! heuristics {
+    ($($(#[$doc:meta])* $v:ident: $m:ident::$t:ident),+ $(,)?) => {
+        $(pub mod $m; pub use $m::$t;)+
+
+        /// A heuristic, as chosen with `--heuristic`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum HeuristicKind {
+            $($(#[$doc])* $v),+
+        }
+
+        impl HeuristicKind {
+            /// Every heuristic, in order.
+            pub const ALL: &'static [HeuristicKind] = &[$(HeuristicKind::$v),+];
+            /// The name on the command line.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(HeuristicKind::$v => <$t as Family>::NAME),+
+                }
+            }
+            /// Whether the configuration fits boards of `shape`.
+            pub(crate) fn supports(self, config: &Config, shape: Shape) -> Result<(), SolveError> {
+                match self {
+                    $(HeuristicKind::$v => <$t as Family>::supports(config, shape)),+
+                }
+            }
+        }
+
+        /// A heuristic built for one goal.
+        pub(crate) enum Ready {
+            $($v($t)),+
+        }
+
+        /// What every heuristic shares across goals.
+        #[allow(non_snake_case)]
+        #[derive(Default)]
+        pub(crate) struct Shared {
+            $($v: <$t as Family>::Shared),+
+        }
+
+        impl Shared {
+            /// Loads what `kind` needs for `goals`.
+            pub(crate) fn prepare(
+                &mut self,
+                kind: HeuristicKind,
+                config: &Config,
+                goals: &[Board],
+                observer: &dyn Observer,
+            ) -> Result<(), SolveError> {
+                match kind {
+                    $(HeuristicKind::$v => <$t as Family>::prepare(&mut self.$v, config, goals, observer)),+
+                }
+            }
+            /// `kind` built for `goal`.
+            pub(crate) fn ready(
+                &self,
+                kind: HeuristicKind,
+                config: &Config,
+                goal: &Board,
+            ) -> Result<Ready, SolveError> {
+                Ok(match kind {
+                    $(HeuristicKind::$v => Ready::$v(<$t as Family>::for_goal(&self.$v, config, goal)?)),+
+                })
+            }
+        }
+
+        impl Ready {
+            /// Runs search `G` with this heuristic.
+            pub(crate) fn run<G: Guided>(&self, p: &Problem, opts: &SolveOptions) -> Outcome {
+                match self {
+                    $(Ready::$v(h) => G::search(p, opts, h)),+
+                }
+            }
+        }
+    };
+}
+
+// The heuristics, one file each, in the order `--help` lists them. Adding one is its file
+// (a type that implements `Heuristic` and `Family`) and its line here.
+heuristics! {
+    /// Sum of the tiles' Manhattan distances.
+    Manhattan: manhattan::Manhattan,
+    /// Manhattan plus 2 for each tile that must leave its row or column to let another pass.
+    LinearConflict: linear_conflict::LinearConflict,
+    /// Additive disjoint pattern databases (Korf and Felner).
+    Pdb: pdb::Pdb,
+}
+
+impl Default for HeuristicKind {
+    fn default() -> Self {
+        HeuristicKind::ALL[0]
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for HeuristicKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        HeuristicKind::ALL
+            .iter()
+            .copied()
+            .find(|h| h.name() == s.trim())
+            .ok_or_else(|| {
+                let names: Vec<&str> = HeuristicKind::ALL.iter().map(|h| h.name()).collect();
+                format!("unknown heuristic `{s}`; choose {}", names.join(", "))
+            })
+    }
+}
