@@ -1,15 +1,19 @@
 //! tilebench: a benchmark harness for sliding-tile puzzle solvers.
 //!
-//! The library is the engine; the `tilebench` binary is a thin command line over it.
-//! The pipeline reads left to right:
+//! The library is the engine; the `tilebench` binary is a thin command line over it. A run is
+//! a value, [`harness::plan::RunPlan`], and one call, [`harness::pipeline::execute`], takes it
+//! left to right:
 //!
-//! [`harness::input`] (CSV rows → cases) → [`harness::runner`] (solve every case × strategy
-//! in parallel, timing each solve) → [`harness::record`] (one record per case × strategy) →
-//! [`report`] (cases.csv, summary.csv, latency histograms, run.json, tables).
+//! [`harness::input`] (CSV rows → cases) → [`harness::runner`] (every case × solver in
+//! parallel, each solve timed by [`harness::measure`] and judged by [`harness::judge`]) →
+//! [`harness::record`] (one typed row per case × solver, journalled as it finishes) →
+//! [`report`] (cases.csv, summary.csv, latency histograms, run.json, exports).
 //!
-//! The domain lives in [`puzzle`]; the strategies in [`search`], one file each. Programs that
-//! are benchmarked beside them (`--solver`) are run and judged by [`external`]. [`plot`] draws
-//! SVG charts of finished runs.
+//! Everything that answers cases is a [`search::Solver`]: the built-in strategies (listed in
+//! [`search::registry`], one file each), external programs ([`external::Program`]), and a
+//! user's own type (see `examples/greedy.rs`). The domain lives in [`puzzle`]. The library
+//! never prints: notices and progress go to an [`observe::Observer`]. [`plot`] draws SVG
+//! charts of finished runs.
 
 pub mod check;
 pub mod external;

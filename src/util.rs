@@ -136,9 +136,11 @@ pub fn atomic_write(
     })
 }
 
-/// Text from an input, shortened for a message: at most `max` characters, then `…` and the
-/// full length, so one huge field cannot flood a terminal or a log.
+/// Text shortened for a message or a label: trailing white space dropped, then at most `max`
+/// characters, then `…` and the full length, so one huge field cannot flood a terminal or a
+/// log. The one clipper every message uses.
 pub fn clip(s: &str, max: usize) -> String {
+    let s = s.trim_end();
     let n = s.chars().count();
     if n <= max {
         s.to_string()

@@ -18,7 +18,8 @@ use crate::puzzle::Board;
 use crate::search::{
     registry, Limits, Outcome, Prepare, Problem, SolveError, Solver, Stats, Status,
 };
-use process::{shorten, Asked, Exchange, Session};
+use crate::util::clip;
+use process::{Asked, Exchange, Session};
 use protocol::{parse_answer, Answer, Blank, Protocol, Request, Spawn};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
@@ -123,7 +124,7 @@ fn extra_output(text: &str) -> Exchange {
     Exchange::Failed(format!(
         "printed `{}` after an answer line, before the next case was sent: a program prints \
          exactly one line per case on stdout (diagnostics go to stderr)",
-        shorten(text.trim_end(), 120)
+        clip(text.trim_end(), 120)
     ))
 }
 
@@ -286,7 +287,7 @@ impl Solver for Program {
                 self.restart();
                 return fail(format!(
                     "sent `{sent}`, it printed `{}`, which is {e}{restarted}",
-                    shorten(&line, 120)
+                    clip(&line, 120)
                 ));
             }
         };
@@ -303,10 +304,7 @@ impl Solver for Program {
         };
         o.reported = Some(counters);
         o.latency = Some(elapsed);
-        o.note = Some(format!(
-            "sent `{sent}`, it printed `{}`",
-            shorten(&line, 120)
-        ));
+        o.note = Some(format!("sent `{sent}`, it printed `{}`", clip(&line, 120)));
         Ok(o)
     }
 }

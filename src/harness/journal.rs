@@ -16,7 +16,7 @@
 //!
 //! The final files are made from the journal; then the three files are removed.
 
-use super::record::{Counters, Record};
+use super::record::{Column, Record};
 use super::runner::Sink;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -36,62 +36,44 @@ pub const FLUSH_RECORDS: usize = 4096;
 /// most this much work).
 pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
-const HEADER: &str = "case,strategy,status,steps,matches_expected,optimal,expanded,generated,\
-stored,peak_frontier,latency_ns,latency_min_ns,path,message\n";
+/// The journal's header: `case`, then the columns a record fills, as cases.csv names them.
+fn header() -> &'static str {
+    static H: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    H.get_or_init(|| {
+        let names: Vec<&str> = std::iter::once("case")
+            .chain(Column::of_records().map(Column::name))
+            .collect();
+        names.join(",") + "\n"
+    })
+}
 const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
 
-/// Appends one record as a journal line. Line ends inside the message are escaped (`\n`),
-/// so every record is exactly one line and a torn line is easy to find.
+/// Appends one record as a journal line: its case index, then its value in every column a
+/// record fills. Line ends inside the message are escaped (`\n`), so every record is exactly
+/// one line and a torn line is easy to find; an empty path (start = goal) is written as `-`,
+/// so it is not read back as no path.
 pub fn encode(rec: &Record, out: &mut Vec<u8>) {
     let mut num = itoa::Buffer::new();
-    let opt = |out: &mut Vec<u8>, v: Option<u64>, num: &mut itoa::Buffer| {
-        if let Some(v) = v {
-            out.extend_from_slice(num.format(v).as_bytes());
-        }
-        out.push(b',');
-    };
     out.extend_from_slice(num.format(rec.case).as_bytes());
-    out.push(b',');
-    quoted(out, &rec.strategy);
-    out.push(b',');
-    out.extend_from_slice(rec.status.as_str().as_bytes());
-    out.push(b',');
-    if let Some(s) = rec.steps {
-        out.extend_from_slice(num.format(s).as_bytes());
-    }
-    out.push(b',');
-    for b in [rec.matches_expected, rec.optimal] {
-        out.extend_from_slice(match b {
-            Some(true) => b"true,",
-            Some(false) => b"false,",
-            None => b",",
-        });
-    }
-    let c = rec.counters;
-    for v in [c.expanded, c.generated, c.stored, c.peak_frontier] {
-        opt(out, v, &mut num);
-    }
-    opt(out, Some(rec.latency_ns), &mut num);
-    opt(out, Some(rec.latency_min_ns), &mut num);
-    if let Some(p) = &rec.path {
-        // An empty path (start = goal) is written as `-`, so it is not read back as no path.
-        if p.is_empty() {
-            out.push(b'-');
-        } else {
-            quoted(out, p);
+    for column in Column::of_records() {
+        out.push(b',');
+        match column {
+            Column::Path if rec.path.as_deref() == Some("") => out.push(b'-'),
+            Column::Message => {
+                let mut msg = String::with_capacity(rec.message.len());
+                for ch in rec.message.chars() {
+                    match ch {
+                        '\\' => msg.push_str("\\\\"),
+                        '\n' => msg.push_str("\\n"),
+                        '\r' => msg.push_str("\\r"),
+                        c => msg.push(c),
+                    }
+                }
+                quoted(out, &msg);
+            }
+            _ => quoted(out, rec.value(column, &mut num)),
         }
     }
-    out.push(b',');
-    let mut msg = String::new();
-    for ch in rec.message.chars() {
-        match ch {
-            '\\' => msg.push_str("\\\\"),
-            '\n' => msg.push_str("\\n"),
-            '\r' => msg.push_str("\\r"),
-            c => msg.push(c),
-        }
-    }
-    quoted(out, &msg);
     out.push(b'\n');
 }
 
@@ -125,56 +107,34 @@ fn unescape(s: &str) -> String {
 }
 
 /// Reads one journal line back.
+///
+/// # Errors
+/// A line with the wrong number of fields, or a field that is not a value of its column.
 pub fn decode(r: &csv::StringRecord) -> Result<Record, String> {
-    if r.len() != 14 {
-        return Err(format!("{} fields, expected 14", r.len()));
+    let want = 1 + Column::of_records().count();
+    if r.len() != want {
+        return Err(format!("{} fields, expected {want}", r.len()));
     }
-    let num = |i: usize| -> Result<Option<u64>, String> {
-        match &r[i] {
-            "" => Ok(None),
-            s => s
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("`{s}` is not a number")),
+    let case = match r[0].parse() {
+        Ok(i) => i,
+        Err(_) if r[0].is_empty() => return Err("no case index".into()),
+        Err(_) => return Err(format!("`{}` is not a case index", &r[0])),
+    };
+    let mut rec = Record::empty(case, "");
+    for (i, column) in Column::of_records().enumerate() {
+        let text = &r[i + 1];
+        match column {
+            Column::Path if text == "-" => rec.path = Some(String::new()),
+            Column::Message => rec.message = unescape(text),
+            _ => rec.set(column, text)?,
         }
-    };
-    let flag = |i: usize| -> Result<Option<bool>, String> {
-        match &r[i] {
-            "" => Ok(None),
-            "true" => Ok(Some(true)),
-            "false" => Ok(Some(false)),
-            s => Err(format!("`{s}` is not true or false")),
-        }
-    };
-    let case = num(0)?.ok_or("no case index")? as usize;
-    let mut rec = Record::empty(case, &r[1]);
-    rec.status = r[2].parse()?;
-    rec.steps = match &r[3] {
-        "" => None,
-        s => Some(s.parse().map_err(|_| format!("`{s}` is not a number"))?),
-    };
-    rec.matches_expected = flag(4)?;
-    rec.optimal = flag(5)?;
-    rec.counters = Counters {
-        expanded: num(6)?,
-        generated: num(7)?,
-        stored: num(8)?,
-        peak_frontier: num(9)?,
-    };
-    rec.latency_ns = num(10)?.unwrap_or(0);
-    rec.latency_min_ns = num(11)?.unwrap_or(0);
-    rec.path = match &r[12] {
-        "" => None,
-        "-" => Some(String::new()),
-        p => Some(p.to_string()),
-    };
-    rec.message = unescape(&r[13]);
+    }
     Ok(rec)
 }
 
 /// Creates empty journal files (with their headers) in `dir`, replacing any.
 pub fn create(dir: &Path) -> io::Result<()> {
-    for (name, header) in [(JOURNAL, HEADER), (PASSES, PASSES_HEADER)] {
+    for (name, header) in [(JOURNAL, header()), (PASSES, PASSES_HEADER)] {
         let mut f = File::create(dir.join(name))?;
         f.write_all(header.as_bytes())?;
         f.sync_all()?;
@@ -232,7 +192,7 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
         )
     };
     let path = dir.join(JOURNAL);
-    let text = complete_lines(&path, HEADER)?;
+    let text = complete_lines(&path, header())?;
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(text.as_bytes());
@@ -499,7 +459,7 @@ mod tests {
         r.message = "a \"quoted\", multi\nline \\ message\r".into();
         let mut b = Record::empty(8, "astar");
         b.path = Some("udlr".into());
-        let mut bytes = HEADER.as_bytes().to_vec();
+        let mut bytes = header().as_bytes().to_vec();
         encode(&r, &mut bytes);
         encode(&b, &mut bytes);
         assert_eq!(bytes.iter().filter(|&&c| c == b'\n').count(), 3);

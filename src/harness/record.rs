@@ -72,21 +72,23 @@ impl From<Status> for RowStatus {
 pub use crate::search::Counters;
 
 /// The result of one strategy on one case.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     /// Index of the case in the run's case list.
     pub case: usize,
-    /// The strategy's name: a built-in strategy or an external solver (`--solver NAME=…`).
+    /// The solver's name: a built-in strategy, an external program or a user's solver.
     pub strategy: String,
+    /// How the case ended for this solver.
     pub status: RowStatus,
     /// Moves in the path found (solved), −1 when unsolvable, `None` otherwise. On `wrong`
     /// rows, what the program claimed (its path's length, its number, or −1).
     pub steps: Option<i64>,
     /// Whether `steps` equals the case's `expected_steps`; `None` when there is nothing to compare.
     pub matches_expected: Option<bool>,
-    /// External solvers only: whether a valid path is as short as the optimum; `None` for
-    /// built-in strategies (optimal by construction) and when there is nothing to judge.
+    /// Solvers that are not optimal by construction: whether a valid path is as short as the
+    /// optimum; `None` for the others and when there is nothing to judge.
     pub optimal: Option<bool>,
+    /// The work counters the solver reported.
     pub counters: Counters,
     /// Median wall time of the solve alone over the repeats, in nanoseconds.
     pub latency_ns: u64,
@@ -123,5 +125,210 @@ impl Record {
             RowStatus::Solved | RowStatus::Unsolvable => Some(steps == Some(e)),
             _ => None,
         }
+    }
+}
+
+/// A column of cases.csv. The one list every format is derived from: cases.csv writes
+/// [`Column::CASES_CSV`]; the journal writes the case's index and then the columns a record
+/// fills ([`Column::of_record`]), in the same order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// The dataset file.
+    Input,
+    /// The row's line in it.
+    Line,
+    /// The row's id.
+    Id,
+    /// The solver.
+    Strategy,
+    /// The start board.
+    Start,
+    /// The goal board.
+    Goal,
+    /// The row's status.
+    Status,
+    /// Moves in the answer (−1: unsolvable).
+    Steps,
+    /// The dataset's answer.
+    ExpectedSteps,
+    /// Whether `steps` equals `expected_steps`.
+    MatchesExpected,
+    /// Whether a judged answer is shortest.
+    Optimal,
+    /// States expanded.
+    Expanded,
+    /// States generated.
+    Generated,
+    /// States stored.
+    Stored,
+    /// The largest frontier.
+    PeakFrontier,
+    /// Median latency, ns.
+    LatencyNs,
+    /// Fastest latency, ns.
+    LatencyMinNs,
+    /// The move string.
+    Path,
+    /// Why the row is not solved, or a note.
+    Message,
+}
+
+impl Column {
+    /// cases.csv's columns, in order.
+    pub const CASES_CSV: [Column; 19] = [
+        Column::Input,
+        Column::Line,
+        Column::Id,
+        Column::Strategy,
+        Column::Start,
+        Column::Goal,
+        Column::Status,
+        Column::Steps,
+        Column::ExpectedSteps,
+        Column::MatchesExpected,
+        Column::Optimal,
+        Column::Expanded,
+        Column::Generated,
+        Column::Stored,
+        Column::PeakFrontier,
+        Column::LatencyNs,
+        Column::LatencyMinNs,
+        Column::Path,
+        Column::Message,
+    ];
+
+    /// The header name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Column::Input => "input",
+            Column::Line => "line",
+            Column::Id => "id",
+            Column::Strategy => "strategy",
+            Column::Start => "start",
+            Column::Goal => "goal",
+            Column::Status => "status",
+            Column::Steps => "steps",
+            Column::ExpectedSteps => "expected_steps",
+            Column::MatchesExpected => "matches_expected",
+            Column::Optimal => "optimal",
+            Column::Expanded => "expanded",
+            Column::Generated => "generated",
+            Column::Stored => "stored",
+            Column::PeakFrontier => "peak_frontier",
+            Column::LatencyNs => "latency_ns",
+            Column::LatencyMinNs => "latency_min_ns",
+            Column::Path => "path",
+            Column::Message => "message",
+        }
+    }
+
+    /// Whether a [`Record`] holds the value (the others come from the case).
+    pub const fn of_record(self) -> bool {
+        !matches!(
+            self,
+            Column::Input
+                | Column::Line
+                | Column::Id
+                | Column::Start
+                | Column::Goal
+                | Column::ExpectedSteps
+        )
+    }
+
+    /// Whether the value is a measurement, left empty on rows that did not search.
+    pub const fn measured(self) -> bool {
+        matches!(
+            self,
+            Column::Expanded
+                | Column::Generated
+                | Column::Stored
+                | Column::PeakFrontier
+                | Column::LatencyNs
+                | Column::LatencyMinNs
+        )
+    }
+
+    /// The columns a record fills, in order.
+    pub fn of_records() -> impl Iterator<Item = Column> {
+        Column::CASES_CSV.into_iter().filter(|c| c.of_record())
+    }
+}
+
+impl Record {
+    /// This record's value in `column` (one it fills), as cases.csv writes it; numbers are
+    /// formatted in `num`.
+    pub fn value<'a>(&'a self, column: Column, num: &'a mut itoa::Buffer) -> &'a str {
+        let flag = |b: Option<bool>| match b {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "",
+        };
+        let c = &self.counters;
+        let count = match column {
+            Column::Expanded => c.expanded,
+            Column::Generated => c.generated,
+            Column::Stored => c.stored,
+            Column::PeakFrontier => c.peak_frontier,
+            Column::LatencyNs => Some(self.latency_ns),
+            Column::LatencyMinNs => Some(self.latency_min_ns),
+            _ => None,
+        };
+        match column {
+            Column::Strategy => &self.strategy,
+            Column::Status => self.status.as_str(),
+            Column::Steps => self.steps.map_or("", |s| num.format(s)),
+            Column::MatchesExpected => flag(self.matches_expected),
+            Column::Optimal => flag(self.optimal),
+            Column::Path => self.path.as_deref().unwrap_or(""),
+            Column::Message => &self.message,
+            _ => count.map_or("", |v| num.format(v)),
+        }
+    }
+
+    /// Sets `column` (one a record fills) from its text, as [`Record::value`] writes it.
+    ///
+    /// # Errors
+    /// Text that is not a value of the column (a number, `true`/`false`, a status).
+    pub fn set(&mut self, column: Column, text: &str) -> Result<(), String> {
+        let num = |s: &str| -> Result<Option<u64>, String> {
+            match s {
+                "" => Ok(None),
+                s => s
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("`{s}` is not a number")),
+            }
+        };
+        let flag = |s: &str| -> Result<Option<bool>, String> {
+            match s {
+                "" => Ok(None),
+                "true" => Ok(Some(true)),
+                "false" => Ok(Some(false)),
+                s => Err(format!("`{s}` is not true or false")),
+            }
+        };
+        let c = &mut self.counters;
+        match column {
+            Column::Strategy => self.strategy = text.to_string(),
+            Column::Status => self.status = text.parse()?,
+            Column::Steps => {
+                self.steps = match text {
+                    "" => None,
+                    s => Some(s.parse().map_err(|_| format!("`{s}` is not a number"))?),
+                }
+            }
+            Column::MatchesExpected => self.matches_expected = flag(text)?,
+            Column::Optimal => self.optimal = flag(text)?,
+            Column::Expanded => c.expanded = num(text)?,
+            Column::Generated => c.generated = num(text)?,
+            Column::Stored => c.stored = num(text)?,
+            Column::PeakFrontier => c.peak_frontier = num(text)?,
+            Column::LatencyNs => self.latency_ns = num(text)?.unwrap_or(0),
+            Column::LatencyMinNs => self.latency_min_ns = num(text)?.unwrap_or(0),
+            Column::Path => self.path = (!text.is_empty()).then(|| text.to_string()),
+            Column::Message => self.message = text.to_string(),
+            other => return Err(format!("`{}` is not a column of a record", other.name())),
+        }
+        Ok(())
     }
 }

@@ -83,15 +83,7 @@ fn label(runs: &[RunData], run: &RunData, strategy: &str) -> String {
 /// The title's suffix naming the runs.
 fn runs_named(runs: &[RunData]) -> String {
     let names: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
-    shorten(&names.join(" vs "), 70)
-}
-
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let head: String = s.chars().take(max - 1).collect();
-    format!("{head}…")
+    crate::util::clip(&names.join(" vs "), 60)
 }
 
 /// One line of a line chart.
@@ -357,7 +349,7 @@ fn draw_legend(
             }
         }
         area.draw(&Text::new(
-            shorten(&e.label, 40),
+            crate::util::clip(&e.label, 30),
             (x0 + 44, y),
             (FONT, font)
                 .into_font()

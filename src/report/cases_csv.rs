@@ -1,7 +1,7 @@
 //! cases.csv: one row per case × strategy, in input order then strategy order.
 
 use crate::harness::input::Case;
-use crate::harness::record::{Record, RowStatus};
+use crate::harness::record::{Column, Record, RowStatus};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -68,6 +68,28 @@ impl CaseRow {
         }
     }
 
+    /// The record this row was written from (`case`: the case's index in its run).
+    pub fn to_record(&self, case: usize) -> Record {
+        Record {
+            case,
+            strategy: self.strategy.clone(),
+            status: self.status,
+            steps: self.steps,
+            matches_expected: self.matches_expected,
+            optimal: self.optimal,
+            counters: crate::search::Counters {
+                expanded: self.expanded,
+                generated: self.generated,
+                stored: self.stored,
+                peak_frontier: self.peak_frontier,
+            },
+            latency_ns: self.latency_ns.unwrap_or(0),
+            latency_min_ns: self.latency_min_ns.unwrap_or(0),
+            path: self.path.clone(),
+            message: self.message.clone(),
+        }
+    }
+
     /// The key that matches a row across runs: input, id (or line when there is no id), strategy.
     pub fn key(&self) -> (String, String, String) {
         let which = if self.id.is_empty() {
@@ -79,28 +101,17 @@ impl CaseRow {
     }
 }
 
-/// The header of cases.csv: the fields of [`CaseRow`], in order.
-pub const COLUMNS: [&str; 19] = [
-    "input",
-    "line",
-    "id",
-    "strategy",
-    "start",
-    "goal",
-    "status",
-    "steps",
-    "expected_steps",
-    "matches_expected",
-    "optimal",
-    "expanded",
-    "generated",
-    "stored",
-    "peak_frontier",
-    "latency_ns",
-    "latency_min_ns",
-    "path",
-    "message",
-];
+/// The header of cases.csv: [`Column::CASES_CSV`]'s names (a test checks that [`CaseRow`]'s
+/// fields are the same, in the same order).
+pub const COLUMNS: [&str; 19] = {
+    let mut names = [""; 19];
+    let mut i = 0;
+    while i < 19 {
+        names[i] = Column::CASES_CSV[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Rows formatted per parallel task, and tasks per batch written before the next batch
 /// starts: memory stays bounded however many rows there are.
@@ -112,47 +123,37 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
     let mut num = itoa::Buffer::new();
     let mut board = String::with_capacity(48);
     let searched = r.status.searched();
-    out.write_field(case.source.as_bytes())?;
-    out.write_field(num.format(case.line))?;
-    out.write_field(&case.id)?;
-    out.write_field(&r.strategy)?;
-    for (text, which) in [(&case.start_text, 0), (&case.goal_text, 1)] {
-        board.clear();
-        match &case.problem {
-            Ok(p) => {
-                let b = if which == 0 { p.start } else { p.goal };
-                let _ = b.write_to(&mut board, "x");
-                out.write_field(&board)?;
+    for column in Column::CASES_CSV {
+        if column.of_record() {
+            if column.measured() && !searched {
+                out.write_field("")?;
+            } else {
+                out.write_field(r.value(column, &mut num))?;
             }
-            Err(_) => out.write_field(text)?,
+            continue;
+        }
+        match column {
+            Column::Input => out.write_field(case.source.as_bytes())?,
+            Column::Line => out.write_field(num.format(case.line))?,
+            Column::Id => out.write_field(&case.id)?,
+            Column::ExpectedSteps => {
+                out.write_field(case.expected_steps.map_or("", |x| num.format(x)))?
+            }
+            _ => {
+                let start = column == Column::Start;
+                match &case.problem {
+                    Ok(p) => {
+                        board.clear();
+                        let b = if start { p.start } else { p.goal };
+                        let _ = b.write_to(&mut board, "x");
+                        out.write_field(&board)?;
+                    }
+                    Err(_) if start => out.write_field(&case.start_text)?,
+                    Err(_) => out.write_field(&case.goal_text)?,
+                }
+            }
         }
     }
-    out.write_field(r.status.as_str())?;
-    for v in [r.steps, case.expected_steps] {
-        out.write_field(v.map_or("", |x| num.format(x)))?;
-    }
-    for b in [r.matches_expected, r.optimal] {
-        out.write_field(match b {
-            Some(true) => "true",
-            Some(false) => "false",
-            None => "",
-        })?;
-    }
-    for v in [
-        r.counters.expanded,
-        r.counters.generated,
-        r.counters.stored,
-        r.counters.peak_frontier,
-        Some(r.latency_ns),
-        Some(r.latency_min_ns),
-    ] {
-        out.write_field(match v {
-            Some(x) if searched => num.format(x),
-            _ => "",
-        })?;
-    }
-    out.write_field(r.path.as_deref().unwrap_or(""))?;
-    out.write_field(&r.message)?;
     out.write_record(None::<&[u8]>)
 }
 

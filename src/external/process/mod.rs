@@ -12,6 +12,7 @@
 
 use super::protocol::parse_counters;
 use crate::harness::record::Counters;
+use crate::util::clip;
 use std::time::Duration;
 
 #[cfg(unix)]
@@ -44,7 +45,7 @@ impl Stderr {
         if self.tail.len() == TAIL_LINES {
             self.tail.remove(0);
         }
-        self.tail.push(shorten(&line, TAIL_CHARS));
+        self.tail.push(clip(&line, TAIL_CHARS));
     }
 
     /// `; stderr: …` for messages, or nothing.
@@ -54,16 +55,6 @@ impl Stderr {
         } else {
             format!("; its stderr ended with: {}", self.tail.join(" | "))
         }
-    }
-}
-
-/// Cuts long text for messages.
-pub fn shorten(s: &str, max: usize) -> String {
-    let s = s.trim_end();
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(max).collect::<String>())
     }
 }
 
