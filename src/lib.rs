@@ -16,6 +16,7 @@
 //! charts of finished runs.
 
 pub mod check;
+pub mod error;
 pub mod external;
 pub mod harness;
 pub mod observe;
@@ -25,3 +26,5 @@ pub mod report;
 pub mod search;
 pub mod space;
 pub mod util;
+
+pub use error::{Error, Result};

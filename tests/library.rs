@@ -160,6 +160,8 @@ fn a_solver_named_like_a_strategy_is_refused_before_solving() {
     let err = execute(plan, &Silent, &AtomicBool::new(false))
         .err()
         .unwrap();
+    assert!(matches!(err, tilebench::Error::Plan(_)), "{err:?}");
+    let err = err.to_string();
     assert!(
         err.contains("`bfs-rank` is the name of a built-in strategy"),
         "{err}"

@@ -115,7 +115,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     let (quiet, check, add_out) = (args.quiet, args.check, args.out.is_none());
     let terminal = super::terminal::Terminal::new(quiet);
     interrupt::install();
-    let run = match execute(plan(args)?, &terminal, &interrupt::STOP)? {
+    let run = match execute(plan(args)?, &terminal, &interrupt::STOP).map_err(|e| e.to_string())? {
         Ending::Finished(run) => run,
         Ending::Stopped(s) => {
             eprintln!(

@@ -1,19 +1,26 @@
 //! The run, in a straight line: plan → input → solve → record → export.
 //!
-//! ```no_run
-//! use tilebench::harness::pipeline::{execute, Ending};
-//! use tilebench::harness::plan::RunPlan;
-//! use tilebench::observe::Silent;
+//! ```
 //! use std::sync::atomic::AtomicBool;
+//! use tilebench::harness::pipeline::{execute, Ending};
+//! use tilebench::harness::plan::{OutMode, RunPlan};
+//! use tilebench::observe::Silent;
 //!
-//! let plan = RunPlan::new(vec!["inputs/random-1k.csv".into()]).with_strategies("astar").unwrap();
-//! match execute(plan, &Silent, &AtomicBool::new(false)).unwrap() {
-//!     Ending::Finished(run) => println!("results in {}", run.dir.path().display()),
-//!     Ending::Stopped(s) => println!("stopped; resume {}", s.dir.path().display()),
+//! let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()]).with_strategies("astar,idastar")?;
+//! plan.out = Some(std::env::temp_dir().join(format!("tilebench-doc-{}", std::process::id())));
+//! plan.mode = OutMode::Force;
+//! match execute(plan, &Silent, &AtomicBool::new(false))? {
+//!     Ending::Finished(run) => {
+//!         assert_eq!(run.records.len(), 6 * 2); // the six seed rows × two strategies
+//!         assert!(run.check_failures().is_empty());
+//!         assert!(run.dir.join("cases.csv").is_file());
+//!     }
+//!     Ending::Stopped(_) => unreachable!("nothing raised the stop flag"),
 //! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::input::{duplicate_ids, read_inputs, Case};
+use super::input::{duplicate_ids, read_inputs, Case, InputError};
 use super::plan::{OutMode, RunPlan};
 use super::record::{Record, RowStatus};
 use super::rundir::RunDir;
@@ -29,6 +36,7 @@ use crate::report::{RunReport, StrategySummary};
 use crate::search::heuristic::HeuristicKind;
 use crate::search::{registry, Solver};
 use crate::util::atomic_write;
+use crate::{Error, Result};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime};
@@ -200,22 +208,22 @@ impl Grid<'_> {
         self.shard.len(self.cases) * self.names.len()
     }
     /// The record's place in the grid (input order, then solver order).
-    fn slot(&self, r: &Record) -> Result<usize, String> {
+    fn slot(&self, r: &Record) -> Result<usize> {
         match self.names.iter().position(|n| *n == r.strategy) {
             Some(j) if r.case < self.cases && self.shard.contains(r.case) => {
                 Ok(self.shard.position(r.case) * self.names.len() + j)
             }
-            _ => Err(format!(
+            _ => Err(Error::output(format!(
                 "{}: a result for case {} × `{}`, which this run does not have; the journal \
                  does not belong to this run: start again with --force, or use another --out",
                 self.dir.join(journal::JOURNAL).display(),
                 r.case,
                 r.strategy
-            )),
+            ))),
         }
     }
     /// Records in grid order; every slot must be filled.
-    fn order(&self, all: Vec<Record>) -> Result<Vec<Record>, String> {
+    fn order(&self, all: Vec<Record>) -> Result<Vec<Record>> {
         let mut grid: Vec<Option<Record>> = vec![None; self.len()];
         for r in all {
             let at = self.slot(&r)?;
@@ -223,12 +231,12 @@ impl Grid<'_> {
         }
         let records: Vec<Record> = grid.into_iter().flatten().collect();
         if records.len() != self.len() {
-            return Err(format!(
+            return Err(Error::output(format!(
                 "{}: the journal holds {} of the {} results after the run; run again with --resume",
                 self.dir.join(journal::JOURNAL).display(),
                 records.len(),
                 self.len()
-            ));
+            )));
         }
         Ok(records)
     }
@@ -238,14 +246,14 @@ impl Grid<'_> {
 fn read_cases(
     plan: &RunPlan,
     observer: &dyn Observer,
-) -> Result<(Vec<super::input::InputFile>, Vec<Case>), String> {
-    let (files, cases) = read_inputs(&plan.inputs, &plan.input).map_err(|e| e.to_string())?;
+) -> Result<(Vec<super::input::InputFile>, Vec<Case>)> {
+    let (files, cases) = read_inputs(&plan.inputs, &plan.input)?;
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        return Err(format!(
+        return Err(Error::Input(InputError(format!(
             "{}: no rows to solve (only a header?); add one row per case under the header",
             names.join(", ")
-        ));
+        ))));
     }
     let duplicates = duplicate_ids(&cases);
     for w in duplicates.iter().take(20) {
@@ -284,7 +292,7 @@ struct Todo {
 
 impl Todo {
     /// The shard's case × solver grid minus the journal's records.
-    fn of(grid: &Grid, earlier: journal::Loaded) -> Result<Todo, String> {
+    fn of(grid: &Grid, earlier: journal::Loaded) -> Result<Todo> {
         let k = grid.names.len();
         let mut done = vec![false; grid.len()];
         for r in &earlier.records {
@@ -316,27 +324,27 @@ impl Run<'_> {
     /// Creates or resumes the results directory. A fresh run prepares every solver first,
     /// before its directory exists, so that a solver that cannot run (a partition that does
     /// not fit) leaves nothing behind; a resumed one prepares later, only what has work.
-    fn open(&mut self) -> Result<(RunDir, Option<Vec<Duration>>), String> {
+    fn open(&mut self) -> Result<(RunDir, Option<Vec<Duration>>)> {
         if self.plan.mode == OutMode::Resume {
             let out = self.plan.out.as_deref();
-            let dir = RunDir::resume(out, &mut self.info, self.observer)?;
+            let dir = RunDir::resume(out, &mut self.info, self.observer).map_err(Error::Output)?;
             return Ok((dir, None));
         }
         let prepared = self.prepare(&[])?;
         let force = self.plan.mode == OutMode::Force;
         let out = self.plan.out.as_deref();
-        let dir = RunDir::create(out, force, self.started, &self.info)?;
+        let dir = RunDir::create(out, force, self.started, &self.info).map_err(Error::Output)?;
         Ok((dir, Some(prepared)))
     }
 
-    fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>, String> {
-        runner::prepare(
+    fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>> {
+        Ok(runner::prepare(
             &self.workers,
             &mut self.solvers,
             needed,
             &self.cases,
             self.observer,
-        )
+        )?)
     }
 
     /// Solves what `todo` lists, journalling each record; returns this session and its
@@ -347,7 +355,7 @@ impl Run<'_> {
         todo: &Todo,
         prepared: &[Duration],
         stop: &AtomicBool,
-    ) -> Result<(Session, Vec<Record>), String> {
+    ) -> Result<(Session, Vec<Record>)> {
         let cfg = RunConfig {
             threads: self.plan.threads,
             limits: self.plan.limits,
@@ -357,7 +365,8 @@ impl Run<'_> {
         // The records are kept in memory as they are journalled: the final files are made
         // from the earlier sessions' records (read once, before) and this session's.
         let session_no = todo.earlier.last_session + 1;
-        let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), true)?;
+        let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), true)
+            .map_err(Error::Output)?;
         let pass = Pass {
             cases: &self.cases,
             cfg: &cfg,
@@ -367,7 +376,7 @@ impl Run<'_> {
             observer: self.observer,
         };
         let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass);
-        let kept = writer.finish()?;
+        let kept = writer.finish().map_err(Error::Output)?;
         Ok((session, kept))
     }
 }
@@ -378,22 +387,20 @@ impl Run<'_> {
 /// with its journal saved.
 ///
 /// # Errors
-/// Bad input or options (before any solving), an output that cannot be written, a solver
-/// that cannot be prepared, or a damaged journal; each a sentence that says what to do.
-pub fn execute(
-    mut plan: RunPlan,
-    observer: &dyn Observer,
-    stop: &AtomicBool,
-) -> Result<Ending, String> {
+/// [`Error::Plan`] (options that do not fit) and [`Error::Input`] (an unusable file) before
+/// anything is solved or written; [`Error::Solver`] when a solver cannot be prepared (before
+/// the results directory exists, for a fresh run); [`Error::Output`] when the results
+/// directory cannot be created, resumed or written. Each is a sentence that says what to do.
+pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) -> Result<Ending> {
     let started = SystemTime::now();
-    plan.check()?;
+    plan.check().map_err(Error::Plan)?;
     let (files, cases) = read_cases(&plan, observer)?;
     let solvers = solvers_of(&mut plan, &cases);
     let names: Vec<String> = solvers.iter().map(|s| s.name().to_string()).collect();
     let mut info = info_of(&plan, files, &names);
     info.started_at = crate::util::rfc3339(started);
     let mut run = Run {
-        workers: Workers::new(plan.threads)?,
+        workers: Workers::new(plan.threads).map_err(Error::Output)?,
         plan,
         cases,
         solvers,
@@ -417,7 +424,7 @@ pub fn execute(
         shard,
         names: &names,
     };
-    let todo = Todo::of(&grid, dir.load_journal()?)?;
+    let todo = Todo::of(&grid, dir.load_journal().map_err(Error::Output)?)?;
     if todo.already > 0 {
         observer.notice(&format!(
             "tilebench: resuming {}: {} of {} case × strategy jobs were done, {} to go",
@@ -454,10 +461,13 @@ pub fn execute(
     let (records, summaries) = done.write(&grid, &run.cases, &mut run.info)?;
     for e in &run.plan.exports {
         std::fs::write(&e.path, e.format.export.render(&summaries))
-            .map_err(|err| format!("cannot write {}: {err}", e.path.display()))?;
+            .map_err(|err| Error::output(format!("cannot write {}: {err}", e.path.display())))?;
     }
     let baseline = match &run.plan.save_baseline {
-        Some(name) => Some((name.clone(), dir.save_baseline(name)?)),
+        Some(name) => Some((
+            name.clone(),
+            dir.save_baseline(name).map_err(Error::Output)?,
+        )),
         None => None,
     };
     let solvers = run
@@ -502,7 +512,7 @@ impl Sessions<'_> {
         grid: &Grid,
         cases: &[Case],
         info: &mut RunInfo,
-    ) -> Result<(Vec<Record>, Vec<StrategySummary>), String> {
+    ) -> Result<(Vec<Record>, Vec<StrategySummary>)> {
         let names = grid.names;
         let dir = grid.dir;
         // Per solver: the earlier sessions' time plus this one's.
@@ -522,7 +532,8 @@ impl Sessions<'_> {
         let report = RunReport::new(cases, &records, names, &wall);
         atomic_write(&dir.join("cases.csv"), |w| {
             cases_csv::write(w, cases, &records).map_err(std::io::Error::other)
-        })?;
+        })
+        .map_err(Error::Output)?;
         info.threads = self.session.threads;
         info.prepare_s = names
             .iter()
@@ -537,7 +548,8 @@ impl Sessions<'_> {
         } else {
             self.wall.as_secs_f64()
         };
-        crate::report::write_run_files(dir.path(), &report, &wall, self.started, info)?;
+        crate::report::write_run_files(dir.path(), &report, &wall, self.started, info)
+            .map_err(Error::Output)?;
         dir.finish();
         let summaries = report.summaries;
         Ok((records, summaries))

@@ -15,7 +15,7 @@ use super::measure::measure;
 use super::record::{Record, RowStatus};
 use crate::observe::Observer;
 use crate::puzzle::{Board, Move};
-use crate::search::{Limits, Prepare, Solver};
+use crate::search::{Limits, Prepare, SolveError, Solver};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -112,7 +112,7 @@ pub fn prepare(
     needed: &[bool],
     cases: &[Case],
     observer: &dyn Observer,
-) -> Result<Vec<Duration>, String> {
+) -> Result<Vec<Duration>, SolveError> {
     let goals = goals_of(cases);
     let ctx = Prepare {
         threads: workers.threads(),
@@ -127,7 +127,7 @@ pub fn prepare(
         workers
             .pool
             .install(|| solver.prepare(&goals, &ctx))
-            .map_err(|e| format!("{}: {e}", solver.name()))?;
+            .map_err(|e| SolveError(format!("{}: {e}", solver.name())))?;
         took[j] = t0.elapsed();
     }
     Ok(took)
@@ -160,7 +160,7 @@ pub fn run(
     let todo: Vec<Vec<usize>> = vec![(0..cases.len()).collect(); k];
     let stop = AtomicBool::new(false);
     let workers = Workers::new(cfg.threads)?;
-    let prepared = prepare(&workers, solvers, &[], cases, observer)?;
+    let prepared = prepare(&workers, solvers, &[], cases, observer).map_err(|e| e.0)?;
     let pass = Pass {
         cases,
         cfg,
