@@ -23,6 +23,7 @@ pub use store::{checksum, default_dir};
 pub use table::PatternTable;
 
 use super::Heuristic;
+use crate::search::{Config, SolveError};
 use crate::puzzle::{Board, Shape};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -397,29 +398,26 @@ impl super::Family for Pdb {
     /// The tables by (shape, goal blank cell).
     type Shared = std::collections::HashMap<(Shape, usize), Arc<PdbSet>>;
 
-    fn supports(config: &crate::search::Config, shape: Shape) -> Result<(), crate::search::SolveError> {
+    fn supports(config: &Config, shape: Shape) -> Result<(), SolveError> {
         config
             .pdb
             .partition_for(shape)
             .map(|_| ())
-            .map_err(|e| crate::search::SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))
+            .map_err(|e| SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))
     }
 
     fn prepare(
         shared: &mut Self::Shared,
-        config: &crate::search::Config,
+        config: &Config,
         goals: &[Board],
         observer: &dyn crate::observe::Observer,
-    ) -> Result<(), crate::search::SolveError> {
+    ) -> Result<(), SolveError> {
         for g in goals {
             let key = (g.shape(), g.blank());
-            if !shared.contains_key(&key) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = shared.entry(key) {
                 Self::supports(config, key.0)?;
-                let set = config
-                    .pdb
-                    .tables(key.0, key.1, observer)
-                    .map_err(crate::search::SolveError)?;
-                shared.insert(key, set);
+                let set = config.pdb.tables(key.0, key.1, observer).map_err(SolveError)?;
+                slot.insert(set);
             }
         }
         Ok(())
@@ -427,11 +425,11 @@ impl super::Family for Pdb {
 
     fn for_goal(
         shared: &Self::Shared,
-        config: &crate::search::Config,
+        config: &Config,
         goal: &Board,
-    ) -> Result<Pdb, crate::search::SolveError> {
+    ) -> Result<Pdb, SolveError> {
         let set = shared.get(&(goal.shape(), goal.blank())).ok_or_else(|| {
-            crate::search::SolveError(format!(
+            SolveError(format!(
                 "the pattern databases for {} goals with the blank at cell {} were not loaded; \
                  call Solver::prepare with the goals first",
                 goal.shape(),
