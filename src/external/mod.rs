@@ -19,7 +19,7 @@ use crate::search::{
     registry, Limits, Outcome, Prepare, Problem, SolveError, Solver, Stats, Status,
 };
 use crate::util::clip;
-use process::{Asked, Exchange, Session};
+use process::{Asked, Exchange, Launch, Session};
 use protocol::{parse_answer, Answer, Blank, Protocol, Request, Spawn};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
@@ -173,14 +173,14 @@ impl Program {
     fn exchange(&self, input: &str, timeout: Option<Duration>) -> Exchange {
         let command = &self.spec.command;
         if self.spec.spawn == Spawn::PerCase {
-            return process::run_once(command, input, timeout);
+            return process::run_once(command, input, 1, timeout, Launch { pty: true });
         }
         let mut slot = self.slot().lock().unwrap_or_else(|e| e.into_inner());
         // A program that exited after its last answer is started again, once.
         for _ in 0..2 {
             let fresh = slot.is_none();
             if fresh {
-                match Session::start(command) {
+                match Session::start(command, Launch { pty: true }) {
                     Ok(s) => *slot = Some(s),
                     Err(e) => return Exchange::Failed(e),
                 }
@@ -201,6 +201,10 @@ impl Program {
                         *slot = None;
                         return extra_output(&text);
                     }
+                    Asked::Blocked => {
+                        *slot = None;
+                        return Exchange::Failed("blocked".into());
+                    }
                 }
             }
             match session.ask(input, timeout) {
@@ -214,6 +218,10 @@ impl Program {
                 Asked::Extra(text) => {
                     *slot = None;
                     return extra_output(&text);
+                }
+                Asked::Blocked => {
+                    *slot = None;
+                    return Exchange::Failed("blocked".into());
                 }
             }
         }
@@ -262,8 +270,12 @@ impl Solver for Program {
                 line,
                 stderr,
                 elapsed,
+                ..
             } => (line, stderr.counters, elapsed),
-            Exchange::Timeout { stderr, elapsed } => {
+            Exchange::Stopped => return fail("stopped".into()),
+            Exchange::Timeout {
+                stderr, elapsed, ..
+            } => {
                 let mut o = Outcome::without_path(Status::Limit, Stats::default());
                 o.reported = Some(stderr.counters);
                 o.latency = Some(elapsed);

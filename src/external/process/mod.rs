@@ -18,7 +18,16 @@ use std::time::Duration;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{run_once, Session};
+pub use unix::{run_once, stop_all, Launch, Session};
+
+/// A finished process's resources, from `wait4`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// User plus system CPU time, in microseconds (the shell's and the children it waited for).
+    pub cpu_us: u64,
+    /// Peak resident memory of the largest process, in kilobytes.
+    pub max_rss_kb: u64,
+}
 
 /// Stderr lines kept for messages.
 const TAIL_LINES: usize = 5;
@@ -61,15 +70,30 @@ impl Stderr {
 /// How one exchange with a program ended.
 #[derive(Debug)]
 pub enum Exchange {
-    /// An answer line (not yet judged). `elapsed` is the round trip in persistent mode and
-    /// the process's wall time in per-case mode.
+    /// An answer line (not yet judged; in batch mode, every answer line, `\n`-separated).
+    /// `elapsed` is the round trip in persistent mode and the process's wall time otherwise.
     Answer {
+        /// What it printed.
         line: String,
+        /// What it printed on stderr meanwhile.
         stderr: Stderr,
+        /// The round trip, or the process's wall time.
         elapsed: Duration,
+        /// A process run for this case alone: its CPU time and peak memory.
+        usage: Option<Usage>,
     },
     /// No answer (per-case: no exit) within the timeout; the program was killed.
-    Timeout { stderr: Stderr, elapsed: Duration },
+    Timeout {
+        /// What it printed on stderr meanwhile.
+        stderr: Stderr,
+        /// How long it had.
+        elapsed: Duration,
+        /// It had printed part of a line, with no line end.
+        unterminated: bool,
+    },
+    /// The run was stopped (Ctrl-C, SIGTERM) while the case was in flight; the program was
+    /// killed, and the case is left for `--resume`.
+    Stopped,
     /// The program closed its output (exited, crashed) without answering.
     Died { how: String, stderr: Stderr },
     /// The program could not be started or written to, or wrote an endless line.
@@ -80,9 +104,16 @@ pub enum Exchange {
 /// program had already exited (it is then restarted and asked again) or that it had printed
 /// more after its previous answer (its later answers would be out of step: it is restarted).
 pub enum Asked {
+    /// The exchange ran.
     Done(Exchange),
+    /// The program had exited before the case was sent.
     Gone,
+    /// The program had printed more after its previous answer.
     Extra(String),
+    /// The case was sent, and the program sleeps reading more input without answering: it
+    /// answers only when its input ends (buffered output it never flushes, or a program that
+    /// reads all of its input first).
+    Blocked,
 }
 
 #[cfg(not(unix))]
@@ -96,8 +127,13 @@ mod unsupported {
 
     pub struct Session;
 
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Launch {
+        pub pty: bool,
+    }
+
     impl Session {
-        pub fn start(_command: &str) -> Result<Session, String> {
+        pub fn start(_command: &str, _launch: Launch) -> Result<Session, String> {
             Err(UNSUPPORTED.into())
         }
         pub fn ask(&mut self, _input: &str, _timeout: Option<Duration>) -> Asked {
@@ -105,9 +141,17 @@ mod unsupported {
         }
     }
 
-    pub fn run_once(_command: &str, _input: &str, _timeout: Option<Duration>) -> Exchange {
+    pub fn run_once(
+        _command: &str,
+        _input: &str,
+        _lines: usize,
+        _timeout: Option<Duration>,
+        _launch: Launch,
+    ) -> Exchange {
         Exchange::Failed(UNSUPPORTED.into())
     }
+
+    pub fn stop_all() {}
 }
 #[cfg(not(unix))]
-pub use unsupported::{run_once, Session};
+pub use unsupported::{run_once, stop_all, Launch, Session};

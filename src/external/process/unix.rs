@@ -1,59 +1,102 @@
-//! The Unix implementation: `sh -c`, process groups, poll(2).
+//! The Unix implementation: `sh -c` in its own process group, stdout on a pseudo-terminal
+//! (or a pipe), poll(2), and `wait4` for each process's CPU time and peak memory.
 
-use super::{Asked, Exchange, Stderr};
+use super::{Asked, Exchange, Stderr, Usage};
+use std::fs::File;
 use std::io::{self, Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The longest answer line read; a program that writes more without a newline is refused.
 const MAX_LINE: usize = 1 << 20;
+/// The most of one unterminated stderr line kept (its end: what a message quotes).
+const MAX_STDERR_LINE: usize = 64 << 10;
 /// How long a program may take to exit once its input is closed at the end of a run.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// How long to keep reading stderr, and waiting for the exit status, after a program closed
 /// its output without answering.
 const DEATH_GRACE: Duration = Duration::from_millis(300);
+/// How often a wait looks at the stop flag.
+const STOP_CHECK: Duration = Duration::from_millis(50);
 
-/// A pipe read in chunks, split into lines.
-struct Pipe<R> {
-    src: R,
-    buf: Vec<u8>,
-    eof: bool,
+/// Raised to stop every exchange in flight: their programs are killed at once.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// Ends every exchange in flight and refuses new ones: the programs' process groups are
+/// killed within [`STOP_CHECK`]. Called when the run is interrupted (SIGINT, SIGTERM).
+pub fn stop_all() {
+    STOPPED.store(true, Ordering::SeqCst);
 }
 
-impl<R: Read + AsRawFd> Pipe<R> {
-    fn new(src: R) -> Pipe<R> {
-        Pipe {
+/// A file descriptor read in chunks, split into lines. The search for a line end resumes
+/// where the last one stopped, so a long line costs linear time.
+struct Lines {
+    src: File,
+    buf: Vec<u8>,
+    /// Bytes of `buf` known to hold no line end.
+    scanned: usize,
+    eof: bool,
+    /// Keep at most this much of an unterminated line (its end), dropping the start.
+    cap: Option<usize>,
+}
+
+impl Lines {
+    fn new(src: File, cap: Option<usize>) -> Lines {
+        Lines {
             src,
             buf: Vec::new(),
+            scanned: 0,
             eof: false,
+            cap,
         }
     }
     fn fd(&self) -> RawFd {
         self.src.as_raw_fd()
     }
-    /// One read (poll said it would not block).
+    /// One read (poll said it would not block). A pseudo-terminal whose other end closed
+    /// reads as EIO: that is its end of file.
     fn fill(&mut self) -> io::Result<()> {
-        let mut chunk = [0u8; 8192];
+        let mut chunk = [0u8; 16384];
         match self.src.read(&mut chunk) {
             Ok(0) => self.eof = true,
             Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.raw_os_error() == Some(libc::EIO) => self.eof = true,
             Err(e) => return Err(e),
+        }
+        if let Some(cap) = self.cap {
+            if self.buf.len() > 2 * cap && !self.buf[self.scanned..].contains(&b'\n') {
+                let cut = self.buf.len() - cap;
+                self.buf.drain(..cut);
+                self.scanned = 0;
+            }
         }
         Ok(())
     }
     /// The next complete line; at end of file, the unterminated rest.
     fn line(&mut self) -> Option<String> {
-        let end = match self.buf.iter().position(|&b| b == b'\n') {
-            Some(i) => i + 1,
+        let end = match self.buf[self.scanned..].iter().position(|&b| b == b'\n') {
+            Some(i) => self.scanned + i + 1,
             None if self.eof && !self.buf.is_empty() => self.buf.len(),
-            None => return None,
+            None => {
+                self.scanned = self.buf.len();
+                return None;
+            }
         };
-        let raw: Vec<u8> = self.buf.drain(..end).collect();
-        let text = String::from_utf8_lossy(&raw);
-        Some(text.trim_end_matches(['\n', '\r']).to_string())
+        self.scanned = 0;
+        let text = String::from_utf8_lossy(&self.buf[..end])
+            .trim_end_matches(['\n', '\r'])
+            .to_string();
+        self.buf.drain(..end);
+        Some(text)
+    }
+    /// Whether unread output ends without a line end.
+    fn unterminated(&self) -> bool {
+        !self.buf.is_empty()
     }
 }
 
@@ -84,43 +127,105 @@ fn poll(fds: &[RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
     Ok(pfds.iter().map(|p| p.revents != 0).collect())
 }
 
+/// Why no line came.
 enum Stop {
     Timeout,
     Eof,
     TooLong,
+    Stopped,
     Io(io::Error),
 }
 
-/// A running program.
+/// A pseudo-terminal for the program's stdout, in raw mode (no output processing: `\n`
+/// stays `\n`): C stdio and Python line-buffer their output on a terminal, so a program that
+/// never flushes still answers line by line. Returns (our end, the program's end).
+fn pty() -> io::Result<(File, OwnedFd)> {
+    let (mut master, mut slave) = (-1, -1);
+    // SAFETY: openpty writes two descriptors into the two ints; the other arguments may be
+    // null.
+    let r = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just opened and are owned here.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    // SAFETY: plain syscalls on descriptors owned here; `t` is a valid termios.
+    unsafe {
+        let mut t: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(slave.as_raw_fd(), &mut t) == 0 {
+            libc::cfmakeraw(&mut t);
+            libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &t);
+        }
+        for fd in [master.as_raw_fd(), slave.as_raw_fd()] {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+    Ok((File::from(master), slave))
+}
+
+/// A pipe: (read end, write end), both close-on-exec.
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [-1; 2];
+    // SAFETY: pipe2 writes two descriptors into the array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just opened and are owned here.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// A running program: `sh -c COMMAND` leading its own process group.
 struct Proc {
     child: Child,
     stdin: Option<ChildStdin>,
-    out: Pipe<ChildStdout>,
-    err: Pipe<ChildStderr>,
+    out: Lines,
+    err: Lines,
     stderr: Stderr,
+    /// Set once the process is reaped: its status and resource use.
+    ended: Option<(ExitStatus, Usage)>,
 }
 
 impl Proc {
-    fn start(command: &str) -> Result<Proc, String> {
+    fn start(command: &str, pty_out: bool) -> Result<Proc, String> {
+        let cannot = |e: io::Error| format!("cannot start `sh -c {command}`: {e}");
+        let (out_ours, out_theirs): (File, Stdio) = if pty_out {
+            let (ours, theirs) = pty().map_err(cannot)?;
+            (ours, Stdio::from(theirs))
+        } else {
+            let (r, w) = pipe().map_err(cannot)?;
+            (File::from(r), Stdio::from(w))
+        };
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
+            .stdout(out_theirs)
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("cannot start `sh -c {command}`: {e}"))?;
+            .map_err(cannot)?;
         let stdin = child.stdin.take();
-        let out = Pipe::new(child.stdout.take().expect("piped stdout"));
-        let err = Pipe::new(child.stderr.take().expect("piped stderr"));
+        let err = File::from(OwnedFd::from(child.stderr.take().expect("piped stderr")));
         Ok(Proc {
             child,
             stdin,
-            out,
-            err,
+            out: Lines::new(out_ours, None),
+            err: Lines::new(err, Some(MAX_STDERR_LINE)),
             stderr: Stderr::default(),
+            ended: None,
         })
+    }
+
+    fn pid(&self) -> libc::pid_t {
+        self.child.id() as libc::pid_t
     }
 
     fn take_stderr_lines(&mut self) {
@@ -131,7 +236,7 @@ impl Proc {
 
     /// Reads whatever stderr holds right now, without waiting.
     fn drain_stderr_now(&mut self) -> io::Result<()> {
-        // At most 64 reads (512 KiB): a program that writes stderr without pause cannot hold
+        // At most 64 reads (1 MiB): a program that writes stderr without pause cannot hold
         // tilebench here.
         for _ in 0..64 {
             if self.err.eof || !poll(&[self.err.fd()], Some(Duration::ZERO))?[0] {
@@ -157,21 +262,24 @@ impl Proc {
             if self.out.buf.len() > MAX_LINE {
                 return Err(Stop::TooLong);
             }
+            if STOPPED.load(Ordering::Relaxed) {
+                return Err(Stop::Stopped);
+            }
             let wait = match deadline {
                 Some(d) => {
                     let left = d.saturating_duration_since(Instant::now());
                     if left.is_zero() {
                         return Err(Stop::Timeout);
                     }
-                    Some(left)
+                    left.min(STOP_CHECK)
                 }
-                None => None,
+                None => STOP_CHECK,
             };
             let mut fds = vec![self.out.fd()];
             if !self.err.eof {
                 fds.push(self.err.fd());
             }
-            let ready = poll(&fds, wait).map_err(Stop::Io)?;
+            let ready = poll(&fds, Some(wait)).map_err(Stop::Io)?;
             if ready[0] {
                 self.out.fill().map_err(Stop::Io)?;
             }
@@ -186,7 +294,7 @@ impl Proc {
     fn drain_to_eof(&mut self, deadline: Instant) -> io::Result<bool> {
         while !(self.out.eof && self.err.eof) {
             let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
+            if left.is_zero() || STOPPED.load(Ordering::Relaxed) {
                 return Ok(false);
             }
             let pipes: Vec<RawFd> = [(!self.out.eof).then(|| self.out.fd())]
@@ -194,12 +302,13 @@ impl Proc {
                 .chain([(!self.err.eof).then(|| self.err.fd())])
                 .flatten()
                 .collect();
-            let ready = poll(&pipes, Some(left))?;
+            let ready = poll(&pipes, Some(left.min(STOP_CHECK)))?;
             let mut i = 0;
             if !self.out.eof {
                 if ready[i] {
                     self.out.fill()?;
                     self.out.buf.clear();
+                    self.out.scanned = 0;
                 }
                 i += 1;
             }
@@ -211,15 +320,60 @@ impl Proc {
         Ok(true)
     }
 
-    /// Waits for the process to exit until `deadline`; `None` if it is still running.
-    fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+    /// Whether the group's leader has exited (not reaped yet: its id stays reserved).
+    fn exited(&self) -> bool {
+        // SAFETY: `info` is a valid siginfo_t for the call to write into.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PID,
+                self.pid() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            r == 0 && info.si_pid() != 0
+        }
+    }
+
+    /// Kills what is left of the process group, then reaps the leader, recording its status,
+    /// CPU time and peak memory. The leader is not reaped before the kill, so the group's id
+    /// cannot have been taken by another process.
+    fn reap(&mut self) -> (ExitStatus, Usage) {
+        if let Some(done) = self.ended {
+            return done;
+        }
+        let pid = self.pid();
+        // SAFETY: plain syscalls; `status` and `ru` are valid for wait4 to write into.
+        let done = unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+            let mut status = 0;
+            let mut ru: libc::rusage = std::mem::zeroed();
+            while libc::wait4(pid, &mut status, 0, &mut ru) < 0
+                && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+            {}
+            let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+            (
+                ExitStatus::from_raw(status),
+                Usage {
+                    cpu_us: us(ru.ru_utime) + us(ru.ru_stime),
+                    max_rss_kb: ru.ru_maxrss.max(0) as u64,
+                },
+            )
+        };
+        self.ended = Some(done);
+        done
+    }
+
+    /// Waits for the leader to exit until `deadline`, then kills the rest of its group and
+    /// reaps it; `None` if it is still running (it is left running).
+    fn wait_until(&mut self, deadline: Instant) -> Option<(ExitStatus, Usage)> {
         let mut nap = Duration::from_micros(20);
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status);
+            if self.ended.is_some() || self.exited() {
+                return Some(self.reap());
             }
             let now = Instant::now();
-            if now >= deadline {
+            if now >= deadline || STOPPED.load(Ordering::Relaxed) {
                 return None;
             }
             std::thread::sleep(nap.min(deadline - now));
@@ -229,13 +383,7 @@ impl Proc {
 
     /// Kills the whole process group and reaps the program.
     fn kill(&mut self) {
-        let pid = self.child.id() as libc::pid_t;
-        // SAFETY: plain syscall. The group is led by our child, which is not reaped yet (this is
-        // called before any successful wait), so the id cannot name another process group.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-        let _ = self.child.wait();
+        self.reap();
     }
 
     /// After stdout closed without an answer: how the program ended.
@@ -243,10 +391,29 @@ impl Proc {
         let deadline = Instant::now() + DEATH_GRACE;
         let _ = self.drain_to_eof(deadline);
         match self.wait_until(deadline) {
-            Some(status) => describe_exit(status),
+            Some((status, _)) => describe_exit(status),
             None => {
                 self.kill();
                 "closed its output but did not exit (killed)".into()
+            }
+        }
+    }
+}
+
+impl Drop for Proc {
+    /// No process of the program outlives it: closes its input (end of file: a
+    /// `while (scanf(…) == …)` loop ends), gives it a moment to exit, then kills its whole
+    /// process group, background children included.
+    fn drop(&mut self) {
+        self.stdin = None;
+        if self.ended.is_none() {
+            let grace = if STOPPED.load(Ordering::Relaxed) {
+                Duration::ZERO
+            } else {
+                EXIT_GRACE
+            };
+            if self.wait_until(Instant::now() + grace).is_none() {
+                self.kill();
             }
         }
     }
@@ -256,7 +423,6 @@ impl Proc {
 fn describe_exit(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
         let hint = match code {
-            0 => " (if it solves one case per run, use --solver-spawn per-case)",
             127 => " (the shell could not find the command)",
             126 => " (the command is not executable)",
             _ => "",
@@ -281,14 +447,71 @@ fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
+/// Whether every process of group `pgid` is asleep reading (the program wants more input
+/// while a case is pending: its answer is in a buffer it has not flushed, or it reads all of
+/// its input first). Read from /proc; `false` where /proc cannot tell.
+fn all_reading(pgid: libc::pid_t) -> bool {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    let mut members = 0;
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.get(2).and_then(|g| g.parse::<libc::pid_t>().ok()) != Some(pgid) {
+            continue;
+        }
+        members += 1;
+        if f.first() == Some(&"Z") {
+            continue;
+        }
+        // A shell waiting for its child sleeps in wait4; the program itself must be in read.
+        let Ok(syscall) = std::fs::read_to_string(format!("/proc/{pid}/syscall")) else {
+            return false;
+        };
+        let mut s = syscall.split_whitespace();
+        let (nr, fd) = (s.next(), s.next());
+        let reading_stdin = nr == Some(libc::SYS_read.to_string().as_str()) && fd == Some("0x0");
+        let waiting = nr == Some(libc::SYS_wait4.to_string().as_str());
+        if !(reading_stdin || waiting) {
+            return false;
+        }
+    }
+    members > 0
+}
+
+/// How a program is run: stdout on a pseudo-terminal or a pipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// Stdout on a pseudo-terminal (the default), so stdio line-buffers.
+    pub pty: bool,
+}
+
 /// A program that reads case after case (persistent mode).
 pub struct Session {
     proc: Proc,
 }
 
+/// How long a pending case may sit with the program asleep reading its input before the
+/// program is taken for one that does not answer until its input ends.
+const BLOCKED_AFTER: Duration = Duration::from_millis(300);
+
 impl Session {
-    pub fn start(command: &str) -> Result<Session, String> {
-        Proc::start(command).map(|proc| Session { proc })
+    /// Starts the program.
+    ///
+    /// # Errors
+    /// The shell cannot be started.
+    pub fn start(command: &str, launch: Launch) -> Result<Session, String> {
+        Proc::start(command, launch.pty).map(|proc| Session { proc })
     }
 
     /// Sends one case and waits for its answer line.
@@ -333,112 +556,158 @@ impl Session {
             }
             return Asked::Done(Exchange::Failed(format!("cannot write its input: {e}")));
         }
-        Asked::Done(match p.next_line(deadline) {
-            Ok(line) => Exchange::Answer {
-                line,
-                stderr: std::mem::take(&mut p.stderr),
-                elapsed: t0.elapsed(),
-            },
-            Err(Stop::Timeout) => {
-                let elapsed = t0.elapsed();
-                p.kill();
-                Exchange::Timeout {
-                    stderr: std::mem::take(&mut p.stderr),
-                    elapsed,
+        // First a short wait; then, while no answer comes, look whether the program sleeps
+        // reading more input (it will not answer before its input ends).
+        let first = Some(deadline.map_or(t0 + BLOCKED_AFTER, |d| d.min(t0 + BLOCKED_AFTER)));
+        let result = match p.next_line(first) {
+            Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
+                if all_reading(p.pid()) {
+                    return Asked::Blocked;
                 }
+                p.next_line(deadline)
             }
-            Err(Stop::Eof) => {
-                let how = p.ended();
-                Exchange::Died {
-                    how,
-                    stderr: std::mem::take(&mut p.stderr),
-                }
-            }
-            Err(Stop::TooLong) => Exchange::Failed(format!(
-                "wrote more than {MAX_LINE} bytes without a newline"
-            )),
-            Err(Stop::Io(e)) => Exchange::Failed(format!("cannot read its output: {e}")),
-        })
+            other => other,
+        };
+        Asked::Done(finish_ask(p, result, t0))
     }
 }
 
-impl Drop for Session {
-    /// Closes the program's input (end of file: a `while (scanf(…) == …)` loop ends) and gives
-    /// it a moment to exit, then kills what is left.
-    fn drop(&mut self) {
-        let p = &mut self.proc;
-        p.stdin = None;
-        if p.wait_until(Instant::now() + EXIT_GRACE).is_none() {
+/// The exchange a persistent ask ended in.
+fn finish_ask(p: &mut Proc, result: Result<String, Stop>, t0: Instant) -> Exchange {
+    match result {
+        Ok(line) => Exchange::Answer {
+            line,
+            stderr: std::mem::take(&mut p.stderr),
+            elapsed: t0.elapsed(),
+            usage: None,
+        },
+        Err(Stop::Timeout) => {
+            let elapsed = t0.elapsed();
+            let unterminated = p.out.unterminated();
             p.kill();
+            Exchange::Timeout {
+                stderr: std::mem::take(&mut p.stderr),
+                elapsed,
+                unterminated,
+            }
         }
+        Err(Stop::Eof) => {
+            let how = p.ended();
+            Exchange::Died {
+                how,
+                stderr: std::mem::take(&mut p.stderr),
+            }
+        }
+        Err(Stop::Stopped) => {
+            p.kill();
+            Exchange::Stopped
+        }
+        Err(Stop::TooLong) => Exchange::Failed(format!(
+            "wrote more than {MAX_LINE} bytes without a newline"
+        )),
+        Err(Stop::Io(e)) => Exchange::Failed(format!("cannot read its output: {e}")),
     }
 }
 
-/// Runs one process for one case (per-case mode): writes the input, closes stdin, takes the
-/// first stdout line as the answer and waits for the exit. `elapsed` is the process's wall time,
-/// from start to exit.
-pub fn run_once(command: &str, input: &str, timeout: Option<Duration>) -> Exchange {
+/// Runs one process for `input` and closes its stdin: per-case mode (one case), and batch
+/// mode (every case, `lines` answers). Returns the answer lines as they came, or how it ended
+/// without them; `elapsed` is the process's wall time, from start to exit.
+pub fn run_once(
+    command: &str,
+    input: &str,
+    lines: usize,
+    timeout: Option<Duration>,
+    launch: Launch,
+) -> Exchange {
     let t0 = Instant::now();
-    let mut p = match Proc::start(command) {
+    let mut p = match Proc::start(command, launch.pty) {
         Ok(p) => p,
         Err(e) => return Exchange::Failed(e),
     };
     let deadline = timeout.map(|t| t0 + t);
     if let Some(mut stdin) = p.stdin.take() {
         // A program may exit without reading its input; that is for its answer to show.
-        let _ = stdin.write_all(input.as_bytes());
+        // Large inputs are written by a thread, so a program that answers as it reads
+        // cannot deadlock against a full pipe.
+        let input = input.to_string();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
     }
-    let timed_out = |mut p: Proc| {
+    let mut got = Vec::with_capacity(lines);
+    while got.len() < lines {
+        match p.next_line(deadline) {
+            Ok(line) => got.push(line),
+            Err(stop) => return ended_early(p, stop, got, deadline, t0),
+        }
+    }
+    // The case ends when the process does: it may print counters on stderr after its answer
+    // and exit. A process that lingers after answering is ended: its answer is in.
+    let linger = Instant::now() + EXIT_GRACE;
+    let until = deadline.map_or(linger, |d| d.min(linger));
+    let _ = p.drain_to_eof(until);
+    let (_, usage) = p.wait_until(until).unwrap_or_else(|| p.reap());
+    Exchange::Answer {
+        line: got.join("\n"),
+        stderr: std::mem::take(&mut p.stderr),
+        elapsed: t0.elapsed(),
+        usage: Some(usage),
+    }
+}
+
+/// A one-process run that did not give all its answer lines.
+fn ended_early(
+    mut p: Proc,
+    stop: Stop,
+    got: Vec<String>,
+    deadline: Option<Instant>,
+    t0: Instant,
+) -> Exchange {
+    let timed_out = |mut p: Proc, unterminated: bool| {
         p.kill();
         Exchange::Timeout {
             stderr: std::mem::take(&mut p.stderr),
             elapsed: t0.elapsed(),
+            unterminated,
         }
     };
-    let line = match p.next_line(deadline) {
-        Ok(line) => line,
-        Err(Stop::Timeout) => return timed_out(p),
-        Err(Stop::Eof) => {
+    match stop {
+        Stop::Timeout => {
+            let u = p.out.unterminated();
+            timed_out(p, u)
+        }
+        Stop::Eof => {
             let how = match deadline {
                 // Reads stderr to its end and waits for the exit, within the timeout.
                 Some(d) => match (p.drain_to_eof(d), p.wait_until(d)) {
-                    (Ok(true), Some(status)) => describe_exit(status),
-                    _ => return timed_out(p),
+                    (Ok(true), Some((status, _))) => describe_exit(status),
+                    _ => return timed_out(p, false),
                 },
                 None => p.ended(),
             };
-            return Exchange::Died {
-                how,
-                stderr: std::mem::take(&mut p.stderr),
+            let answered = if got.is_empty() {
+                String::new()
+            } else {
+                format!(" after {} answer line(s)", got.len())
             };
+            Exchange::Died {
+                how: format!("{how}{answered}"),
+                stderr: std::mem::take(&mut p.stderr),
+            }
         }
-        Err(Stop::TooLong) => {
+        Stop::Stopped => {
             p.kill();
-            return Exchange::Failed(format!(
+            Exchange::Stopped
+        }
+        Stop::TooLong => {
+            p.kill();
+            Exchange::Failed(format!(
                 "wrote more than {MAX_LINE} bytes without a newline"
-            ));
+            ))
         }
-        Err(Stop::Io(e)) => {
+        Stop::Io(e) => {
             p.kill();
-            return Exchange::Failed(format!("cannot read its output: {e}"));
+            Exchange::Failed(format!("cannot read its output: {e}"))
         }
-    };
-    // The case ends when the process does: read the rest of its output, then reap it.
-    let far = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400 * 365));
-    match p.drain_to_eof(far) {
-        Ok(true) => {}
-        Ok(false) => return timed_out(p),
-        Err(e) => {
-            p.kill();
-            return Exchange::Failed(format!("cannot read its output: {e}"));
-        }
-    }
-    if p.wait_until(far).is_none() {
-        return timed_out(p);
-    }
-    Exchange::Answer {
-        line,
-        stderr: std::mem::take(&mut p.stderr),
-        elapsed: t0.elapsed(),
     }
 }
