@@ -33,6 +33,7 @@ fn group(c: &mut Criterion, name: &str, starts: &[Board], exhaustive: bool) {
     let limits = Limits::default();
     let ctx = Prepare {
         threads: 1,
+        problems: &[],
         observer: &Silent,
     };
     let mut g = c.benchmark_group(name);

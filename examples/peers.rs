@@ -32,6 +32,7 @@ fn main() {
     let limits = Limits::default();
     let ctx = Prepare {
         threads: 1,
+        problems: &[],
         observer: &Silent,
     };
     let mut solvers: Vec<Box<dyn Solver>> = registry::all()

@@ -130,6 +130,78 @@ pub fn disagreements(rows: &[RowView]) -> Vec<String> {
     out
 }
 
+/// Rows a solver left unanswered: it ran out of its budget (`limit`) or failed (`error`).
+/// A check cannot say such a case is right.
+pub fn unanswered(rows: &[RowView]) -> Vec<String> {
+    rows.iter()
+        .filter(|r| matches!(r.status, RowStatus::Limit | RowStatus::Error))
+        .map(|r| {
+            let prefix = format!("{}:{}: {}: ", r.input, r.line, r.strategy);
+            let detail = r.message.strip_prefix(&prefix).unwrap_or(r.message);
+            let what = if r.status == RowStatus::Limit {
+                "no answer within its budget"
+            } else {
+                "no answer"
+            };
+            if detail.is_empty() {
+                format!("{}: {}: {what}", r.place(), r.strategy)
+            } else {
+                format!("{}: {}: {what}: {detail}", r.place(), r.strategy)
+            }
+        })
+        .collect()
+}
+
+/// One solver's answers, counted for the check's last line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The solver.
+    pub solver: String,
+    /// Rows with an answer (solved, unsolvable or wrong).
+    pub answered: usize,
+    /// Valid answers: a path that reaches the goal, a length or `unsolvable` the judge accepted.
+    pub right: usize,
+    /// Valid answers that are also shortest: not judged longer than the optimum, and equal to
+    /// `expected_steps` where the row has one.
+    pub optimal: usize,
+    /// Rows with no answer (`limit`, `error`).
+    pub unanswered: usize,
+}
+
+/// The answers of each solver, in order of first appearance.
+pub fn tally(rows: &[RowView]) -> Vec<Tally> {
+    let mut out: Vec<Tally> = Vec::new();
+    for r in rows {
+        if r.status == RowStatus::Invalid {
+            continue;
+        }
+        let i = match out.iter().position(|t| t.solver == r.strategy) {
+            Some(i) => i,
+            None => {
+                out.push(Tally {
+                    solver: r.strategy.to_string(),
+                    ..Tally::default()
+                });
+                out.len() - 1
+            }
+        };
+        let t = &mut out[i];
+        match r.status {
+            RowStatus::Limit | RowStatus::Error => t.unanswered += 1,
+            RowStatus::Wrong => t.answered += 1,
+            _ => {
+                // Solved or unsolvable: the judge found the answer valid.
+                t.answered += 1;
+                t.right += 1;
+                if r.optimal != Some(false) && r.matches_expected != Some(false) {
+                    t.optimal += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Answers that are wrong (status `wrong`) or valid but not optimal (`optimal` = false),
 /// with the row's message (what was sent, what came back, why).
 pub fn judged_failures(rows: &[RowView]) -> Vec<String> {

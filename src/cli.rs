@@ -3,7 +3,7 @@
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
-use tilebench::external::protocol::{Blank, Protocol, Spawn};
+use tilebench::external::protocol::{Blank, Protocol, Spawn, Stdout};
 use tilebench::harness::shard::Shard;
 use tilebench::puzzle::Shape;
 use tilebench::report::Format;
@@ -177,9 +177,12 @@ pub struct RunArgs {
     /// How the blank is written to --solver programs: x or 0
     #[arg(long, value_name = "TOKEN", default_value = "x", value_parser = one_of::<Blank>(vec!["x", "0"]))]
     pub solver_blank: Blank,
-    /// How --solver programs run: `persistent` (one process per worker thread reads case after case) or `per-case` (one process per case)
-    #[arg(long, value_name = "MODE", default_value = "persistent", value_parser = one_of::<Spawn>(vec!["persistent", "per-case"]))]
+    /// How --solver programs run: `persistent` (one process per worker thread reads case after case), `per-case` (one process per case) or `batch` (one process reads every case, stdin closed)
+    #[arg(long, value_name = "MODE", default_value = "persistent", value_parser = one_of::<Spawn>(vec!["persistent", "per-case", "batch"]))]
     pub solver_spawn: Spawn,
+    /// What a persistent --solver program's stdout is: `auto` (a pipe; a pseudo-terminal for a program that holds its answers in a buffer), `pipe` or `pty`
+    #[arg(long, value_name = "KIND", default_value = "auto", value_parser = one_of::<Stdout>(vec!["auto", "pipe", "pty"]))]
+    pub solver_stdout: Stdout,
     /// Worker threads (default: all cores)
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,

@@ -50,12 +50,12 @@ fn record(journal: bool) -> impl Strategy<Value = Record> {
             proptest::option::of(any::<bool>()),
         ),
         proptest::array::uniform4(proptest::option::of(0u64..u64::MAX)),
-        (any::<u64>(), any::<u64>()),
+        proptest::array::uniform4(proptest::option::of(any::<u64>())),
         proptest::option::of("[udlr]{0,40}"),
         text(),
     )
         .prop_map(
-            move |((case, strategy, status), (steps, m, o), c, (l, lm), path, message)| {
+            move |((case, strategy, status), (steps, m, o), c, t, path, message)| {
                 let measured = journal || status.searched();
                 Record {
                     case,
@@ -74,8 +74,10 @@ fn record(journal: bool) -> impl Strategy<Value = Record> {
                     } else {
                         Counters::default()
                     },
-                    latency_ns: if measured { l } else { 0 },
-                    latency_min_ns: if measured { lm } else { 0 },
+                    latency_ns: t[0].filter(|_| measured),
+                    latency_min_ns: t[1].filter(|_| measured),
+                    cpu_us: t[2].filter(|_| measured),
+                    max_rss_kb: t[3].filter(|_| measured),
                     // cases.csv writes no path and the empty path (start = goal) alike; `steps`
                     // tells them apart. The journal keeps both.
                     path: path.filter(|p| journal || !p.is_empty()),

@@ -112,6 +112,11 @@ fn load(p: &Path) -> Result<Vec<CaseRow>, String> {
     cases_csv::read(&path)
 }
 
+/// The per-strategy table's columns.
+const HEADER: [&str; 6] = [
+    "strategy", "metric", "baseline", "current", "change", "verdict",
+];
+
 pub fn run(args: CompareArgs) -> CmdResult {
     if args.max_work_increase < 0.0 || args.max_latency_increase.is_some_and(|x| x < 0.0) {
         return Err("thresholds are percentages ≥ 0".into());
@@ -121,49 +126,101 @@ pub fn run(args: CompareArgs) -> CmdResult {
     let cur_rows = load(&cur_path)?;
     let base = keyed(&base_rows);
     let cur = keyed(&cur_rows);
+    let mut found = match_rows(&base, &cur, args.max_work_increase);
+    let (body, latency_regressed) = strategy_table(&mut found, &args);
+    let lists = found.lists(&args);
+
+    let regressed = !found.wrong.is_empty()
+        || !found.work_worse.is_empty()
+        || !found.missing.is_empty()
+        || latency_regressed
+        || body.iter().any(|r| r[5] == "regressed");
+    let verdict = found.verdict(regressed, latency_regressed, base.len());
+    let mut report = String::new();
+    report += &format!(
+        "compare: baseline {} vs current {}\n\n",
+        base_path.display(),
+        cur_path.display()
+    );
+    report += &align(&HEADER, &body);
+    report += &lists;
+    report += &format!("\ncompare: {verdict}\n");
+    print!("{report}");
+
+    if let Some(p) = &args.export_markdown {
+        export_markdown(p, &verdict, &body, &lists)?;
+    }
+    Ok(if regressed { FAILED } else { OK })
+}
+
+/// What matching the baseline's rows with the current run's found.
+struct Findings<'a> {
+    /// Strategies in order of appearance, baseline first.
+    strategies: Vec<String>,
+    totals: HashMap<String, StrategyTotals>,
+    /// Cases whose status or steps changed, described.
+    wrong: Vec<String>,
+    /// Cases whose work grew past the threshold, described.
+    work_worse: Vec<String>,
+    /// How many cases did less work.
+    work_better: usize,
+    /// Keys in the baseline but not in the current run.
+    missing: Vec<&'a Key>,
+    /// Keys in the current run but not in the baseline.
+    added: Vec<&'a Key>,
+}
+
+/// How one matched case's work changed.
+enum WorkChange {
+    /// More than the threshold allows, described.
+    Worse(String),
+    Better,
+    Same,
+}
+
+/// Matches the baseline's rows with the current run's: answers, work and latencies.
+fn match_rows<'a>(
+    base: &'a [(Key, &CaseRow)],
+    cur: &'a [(Key, &CaseRow)],
+    max_work_increase: f64,
+) -> Findings<'a> {
     let cur_index: HashMap<&Key, &CaseRow> = cur.iter().map(|(k, r)| (k, *r)).collect();
     let base_index: HashMap<&Key, &CaseRow> = base.iter().map(|(k, r)| (k, *r)).collect();
-
-    let mut strategies: Vec<String> = Vec::new();
-    let mut totals: HashMap<String, StrategyTotals> = HashMap::new();
-    let mut wrong = Vec::new();
-    let mut work_worse = Vec::new();
-    let mut work_better = 0usize;
-    let mut missing = Vec::new();
-    let added: Vec<&Key> = cur
-        .iter()
-        .filter(|(k, _)| !base_index.contains_key(k))
-        .map(|(k, _)| k)
-        .collect();
-
-    let searched = |r: &CaseRow| {
-        matches!(
-            r.status.as_str(),
-            "solved" | "unsolvable" | "limit" | "wrong"
-        )
+    let mut found = Findings {
+        strategies: Vec::new(),
+        totals: HashMap::new(),
+        wrong: Vec::new(),
+        work_worse: Vec::new(),
+        work_better: 0,
+        missing: Vec::new(),
+        added: cur
+            .iter()
+            .filter(|(k, _)| !base_index.contains_key(k))
+            .map(|(k, _)| k)
+            .collect(),
     };
     for (k, _) in base.iter().chain(cur.iter()) {
-        if !strategies.contains(&k.2) {
-            strategies.push(k.2.clone());
+        if !found.strategies.contains(&k.2) {
+            found.strategies.push(k.2.clone());
         }
     }
-    for (k, r) in &cur {
-        if let (true, Some(l)) = (searched(r), r.latency_ns) {
-            totals.entry(k.2.clone()).or_default().cur_lat.push(l);
+    for (k, r) in cur {
+        if let (true, Some(l)) = (r.status.searched(), r.latency_ns) {
+            found.totals.entry(k.2.clone()).or_default().cur_lat.push(l);
         }
     }
-    for (k, b) in &base {
-        let t = totals.entry(k.2.clone()).or_default();
-        if let (true, Some(l)) = (searched(b), b.latency_ns) {
+    for (k, b) in base {
+        let t = found.totals.entry(k.2.clone()).or_default();
+        if let (true, Some(l)) = (b.status.searched(), b.latency_ns) {
             t.base_lat.push(l);
         }
         let Some(c) = cur_index.get(k) else {
-            missing.push(k);
+            found.missing.push(k);
             continue;
         };
         if b.status != c.status || b.steps != c.steps {
             t.wrong += 1;
-            wrong.push(format!(
+            found.wrong.push(format!(
                 "{}: baseline {}, current {}",
                 describe(k),
                 answer(b),
@@ -171,181 +228,243 @@ pub fn run(args: CompareArgs) -> CmdResult {
             ));
             continue;
         }
-        if let (Some(be), Some(bg), Some(ce), Some(cg)) =
-            (b.expanded, b.generated, c.expanded, c.generated)
-        {
-            t.base_expanded += be;
-            t.cur_expanded += ce;
-            t.base_generated += bg;
-            t.cur_generated += cg;
-            let (pe, pg) = (pct(be as f64, ce as f64), pct(bg as f64, cg as f64));
-            if pe > args.max_work_increase || pg > args.max_work_increase {
-                t.work_regressed += 1;
-                work_worse.push(format!(
-                    "{}: expanded {be} → {ce} ({}), generated {bg} → {cg} ({})",
-                    describe(k),
-                    fmt_pct(pe),
-                    fmt_pct(pg)
-                ));
-            } else if ce < be || cg < bg {
-                work_better += 1;
-            }
+        match compare_work(t, k, b, c, max_work_increase) {
+            WorkChange::Worse(w) => found.work_worse.push(w),
+            WorkChange::Better => found.work_better += 1,
+            WorkChange::Same => {}
         }
     }
+    found
+}
 
-    // The per-strategy table.
-    let header = [
-        "strategy", "metric", "baseline", "current", "change", "verdict",
-    ];
+/// Adds a matched case's counters (when both rows have them) to its strategy's totals, and
+/// says how its work changed.
+fn compare_work(
+    t: &mut StrategyTotals,
+    k: &Key,
+    b: &CaseRow,
+    c: &CaseRow,
+    max_work_increase: f64,
+) -> WorkChange {
+    let (Some(be), Some(bg), Some(ce), Some(cg)) =
+        (b.expanded, b.generated, c.expanded, c.generated)
+    else {
+        return WorkChange::Same;
+    };
+    t.base_expanded += be;
+    t.cur_expanded += ce;
+    t.base_generated += bg;
+    t.cur_generated += cg;
+    let (pe, pg) = (pct(be as f64, ce as f64), pct(bg as f64, cg as f64));
+    if pe > max_work_increase || pg > max_work_increase {
+        t.work_regressed += 1;
+        WorkChange::Worse(format!(
+            "{}: expanded {be} → {ce} ({}), generated {bg} → {cg} ({})",
+            describe(k),
+            fmt_pct(pe),
+            fmt_pct(pg)
+        ))
+    } else if ce < be || cg < bg {
+        WorkChange::Better
+    } else {
+        WorkChange::Same
+    }
+}
+
+/// The per-strategy table's rows, and whether a gated latency regressed.
+fn strategy_table(found: &mut Findings, args: &CompareArgs) -> (Vec<Vec<String>>, bool) {
     let mut body: Vec<Vec<String>> = Vec::new();
     let mut latency_regressed = false;
-    let work_verdict = |p: f64| -> &'static str {
-        if p > args.max_work_increase {
-            "regressed"
-        } else if p < 0.0 {
-            "improved"
-        } else if p == 0.0 {
-            "unchanged"
-        } else {
-            "within threshold"
-        }
-    };
-    for s in &strategies {
-        let Some(t) = totals.get_mut(s) else { continue };
-        body.push(vec![
-            s.clone(),
-            "wrong answers".into(),
-            "".into(),
-            t.wrong.to_string(),
-            "".into(),
-            if t.wrong > 0 {
-                "regressed"
-            } else {
-                "unchanged"
-            }
-            .into(),
-        ]);
-        for (metric, b, c) in [
-            ("expanded (total)", t.base_expanded, t.cur_expanded),
-            ("generated (total)", t.base_generated, t.cur_generated),
-        ] {
-            let p = pct(b as f64, c as f64);
-            body.push(vec![
-                s.clone(),
-                metric.into(),
-                b.to_string(),
-                c.to_string(),
-                fmt_pct(p),
-                work_verdict(p).into(),
-            ]);
-        }
-        if t.work_regressed > 0 {
-            body.push(vec![
-                s.clone(),
-                "cases with more work".into(),
-                "".into(),
-                t.work_regressed.to_string(),
-                "".into(),
-                "regressed".into(),
-            ]);
-        }
-        t.base_lat.sort_unstable();
-        t.cur_lat.sort_unstable();
-        for (metric, q) in [("p50 latency µs", 0.5), ("p99 latency µs", 0.99)] {
-            let (b, c) = (percentile_us(&t.base_lat, q), percentile_us(&t.cur_lat, q));
-            let p = pct(b, c);
-            let verdict = match args.max_latency_increase {
-                None => "not gated",
-                Some(max) if p > max => {
-                    latency_regressed = true;
-                    "regressed"
-                }
-                Some(_) if p < 0.0 => "improved",
-                Some(_) => "within threshold",
-            };
-            body.push(vec![
-                s.clone(),
-                metric.into(),
-                format!("{b:.1}"),
-                format!("{c:.1}"),
-                fmt_pct(p),
-                verdict.into(),
-            ]);
-        }
+    for s in &found.strategies {
+        let Some(t) = found.totals.get_mut(s) else {
+            continue;
+        };
+        work_rows(&mut body, s, t, args.max_work_increase);
+        latency_regressed |= latency_rows(&mut body, s, t, args.max_latency_increase);
     }
+    (body, latency_regressed)
+}
 
-    let mut report = String::new();
-    let mut lists = String::new();
-    let mut list = |title: &str, items: &[String]| {
-        if items.is_empty() {
-            return;
-        }
-        lists += &format!("\n{title} ({}):\n", items.len());
-        for i in items.iter().take(args.show) {
-            lists += &format!("  {i}\n");
-        }
-        if items.len() > args.show {
-            lists += &format!("  … and {} more\n", items.len() - args.show);
-        }
-    };
-    list("Correctness regressions: status or steps changed", &wrong);
-    list(
-        &format!(
-            "Work regressions: expanded or generated grew by more than {}%",
-            args.max_work_increase
-        ),
-        &work_worse,
-    );
-    let missing_s: Vec<String> = missing.iter().map(|k| describe(k)).collect();
-    list("Missing from the current run (regression)", &missing_s);
-    let added_s: Vec<String> = added.iter().map(|k| describe(k)).collect();
-    list("New in the current run (not in the baseline)", &added_s);
-
-    let regressed = !wrong.is_empty()
-        || !work_worse.is_empty()
-        || !missing.is_empty()
-        || latency_regressed
-        || body.iter().any(|r| r[5] == "regressed");
-    let verdict = if regressed {
-        format!(
-            "REGRESSION: {} wrong answer(s), {} case(s) with more work, {} missing case(s){}",
-            wrong.len(),
-            work_worse.len(),
-            missing.len(),
-            if latency_regressed {
-                ", latency over threshold"
-            } else {
-                ""
-            }
-        )
+/// The verdict on a change in work of `p` percent.
+fn work_verdict(p: f64, max_work_increase: f64) -> &'static str {
+    if p > max_work_increase {
+        "regressed"
+    } else if p < 0.0 {
+        "improved"
+    } else if p == 0.0 {
+        "unchanged"
     } else {
-        format!(
-            "no regression ({} rows matched, {} with less work)",
-            base.len() - missing.len(),
-            work_better
-        )
-    };
-    report += &format!(
-        "compare: baseline {} vs current {}\n\n",
-        base_path.display(),
-        cur_path.display()
-    );
-    report += &align(&header, &body);
-    report += &lists;
-    report += &format!("\ncompare: {verdict}\n");
-    print!("{report}");
-
-    if let Some(p) = &args.export_markdown {
-        let md = format!(
-            "**tilebench compare**: {verdict}\n\n{}{}",
-            markdown_table(&header, &body),
-            if lists.is_empty() {
-                String::new()
-            } else {
-                format!("\n```\n{}\n```\n", lists.trim())
-            }
-        );
-        std::fs::write(p, md).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        "within threshold"
     }
-    Ok(if regressed { FAILED } else { OK })
+}
+
+/// Adds a strategy's rows on answers and work: wrong answers, total expanded and generated,
+/// and the cases with more work if any.
+fn work_rows(body: &mut Vec<Vec<String>>, s: &str, t: &StrategyTotals, max_work_increase: f64) {
+    body.push(vec![
+        s.to_string(),
+        "wrong answers".into(),
+        "".into(),
+        t.wrong.to_string(),
+        "".into(),
+        if t.wrong > 0 {
+            "regressed"
+        } else {
+            "unchanged"
+        }
+        .into(),
+    ]);
+    for (metric, b, c) in [
+        ("expanded (total)", t.base_expanded, t.cur_expanded),
+        ("generated (total)", t.base_generated, t.cur_generated),
+    ] {
+        let p = pct(b as f64, c as f64);
+        body.push(vec![
+            s.to_string(),
+            metric.into(),
+            b.to_string(),
+            c.to_string(),
+            fmt_pct(p),
+            work_verdict(p, max_work_increase).into(),
+        ]);
+    }
+    if t.work_regressed > 0 {
+        body.push(vec![
+            s.to_string(),
+            "cases with more work".into(),
+            "".into(),
+            t.work_regressed.to_string(),
+            "".into(),
+            "regressed".into(),
+        ]);
+    }
+}
+
+/// Adds a strategy's p50 and p99 latency rows; true when one regressed past
+/// `max_latency_increase`.
+fn latency_rows(
+    body: &mut Vec<Vec<String>>,
+    s: &str,
+    t: &mut StrategyTotals,
+    max_latency_increase: Option<f64>,
+) -> bool {
+    let mut regressed = false;
+    t.base_lat.sort_unstable();
+    t.cur_lat.sort_unstable();
+    for (metric, q) in [("p50 latency µs", 0.5), ("p99 latency µs", 0.99)] {
+        let (b, c) = (percentile_us(&t.base_lat, q), percentile_us(&t.cur_lat, q));
+        let p = pct(b, c);
+        let verdict = match max_latency_increase {
+            None => "not gated",
+            Some(max) if p > max => {
+                regressed = true;
+                "regressed"
+            }
+            Some(_) if p < 0.0 => "improved",
+            Some(_) => "within threshold",
+        };
+        body.push(vec![
+            s.to_string(),
+            metric.into(),
+            format!("{b:.1}"),
+            format!("{c:.1}"),
+            fmt_pct(p),
+            verdict.into(),
+        ]);
+    }
+    regressed
+}
+
+/// Adds a titled list of at most `show` items (and how many more) to `lists`; nothing when
+/// `items` is empty.
+fn push_list(lists: &mut String, title: &str, items: &[String], show: usize) {
+    if items.is_empty() {
+        return;
+    }
+    *lists += &format!("\n{title} ({}):\n", items.len());
+    for i in items.iter().take(show) {
+        *lists += &format!("  {i}\n");
+    }
+    if items.len() > show {
+        *lists += &format!("  … and {} more\n", items.len() - show);
+    }
+}
+
+impl Findings<'_> {
+    /// The lists of cases under the table: wrong answers, more work, missing, new.
+    fn lists(&self, args: &CompareArgs) -> String {
+        let mut lists = String::new();
+        push_list(
+            &mut lists,
+            "Correctness regressions: status or steps changed",
+            &self.wrong,
+            args.show,
+        );
+        push_list(
+            &mut lists,
+            &format!(
+                "Work regressions: expanded or generated grew by more than {}%",
+                args.max_work_increase
+            ),
+            &self.work_worse,
+            args.show,
+        );
+        let missing_s: Vec<String> = self.missing.iter().map(|k| describe(k)).collect();
+        push_list(
+            &mut lists,
+            "Missing from the current run (regression)",
+            &missing_s,
+            args.show,
+        );
+        let added_s: Vec<String> = self.added.iter().map(|k| describe(k)).collect();
+        push_list(
+            &mut lists,
+            "New in the current run (not in the baseline)",
+            &added_s,
+            args.show,
+        );
+        lists
+    }
+
+    /// The one-line verdict: what regressed, or how many rows matched.
+    fn verdict(&self, regressed: bool, latency_regressed: bool, base_rows: usize) -> String {
+        if regressed {
+            format!(
+                "REGRESSION: {} wrong answer(s), {} case(s) with more work, {} missing case(s){}",
+                self.wrong.len(),
+                self.work_worse.len(),
+                self.missing.len(),
+                if latency_regressed {
+                    ", latency over threshold"
+                } else {
+                    ""
+                }
+            )
+        } else {
+            format!(
+                "no regression ({} rows matched, {} with less work)",
+                base_rows - self.missing.len(),
+                self.work_better
+            )
+        }
+    }
+}
+
+/// Writes the verdict, the table and the lists as Markdown to `p` (--export-markdown).
+fn export_markdown(
+    p: &Path,
+    verdict: &str,
+    body: &[Vec<String>],
+    lists: &str,
+) -> Result<(), String> {
+    let md = format!(
+        "**tilebench compare**: {verdict}\n\n{}{}",
+        markdown_table(&HEADER, body),
+        if lists.is_empty() {
+            String::new()
+        } else {
+            format!("\n```\n{}\n```\n", lists.trim())
+        }
+    );
+    std::fs::write(p, md).map_err(|e| format!("cannot write {}: {e}", p.display()))
 }

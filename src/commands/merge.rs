@@ -12,11 +12,12 @@
 use super::{CmdResult, OK};
 use crate::cli::MergeArgs;
 use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 use tilebench::harness::journal;
-use tilebench::harness::record::{Counters, Record};
+use tilebench::harness::record::Record;
 use tilebench::harness::shard::Shard;
 use tilebench::report::cases_csv::{CaseRow, COLUMNS};
 use tilebench::report::run_json::RunInfo;
@@ -38,59 +39,8 @@ pub fn run(args: MergeArgs) -> CmdResult {
     for dir in &args.shards {
         parts.push(read_part(dir)?);
     }
-
-    // One split of one run: same identity, same N, each index once.
-    let first = &parts[0];
-    for p in &parts[1..] {
-        let diffs = p.info.differences(
-            &first.info,
-            (
-                &format!("in {}", p.dir.display()),
-                &format!("in {}", first.dir.display()),
-            ),
-        );
-        if !diffs.is_empty() {
-            return Err(format!(
-                "{} and {} are not shards of one run:\n  {}\nmerge only the shards of one \
-                 `run --shard I/N` split (same tilebench, inputs, strategies and options)",
-                p.dir.display(),
-                first.dir.display(),
-                diffs.join("\n  ")
-            ));
-        }
-        if p.shard.count != first.shard.count {
-            return Err(format!(
-                "{} is shard {} but {} is shard {}: shards of one split have the same N",
-                p.dir.display(),
-                p.shard,
-                first.dir.display(),
-                first.shard
-            ));
-        }
-    }
-    let n = first.shard.count;
-    parts.sort_by_key(|p| p.shard.index);
-    for w in parts.windows(2) {
-        if w[0].shard == w[1].shard {
-            return Err(format!(
-                "{} and {} are both shard {}: pass each shard once",
-                w[0].dir.display(),
-                w[1].dir.display(),
-                w[0].shard
-            ));
-        }
-    }
-    let missing: Vec<String> = (1..=n)
-        .filter(|i| !parts.iter().any(|p| p.shard.index == *i))
-        .map(|i| format!("{i}/{n}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "shard(s) {} missing: pass the output directory of every shard of the split \
-             (run them with `tilebench run … --shard I/{n}`)",
-            missing.join(", ")
-        ));
-    }
+    check_one_run(&parts)?;
+    let n = check_every_shard(&mut parts)?;
 
     let info = parts[0].info.clone();
     let names = info.strategies.clone();
@@ -105,65 +55,17 @@ pub fn run(args: MergeArgs) -> CmdResult {
     let out_dir = tilebench::harness::rundir::RunDir::make(Some(&args.out), args.force, started)?
         .path()
         .to_path_buf();
-    // Input order: case i is row group i / N of shard i mod N.
-    let order = || {
-        (0..total).flat_map(|i| {
-            let part = i % n as usize;
-            let at = (i / n as usize) * k;
-            (at..at + k).map(move |r| (i, part, r))
-        })
-    };
+    let grid = Grid { total, n, k };
     let header = csv::ByteRecord::from(COLUMNS.to_vec());
-    atomic_write(&out_dir.join("cases.csv"), |w| {
-        let mut out = csv::Writer::from_writer(w);
-        out.write_byte_record(&header)?;
-        for (_, part, r) in order() {
-            out.write_byte_record(&rows[part][r])?;
-        }
-        out.flush()
-    })?;
-    let mut records = Vec::with_capacity(total * k);
-    for (i, part, r) in order() {
-        let row: CaseRow = rows[part][r]
-            .deserialize(Some(&header))
-            .map_err(|e| format!("{}: {e}", parts[part].dir.join("cases.csv").display()))?;
-        records.push(to_record(i, &row)?);
-    }
+    write_cases(&out_dir, &header, &rows, grid)?;
+    let records = read_records(&parts, &header, &rows, grid)?;
     drop(rows);
 
-    // Exact histograms, added; pass times, summed.
-    let mut histograms: Vec<Histogram<u64>> = names.iter().map(|_| new_histogram()).collect();
-    let mut wall = vec![Duration::ZERO; k];
-    let mut prepare = info.prepare_s.clone();
-    prepare.values_mut().for_each(|v| *v = 0.0);
-    for p in &parts {
-        let path = p.dir.join("latency.hlog");
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let logged =
-            hgrm::read_interval_log(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (j, name) in names.iter().enumerate() {
-            let h = logged
-                .iter()
-                .find(|(t, _)| t == name)
-                .ok_or_else(|| format!("{}: no histogram tagged `{name}`", path.display()))?;
-            histograms[j]
-                .add(&h.1)
-                .map_err(|e| format!("{}: `{name}`: {e:?}", path.display()))?;
-        }
-        let spath = p.dir.join("summary.csv");
-        let summaries = read_summary_csv(&spath)?;
-        for (j, name) in names.iter().enumerate() {
-            let s = summaries
-                .iter()
-                .find(|s| s.strategy == *name)
-                .ok_or_else(|| format!("{}: no row for `{name}`", spath.display()))?;
-            wall[j] += Duration::from_secs_f64(s.wall_s.max(0.0));
-        }
-        for (name, s) in &p.info.prepare_s {
-            *prepare.entry(name.clone()).or_default() += s;
-        }
-    }
+    let Measures {
+        histograms,
+        wall,
+        prepare,
+    } = add_measures(&parts, &names, &info.prepare_s)?;
     let summaries: Vec<StrategySummary> = names
         .iter()
         .zip(&histograms)
@@ -197,6 +99,194 @@ pub fn run(args: MergeArgs) -> CmdResult {
     );
     let _ = std::io::stdout().flush();
     Ok(OK)
+}
+
+/// Checks that the parts are shards of one run: the same identity and the same N.
+fn check_one_run(parts: &[Part]) -> Result<(), String> {
+    let first = &parts[0];
+    for p in &parts[1..] {
+        let diffs = p.info.differences(
+            &first.info,
+            (
+                &format!("in {}", p.dir.display()),
+                &format!("in {}", first.dir.display()),
+            ),
+        );
+        if !diffs.is_empty() {
+            return Err(format!(
+                "{} and {} are not shards of one run:\n  {}\nmerge only the shards of one \
+                 `run --shard I/N` split (same tilebench, inputs, strategies and options)",
+                p.dir.display(),
+                first.dir.display(),
+                diffs.join("\n  ")
+            ));
+        }
+        if p.shard.count != first.shard.count {
+            return Err(format!(
+                "{} is shard {} but {} is shard {}: shards of one split have the same N",
+                p.dir.display(),
+                p.shard,
+                first.dir.display(),
+                first.shard
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Sorts the parts by shard index and checks that each index from 1 to N is there once;
+/// returns N.
+fn check_every_shard(parts: &mut [Part]) -> Result<u32, String> {
+    let n = parts[0].shard.count;
+    parts.sort_by_key(|p| p.shard.index);
+    for w in parts.windows(2) {
+        if w[0].shard == w[1].shard {
+            return Err(format!(
+                "{} and {} are both shard {}: pass each shard once",
+                w[0].dir.display(),
+                w[1].dir.display(),
+                w[0].shard
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|i| !parts.iter().any(|p| p.shard.index == *i))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard(s) {} missing: pass the output directory of every shard of the split \
+             (run them with `tilebench run … --shard I/{n}`)",
+            missing.join(", ")
+        ));
+    }
+    Ok(n)
+}
+
+/// How the split's rows are laid out: `total` cases over `n` shards, `k` rows (strategies)
+/// a case.
+#[derive(Clone, Copy)]
+struct Grid {
+    total: usize,
+    n: u32,
+    k: usize,
+}
+
+impl Grid {
+    /// The rows in input order, as (case, part, row within the part): case i is row group
+    /// i / N of shard i mod N.
+    fn order(self) -> impl Iterator<Item = (usize, usize, usize)> {
+        let Grid { total, n, k } = self;
+        (0..total).flat_map(move |i| {
+            let part = i % n as usize;
+            let at = (i / n as usize) * k;
+            (at..at + k).map(move |r| (i, part, r))
+        })
+    }
+}
+
+/// Writes the merged cases.csv: the shards' rows, field for field, in input order.
+fn write_cases(
+    out_dir: &Path,
+    header: &csv::ByteRecord,
+    rows: &[Vec<csv::ByteRecord>],
+    grid: Grid,
+) -> Result<(), String> {
+    atomic_write(&out_dir.join("cases.csv"), |w| {
+        let mut out = csv::Writer::from_writer(w);
+        out.write_byte_record(header)?;
+        for (_, part, r) in grid.order() {
+            out.write_byte_record(&rows[part][r])?;
+        }
+        out.flush()
+    })
+}
+
+/// The records the shards' rows were written from, in input order.
+fn read_records(
+    parts: &[Part],
+    header: &csv::ByteRecord,
+    rows: &[Vec<csv::ByteRecord>],
+    grid: Grid,
+) -> Result<Vec<Record>, String> {
+    let mut records = Vec::with_capacity(grid.total * grid.k);
+    for (i, part, r) in grid.order() {
+        let row: CaseRow = rows[part][r]
+            .deserialize(Some(header))
+            .map_err(|e| format!("{}: {e}", parts[part].dir.join("cases.csv").display()))?;
+        records.push(to_record(i, &row)?);
+    }
+    Ok(records)
+}
+
+/// The shards' measures added up, per strategy.
+struct Measures {
+    /// The exact latency histograms, added.
+    histograms: Vec<Histogram<u64>>,
+    /// The pass times, summed.
+    wall: Vec<Duration>,
+    /// The prepare times, summed.
+    prepare: BTreeMap<String, f64>,
+}
+
+/// Adds up the shards' latency histograms, pass times and prepare times (`prepare_s` gives
+/// the strategies that prepared).
+fn add_measures(
+    parts: &[Part],
+    names: &[String],
+    prepare_s: &BTreeMap<String, f64>,
+) -> Result<Measures, String> {
+    let mut histograms: Vec<Histogram<u64>> = names.iter().map(|_| new_histogram()).collect();
+    let mut wall = vec![Duration::ZERO; names.len()];
+    let mut prepare = prepare_s.clone();
+    prepare.values_mut().for_each(|v| *v = 0.0);
+    for p in parts {
+        add_histograms(p, names, &mut histograms)?;
+        add_wall(p, names, &mut wall)?;
+        for (name, s) in &p.info.prepare_s {
+            *prepare.entry(name.clone()).or_default() += s;
+        }
+    }
+    Ok(Measures {
+        histograms,
+        wall,
+        prepare,
+    })
+}
+
+/// Adds a shard's exact latency histograms (its latency.hlog) to `histograms`.
+fn add_histograms(
+    p: &Part,
+    names: &[String],
+    histograms: &mut [Histogram<u64>],
+) -> Result<(), String> {
+    let path = p.dir.join("latency.hlog");
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let logged = hgrm::read_interval_log(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (j, name) in names.iter().enumerate() {
+        let h = logged
+            .iter()
+            .find(|(t, _)| t == name)
+            .ok_or_else(|| format!("{}: no histogram tagged `{name}`", path.display()))?;
+        histograms[j]
+            .add(&h.1)
+            .map_err(|e| format!("{}: `{name}`: {e:?}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Adds a shard's pass times (its summary.csv `wall_s`) to `wall`.
+fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), String> {
+    let spath = p.dir.join("summary.csv");
+    let summaries = read_summary_csv(&spath)?;
+    for (j, name) in names.iter().enumerate() {
+        let s = summaries
+            .iter()
+            .find(|s| s.strategy == *name)
+            .ok_or_else(|| format!("{}: no row for `{name}`", spath.display()))?;
+        wall[j] += Duration::from_secs_f64(s.wall_s.max(0.0));
+    }
+    Ok(())
 }
 
 /// A finished shard's run.json.
@@ -273,20 +363,5 @@ fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRe
 
 /// The record a cases.csv row was written from (what the summary needs of it).
 fn to_record(case: usize, row: &CaseRow) -> Result<Record, String> {
-    let mut r = Record::empty(case, &row.strategy);
-    r.status = row.status;
-    r.steps = row.steps;
-    r.matches_expected = row.matches_expected;
-    r.optimal = row.optimal;
-    r.counters = Counters {
-        expanded: row.expanded,
-        generated: row.generated,
-        stored: row.stored,
-        peak_frontier: row.peak_frontier,
-    };
-    r.latency_ns = row.latency_ns.unwrap_or(0);
-    r.latency_min_ns = row.latency_min_ns.unwrap_or(0);
-    r.path = row.path.clone();
-    r.message = row.message.clone();
-    Ok(r)
+    Ok(row.to_record(case))
 }

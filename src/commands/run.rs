@@ -39,12 +39,14 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         .solvers
         .iter()
         .map(|spec| {
-            ExternalSolver::parse(
+            let mut e = ExternalSolver::parse(
                 spec,
                 args.solver_protocol,
                 args.solver_blank,
                 args.solver_spawn,
-            )
+            )?;
+            e.stdout = args.solver_stdout;
+            Ok(e)
         })
         .collect::<Result<_, String>>()?;
     plan.limits = Limits {
@@ -187,20 +189,24 @@ fn report_problems(run: &Finished, check: bool) -> i32 {
     let mut code = OK;
     if check {
         let failures = run.check_failures();
-        if failures.is_empty() {
-            let judged = run.solvers.iter().any(|(_, optimal)| !optimal);
+        for f in failures.iter().take(50) {
+            eprintln!("check failed: {f}");
+        }
+        if failures.len() > 50 {
+            eprintln!("check failed: … and {} more", failures.len() - 50);
+        }
+        for t in run.tally() {
             eprintln!(
-                "check: every answer matches expected_steps and optimal strategies agree{}",
-                if judged {
-                    "; every judged answer is right and optimal"
-                } else {
-                    ""
-                }
+                "check: {}: {} answered, {} right, {} optimal, {} unanswered",
+                t.solver, t.answered, t.right, t.optimal, t.unanswered
+            );
+        }
+        if failures.is_empty() {
+            eprintln!(
+                "check: every case answered; every answer matches expected_steps, optimal \
+                 strategies agree, and every judged answer is right and optimal"
             );
         } else {
-            for f in failures.iter().take(50) {
-                eprintln!("check failed: {f}");
-            }
             eprintln!("check: {} failure(s)", failures.len());
             code = FAILED;
         }

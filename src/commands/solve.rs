@@ -5,15 +5,18 @@ use crate::cli::SolveArgs;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 use tilebench::puzzle::{Board, Move};
-use tilebench::search::{registry, Config, Limits, Prepare, Problem, Status};
+use tilebench::search::{registry, Config, Limits, Outcome, Prepare, Problem, Solver, Status};
+
+/// One board to solve: a label for messages, the start text, the goal text if the input
+/// gives one.
+type Job = (String, String, Option<String>);
 
 pub fn run(args: SolveArgs) -> CmdResult {
     let builtin = registry::lookup(&args.strategy)?;
-    let size = args.size;
     let goal = args
         .goal
         .as_deref()
-        .map(|g| Board::parse(g, size).map_err(|e| format!("--goal `{g}`: {e}")))
+        .map(|g| Board::parse(g, args.size).map_err(|e| format!("--goal `{g}`: {e}")))
         .transpose()?;
     let config = Config {
         exhaustive: args.exhaustive,
@@ -21,117 +24,166 @@ pub fn run(args: SolveArgs) -> CmdResult {
         pdb: super::pdb::options(&args.pdb),
         ..Config::default()
     };
-    let mut strategy = builtin.build(&config);
+    let strategy = builtin.build(&config);
     let terminal = super::terminal::Terminal::new(true);
-    let ctx = Prepare {
-        threads: 1,
-        observer: &terminal,
+    let mut session = Session {
+        strategy,
+        ctx: Prepare {
+            threads: 1,
+            problems: &[],
+            observer: &terminal,
+        },
+        limits: Limits::default(),
+        goal,
+        args: &args,
     };
-    let limits = Limits::default();
-
-    // (label for messages, start text, goal text if the input gives one)
-    let mut jobs: Vec<(String, String, Option<String>)> = Vec::new();
-    if args.boards.is_empty() {
-        let stdin = std::io::stdin();
-        let lines: Vec<(usize, String)> = stdin
-            .lock()
-            .lines()
-            .enumerate()
-            .map(|(i, l)| l.map(|l| (i + 1, l)))
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        let lines: Vec<(usize, String)> = lines
-            .into_iter()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .collect();
-        if args.pairs {
-            for pair in lines.chunks(2) {
-                let (n, start) = &pair[0];
-                let goal = pair.get(1).map(|(_, g)| g.clone());
-                if goal.is_none() {
-                    return Err(format!(
-                        "stdin line {n}: a start with no goal line after it (--pairs reads a start line, then a goal line)"
-                    ));
-                }
-                jobs.push((format!("stdin line {n}"), start.clone(), goal));
-            }
-        } else {
-            jobs.extend(
-                lines
-                    .into_iter()
-                    .map(|(n, l)| (format!("stdin line {n}"), l, None)),
-            );
-        }
-    } else {
-        jobs.extend(
-            args.boards
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (format!("board {}", i + 1), b.clone(), None)),
-        );
-    }
+    let jobs = read_jobs(&args)?;
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = OK;
-    for (label, start_text, goal_text) in jobs {
-        let parsed = (|| {
-            let start =
-                Board::parse(&start_text, size).map_err(|e| format!("{label}: start: {e}"))?;
-            let goal = match &goal_text {
-                Some(g) => Board::parse(g, Some(start.shape()))
-                    .map_err(|e| format!("{label}: goal: {e}"))?,
-                None => goal.unwrap_or_else(|| Board::standard_goal(start.shape())),
-            };
-            Problem::new(start, goal).map_err(|e| format!("{label}: {e}"))
-        })();
-        let problem = match parsed {
+    for job in jobs {
+        if !session.solve(job, &mut out)? {
+            code = BAD_INPUT;
+        }
+    }
+    Ok(code)
+}
+
+/// The boards to solve: the arguments, or else the lines (or pairs of lines) of stdin.
+fn read_jobs(args: &SolveArgs) -> Result<Vec<Job>, String> {
+    if !args.boards.is_empty() {
+        return Ok(args
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (format!("board {}", i + 1), b.clone(), None))
+            .collect());
+    }
+    let stdin = std::io::stdin();
+    let lines: Vec<(usize, String)> = stdin
+        .lock()
+        .lines()
+        .enumerate()
+        .map(|(i, l)| l.map(|l| (i + 1, l)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    let lines: Vec<(usize, String)> = lines
+        .into_iter()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    if !args.pairs {
+        return Ok(lines
+            .into_iter()
+            .map(|(n, l)| (format!("stdin line {n}"), l, None))
+            .collect());
+    }
+    let mut jobs = Vec::new();
+    for pair in lines.chunks(2) {
+        let (n, start) = &pair[0];
+        let goal = pair.get(1).map(|(_, g)| g.clone());
+        if goal.is_none() {
+            return Err(format!(
+                "stdin line {n}: a start with no goal line after it (--pairs reads a start line, then a goal line)"
+            ));
+        }
+        jobs.push((format!("stdin line {n}"), start.clone(), goal));
+    }
+    Ok(jobs)
+}
+
+/// One strategy solving the boards one after another, answers on stdout.
+struct Session<'a> {
+    strategy: Box<dyn Solver>,
+    ctx: Prepare<'a>,
+    limits: Limits,
+    /// --goal, for boards given without a goal.
+    goal: Option<Board>,
+    args: &'a SolveArgs,
+}
+
+impl Session<'_> {
+    /// Solves one board and writes its answer line; false when it could not be solved.
+    fn solve(
+        &mut self,
+        (label, start_text, goal_text): Job,
+        out: &mut impl Write,
+    ) -> Result<bool, String> {
+        let problem = match self.problem(&label, &start_text, goal_text.as_deref()) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: {e}");
                 writeln!(out, "invalid").map_err(|e| e.to_string())?;
-                code = BAD_INPUT;
-                continue;
+                return Ok(false);
             }
         };
         // Tables (`table`, pattern databases) are built or loaded before the clock starts,
         // as `run` does, so --stats latency is the search alone.
-        let outcome = strategy
-            .prepare(&[problem.goal], &ctx)
+        let outcome = self
+            .strategy
+            .prepare(&[problem.goal], &self.ctx)
             .map(|()| Instant::now());
-        let outcome = outcome.and_then(|t0| Ok((strategy.solve(&problem, &limits)?, t0)));
+        let outcome = outcome.and_then(|t0| Ok((self.strategy.solve(&problem, &self.limits)?, t0)));
         let (outcome, t0) = match outcome {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {label}: {e}");
                 writeln!(out, "error").map_err(|e| e.to_string())?;
-                code = BAD_INPUT;
-                continue;
+                return Ok(false);
             }
         };
-        let elapsed = t0.elapsed();
-        let line = match (outcome.status, args.steps) {
-            (Status::Solved, false) => Move::path_string(outcome.path.as_deref().unwrap_or(&[])),
-            (Status::Solved, true) => outcome.steps().unwrap_or(0).to_string(),
-            (Status::Unsolvable, false) => "unsolvable".into(),
-            (Status::Unsolvable, true) => "-1".into(),
-            (Status::Limit, _) => "limit".into(),
-        };
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        if args.stats {
-            let s = outcome.stats;
-            eprintln!(
-                "{label}: strategy={} status={} steps={} expanded={} generated={} stored={} peak_frontier={} latency_us={:.1}",
-                strategy.name(),
-                outcome.status.as_str(),
-                outcome.steps().map_or("-".into(), |n| n.to_string()),
-                s.expanded,
-                s.generated,
-                s.stored,
-                s.peak_frontier,
-                elapsed.as_secs_f64() * 1e6
-            );
+        let elapsed_us = t0.elapsed().as_secs_f64() * 1e6;
+        writeln!(out, "{}", answer(&outcome, self.args.steps)).map_err(|e| e.to_string())?;
+        if self.args.stats {
+            self.print_stats(&label, &outcome, elapsed_us);
         }
+        Ok(true)
     }
-    Ok(code)
+
+    /// The problem a job names: its start, and its goal, --goal or the standard goal.
+    fn problem(
+        &self,
+        label: &str,
+        start_text: &str,
+        goal_text: Option<&str>,
+    ) -> Result<Problem, String> {
+        let start =
+            Board::parse(start_text, self.args.size).map_err(|e| format!("{label}: start: {e}"))?;
+        let goal = match goal_text {
+            Some(g) => {
+                Board::parse(g, Some(start.shape())).map_err(|e| format!("{label}: goal: {e}"))?
+            }
+            None => self
+                .goal
+                .unwrap_or_else(|| Board::standard_goal(start.shape())),
+        };
+        Problem::new(start, goal).map_err(|e| format!("{label}: {e}"))
+    }
+
+    /// The --stats line on stderr: the strategy, the answer, its counters and latency.
+    fn print_stats(&self, label: &str, outcome: &Outcome, latency_us: f64) {
+        let s = &outcome.stats;
+        eprintln!(
+            "{label}: strategy={} status={} steps={} expanded={} generated={} stored={} peak_frontier={} latency_us={:.1}",
+            self.strategy.name(),
+            outcome.status.as_str(),
+            outcome.steps().map_or("-".into(), |n| n.to_string()),
+            s.expanded,
+            s.generated,
+            s.stored,
+            s.peak_frontier,
+            latency_us
+        );
+    }
+}
+
+/// The answer line: the moves (or the step count with --steps), `unsolvable` or `limit`.
+fn answer(outcome: &Outcome, steps: bool) -> String {
+    match (outcome.status, steps) {
+        (Status::Solved, false) => Move::path_string(outcome.path.as_deref().unwrap_or(&[])),
+        (Status::Solved, true) => outcome.steps().unwrap_or(0).to_string(),
+        (Status::Unsolvable, false) => "unsolvable".into(),
+        (Status::Unsolvable, true) => "-1".into(),
+        (Status::Limit, _) => "limit".into(),
+    }
 }

@@ -43,6 +43,21 @@ pub enum Spawn {
     Persistent,
     /// One process per case: it reads one case, answers, and exits.
     PerCase,
+    /// One process for every case: the whole input, stdin closed, one answer per case (how
+    /// online judges run multi-case programs).
+    Batch,
+}
+
+/// What a persistent program's stdout is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stdout {
+    /// A pipe; a program found asleep reading with a case pending (its answer stuck in a
+    /// buffer) is restarted with a pseudo-terminal, where stdio line-buffers.
+    Auto,
+    /// Always a pipe.
+    Pipe,
+    /// Always a pseudo-terminal.
+    Pty,
 }
 
 macro_rules! named {
@@ -75,7 +90,8 @@ macro_rules! named {
 
 named!(Protocol, "protocol", Protocol::Moves => "moves", Protocol::Steps => "steps");
 named!(Blank, "blank token", Blank::X => "x", Blank::Zero => "0");
-named!(Spawn, "spawn mode", Spawn::Persistent => "persistent", Spawn::PerCase => "per-case");
+named!(Stdout, "stdout", Stdout::Auto => "auto", Stdout::Pipe => "pipe", Stdout::Pty => "pty");
+named!(Spawn, "spawn mode", Spawn::Persistent => "persistent", Spawn::PerCase => "per-case", Spawn::Batch => "batch");
 
 /// The text written for one case, and the boards the program sees.
 #[derive(Clone, Debug, PartialEq, Eq)]

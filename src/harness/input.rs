@@ -115,12 +115,92 @@ struct Columns {
     size: Option<usize>,
 }
 
+impl Columns {
+    /// The known fields' positions in `header` (read on line `header_line`); `start` is
+    /// required.
+    fn find(
+        label: &str,
+        header: &csv::StringRecord,
+        header_line: u64,
+    ) -> Result<Columns, InputError> {
+        let find = |name: &str| {
+            header
+                .iter()
+                .position(|h| h.trim().eq_ignore_ascii_case(name))
+        };
+        Ok(Columns {
+            start: find("start").ok_or_else(|| {
+                InputError(format!(
+                    "{label}:{header_line}: no `start` column in the header ({}); the header must name at least `start` \
+                     (optional: id, goal, expected_steps, size)",
+                    header.iter().collect::<Vec<_>>().join(",")
+                ))
+            })?,
+            id: find("id"),
+            goal: find("goal"),
+            expected: find("expected_steps"),
+            size: find("size"),
+        })
+    }
+}
+
+/// A row as split from the file: its line, and its record or why it could not be read.
+type RawRow = (u64, Result<csv::StringRecord, String>);
+
 /// Parses one dataset's bytes. `label` names it in messages.
 pub fn parse_dataset(
     label: &str,
     bytes: &[u8],
     opts: &InputOptions,
 ) -> Result<(InputFile, Vec<Case>), InputError> {
+    let text = decode(label, bytes)?;
+    let default_goal = default_goal(opts)?;
+
+    let lines = LineIndex::new(text.as_bytes());
+    let mut reader = csv_reader(text.as_bytes());
+    let mut records = reader.records().filter(|r| !matches!(r, Ok(r) if blank(r)));
+    let (header, header_line) = read_header(label, text, &lines, &mut records)?;
+    let cols = Columns::find(label, &header, header_line)?;
+    let file_shape = ShapeRule::for_file(&cols, opts);
+
+    // The CSV reader must see the file in order (a quoted field may span lines), so rows are
+    // split here, one after another; turning them into cases (two board parses, a parity
+    // test) is the larger part and runs in parallel below.
+    let body = body_start(text, &header);
+    // A file without quotes has one record a line: a big one is split at line ends into
+    // pieces read in parallel. (A quoted field may hold a line end, so with quotes one
+    // reader reads the file in order.)
+    let parallel =
+        text.len() - body > PARALLEL_READ_BYTES && !text.as_bytes()[body..].contains(&b'"');
+    let rows = if parallel {
+        read_pieces(text, body, &lines)
+    } else {
+        read_in_order(text, &lines, records)
+    };
+    let maker = CaseMaker {
+        label,
+        source: Arc::from(label),
+        cols,
+        opts,
+        default_goal,
+    };
+    // The cases, and the checksum of the bytes meanwhile.
+    let (cases, fnv1a64) = rayon::join(
+        || maker.cases(rows, file_shape),
+        || crate::util::fnv1a64(bytes),
+    );
+    let file = InputFile {
+        path: label.to_string(),
+        rows: cases.len(),
+        invalid_rows: cases.iter().filter(|c| c.problem.is_err()).count(),
+        bytes: bytes.len(),
+        fnv1a64,
+    };
+    Ok((file, cases))
+}
+
+/// The dataset's bytes as UTF-8 text, without a byte-order mark.
+fn decode<'a>(label: &str, bytes: &'a [u8]) -> Result<&'a str, InputError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
@@ -129,80 +209,59 @@ pub fn parse_dataset(
             bytes[at]
         ))
     })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let source: Arc<str> = Arc::from(label);
-    let default_goal = match &opts.goal {
-        Some(g) => {
-            Some(Board::parse(g, opts.size).map_err(|e| InputError(format!("--goal `{g}`: {e}")))?)
-        }
-        None => None,
-    };
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
 
-    let lines = LineIndex::new(text.as_bytes());
-    let mut reader = csv_reader(text.as_bytes());
-    let mut records = reader.records().filter(|r| !matches!(r, Ok(r) if blank(r)));
-    // The header is the first record that is not blank or a comment.
-    let (header, header_line) = match records.next() {
+/// The --goal board, for rows without a goal.
+fn default_goal(opts: &InputOptions) -> Result<Option<Board>, InputError> {
+    match &opts.goal {
+        Some(g) => Ok(Some(
+            Board::parse(g, opts.size).map_err(|e| InputError(format!("--goal `{g}`: {e}")))?,
+        )),
+        None => Ok(None),
+    }
+}
+
+/// The header, the first record that is not blank or a comment, and its line.
+fn read_header(
+    label: &str,
+    text: &str,
+    lines: &LineIndex,
+    records: &mut impl Iterator<Item = csv::Result<csv::StringRecord>>,
+) -> Result<(csv::StringRecord, u64), InputError> {
+    match records.next() {
         Some(Ok(r)) => {
             let line = r
                 .position()
                 .map_or(1, |p| lines.line(record_start(text, p.byte()) as u64));
-            (r, line)
+            Ok((r, line))
         }
-        Some(Err(e)) => return Err(InputError(format!("{label}: cannot read the header: {e}"))),
-        None => {
-            return Err(InputError(format!(
-                "{label}: the file is empty; a dataset needs a header row with a `start` column, then one row per case"
-            )))
-        }
-    };
-    let find = |name: &str| {
-        header
-            .iter()
-            .position(|h| h.trim().eq_ignore_ascii_case(name))
-    };
-    let cols = Columns {
-        start: find("start").ok_or_else(|| {
-            InputError(format!(
-                "{label}:{header_line}: no `start` column in the header ({}); the header must name at least `start` \
-                 (optional: id, goal, expected_steps, size)",
-                header.iter().collect::<Vec<_>>().join(",")
-            ))
-        })?,
-        id: find("id"),
-        goal: find("goal"),
-        expected: find("expected_steps"),
-        size: find("size"),
-    };
+        Some(Err(e)) => Err(InputError(format!("{label}: cannot read the header: {e}"))),
+        None => Err(InputError(format!(
+            "{label}: the file is empty; a dataset needs a header row with a `start` column, then one row per case"
+        ))),
+    }
+}
 
-    // Without a `size` column or --size, the first board fixes the file's shape: a board of
-    // another size is most likely a typo (a missing or extra tile), and it would otherwise
-    // silently change which strategies run on the whole file.
-    let mut file_shape = if cols.size.is_none() && opts.size.is_none() {
-        ShapeRule::FromFirstBoard(None)
-    } else {
-        ShapeRule::PerRow
-    };
-    // The CSV reader must see the file in order (a quoted field may span lines), so rows are
-    // split here, one after another; turning them into cases (two board parses, a parity
-    // test) is the larger part and runs in parallel below.
-    let mut rows: Vec<(u64, Result<csv::StringRecord, String>)> = Vec::new();
-    // Where the rows start: after the header's line.
+/// Where the rows start: after the header's line.
+fn body_start(text: &str, header: &csv::StringRecord) -> usize {
     let header_start = record_start(text, header.position().map_or(0, |p| p.byte()));
-    let body = text.as_bytes()[header_start..]
+    text.as_bytes()[header_start..]
         .iter()
         .position(|&b| b == b'\n')
-        .map_or(text.len(), |i| header_start + i + 1);
-    // A file without quotes has one record a line: a big one is split at line ends into
-    // pieces read in parallel. (A quoted field may hold a line end, so with quotes one
-    // reader reads the file in order.)
-    let parallel =
-        text.len() - body > PARALLEL_READ_BYTES && !text.as_bytes()[body..].contains(&b'"');
+        .map_or(text.len(), |i| header_start + i + 1)
+}
+
+/// The rows after the header, from one reader that reads the file in order (as a file with
+/// quotes must be read).
+fn read_in_order(
+    text: &str,
+    lines: &LineIndex,
+    records: impl Iterator<Item = csv::Result<csv::StringRecord>>,
+) -> Vec<RawRow> {
+    let mut rows = Vec::new();
     let mut records = records.peekable();
-    if parallel {
-        rows = read_pieces(text, body, &lines);
-    }
-    while let Some(rec) = (!parallel).then(|| records.next()).flatten() {
+    while let Some(rec) = records.next() {
         let last = records.peek().is_none();
         let (line, result) = match rec {
             Ok(r) => {
@@ -232,54 +291,67 @@ pub fn parse_dataset(
         };
         rows.push((line, result));
     }
-    let case = |(line, result): (u64, Result<csv::StringRecord, String>), rule: &mut ShapeRule| {
+    rows
+}
+
+/// Turns one dataset's rows into cases.
+struct CaseMaker<'a> {
+    /// The dataset's name in messages.
+    label: &'a str,
+    /// The same, shared by its cases.
+    source: Arc<str>,
+    cols: Columns,
+    opts: &'a InputOptions,
+    default_goal: Option<Board>,
+}
+
+impl CaseMaker<'_> {
+    /// The case of one row: its problem, or why the row is invalid.
+    fn case(&self, (line, result): RawRow, rule: &mut ShapeRule) -> Case {
         match result {
-            Ok(r) => row_to_case(&source, line, &r, &cols, opts, default_goal, rule),
+            Ok(r) => row_to_case(
+                &self.source,
+                line,
+                &r,
+                &self.cols,
+                self.opts,
+                self.default_goal,
+                rule,
+            ),
             Err(msg) => Case {
-                source: source.clone(),
+                source: self.source.clone(),
                 line,
                 id: String::new(),
                 start_text: String::new(),
                 goal_text: String::new(),
                 expected_steps: None,
-                problem: Err(format!("{label}:{line}: {msg}")),
+                problem: Err(format!("{}:{line}: {msg}", self.label)),
             },
         }
-    };
-    // Rows one by one until the file's shape is fixed (by the first board read, when the
-    // file has no `size` column), then the rest in parallel, in order; the checksum of the
-    // bytes meanwhile.
-    let (cases, fnv1a64) = rayon::join(
-        || {
-            use rayon::prelude::*;
-            let mut cases = Vec::with_capacity(rows.len());
-            let mut rows = rows.into_iter();
-            while matches!(file_shape, ShapeRule::FromFirstBoard(None)) {
-                match rows.next() {
-                    Some(row) => cases.push(case(row, &mut file_shape)),
-                    None => break,
-                }
+    }
+
+    /// Every row's case, in order: rows one by one until the file's shape is fixed (by the
+    /// first board read, when the file has no `size` column), then the rest in parallel.
+    fn cases(&self, rows: Vec<RawRow>, mut file_shape: ShapeRule) -> Vec<Case> {
+        use rayon::prelude::*;
+        let mut cases = Vec::with_capacity(rows.len());
+        let mut rows = rows.into_iter();
+        while matches!(file_shape, ShapeRule::FromFirstBoard(None)) {
+            match rows.next() {
+                Some(row) => cases.push(self.case(row, &mut file_shape)),
+                None => break,
             }
-            let rule = file_shape;
-            // Consumed, so each record is freed by the thread that read it.
-            let rest: Vec<_> = rows.collect();
-            cases.par_extend(
-                rest.into_par_iter()
-                    .with_min_len(1024)
-                    .map(|row| case(row, &mut rule.clone())),
-            );
-            cases
-        },
-        || crate::util::fnv1a64(bytes),
-    );
-    let file = InputFile {
-        path: label.to_string(),
-        rows: cases.len(),
-        invalid_rows: cases.iter().filter(|c| c.problem.is_err()).count(),
-        bytes: bytes.len(),
-        fnv1a64,
-    };
-    Ok((file, cases))
+        }
+        let rule = file_shape;
+        // Consumed, so each record is freed by the thread that read it.
+        let rest: Vec<_> = rows.collect();
+        cases.par_extend(
+            rest.into_par_iter()
+                .with_min_len(1024)
+                .map(|row| self.case(row, &mut rule.clone())),
+        );
+        cases
+    }
 }
 
 /// Files with more row bytes than this, and no quotes, are read in parallel pieces.
@@ -302,11 +374,7 @@ fn blank(r: &csv::StringRecord) -> bool {
 
 /// The rows of `text` from byte `body` on, for a file without quotes (one record a line):
 /// cut into pieces at line ends, each read by its own reader in parallel, in file order.
-fn read_pieces(
-    text: &str,
-    body: usize,
-    lines: &LineIndex,
-) -> Vec<(u64, Result<csv::StringRecord, String>)> {
+fn read_pieces(text: &str, body: usize, lines: &LineIndex) -> Vec<RawRow> {
     use rayon::prelude::*;
     let bytes = text.as_bytes();
     let pieces = 8 * rayon::current_num_threads();
@@ -354,6 +422,19 @@ enum ShapeRule {
     PerRow,
     /// The first board read fixes the shape (and its line); `None` until then.
     FromFirstBoard(Option<(Shape, u64)>),
+}
+
+impl ShapeRule {
+    /// The rule for a file. Without a `size` column or --size, the first board fixes the
+    /// file's shape: a board of another size is most likely a typo (a missing or extra tile),
+    /// and it would otherwise silently change which strategies run on the whole file.
+    fn for_file(cols: &Columns, opts: &InputOptions) -> ShapeRule {
+        if cols.size.is_none() && opts.size.is_none() {
+            ShapeRule::FromFirstBoard(None)
+        } else {
+            ShapeRule::PerRow
+        }
+    }
 }
 
 /// Line numbers of byte offsets. A line ends at `\n`, `\r\n` or a lone `\r`, as the CSV

@@ -453,8 +453,8 @@ mod tests {
         r.steps = Some(-1);
         r.matches_expected = Some(false);
         r.counters.expanded = Some(12);
-        r.latency_ns = 99;
-        r.latency_min_ns = 98;
+        r.latency_ns = Some(99);
+        r.latency_min_ns = Some(98);
         r.path = Some(String::new());
         r.message = "a \"quoted\", multi\nline \\ message\r".into();
         let mut b = Record::empty(8, "astar");

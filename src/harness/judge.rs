@@ -59,6 +59,7 @@ impl Optimum {
         use rayon::prelude::*;
         let ctx = Prepare {
             threads: rayon::current_num_threads(),
+            problems: &[],
             observer: &Silent,
         };
         // Manhattan tables per goal: cannot fail.

@@ -13,10 +13,11 @@ use std::time::Instant;
 pub struct Measured {
     /// The answer (every repeat gave the same).
     pub outcome: Outcome,
-    /// Median latency over the repeats, in nanoseconds.
-    pub latency_ns: u64,
+    /// Median latency over the repeats, in nanoseconds; `None` when the solver could not
+    /// measure it ([`Outcome::untimed`]).
+    pub latency_ns: Option<u64>,
     /// Fastest of the repeats, in nanoseconds.
-    pub latency_min_ns: u64,
+    pub latency_min_ns: Option<u64>,
 }
 
 /// What a repeat is compared on: everything but its latency.
@@ -95,9 +96,11 @@ pub fn measure(
         }
     }
     times.sort_unstable();
+    let outcome = first.expect("at least one repeat");
+    let timed = !outcome.untimed;
     Ok(Measured {
-        outcome: first.expect("at least one repeat"),
-        latency_ns: times[times.len() / 2],
-        latency_min_ns: times[0],
+        outcome,
+        latency_ns: timed.then(|| times[times.len() / 2]),
+        latency_min_ns: timed.then(|| times[0]),
     })
 }

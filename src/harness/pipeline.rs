@@ -100,7 +100,13 @@ impl Finished {
         let mut failures = check::mismatches(&rows);
         failures.extend(check::disagreements(&rows));
         failures.extend(check::judged_failures(&rows));
+        failures.extend(check::unanswered(&rows));
         failures
+    }
+
+    /// Each solver's answers counted: answered, right, optimal, unanswered.
+    pub fn tally(&self) -> Vec<check::Tally> {
+        check::tally(&self.views())
     }
 
     /// The messages of the shard's invalid rows.
@@ -410,12 +416,6 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         started,
     };
     let (dir, prepared) = run.open()?;
-    if !run.plan.external.is_empty() && run.plan.limits.timeout.is_none() {
-        observer.notice(
-            "tilebench: no --timeout: a --solver program that never answers a case stalls the \
-             run; pass --timeout SECONDS to make such cases `limit` rows",
-        );
-    }
     let shard = run.plan.shard.unwrap_or(Shard::ALL);
     let names = run.names.clone();
     let grid = Grid {

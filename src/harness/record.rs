@@ -90,10 +90,15 @@ pub struct Record {
     pub optimal: Option<bool>,
     /// The work counters the solver reported.
     pub counters: Counters,
-    /// Median wall time of the solve alone over the repeats, in nanoseconds.
-    pub latency_ns: u64,
+    /// Median wall time of the solve alone over the repeats, in nanoseconds; `None` where it
+    /// cannot be measured (a program run in batch mode).
+    pub latency_ns: Option<u64>,
     /// Fastest of the repeats, in nanoseconds.
-    pub latency_min_ns: u64,
+    pub latency_min_ns: Option<u64>,
+    /// A process run for this case alone: its CPU time (user + system), in microseconds.
+    pub cpu_us: Option<u64>,
+    /// A process run for this case alone: its peak resident memory, in kilobytes.
+    pub max_rss_kb: Option<u64>,
     /// The move string (kept only with `--paths`).
     pub path: Option<String>,
     /// Why the row is invalid, an error or wrong, or a note on an external answer; empty otherwise.
@@ -111,8 +116,10 @@ impl Record {
             matches_expected: None,
             optimal: None,
             counters: Counters::default(),
-            latency_ns: 0,
-            latency_min_ns: 0,
+            latency_ns: None,
+            latency_min_ns: None,
+            cpu_us: None,
+            max_rss_kb: None,
             path: None,
             message: String::new(),
         }
@@ -171,11 +178,15 @@ pub enum Column {
     Path,
     /// Why the row is not solved, or a note.
     Message,
+    /// CPU time of a process run for the case alone, µs.
+    CpuUs,
+    /// Peak memory of a process run for the case alone, KB.
+    MaxRssKb,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 19] = [
+    pub const CASES_CSV: [Column; 21] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -195,6 +206,8 @@ impl Column {
         Column::LatencyMinNs,
         Column::Path,
         Column::Message,
+        Column::CpuUs,
+        Column::MaxRssKb,
     ];
 
     /// The header name.
@@ -219,6 +232,8 @@ impl Column {
             Column::LatencyMinNs => "latency_min_ns",
             Column::Path => "path",
             Column::Message => "message",
+            Column::CpuUs => "cpu_us",
+            Column::MaxRssKb => "max_rss_kb",
         }
     }
 
@@ -245,6 +260,8 @@ impl Column {
                 | Column::PeakFrontier
                 | Column::LatencyNs
                 | Column::LatencyMinNs
+                | Column::CpuUs
+                | Column::MaxRssKb
         )
     }
 
@@ -269,8 +286,10 @@ impl Record {
             Column::Generated => c.generated,
             Column::Stored => c.stored,
             Column::PeakFrontier => c.peak_frontier,
-            Column::LatencyNs => Some(self.latency_ns),
-            Column::LatencyMinNs => Some(self.latency_min_ns),
+            Column::LatencyNs => self.latency_ns,
+            Column::LatencyMinNs => self.latency_min_ns,
+            Column::CpuUs => self.cpu_us,
+            Column::MaxRssKb => self.max_rss_kb,
             _ => None,
         };
         match column {
@@ -323,8 +342,10 @@ impl Record {
             Column::Generated => c.generated = num(text)?,
             Column::Stored => c.stored = num(text)?,
             Column::PeakFrontier => c.peak_frontier = num(text)?,
-            Column::LatencyNs => self.latency_ns = num(text)?.unwrap_or(0),
-            Column::LatencyMinNs => self.latency_min_ns = num(text)?.unwrap_or(0),
+            Column::LatencyNs => self.latency_ns = num(text)?,
+            Column::LatencyMinNs => self.latency_min_ns = num(text)?,
+            Column::CpuUs => self.cpu_us = num(text)?,
+            Column::MaxRssKb => self.max_rss_kb = num(text)?,
             Column::Path => self.path = (!text.is_empty()).then(|| text.to_string()),
             Column::Message => self.message = text.to_string(),
             other => return Err(format!("`{}` is not a column of a record", other.name())),

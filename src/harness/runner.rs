@@ -114,8 +114,13 @@ pub fn prepare(
     observer: &dyn Observer,
 ) -> Result<Vec<Duration>, SolveError> {
     let goals = goals_of(cases);
+    let problems: Vec<crate::search::Problem> = cases
+        .iter()
+        .filter_map(|c| c.problem.as_ref().ok().copied())
+        .collect();
     let ctx = Prepare {
         threads: workers.threads(),
+        problems: &problems,
         observer,
     };
     let mut took = vec![Duration::ZERO; solvers.len()];
@@ -240,6 +245,7 @@ pub fn run_into(
         stopped: false,
     };
     let solved = AtomicUsize::new(0);
+    crate::external::process::reset_stop();
 
     // Optimal lengths for judging the answers of solvers that are not optimal by
     // construction: the rows' expected_steps, or astar's answer, computed before their
@@ -270,16 +276,29 @@ pub fn run_into(
         let t0 = Instant::now();
         sink.pass_start(j, solver.name(), session.prepare[j], t0);
         let one: &dyn Solver = &**solver;
-        pool.install(|| {
-            indices.par_iter().for_each_init(
-                || Batch::new(sink, j),
-                |batch, &i| {
-                    if !stop.load(Ordering::Relaxed) {
-                        batch.push(run_one(i, &cases[i], one, cfg, &optimum));
+        let watch = Watch::new(threads);
+        std::thread::scope(|scope| {
+            scope.spawn(|| watch.run(one, cases, stop, observer));
+            pool.install(|| {
+                indices.par_iter().for_each_init(
+                    || Batch::new(sink, j),
+                    |batch, &i| {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        watch.begin(i);
+                        let rec = run_one(i, &cases[i], one, cfg, &optimum);
+                        watch.end();
+                        // A case cut short by the stop is left for --resume, not recorded.
+                        if rec.status == RowStatus::Error && stop.load(Ordering::SeqCst) {
+                            return;
+                        }
+                        batch.push(rec);
                         tick();
-                    }
-                },
-            )
+                    },
+                )
+            });
+            watch.done.store(true, Ordering::SeqCst);
         });
         let elapsed = t0.elapsed();
         // Ends what prepare started (an external program's processes), outside the pass's
@@ -294,6 +313,75 @@ pub fn run_into(
     bar.finish();
     session.solved = solved.load(Ordering::Relaxed);
     session
+}
+
+/// How long a case may be in flight before the user is told what is probably wrong.
+const STALL_AFTER: Duration = Duration::from_secs(5);
+
+/// Watches a pass from beside it: passes the solver's notices on as they come, tells the
+/// user about cases in flight for [`STALL_AFTER`], and stops external programs' exchanges in
+/// flight as soon as the stop flag is raised.
+struct Watch {
+    /// Per worker: the case in flight and since when.
+    in_flight: Vec<std::sync::Mutex<Option<(usize, Instant)>>>,
+    done: AtomicBool,
+}
+
+impl Watch {
+    fn new(threads: usize) -> Watch {
+        Watch {
+            in_flight: (0..threads.max(1))
+                .map(|_| std::sync::Mutex::new(None))
+                .collect(),
+            done: AtomicBool::new(false),
+        }
+    }
+    fn slot(&self) -> &std::sync::Mutex<Option<(usize, Instant)>> {
+        let w = rayon::current_thread_index().unwrap_or(0);
+        &self.in_flight[w % self.in_flight.len()]
+    }
+    fn begin(&self, case: usize) {
+        *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = Some((case, Instant::now()));
+    }
+    fn end(&self) {
+        *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+    fn run(&self, solver: &dyn Solver, cases: &[Case], stop: &AtomicBool, observer: &dyn Observer) {
+        let mut warned = std::collections::HashSet::new();
+        let mut stopped = false;
+        loop {
+            let finished = self.done.load(Ordering::SeqCst);
+            for n in solver.notices() {
+                observer.notice(&n);
+            }
+            if finished {
+                return;
+            }
+            if !stopped && stop.load(Ordering::SeqCst) {
+                stopped = true;
+                crate::external::process::stop_all();
+            }
+            for slot in &self.in_flight {
+                let Some((i, since)) = *slot.lock().unwrap_or_else(|e| e.into_inner()) else {
+                    continue;
+                };
+                if since.elapsed() >= STALL_AFTER && warned.insert(i) {
+                    let c = &cases[i];
+                    let hint = solver
+                        .stall_hint()
+                        .map_or_else(String::new, |h| format!("; {h}"));
+                    observer.notice(&format!(
+                        "tilebench: {} has not answered {}:{} for {} s{hint}",
+                        solver.name(),
+                        c.source,
+                        c.line,
+                        STALL_AFTER.as_secs()
+                    ));
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 /// A worker's finished records on their way to the sink: handed over every [`Batch::MAX`]
@@ -371,6 +459,8 @@ pub fn run_one(
     });
     rec.latency_min_ns = m.latency_min_ns;
     rec.latency_ns = m.latency_ns;
+    rec.cpu_us = outcome.usage.map(|u| u.cpu_us);
+    rec.max_rss_kb = outcome.usage.map(|u| u.max_rss_kb);
     rec.status = verdict.status;
     rec.counters = outcome.counters();
     rec.steps = verdict.steps;

@@ -33,6 +33,12 @@ pub struct CaseRow {
     pub latency_min_ns: Option<u64>,
     pub path: Option<String>,
     pub message: String,
+    /// CPU time of a process run for this case alone (per-case external programs), µs.
+    #[serde(default)]
+    pub cpu_us: Option<u64>,
+    /// Peak memory of a process run for this case alone, KB.
+    #[serde(default)]
+    pub max_rss_kb: Option<u64>,
 }
 
 impl CaseRow {
@@ -61,10 +67,12 @@ impl CaseRow {
             generated: when(r.counters.generated),
             stored: when(r.counters.stored),
             peak_frontier: when(r.counters.peak_frontier),
-            latency_ns: when(Some(r.latency_ns)),
-            latency_min_ns: when(Some(r.latency_min_ns)),
+            latency_ns: when(r.latency_ns),
+            latency_min_ns: when(r.latency_min_ns),
             path: r.path.clone(),
             message: r.message.clone(),
+            cpu_us: when(r.cpu_us),
+            max_rss_kb: when(r.max_rss_kb),
         }
     }
 
@@ -83,8 +91,10 @@ impl CaseRow {
                 stored: self.stored,
                 peak_frontier: self.peak_frontier,
             },
-            latency_ns: self.latency_ns.unwrap_or(0),
-            latency_min_ns: self.latency_min_ns.unwrap_or(0),
+            latency_ns: self.latency_ns,
+            latency_min_ns: self.latency_min_ns,
+            cpu_us: self.cpu_us,
+            max_rss_kb: self.max_rss_kb,
             path: self.path.clone(),
             message: self.message.clone(),
         }
@@ -103,10 +113,10 @@ impl CaseRow {
 
 /// The header of cases.csv: [`Column::CASES_CSV`]'s names (a test checks that [`CaseRow`]'s
 /// fields are the same, in the same order).
-pub const COLUMNS: [&str; 19] = {
-    let mut names = [""; 19];
+pub const COLUMNS: [&str; 21] = {
+    let mut names = [""; 21];
     let mut i = 0;
-    while i < 19 {
+    while i < 21 {
         names[i] = Column::CASES_CSV[i].name();
         i += 1;
     }

@@ -58,7 +58,7 @@ pub fn format(name: &str) -> Result<&'static Format, String> {
 pub use summary::StrategySummary;
 
 use crate::harness::input::Case;
-use crate::harness::record::Record;
+use crate::harness::record::{Record, RowStatus};
 use hdrhistogram::Histogram;
 use std::time::Duration;
 
@@ -73,14 +73,18 @@ pub fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 
-/// One strategy's latency histogram (nanoseconds) over the rows it searched.
+/// One solver's latency histogram (nanoseconds) over the rows it answered: searched rows
+/// with a latency, `limit` rows left out (a budget's length is not a solve's; summary.csv
+/// counts them apart).
 pub fn latency_histogram(records: &[Record], strategy: &str) -> Histogram<u64> {
     let mut h = new_histogram();
     for r in records
         .iter()
-        .filter(|r| r.strategy == strategy && r.status.searched())
+        .filter(|r| r.strategy == strategy && r.status.searched() && r.status != RowStatus::Limit)
     {
-        h.saturating_record(r.latency_ns.max(1));
+        if let Some(ns) = r.latency_ns {
+            h.saturating_record(ns.max(1));
+        }
     }
     h
 }

@@ -92,6 +92,15 @@ impl From<Stats> for Counters {
     }
 }
 
+/// The resources of a process run for one case (from `wait4`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Usage {
+    /// User plus system CPU time, in microseconds.
+    pub cpu_us: u64,
+    /// Peak resident memory, in kilobytes.
+    pub max_rss_kb: u64,
+}
+
 /// What a solver returns for one case.
 ///
 /// A search fills `status`, `path` and `stats`. A solver that knows only the length of a
@@ -113,6 +122,11 @@ pub struct Outcome {
     pub reported: Option<Counters>,
     /// The solve's own measure of its latency; `None`: the harness's wall time of the call.
     pub latency: Option<Duration>,
+    /// No latency can be given for this case (a program run in batch mode): the row's
+    /// latency is left empty.
+    pub untimed: bool,
+    /// A process run for this case alone: its CPU time and peak memory.
+    pub usage: Option<Usage>,
     /// What the solver said, quoted in the row's message (an external program's answer line).
     pub note: Option<String>,
 }
@@ -131,6 +145,8 @@ impl Outcome {
             claimed_steps: None,
             reported: None,
             latency: None,
+            untimed: false,
+            usage: None,
             note: None,
         }
     }

@@ -113,6 +113,7 @@ impl Builtin {
         let mut solver = self.build(config);
         let ctx = super::Prepare {
             threads: 1,
+            problems: std::slice::from_ref(problem),
             observer: &crate::observe::Silent,
         };
         solver.prepare(&[problem.goal], &ctx)?;

@@ -35,6 +35,9 @@ use crate::puzzle::{Board, Shape};
 pub struct Prepare<'a> {
     /// Worker threads of the pass (an external program runs one process per thread).
     pub threads: usize,
+    /// Every valid problem of the run, in case order (a program run in batch mode gets them
+    /// all at once).
+    pub problems: &'a [Problem],
     /// Where notices and progress go (the library never prints).
     pub observer: &'a dyn Observer,
 }
@@ -82,6 +85,17 @@ pub trait Solver: Send + Sync {
 
     /// The pass is over: release what `prepare` set up (an external program's processes).
     fn finish(&mut self) {}
+
+    /// Notices for the user since the last call (a program switched to another way of
+    /// running, and why); the harness asks during and after the pass.
+    fn notices(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// What to tell the user when a case has been in flight for several seconds.
+    fn stall_hint(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -102,5 +116,11 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn finish(&mut self) {
         (**self).finish()
+    }
+    fn notices(&self) -> Vec<String> {
+        (**self).notices()
+    }
+    fn stall_hint(&self) -> Option<String> {
+        (**self).stall_hint()
     }
 }

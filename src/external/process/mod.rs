@@ -18,7 +18,7 @@ use std::time::Duration;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{run_once, stop_all, Launch, Session};
+pub use unix::{reset_stop, run_once, stop_all, Launch, Session};
 
 /// A finished process's resources, from `wait4`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -152,6 +152,7 @@ mod unsupported {
     }
 
     pub fn stop_all() {}
+    pub fn reset_stop() {}
 }
 #[cfg(not(unix))]
-pub use unsupported::{run_once, stop_all, Launch, Session};
+pub use unsupported::{reset_stop, run_once, stop_all, Launch, Session};

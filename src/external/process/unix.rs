@@ -32,6 +32,11 @@ pub fn stop_all() {
     STOPPED.store(true, Ordering::SeqCst);
 }
 
+/// Lets exchanges run again (a new run in the same process).
+pub fn reset_stop() {
+    STOPPED.store(false, Ordering::SeqCst);
+}
+
 /// A file descriptor read in chunks, split into lines. The search for a line end resumes
 /// where the last one stopped, so a long line costs linear time.
 struct Lines {
@@ -556,17 +561,19 @@ impl Session {
             }
             return Asked::Done(Exchange::Failed(format!("cannot write its input: {e}")));
         }
-        // First a short wait; then, while no answer comes, look whether the program sleeps
-        // reading more input (it will not answer before its input ends).
-        let first = Some(deadline.map_or(t0 + BLOCKED_AFTER, |d| d.min(t0 + BLOCKED_AFTER)));
-        let result = match p.next_line(first) {
-            Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
-                if all_reading(p.pid()) {
-                    return Asked::Blocked;
+        // While no answer comes, look every so often whether the program sleeps reading
+        // more input (it will not answer before its input ends).
+        let result = loop {
+            let slice = Instant::now() + BLOCKED_AFTER;
+            let until = deadline.map_or(slice, |d| d.min(slice));
+            match p.next_line(Some(until)) {
+                Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
+                    if all_reading(p.pid()) {
+                        return Asked::Blocked;
+                    }
                 }
-                p.next_line(deadline)
+                other => break other,
             }
-            other => other,
         };
         Asked::Done(finish_ask(p, result, t0))
     }

@@ -1,0 +1,547 @@
+//! An external program as a [`Solver`].
+//!
+//! Three ways to run it, chosen with `--solver-spawn` or found out on the way:
+//! - **persistent** (the default): one process per worker thread reads case after case. A
+//!   fresh process gets its first case twice and only the second round trip counts (the first
+//!   includes an interpreter's start-up); both answers must agree. A program that exits after
+//!   each answer is run one process per case from then on; one that sleeps reading more input
+//!   with a case pending (output it never flushes, or a program that reads all its input
+//!   first) is run in batch mode. Each switch is said once, with why.
+//! - **per-case**: one process per case, stdin closed after the case; CPU time and peak
+//!   memory from `wait4`.
+//! - **batch**: one process for every case of the run, stdin closed after the last; the
+//!   answers are matched to the cases in order. Per-case latency is not measured.
+//!
+//! A program that fails to start [`MAX_START_FAILURES`] times in a row, without ever
+//! answering, is not started again: the remaining cases get one clear error.
+
+use super::process::{self, Asked, Exchange, Launch, Session};
+use super::protocol::{parse_answer, Answer, Protocol, Request, Spawn, Stdout};
+use super::ExternalSolver;
+use crate::puzzle::Board;
+use crate::search::{Limits, Outcome, Prepare, Problem, SolveError, Solver, Stats, Status};
+use crate::util::clip;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The per-case timeout of an external program when `--timeout` is not given: a program
+/// that never answers becomes a `limit` row instead of stalling the run.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Start-up failures in a row (no answer ever) after which a program is not started again.
+pub const MAX_START_FAILURES: usize = 3;
+
+/// An external program as a [`Solver`]: timed and judged by the harness like every solver.
+pub struct Program {
+    spec: ExternalSolver,
+    /// Whether programs start with a pseudo-terminal as stdout (`--solver-stdout`, or since
+    /// one was found waiting with its answer in a buffer).
+    pty: AtomicBool,
+    /// The way it runs now: `spec.spawn`, or what it was switched to.
+    mode: AtomicU8,
+    sessions: Vec<Mutex<Option<Session>>>,
+    /// Every problem of the run, for batch mode.
+    problems: Vec<Problem>,
+    batch: OnceLock<Result<Batch, String>>,
+    /// Start-up failures in a row, and whether it ever answered.
+    failures: AtomicUsize,
+    answered: AtomicBool,
+    notices: Mutex<Vec<String>>,
+}
+
+/// One batch run: every answer line, by the problem it answers.
+struct Batch {
+    answers: HashMap<(Board, Board), Result<String, String>>,
+    /// The batch's wall time, from start to exit.
+    wall: Duration,
+}
+
+const MODES: [Spawn; 3] = [Spawn::Persistent, Spawn::PerCase, Spawn::Batch];
+
+impl Program {
+    /// The program of `spec`; nothing runs until its first case.
+    pub fn new(spec: ExternalSolver) -> Program {
+        let mode = MODES.iter().position(|&m| m == spec.spawn).unwrap_or(0) as u8;
+        Program {
+            pty: AtomicBool::new(spec.stdout == Stdout::Pty),
+            spec,
+            mode: AtomicU8::new(mode),
+            sessions: vec![Mutex::new(None)],
+            problems: Vec::new(),
+            batch: OnceLock::new(),
+            failures: AtomicUsize::new(0),
+            answered: AtomicBool::new(false),
+            notices: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn launch(&self) -> Launch {
+        Launch {
+            pty: self.pty.load(Ordering::SeqCst),
+        }
+    }
+
+    /// A process that reads one input and sees its end: its output is flushed at exit, so
+    /// a pipe serves unless a pseudo-terminal was asked for.
+    fn once(&self) -> Launch {
+        Launch {
+            pty: self.spec.stdout == Stdout::Pty,
+        }
+    }
+
+    fn mode(&self) -> Spawn {
+        MODES[self.mode.load(Ordering::SeqCst) as usize]
+    }
+
+    /// Switches to `to` (once), with a notice that says why.
+    fn switch(&self, to: Spawn, why: &str) {
+        let from = self.mode();
+        let at = MODES.iter().position(|&m| m == to).expect("a mode") as u8;
+        let was = self.mode.swap(at, Ordering::SeqCst);
+        if MODES[was as usize] != to {
+            self.notice(format!(
+                "{}: {why}; running it with --solver-spawn {to} from now on (was {from}; pass \
+                 --solver-spawn {to} to start that way)",
+                self.spec.name
+            ));
+        }
+    }
+
+    fn notice(&self, text: String) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(text);
+    }
+
+    /// The calling worker's process slot.
+    fn slot(&self) -> &Mutex<Option<Session>> {
+        let i = rayon::current_thread_index().unwrap_or(0);
+        &self.sessions[i % self.sessions.len()]
+    }
+
+    /// Counts a start that ended without an answer; after [`MAX_START_FAILURES`] in a row
+    /// (and no answer ever), the program is not started again.
+    fn failed_start(&self) {
+        self.failures.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn broken(&self) -> bool {
+        !self.answered.load(Ordering::SeqCst)
+            && self.failures.load(Ordering::SeqCst) >= MAX_START_FAILURES
+    }
+
+    /// One case in persistent mode: `Err` hands the case to another mode, or (`Persistent`)
+    /// asks for it again with a pseudo-terminal.
+    fn persistent(&self, input: &str, timeout: Option<Duration>) -> Result<Exchange, Spawn> {
+        let mut slot = self.slot().lock().unwrap_or_else(|e| e.into_inner());
+        let fresh = slot.is_none();
+        let launch = self.launch();
+        // Asleep reading with its answer held back: on a pipe in `auto`, a terminal may be
+        // all it needs; otherwise it answers only when its input ends.
+        let blocked = if !launch.pty && self.spec.stdout == Stdout::Auto {
+            Spawn::Persistent
+        } else {
+            Spawn::Batch
+        };
+        if fresh {
+            match Session::start(&self.spec.command, launch) {
+                Ok(s) => *slot = Some(s),
+                Err(e) => return Ok(Exchange::Failed(e)),
+            }
+        }
+        let session = slot.as_mut().expect("a session");
+        let warm_up = if fresh {
+            match session.ask(input, timeout) {
+                Asked::Done(Exchange::Answer { line, .. }) => {
+                    // It started and answered: whatever happens next is not a failed start.
+                    self.answered.store(true, Ordering::SeqCst);
+                    Some(line)
+                }
+                Asked::Done(ex) => {
+                    *slot = None;
+                    return Ok(ex);
+                }
+                Asked::Gone => {
+                    *slot = None;
+                    return Ok(Exchange::Failed("exits before reading its input".into()));
+                }
+                Asked::Extra(text) => {
+                    *slot = None;
+                    return Ok(extra_output(&text));
+                }
+                Asked::Blocked => {
+                    *slot = None;
+                    return Err(blocked);
+                }
+            }
+        } else {
+            None
+        };
+        let ex = match session.ask(input, timeout) {
+            // It answered its first case and ended cleanly while the case was sent again.
+            Asked::Done(Exchange::Died { how, .. })
+                if warm_up.is_some() && how.starts_with("exited with status 0") =>
+            {
+                *slot = None;
+                return Err(Spawn::PerCase);
+            }
+            Asked::Done(ex) => ex,
+            // It answered its first case and exited: a program that solves one case a run.
+            Asked::Gone if warm_up.is_some() => {
+                *slot = None;
+                return Err(Spawn::PerCase);
+            }
+            Asked::Gone => {
+                *slot = None;
+                return Ok(Exchange::Failed(
+                    "exited between cases, after an answer (restarted for the next case)".into(),
+                ));
+            }
+            Asked::Extra(text) => {
+                *slot = None;
+                return Ok(extra_output(&text));
+            }
+            Asked::Blocked => {
+                *slot = None;
+                return Err(blocked);
+            }
+        };
+        if !matches!(ex, Exchange::Answer { .. }) {
+            *slot = None;
+        }
+        if let (Some(first), Exchange::Answer { line, .. }) = (&warm_up, &ex) {
+            if first.trim() != line.trim() {
+                *slot = None;
+                return Ok(Exchange::Failed(format!(
+                    "answered `{}` to its first case after starting, and `{}` when the same \
+                     case was sent again: the first answer of each process must be right too",
+                    clip(first, 80),
+                    clip(line, 80)
+                )));
+            }
+        }
+        Ok(ex)
+    }
+
+    /// Runs every problem of the run through one process, once.
+    fn batch(&self, timeout: Option<Duration>) -> &Result<Batch, String> {
+        self.batch.get_or_init(|| {
+            let mut input = String::new();
+            let mut keys = Vec::new();
+            for p in &self.problems {
+                if let Ok(r) = Request::new(self.spec.protocol, self.spec.blank, p) {
+                    input.push_str(&r.text);
+                    keys.push((p.start, p.goal));
+                }
+            }
+            let n = keys.len();
+            let t0 = Instant::now();
+            let total = timeout.map(|t| t * n.max(1) as u32);
+            let (lines, why) =
+                match process::run_once(&self.spec.command, &input, n, total, self.once()) {
+                    Exchange::Answer { line, .. } => (line, String::new()),
+                    other => (String::new(), describe(&other, "the batch")),
+                };
+            let wall = t0.elapsed();
+            let mut got = if lines.is_empty() && n > 0 && !why.is_empty() {
+                Vec::new()
+            } else {
+                lines.split('\n').map(str::to_string).collect::<Vec<_>>()
+            };
+            got.truncate(n);
+            let mut answers = HashMap::new();
+            for (i, key) in keys.into_iter().enumerate() {
+                let a = match got.get(i) {
+                    Some(l) => Ok(l.clone()),
+                    None => Err(format!(
+                        "no answer line {} of {n} in batch mode{}",
+                        i + 1,
+                        if why.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {why}")
+                        }
+                    )),
+                };
+                answers.entry(key).or_insert(a);
+            }
+            Ok(Batch { answers, wall })
+        })
+    }
+
+    /// The outcome of one answer line.
+    fn outcome(&self, request: &Request, line: &str) -> Result<Outcome, SolveError> {
+        let sent = request.shown();
+        let answer = parse_answer(self.spec.protocol, line).map_err(|e| {
+            SolveError(format!(
+                "sent `{sent}`, it printed `{}`, which is {e}{}",
+                clip(line, 120),
+                self.hint_for_answer(line)
+            ))
+        })?;
+        let mut o = match answer {
+            Answer::Unsolvable => Outcome::without_path(Status::Unsolvable, Stats::default()),
+            Answer::Steps(n) => {
+                let mut o = Outcome::without_path(Status::Solved, Stats::default());
+                o.claimed_steps = Some(n);
+                o
+            }
+            Answer::Moves(moves) => {
+                Outcome::solved(request.framing.to_original(&moves), Stats::default())
+            }
+        };
+        o.note = Some(format!("sent `{sent}`, it printed `{}`", clip(line, 120)));
+        Ok(o)
+    }
+
+    /// A hint for an answer that is not one.
+    fn hint_for_answer(&self, line: &str) -> &'static str {
+        if line.trim().is_empty() {
+            "; an empty line: if the program prints a blank line after each answer, every \
+             later answer is read one case late: print exactly one line per case"
+        } else {
+            ""
+        }
+    }
+
+    /// A hint for a program that ended without answering.
+    fn hint_for_death(&self, how: &str) -> String {
+        let steps_x =
+            self.spec.protocol == Protocol::Steps && self.spec.blank == super::protocol::Blank::X;
+        if steps_x && how.starts_with("exited with status") {
+            " (the blank was sent as `x`: a program that reads numbers stops there; pass \
+             --solver-blank 0)"
+                .into()
+        } else {
+            String::new()
+        }
+    }
+
+    /// One case, in the current mode.
+    fn exchange(&self, input: &str, timeout: Option<Duration>) -> Exchange {
+        loop {
+            let ex = match self.mode() {
+                Spawn::PerCase => {
+                    process::run_once(&self.spec.command, input, 1, timeout, self.once())
+                }
+                Spawn::Batch => return Exchange::Failed("batch".into()),
+                Spawn::Persistent => match self.persistent(input, timeout) {
+                    Ok(ex) => ex,
+                    Err(Spawn::PerCase) => {
+                        self.switch(Spawn::PerCase, "it exits after each answer");
+                        continue;
+                    }
+                    Err(Spawn::Persistent) => {
+                        if !self.pty.swap(true, Ordering::SeqCst) {
+                            self.notice(format!(
+                                "{}: it sleeps reading its input with its answer held in a \
+                                 buffer (stdio buffers a pipe; it does not flush): giving it a \
+                                 pseudo-terminal as stdout, where C stdio and Python write each \
+                                 line at once (pass --solver-stdout pty to start that way, or \
+                                 flush after each answer)",
+                                self.spec.name
+                            ));
+                        }
+                        continue;
+                    }
+                    Err(other) => {
+                        self.switch(
+                            other,
+                            "it sleeps reading more input while a case is pending, so it \
+                             answers only when its input ends (output it never flushes — C++ \
+                             `cout` without `endl` or `flush`, a pipe instead of a terminal — or \
+                             a program that reads all of its input first); per-case latency is \
+                             not measured in batch mode",
+                        );
+                        return Exchange::Failed("batch".into());
+                    }
+                },
+            };
+            return ex;
+        }
+    }
+}
+
+/// A message for an exchange that gave no answer.
+fn describe(ex: &Exchange, what: &str) -> String {
+    match ex {
+        Exchange::Answer { .. } => String::new(),
+        Exchange::Timeout { elapsed, .. } => {
+            format!(
+                "{what} gave no answer within {:.3} s",
+                elapsed.as_secs_f64()
+            )
+        }
+        Exchange::Died { how, stderr } => format!("{what} {how}{}", stderr.describe()),
+        Exchange::Failed(e) => e.clone(),
+        Exchange::Stopped => "stopped".into(),
+    }
+}
+
+/// The error for a program that printed more than its answer line.
+fn extra_output(text: &str) -> Exchange {
+    Exchange::Failed(format!(
+        "printed `{}` after an answer line, before the next case was sent: a program prints \
+         exactly one line per case on stdout (diagnostics go to stderr); if that was a blank \
+         line after each answer, every later answer would be read one case late",
+        clip(text.trim_end(), 120)
+    ))
+}
+
+impl Solver for Program {
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    fn prepare(&mut self, _goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        self.sessions = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
+        self.problems = ctx.problems.to_vec();
+        Ok(())
+    }
+
+    fn finish(&mut self) {
+        // Ends the programs: end of input, then a kill of each process group.
+        for s in &self.sessions {
+            *s.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+    }
+
+    fn notices(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn stall_hint(&self) -> Option<String> {
+        Some(format!(
+            "a program answers each case with one line on stdout, flushed: fflush(stdout) in C, \
+             `flush=True` or `python3 -u` in Python, `std::endl` or `std::flush` in C++, or run \
+             it under `stdbuf -oL`; a program that reads all of its input first needs \
+             --solver-spawn batch; it is stopped at --timeout (default {} s)",
+            DEFAULT_TIMEOUT.as_secs()
+        ))
+    }
+
+    /// Sends one case to the program and reads its answer (judged by the harness).
+    fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        let request =
+            Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError)?;
+        if self.broken() {
+            return Err(SolveError(format!(
+                "not started again: its last {MAX_START_FAILURES} starts ended without an \
+                 answer (see the first rows' messages)"
+            )));
+        }
+        let timeout = Some(limits.timeout.unwrap_or(DEFAULT_TIMEOUT));
+        let sent = request.shown();
+        let restarted = match self.mode() {
+            Spawn::Persistent => "; restarted for the next case",
+            _ => "",
+        };
+        let fail = |e: String| Err(SolveError(e));
+        let ex = match self.mode() {
+            Spawn::Batch => Exchange::Failed("batch".into()),
+            _ => self.exchange(&request.text, timeout),
+        };
+        let (line, counters, elapsed, usage) = match ex {
+            Exchange::Failed(e) if e == "batch" => {
+                return self.answer_from_batch(problem, &request, timeout);
+            }
+            Exchange::Answer {
+                line,
+                stderr,
+                elapsed,
+                usage,
+            } => (line, stderr.counters, elapsed, usage),
+            Exchange::Stopped => return fail("the run was stopped".into()),
+            Exchange::Timeout {
+                stderr,
+                elapsed,
+                unterminated,
+            } => {
+                let mut o = Outcome::without_path(Status::Limit, Stats::default());
+                o.reported = Some(stderr.counters);
+                o.latency = Some(elapsed);
+                o.note = Some(format!(
+                    "no answer within {} {:.3} s to `{sent}`; killed{restarted}{}",
+                    if limits.timeout.is_some() {
+                        "--timeout"
+                    } else {
+                        "the default timeout of"
+                    },
+                    timeout.map_or(0.0, |t| t.as_secs_f64()),
+                    if unterminated {
+                        " (it had printed part of a line with no line end: end each answer \
+                         with `\\n`)"
+                    } else {
+                        ""
+                    }
+                ));
+                return Ok(o);
+            }
+            Exchange::Died { how, stderr } => {
+                self.failed_start();
+                return fail(format!(
+                    "{how} without answering `{sent}`{}{}{restarted}",
+                    self.hint_for_death(&how),
+                    stderr.describe()
+                ));
+            }
+            Exchange::Failed(e) => {
+                self.failed_start();
+                return fail(format!("{e} (case `{sent}`){restarted}"));
+            }
+        };
+        self.answered.store(true, Ordering::SeqCst);
+        self.failures.store(0, Ordering::SeqCst);
+        let mut o = match self.outcome(&request, &line) {
+            Ok(o) => o,
+            Err(e) => {
+                if self.mode() == Spawn::Persistent {
+                    *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
+                }
+                return Err(SolveError(format!("{e}{restarted}")));
+            }
+        };
+        o.reported = Some(counters);
+        o.latency = Some(elapsed);
+        o.usage = usage.map(|u| crate::search::Usage {
+            cpu_us: u.cpu_us,
+            max_rss_kb: u.max_rss_kb,
+        });
+        Ok(o)
+    }
+}
+
+impl Program {
+    /// A case's answer from the batch run (run now if it has not run yet).
+    fn answer_from_batch(
+        &self,
+        problem: &Problem,
+        request: &Request,
+        timeout: Option<Duration>,
+    ) -> Result<Outcome, SolveError> {
+        let batch = self
+            .batch(timeout)
+            .as_ref()
+            .map_err(|e| SolveError(e.clone()))?;
+        let line = match batch.answers.get(&(problem.start, problem.goal)) {
+            Some(Ok(line)) => line.clone(),
+            Some(Err(e)) => return Err(SolveError(e.clone())),
+            None => return Err(SolveError("not in the batch".into())),
+        };
+        self.answered.store(true, Ordering::SeqCst);
+        let mut o = self.outcome(request, &line)?;
+        o.latency = None;
+        o.untimed = true;
+        o.note = o.note.map(|n| {
+            format!(
+                "{n} (batch of {} cases in {:.3} s)",
+                batch.answers.len(),
+                batch.wall.as_secs_f64()
+            )
+        });
+        Ok(o)
+    }
+}
