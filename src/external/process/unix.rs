@@ -452,14 +452,18 @@ fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
-/// Whether every process of group `pgid` is asleep reading (the program wants more input
-/// while a case is pending: its answer is in a buffer it has not flushed, or it reads all of
-/// its input first). Read from /proc; `false` where /proc cannot tell.
-fn all_reading(pgid: libc::pid_t) -> bool {
+/// Whether the processes of group `pgid` that read our pipe (inode `stdin`) as their stdin
+/// are all asleep (reading it, or a shell waiting for its child), and at least one reads: the
+/// program wants more input while a case is pending, so its answer is in a buffer it has not
+/// flushed, or it reads all of its input first. Processes with another stdin (a background
+/// job's is /dev/null) do not count. Read from /proc; `false` where /proc cannot tell.
+fn all_reading(pgid: libc::pid_t, stdin: u64) -> bool {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return false;
     };
-    let mut members = 0;
+    let ours = format!("pipe:[{stdin}]");
+    let (read_nr, wait_nr) = (libc::SYS_read.to_string(), libc::SYS_wait4.to_string());
+    let mut reading = 0;
     for e in dir.flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
             continue;
@@ -472,26 +476,36 @@ fn all_reading(pgid: libc::pid_t) -> bool {
             continue;
         };
         let f: Vec<&str> = rest.split_whitespace().collect();
-        if f.get(2).and_then(|g| g.parse::<libc::pid_t>().ok()) != Some(pgid) {
+        if f.get(2).and_then(|g| g.parse::<libc::pid_t>().ok()) != Some(pgid)
+            || f.first() == Some(&"Z")
+        {
             continue;
         }
-        members += 1;
-        if f.first() == Some(&"Z") {
+        let fd0 = std::fs::read_link(format!("/proc/{pid}/fd/0"));
+        if fd0.map_or(true, |t| t.to_string_lossy() != ours) {
             continue;
         }
-        // A shell waiting for its child sleeps in wait4; the program itself must be in read.
         let Ok(syscall) = std::fs::read_to_string(format!("/proc/{pid}/syscall")) else {
             return false;
         };
         let mut s = syscall.split_whitespace();
-        let (nr, fd) = (s.next(), s.next());
-        let reading_stdin = nr == Some(libc::SYS_read.to_string().as_str()) && fd == Some("0x0");
-        let waiting = nr == Some(libc::SYS_wait4.to_string().as_str());
-        if !(reading_stdin || waiting) {
+        let (nr, fd) = (s.next().unwrap_or(""), s.next());
+        if nr == read_nr && fd == Some("0x0") {
+            reading += 1;
+        } else if nr != wait_nr {
             return false;
         }
     }
-    members > 0
+    reading > 0
+}
+
+/// The inode of the pipe behind `fd`.
+fn inode(fd: RawFd) -> Option<u64> {
+    // SAFETY: `st` is a valid stat buffer for fstat to fill.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        (libc::fstat(fd, &mut st) == 0).then_some(st.st_ino as u64)
+    }
 }
 
 /// How a program is run: stdout on a pseudo-terminal or a pipe.
@@ -568,7 +582,8 @@ impl Session {
             let until = deadline.map_or(slice, |d| d.min(slice));
             match p.next_line(Some(until)) {
                 Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
-                    if all_reading(p.pid()) {
+                    let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
+                    if ino.is_some_and(|ino| all_reading(p.pid(), ino)) {
                         return Asked::Blocked;
                     }
                 }

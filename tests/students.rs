@@ -1,0 +1,413 @@
+//! External programs as students and researchers write them, run with nothing but
+//! `--solver NAME=COMMAND` (plus the protocol and blank flags their I/O needs): C that
+//! never flushes, a program that solves one board per run, C++ fast I/O, Python `print` in a
+//! `for line in sys.stdin` loop, Python that reads all of stdin first, and an HDU-style
+//! `steps` program reading numbers with 0 as the blank. Each must give every row `solved`
+//! or `unsolvable` with the right verdict, and `--check` must pass. The sources are in
+//! `tests/students/`; the C and C++ ones are compiled here (gcc, g++), and a test whose
+//! compiler is missing says so and checks the others.
+//!
+//! Also: a single SIGTERM ends a run whose program hangs within 2 s and leaves none of the
+//! solvers' processes behind (background children included); `--check` fails when nothing
+//! was answered.
+
+mod common;
+use common::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/students");
+
+/// Compiles `file` with `compiler` into the test's temporary directory; `None`, with a
+/// message, when the compiler is missing.
+fn compile(compiler: &str, file: &str) -> Option<PathBuf> {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("student-{file}.bin"));
+    match Command::new(compiler)
+        .args(["-O2", "-o"])
+        .arg(&out)
+        .arg(Path::new(SRC).join(file))
+        .output()
+    {
+        Ok(o) if o.status.success() => Some(out),
+        Ok(o) => panic!(
+            "{compiler} {file} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(_) => {
+            eprintln!("skipping {file}: {compiler} is not installed");
+            None
+        }
+    }
+}
+
+/// 100 pairs to the standard goal, 10 of them unsolvable, with exact expected_steps.
+fn dataset(dir: &Path) -> PathBuf {
+    let path = dir.join("cases.csv");
+    let out = run_ok(&[
+        "gen",
+        "--count",
+        "100",
+        "--seed",
+        "5",
+        "--unsolvable",
+        "0.1",
+    ]);
+    std::fs::write(&path, out.stdout).unwrap();
+    path
+}
+
+/// `tilebench run` with `args`, killed (and the test failed) if it takes over two minutes:
+/// a hang is a failure, not a stuck CI job.
+fn run_bounded(args: &[&str]) -> Output {
+    let mut child = bin()
+        .arg("run")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("tilebench run {args:?} hung for two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn rows(out: &Path) -> Vec<HashMap<String, String>> {
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    rows.into_iter()
+        .map(|r| h.iter().cloned().zip(r).collect())
+        .collect()
+}
+
+/// Runs one program over the dataset and checks every verdict against expected_steps.
+fn check_program(name: &str, command: &str, extra: &[&str], notice: Option<&str>) {
+    let dir = temp_dir(&format!("student-{name}"));
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let solver = format!("{name}={command}");
+    let mut args = vec![
+        data.to_str().unwrap(),
+        "-s",
+        "none",
+        "--check",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+        "--solver",
+        &solver,
+    ];
+    args.extend_from_slice(extra);
+    let res = run_bounded(&args);
+    let err = stderr(&res);
+    assert_eq!(res.status.code(), Some(0), "{name}: {err}");
+    if let Some(n) = notice {
+        assert!(err.contains(n), "{name}: no notice `{n}` in: {err}");
+    }
+    assert!(
+        err.contains(&format!(
+            "check: {name}: 100 answered, 100 right, 100 optimal, 0 unanswered"
+        )),
+        "{err}"
+    );
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 100);
+    for r in &rows {
+        let want = if r["expected_steps"] == "-1" {
+            "unsolvable"
+        } else {
+            "solved"
+        };
+        assert_eq!(r["status"], want, "{name}: {r:?}");
+        assert_eq!(r["matches_expected"], "true", "{name}: {r:?}");
+    }
+}
+
+#[test]
+fn c_reading_boards_in_a_scanf_loop_with_printf_and_no_fflush() {
+    if let Some(exe) = compile("gcc", "scanf_loop.c") {
+        let cmd = exe.display().to_string();
+        check_program("scanf", &cmd, &[], Some("pseudo-terminal as stdout"));
+    }
+}
+
+#[test]
+fn c_solving_one_board_per_run() {
+    if let Some(exe) = compile("gcc", "one_board.c") {
+        let cmd = exe.display().to_string();
+        check_program(
+            "oneshot",
+            &cmd,
+            &[],
+            Some("--solver-spawn per-case from now on"),
+        );
+        // Per-case processes report their CPU time and peak memory.
+        let dir = temp_dir("student-usage");
+        let data = dataset(&dir);
+        let out = dir.join("out");
+        let solver = format!("oneshot={cmd}");
+        let res = run_bounded(&[
+            data.to_str().unwrap(),
+            "-s",
+            "none",
+            "-q",
+            "--solver-spawn",
+            "per-case",
+            "--out",
+            out.to_str().unwrap(),
+            "--solver",
+            &solver,
+        ]);
+        assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+        for r in rows(&out) {
+            let rss: u64 = r["max_rss_kb"].parse().unwrap_or(0);
+            assert!(
+                rss > 100,
+                "a process's peak memory is at least its code: {r:?}"
+            );
+            assert!(r["cpu_us"].parse::<u64>().is_ok(), "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn cpp_with_fast_io_and_newlines_never_flushed() {
+    if let Some(exe) = compile("g++", "fast_io.cpp") {
+        let cmd = exe.display().to_string();
+        check_program(
+            "fastio",
+            &cmd,
+            &[],
+            Some("--solver-spawn batch from now on"),
+        );
+    }
+}
+
+#[test]
+fn python_print_in_a_for_line_loop_without_unbuffered_output() {
+    check_program(
+        "pyloop",
+        &format!("env -u PYTHONUNBUFFERED python3 {SRC}/print_loop.py"),
+        &[],
+        None,
+    );
+}
+
+#[test]
+fn python_reading_all_of_stdin_first() {
+    check_program(
+        "pyall",
+        &format!("python3 {SRC}/read_all.py"),
+        &[],
+        Some("--solver-spawn batch from now on"),
+    );
+    // Asked for by name, batch mode leaves per-case latency empty.
+    let dir = temp_dir("student-batch");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let solver = format!("pyall=python3 {SRC}/read_all.py");
+    let res = run_bounded(&[
+        data.to_str().unwrap(),
+        "-s",
+        "none",
+        "-q",
+        "--solver-spawn",
+        "batch",
+        "--out",
+        out.to_str().unwrap(),
+        "--solver",
+        &solver,
+    ]);
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    for r in rows(&out) {
+        assert_eq!(r["latency_ns"], "", "not measured per case: {r:?}");
+        assert!(
+            matches!(r["status"].as_str(), "solved" | "unsolvable"),
+            "{r:?}"
+        );
+    }
+}
+
+#[test]
+fn a_steps_program_reading_numbers_with_0_as_the_blank() {
+    let Some(exe) = compile("gcc", "steps_zero.c") else {
+        return;
+    };
+    let cmd = exe.display().to_string();
+    check_program(
+        "steps0",
+        &cmd,
+        &["--solver-protocol", "steps", "--solver-blank", "0"],
+        None,
+    );
+    // Sent `x`, it stops at the first token: the hint names the flag, it is not restarted
+    // for every case, and --check fails.
+    let dir = temp_dir("student-steps-x");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let solver = format!("steps0={cmd}");
+    let res = run_bounded(&[
+        data.to_str().unwrap(),
+        "-s",
+        "none",
+        "-q",
+        "--check",
+        "--solver-protocol",
+        "steps",
+        "--out",
+        out.to_str().unwrap(),
+        "--solver",
+        &solver,
+    ]);
+    assert_ne!(res.status.code(), Some(0));
+    let rows = rows(&out);
+    assert!(
+        rows[0]["message"].contains("pass --solver-blank 0"),
+        "{:?}",
+        rows[0]
+    );
+    let not_again = rows
+        .iter()
+        .filter(|r| r["message"].contains("not started again"))
+        .count();
+    assert!(not_again >= 90, "{not_again} rows without a restart");
+    assert!(
+        stderr(&res).contains("check: steps0: 0 answered"),
+        "{}",
+        stderr(&res)
+    );
+}
+
+/// The pids of processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if text.contains(marker) && !text.contains("cargo") {
+            found.push(format!("{}: {text}", e.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
+
+#[test]
+fn one_sigterm_ends_a_hung_run_within_2_s_and_leaves_no_process() {
+    let dir = temp_dir("student-sigterm");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let marker = format!("hung-{}", std::process::id());
+    // Reads its case, then sleeps (not in a read, so nothing tells it from a slow solver),
+    // with a background child of its own.
+    let solver = format!(
+        "hang=sleep 300 & python3 -c 'import sys,time; sys.stdin.readline(); time.sleep(1000)' {marker}"
+    );
+    let mut child = bin()
+        .args(["run", data.to_str().unwrap(), "-s", "none", "-q", "--out"])
+        .arg(&out)
+        .args(["--solver", &solver])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !processes_with(&marker).is_empty(),
+        "the program is running"
+    );
+    // SAFETY: plain syscall on our child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(2),
+            "still running 2 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(143), "128 + SIGTERM");
+    let err = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+    assert!(
+        err.contains("--resume"),
+        "the resume command is printed: {err}"
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        processes_with(&marker),
+        Vec::<String>::new(),
+        "left running"
+    );
+}
+
+#[test]
+fn a_background_child_of_a_program_does_not_outlive_a_normal_run() {
+    let Some(exe) = compile("gcc", "scanf_loop.c") else {
+        return;
+    };
+    let dir = temp_dir("student-bg");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let marker = format!("30{}", std::process::id() % 100_000);
+    let solver = format!("bg=sleep {marker} & exec {}", exe.display());
+    let res = run_bounded(&[
+        data.to_str().unwrap(),
+        "-s",
+        "none",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+        "--solver",
+        &solver,
+    ]);
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        processes_with(&format!("sleep {marker}")),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn check_fails_when_a_program_answers_nothing() {
+    let dir = temp_dir("student-silent");
+    let data = dir.join("three.csv");
+    std::fs::write(
+        &data,
+        "start,expected_steps\n1 2 3 x 4 6 7 5 8,3\n2 3 4 1 5 x 7 6 8,19\n1 2 3 4 5 6 7 8 x,0\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let res = run_bounded(&[
+        data.to_str().unwrap(),
+        "-s",
+        "none",
+        "-q",
+        "--check",
+        "--timeout",
+        "0.3",
+        "--out",
+        out.to_str().unwrap(),
+        "--solver",
+        "silent=python3 -c 'import sys,time; sys.stdin.readline(); time.sleep(60)'",
+    ]);
+    assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
+    let err = stderr(&res);
+    assert!(
+        err.contains("check: silent: 0 answered, 0 right, 0 optimal, 3 unanswered"),
+        "{err}"
+    );
+    assert!(rows(&out).iter().all(|r| r["status"] == "limit"));
+    // A limit row is not a solve's latency: summary.csv counts it apart.
+    let (h, s) = read_csv(&out.join("summary.csv"));
+    assert_eq!(s[0][col(&h, "limit")], "3");
+}
