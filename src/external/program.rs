@@ -106,7 +106,38 @@ impl Program {
                  --solver-spawn {to} to start that way)",
                 self.spec.name
             ));
+            if to == Spawn::PerCase {
+                self.startup_notice();
+            }
         }
+    }
+
+    /// Says what starting a process costs, as hyperfine does for its shell: the median wall
+    /// time of `sh -c /bin/true` (the same shell and an empty program), which every per-case
+    /// latency includes.
+    fn startup_notice(&self) {
+        let mut times: Vec<Duration> = (0..15)
+            .filter_map(|_| {
+                match process::run_once("exec /bin/true", "", 0, Some(DEFAULT_TIMEOUT), self.once())
+                {
+                    Exchange::Answer { elapsed, .. } => Some(elapsed),
+                    _ => None,
+                }
+            })
+            .collect();
+        if times.is_empty() {
+            return;
+        }
+        times.sort();
+        let startup = times[times.len() / 2];
+        self.notice(format!(
+            "{}: per-case latency_ns is the process's wall time, start-up included: starting \
+             `sh -c` with an empty program takes {:.0} µs here (median of {}); subtract it for \
+             the program's own time, or compare cpu_us",
+            self.spec.name,
+            startup.as_secs_f64() * 1e6,
+            times.len()
+        ));
     }
 
     fn notice(&self, text: String) {
@@ -399,6 +430,9 @@ impl Solver for Program {
     fn prepare(&mut self, _goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
         self.sessions = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
         self.problems = ctx.problems.to_vec();
+        if self.mode() == Spawn::PerCase {
+            self.startup_notice();
+        }
         Ok(())
     }
 
