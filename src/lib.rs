@@ -5,7 +5,7 @@
 //! left to right:
 //!
 //! [`harness::input`] (CSV rows → cases) → [`harness::runner`] (every case × solver in
-//! parallel, each solve timed by [`harness::measure`] and judged by [`harness::judge`]) →
+//! parallel, each solve timed by [`harness::measure`](mod@harness::measure) and judged by [`harness::judge`]) →
 //! [`harness::record`] (one typed row per case × solver, journalled as it finishes) →
 //! [`report`] (cases.csv, summary.csv, latency histograms, run.json, exports).
 //!
@@ -14,6 +14,9 @@
 //! user's own type (see `examples/greedy.rs`). The domain lives in [`puzzle`]. The library
 //! never prints: notices and progress go to an [`observe::Observer`]. [`plot`] draws SVG
 //! charts of finished runs.
+
+#![warn(missing_docs)]
+#![warn(clippy::missing_errors_doc)]
 
 pub mod check;
 pub mod error;

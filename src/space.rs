@@ -24,6 +24,9 @@ pub struct DistanceTable {
 
 impl DistanceTable {
     /// Whether a table for this shape is allowed, and if not, why.
+    ///
+    /// # Errors
+    /// A shape of more than [`MAX_TABLE_CELLS`] cells.
     pub fn check(shape: Shape) -> Result<(), String> {
         if shape.cells() > MAX_TABLE_CELLS {
             return Err(format!(
@@ -35,7 +38,10 @@ impl DistanceTable {
         Ok(())
     }
 
-    /// Builds the table by BFS from `goal`, layer by layer.
+    /// Builds the table by BFS from `goal`, layer by layer (`n!` bytes for `n` cells).
+    ///
+    /// # Errors
+    /// As [`DistanceTable::check`], for the goal's shape.
     pub fn build(goal: Board) -> Result<DistanceTable, String> {
         let shape = goal.shape();
         Self::check(shape)?;
@@ -76,6 +82,7 @@ impl DistanceTable {
         })
     }
 
+    /// The goal the distances are to.
     pub fn goal(&self) -> Board {
         self.goal
     }
@@ -191,6 +198,10 @@ pub struct Oracle {
 }
 
 impl Oracle {
+    /// An oracle for boards of `shape`, with no table built yet.
+    ///
+    /// # Errors
+    /// As [`DistanceTable::check`]: a shape of more than [`MAX_TABLE_CELLS`] cells.
     pub fn new(shape: Shape) -> Result<Oracle, String> {
         DistanceTable::check(shape)?;
         Ok(Oracle {

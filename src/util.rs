@@ -8,9 +8,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator seeded with `seed`: the same seed gives the same sequence.
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
+    /// The next 64 uniformly random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -106,6 +108,10 @@ pub fn git_commit() -> Option<&'static str> {
 /// Writes a file atomically: into a temporary file beside it, synced, then renamed over
 /// `path`. Readers see the old file or the whole new one, never half of one, even after a
 /// crash or a power loss.
+///
+/// # Errors
+/// The temporary file cannot be created, filled (`fill`'s error), synced or renamed; the
+/// message names `path`, and the temporary file is removed.
 pub fn atomic_write(
     path: &std::path::Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,

@@ -109,8 +109,7 @@ fn resume_and_compare(out: &Path) {
     assert!(json["sessions"].as_u64().unwrap() >= 2, "{json}");
     // The histograms hold every case's latency, whichever session measured it.
     let hist = |dir: &Path| {
-        let bytes = std::fs::read(dir.join("latency.hlog")).unwrap();
-        tilebench::report::hgrm::read_interval_log(&bytes)
+        tilebench::report::hgrm::read_interval_log(&dir.join("latency.hlog"))
             .unwrap()
             .into_iter()
             .map(|(t, h)| (t, h.len()))
@@ -254,10 +253,8 @@ fn three_shards_merge_into_the_single_run() {
     );
     // The merged histograms are the shards' added exactly: same counts as the whole run's,
     // and as the sum of the shards' own.
-    let hist = |dir: &Path| {
-        let bytes = std::fs::read(dir.join("latency.hlog")).unwrap();
-        tilebench::report::hgrm::read_interval_log(&bytes).unwrap()
-    };
+    let hist =
+        |dir: &Path| tilebench::report::hgrm::read_interval_log(&dir.join("latency.hlog")).unwrap();
     let (m, w) = (hist(&merged), hist(&whole));
     assert_eq!(m.len(), 3);
     for ((mt, mh), (wt, wh)) in m.iter().zip(&w) {

@@ -68,13 +68,19 @@ fn fmt_pct(p: f64) -> String {
     }
 }
 
-/// Nearest-rank percentile of latencies in ns, as µs.
-fn percentile_us(sorted: &[u64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
+/// Whether a row's latency counts: an answered row (searched, not out of budget), the rows
+/// summary.csv's percentiles are made of.
+fn answered(r: &CaseRow) -> bool {
+    r.status.searched() && r.status != tilebench::harness::record::RowStatus::Limit
+}
+
+/// A percentile of latencies in ns, as µs: HdrHistogram's, as summary.csv's.
+fn percentile_us(latencies: &[u64], q: f64) -> f64 {
+    let mut h = tilebench::report::new_histogram();
+    for &ns in latencies {
+        h.saturating_record(ns.max(1));
     }
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1] as f64 / 1000.0
+    tilebench::report::percentile_us(&h, q)
 }
 
 #[derive(Default)]
@@ -205,13 +211,13 @@ fn match_rows<'a>(
         }
     }
     for (k, r) in cur {
-        if let (true, Some(l)) = (r.status.searched(), r.latency_ns) {
+        if let (true, Some(l)) = (answered(r), r.latency_ns) {
             found.totals.entry(k.2.clone()).or_default().cur_lat.push(l);
         }
     }
     for (k, b) in base {
         let t = found.totals.entry(k.2.clone()).or_default();
-        if let (true, Some(l)) = (b.status.searched(), b.latency_ns) {
+        if let (true, Some(l)) = (answered(b), b.latency_ns) {
             t.base_lat.push(l);
         }
         let Some(c) = cur_index.get(k) else {
@@ -349,8 +355,6 @@ fn latency_rows(
     max_latency_increase: Option<f64>,
 ) -> bool {
     let mut regressed = false;
-    t.base_lat.sort_unstable();
-    t.cur_lat.sort_unstable();
     for (metric, q) in [("p50 latency µs", 0.5), ("p99 latency µs", 0.99)] {
         let (b, c) = (percentile_us(&t.base_lat, q), percentile_us(&t.cur_lat, q));
         let p = pct(b, c);

@@ -261,15 +261,13 @@ fn add_histograms(
     histograms: &mut [Histogram<u64>],
 ) -> Result<(), String> {
     let path = p.dir.join("latency.hlog");
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let logged = hgrm::read_interval_log(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let logged = hgrm::read_interval_log(&path)?;
     for (j, name) in names.iter().enumerate() {
         let h = logged
-            .iter()
-            .find(|(t, _)| t == name)
+            .get(name)
             .ok_or_else(|| format!("{}: no histogram tagged `{name}`", path.display()))?;
         histograms[j]
-            .add(&h.1)
+            .add(h)
             .map_err(|e| format!("{}: `{name}`: {e:?}", path.display()))?;
     }
     Ok(())

@@ -44,6 +44,10 @@ impl Framing {
     }
 
     /// The same puzzle with the standard goal, or why there is none.
+    ///
+    /// # Errors
+    /// When the goal is not the standard one and its blank is not in a corner: no mirroring
+    /// brings it to the standard goal, so a `moves` program cannot be asked.
     pub fn standard_goal(p: &Problem) -> Result<Framing, String> {
         let shape = p.goal.shape();
         let standard = Board::standard_goal(shape);

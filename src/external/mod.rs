@@ -7,7 +7,7 @@
 //! - [`process`]: running `sh -c COMMAND`, one persistent process per worker thread or one
 //!   process per case, with timeouts;
 //!
-//! [`Program`] ties them together: an external program as a [`Solver`], timed and judged by
+//! [`Program`] ties them together: an external program as a [`Solver`](crate::search::Solver), timed and judged by
 //! the harness like every other solver (path replay, parity, the optimum).
 
 pub mod framing;
@@ -24,11 +24,17 @@ use serde::{Deserialize, Serialize};
 /// An external solver: a name for the outputs and a shell command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExternalSolver {
+    /// The `NAME` of `--solver NAME=COMMAND`: its strategy name in cases.csv, summary.csv and
+    /// file names.
     pub name: String,
     /// Run as `sh -c COMMAND`.
     pub command: String,
+    /// What is written to the program and read back per case (`--solver-protocol`).
     pub protocol: Protocol,
+    /// How the blank is written in the boards it is sent (`--solver-blank`).
     pub blank: Blank,
+    /// Whether one process serves a worker thread, one case, or the whole input
+    /// (`--solver-spawn`).
     pub spawn: Spawn,
     /// What its stdout is (`--solver-stdout`).
     pub stdout: Stdout,
@@ -38,7 +44,12 @@ pub struct ExternalSolver {
 const RESERVED: [&str; 2] = ["all", "none"];
 
 impl ExternalSolver {
-    /// Reads `NAME=COMMAND`.
+    /// Reads `NAME=COMMAND`, the value of `--solver`; its stdout is [`Stdout::Auto`].
+    ///
+    /// # Errors
+    /// When there is no `=`, when the name is not letters, digits, `-`, `_` or `.` (starting
+    /// with a letter or digit), when it is the name of a built-in strategy or `all`/`none`, or
+    /// when the command is empty. The message names the `--solver` value.
     pub fn parse(
         spec: &str,
         protocol: Protocol,
@@ -126,14 +137,22 @@ impl ExternalSolver {
 /// An external solver as run.json records it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExternalInfo {
+    /// The strategy name it was benchmarked under.
     pub name: String,
+    /// The `COMMAND` of `--solver NAME=COMMAND`, as given.
     pub command: String,
+    /// How it was started: `sh -c COMMAND`.
     pub run_as: String,
+    /// The protocol's name: `moves` or `steps`.
     pub protocol: String,
+    /// The blank token written: `x` or `0`.
     pub blank: String,
+    /// The spawn mode: `persistent`, `per-case` or `batch`.
     pub spawn: String,
     /// What latency_ns measures for this solver.
     pub latency: String,
+    /// Where the expanded/generated/stored/peak_frontier columns come from (the program's
+    /// stderr).
     pub counters: String,
     /// Stdout: `auto` (a pipe, a pseudo-terminal for a program that needs one), `pipe`, `pty`.
     #[serde(default)]

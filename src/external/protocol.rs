@@ -32,7 +32,9 @@ pub enum Protocol {
 /// How the blank is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Blank {
+    /// The letter `x` (the default).
     X,
+    /// The digit `0`.
     Zero,
 }
 
@@ -63,6 +65,8 @@ pub enum Stdout {
 macro_rules! named {
     ($t:ty, $what:literal, $($v:path => $name:literal),+) => {
         impl $t {
+            /// The value as written on the command line and in run.json; [`FromStr`] reads
+            /// it back.
             pub fn name(self) -> &'static str {
                 match self { $($v => $name),+ }
             }
@@ -96,12 +100,18 @@ named!(Spawn, "spawn mode", Spawn::Persistent => "persistent", Spawn::PerCase =>
 /// The text written for one case, and the boards the program sees.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
+    /// The lines written to the program's stdin, each ending with `\n`.
     pub text: String,
+    /// The boards the program is asked about, and how to map its moves back.
     pub framing: Framing,
 }
 
 impl Request {
     /// What to write for a problem, or why the protocol cannot say it.
+    ///
+    /// # Errors
+    /// With the `moves` protocol, when the goal is not the standard one and cannot be turned
+    /// into it ([`Framing::standard_goal`]). The `steps` protocol never fails.
     pub fn new(protocol: Protocol, blank: Blank, problem: &Problem) -> Result<Request, String> {
         let b = blank.name();
         match protocol {
@@ -141,6 +151,10 @@ pub enum Answer {
 }
 
 /// Reads one answer line, or says why it is not one.
+///
+/// # Errors
+/// With `moves`, when the line is neither `unsolvable` nor a string of `u`, `d`, `l`, `r`;
+/// with `steps`, when it is not a number ≥ 0 nor `-1`.
 pub fn parse_answer(protocol: Protocol, line: &str) -> Result<Answer, String> {
     let t = line.trim();
     match protocol {

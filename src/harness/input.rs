@@ -15,6 +15,8 @@ use std::sync::Arc;
 
 /// The small dataset `tilebench run` uses when no file is given.
 pub const BUILTIN_NAME: &str = "<builtin>/seeds.csv";
+/// The text of that dataset (`inputs/seeds.csv`, compiled in), named [`BUILTIN_NAME`] in the
+/// outputs.
 pub const BUILTIN: &str = include_str!("../../inputs/seeds.csv");
 
 /// One input row: a start, a goal, an optional known answer, and where it came from.
@@ -26,8 +28,9 @@ pub struct Case {
     pub line: u64,
     /// The `id` column, or empty.
     pub id: String,
-    /// The start and goal as written (the goal is the default goal when the row has none).
+    /// The start as written.
     pub start_text: String,
+    /// The goal as written (the default goal when the row has none).
     pub goal_text: String,
     /// The known optimal number of moves; −1 means unsolvable.
     pub expected_steps: Option<i64>,
@@ -38,10 +41,17 @@ pub struct Case {
 /// A dataset file's facts for run.json.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct InputFile {
+    /// The file as named on the command line (`-` for stdin, [`BUILTIN_NAME`] for the
+    /// built-in dataset).
     pub path: String,
+    /// Rows read as cases (the header, blank lines and `#` comments not counted).
     pub rows: usize,
+    /// Of those, the rows that could not be read as a problem (status `invalid`).
     pub invalid_rows: usize,
+    /// The file's size in bytes.
     pub bytes: usize,
+    /// The FNV-1a 64-bit hash of the file's bytes, as 16 hex digits: `--resume` refuses a
+    /// file whose hash changed.
     pub fnv1a64: String,
 }
 
@@ -67,6 +77,10 @@ impl std::error::Error for InputError {}
 
 /// Reads every dataset in `paths` (`-` = stdin) and returns the files' facts and all cases,
 /// in file order then row order. An empty `paths` reads the built-in dataset.
+///
+/// # Errors
+/// When a file (or stdin) cannot be read, or when [`parse_dataset`] rejects one: the first
+/// such file ends the reading.
 pub fn read_inputs(
     paths: &[String],
     opts: &InputOptions,
@@ -148,6 +162,11 @@ impl Columns {
 type RawRow = (u64, Result<csv::StringRecord, String>);
 
 /// Parses one dataset's bytes. `label` names it in messages.
+///
+/// # Errors
+/// When the bytes are not UTF-8, when `opts.goal` is not a board, when the file is empty or
+/// its header cannot be read, or when the header has no `start` column. Bad rows are not
+/// errors: they become cases whose `problem` is an `Err`.
 pub fn parse_dataset(
     label: &str,
     bytes: &[u8],

@@ -26,8 +26,11 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// The file of finished records, one line per case × strategy, in the output directory.
 pub const JOURNAL: &str = "journal.csv";
+/// The file of per-session, per-strategy prepare and wall times.
 pub const PASSES: &str = "journal-passes.csv";
+/// The run's identity, written before any solving; its presence marks a run in progress.
 pub const MANIFEST: &str = "manifest.json";
 
 /// Records are handed to the OS after this many (a `kill -9` loses at most these)…
@@ -133,6 +136,9 @@ pub fn decode(r: &csv::StringRecord) -> Result<Record, String> {
 }
 
 /// Creates empty journal files (with their headers) in `dir`, replacing any.
+///
+/// # Errors
+/// A file that cannot be created, written or synced.
 pub fn create(dir: &Path) -> io::Result<()> {
     for (name, header) in [(JOURNAL, header()), (PASSES, PASSES_HEADER)] {
         let mut f = File::create(dir.join(name))?;
@@ -144,9 +150,12 @@ pub fn create(dir: &Path) -> io::Result<()> {
 
 /// What the journal holds.
 pub struct Loaded {
+    /// Every finished case × strategy, in completion order.
     pub records: Vec<Record>,
-    /// Per strategy: the summed prepare and pass wall times over all sessions.
+    /// Per strategy: the time spent preparing it (e.g. building pattern databases), summed
+    /// over all sessions.
     pub prepare: BTreeMap<String, Duration>,
+    /// Per strategy: its passes' wall time, summed over all sessions.
     pub wall: BTreeMap<String, Duration>,
     /// The last session number (0 when none ran).
     pub last_session: u32,
@@ -183,6 +192,10 @@ fn complete_lines(path: &Path, header: &str) -> Result<String, String> {
 }
 
 /// Reads the journal of `dir` back (records in completion order).
+///
+/// # Errors
+/// A journal file that cannot be read or repaired, that is not a tilebench journal (wrong
+/// header), or that has a damaged line other than a torn last one.
 pub fn load(dir: &Path) -> Result<Loaded, String> {
     let damaged = |path: &Path, line: u64, e: String| {
         format!(
@@ -282,6 +295,10 @@ impl Writer {
     /// Opens the journal of `dir` for appending as session `session`; `names` are the jobs'
     /// names, in job order. With `keep`, the records are also kept in memory and returned by
     /// [`Writer::finish`], so a run that starts afresh need not read its journal back.
+    ///
+    /// # Errors
+    /// A journal file that cannot be opened for appending (see [`create`]), or a writer
+    /// thread that cannot be started.
     pub fn open(
         dir: &Path,
         session: u32,
@@ -319,6 +336,10 @@ impl Writer {
 
     /// Writes and syncs everything sent so far and closes the files. Returns the records
     /// kept in memory (none unless opened with `keep`), in completion order.
+    ///
+    /// # Errors
+    /// A write or sync that failed at any point since [`Writer::open`], or a writer thread
+    /// that panicked.
     pub fn finish(mut self) -> Result<Vec<Record>, String> {
         self.tx.take();
         match self.thread.take().map(JoinHandle::join) {

@@ -22,11 +22,14 @@ use std::sync::OnceLock;
 /// Where an optimum comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
+    /// The row's `expected_steps` column.
     ExpectedSteps,
+    /// A search by the built-in `astar` strategy, for a row without `expected_steps`.
     Astar,
 }
 
 impl Source {
+    /// How messages name it: `expected_steps` or `astar`.
     pub fn name(self) -> &'static str {
         match self {
             Source::ExpectedSteps => "expected_steps",
@@ -75,6 +78,10 @@ impl Optimum {
     }
 
     /// The optimal number of moves of case `index` (a solvable pair), and where it comes from.
+    ///
+    /// # Errors
+    /// When the row has no `expected_steps` and `astar` cannot find the optimum: it runs out
+    /// of the run's limits, finds no path, or fails. The result is cached, error included.
     pub fn of(
         &self,
         index: usize,

@@ -7,8 +7,11 @@ use serde::Serialize;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RowStatus {
+    /// A path was found (an external program's answer was judged right).
     Solved,
+    /// The goal cannot be reached from the start, and the solver said so.
     Unsolvable,
+    /// A node, state or time budget ran out before an answer.
     Limit,
     /// The input row could not be read.
     Invalid,
@@ -22,6 +25,8 @@ pub enum RowStatus {
 }
 
 impl RowStatus {
+    /// The value of the `status` column: `solved`, `unsolvable`, `limit`, `invalid`, `error`
+    /// or `wrong`.
     pub fn as_str(self) -> &'static str {
         match self {
             RowStatus::Solved => "solved",

@@ -6,7 +6,7 @@
 //! [`run_into`] hands each record to a [`Sink`] as it finishes (the run's journal, so an
 //! interrupted run keeps its finished cases) and can run any subset of the case × solver grid
 //! (a resumed run, a shard); [`run`] keeps every record in memory, in input order then solver
-//! order. Every answer is timed by [`super::measure`] and judged by [`super::judge`], whoever
+//! order. Every answer is timed by [`super::measure`](mod@super::measure) and judged by [`super::judge`], whoever
 //! gave it.
 
 use super::input::Case;

@@ -6,10 +6,13 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+/// Shard `index` of `count` (`--shard I/N`, written `I/N`): the cases whose 0-based index
+/// `i` has `i mod count = index - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
-    /// 1-based.
+    /// Which shard, 1-based: 1 ≤ `index` ≤ `count`.
     pub index: u32,
+    /// How many shards the run is split into.
     pub count: u32,
 }
 
@@ -17,6 +20,7 @@ impl Shard {
     /// The whole run.
     pub const ALL: Shard = Shard { index: 1, count: 1 };
 
+    /// Whether case `case` (0-based, over all inputs in order) is in this shard.
     pub fn contains(self, case: usize) -> bool {
         case % self.count as usize == (self.index - 1) as usize
     }

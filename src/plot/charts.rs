@@ -37,6 +37,10 @@ const PALETTE: [RGBColor; 10] = [
 ];
 
 /// The charts `plot` writes: file name and SVG text.
+///
+/// # Errors
+/// As [`latency`], [`expanded_by_length`] and [`throughput`]: the first chart that cannot be
+/// drawn.
 pub fn all(runs: &[RunData]) -> Result<Vec<(&'static str, String)>, String> {
     Ok(vec![
         ("latency.svg", latency(runs)?),
@@ -503,6 +507,9 @@ fn line_legend(series: &[Series], markers: bool) -> Vec<LegendEntry> {
 }
 
 /// Latency percentile curves, HdrHistogram style: x is log10(1/(1-p)), y is µs on a log scale.
+///
+/// # Errors
+/// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
 pub fn latency(runs: &[RunData]) -> Result<String, String> {
     let title = format!("Solve latency by percentile: {}", runs_named(runs));
     let order = strategy_order(runs);
@@ -584,6 +591,9 @@ fn y_extent(series: &[Series]) -> (f64, f64) {
 }
 
 /// Mean states expanded by optimal solution length, per strategy (solved rows).
+///
+/// # Errors
+/// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
 pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
     let title = format!("States expanded by solution length: {}", runs_named(runs));
     let order = strategy_order(runs);
@@ -646,6 +656,9 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
 }
 
 /// Cases per second per strategy, as bars (grouped by strategy when runs are overlaid).
+///
+/// # Errors
+/// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
 pub fn throughput(runs: &[RunData]) -> Result<String, String> {
     let title = format!("Throughput by strategy: {}", runs_named(runs));
     let order = strategy_order(runs);

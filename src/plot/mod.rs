@@ -10,9 +10,6 @@ pub mod charts;
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::new_histogram;
 use crate::report::summary::read_summary_csv;
-use base64::Engine as _;
-use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry, LogIteratorError};
-use hdrhistogram::serialization::Deserializer;
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,6 +26,7 @@ pub enum LatencySource {
 /// One strategy of one run.
 #[derive(Clone, Debug)]
 pub struct StrategyData {
+    /// The strategy's name, as summary.csv writes it.
     pub name: String,
     /// Latency of the searched rows, in nanoseconds (may be empty).
     pub latency_ns: Histogram<u64>,
@@ -43,18 +41,27 @@ pub struct StrategyData {
 pub struct RunData {
     /// The name series are labelled with: the directory's name.
     pub label: String,
+    /// The result directory the run was read from.
     pub dir: PathBuf,
     /// In summary.csv order.
     pub strategies: Vec<StrategyData>,
+    /// Whether the latency histograms are the run's own or rebuilt from cases.csv.
     pub latency_source: LatencySource,
 }
 
-/// The files `plot` reads from a result directory.
+/// The file of per-strategy figures `plot` reads from a result directory.
 pub const SUMMARY: &str = "summary.csv";
+/// The file of per-case rows `plot` reads from a result directory.
 pub const CASES: &str = "cases.csv";
+/// The latency histograms `plot` reads from a result directory when present (HdrHistogram
+/// interval log, one histogram per strategy).
 pub const HLOG: &str = "latency.hlog";
 
 /// `DIR`, or one of the files in it → the directory. Errors name the path and what to do.
+///
+/// # Errors
+/// A path that does not exist, or that is neither a directory nor one of [`SUMMARY`],
+/// [`CASES`] and [`HLOG`].
 pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
     if path.is_dir() {
         return Ok(path.to_path_buf());
@@ -82,6 +89,10 @@ pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
 }
 
 /// Reads one result directory (or one of its files).
+///
+/// # Errors
+/// As [`results_dir`]; also when summary.csv or cases.csv is missing or cannot be read, or
+/// when latency.hlog is damaged.
 pub fn load(path: &Path) -> Result<RunData, String> {
     let dir = results_dir(path)?;
     let label = dir
@@ -111,7 +122,10 @@ pub fn load(path: &Path) -> Result<RunData, String> {
 
     let hlog_path = dir.join(HLOG);
     let (mut hists, latency_source) = if hlog_path.is_file() {
-        (read_interval_log(&hlog_path)?, LatencySource::IntervalLog)
+        (
+            crate::report::hgrm::read_interval_log(&hlog_path)?,
+            LatencySource::IntervalLog,
+        )
     } else {
         (latency_from_rows(&rows), LatencySource::CasesCsv)
     };
@@ -135,6 +149,9 @@ pub fn load(path: &Path) -> Result<RunData, String> {
 
 /// Loads several runs and makes their labels distinct (the directory name, or the path as
 /// given when two directories share a name).
+///
+/// # Errors
+/// As [`load`], for the first run that cannot be read.
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
     let mut runs = paths
         .iter()
@@ -156,59 +173,6 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
         }
     }
     Ok(runs)
-}
-
-/// Every tagged histogram of an interval log, summed per tag (a log may hold several
-/// intervals of one strategy).
-pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let mut out: BTreeMap<String, Histogram<u64>> = BTreeMap::new();
-    let mut deserializer = Deserializer::new();
-    let damaged = |what: String| {
-        format!(
-            "{}: {what}; the file is damaged: rerun `tilebench run`, or delete it to plot latency \
-             from cases.csv",
-            path.display()
-        )
-    };
-    for (i, entry) in IntervalLogIterator::new(&bytes).enumerate() {
-        let at = |what: String| damaged(format!("histogram {}: {what}", i + 1));
-        let interval = match entry {
-            Ok(LogEntry::Interval(h)) => h,
-            Ok(_) => continue,
-            Err(LogIteratorError::ParseError { offset }) => {
-                let line = bytes[..offset.min(bytes.len())]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count()
-                    + 1;
-                return Err(damaged(format!("line {line} is not an interval log line")));
-            }
-        };
-        let tag = interval
-            .tag()
-            .map(|t| t.as_str().to_string())
-            .ok_or_else(|| {
-                at("a histogram without a Tag= (tilebench tags each with its strategy)".into())
-            })?;
-        let raw = base64::engine::general_purpose::STANDARD
-            .decode(interval.encoded_histogram())
-            .map_err(|e| at(format!("Tag={tag}: not base64 ({e})")))?;
-        let h: Histogram<u64> = deserializer
-            .deserialize(&mut raw.as_slice())
-            .map_err(|e| at(format!("Tag={tag}: cannot be decoded ({e:?})")))?;
-        match out.get_mut(&tag) {
-            Some(acc) => acc.add(&h).map_err(|e| {
-                at(format!(
-                    "Tag={tag}: cannot be added to the earlier {tag} histogram ({e:?})"
-                ))
-            })?,
-            None => {
-                out.insert(tag, h);
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// Latency histograms rebuilt from cases.csv (searched rows, as `run` records them).

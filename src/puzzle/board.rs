@@ -65,6 +65,7 @@ impl Board {
         Board::from_tiles(shape, &tiles)
     }
 
+    /// The board's width and height.
     pub fn shape(&self) -> Shape {
         self.shape
     }
@@ -115,6 +116,10 @@ impl Board {
     }
 
     /// Replays a path. On an illegal move, says which one (1-based) and why.
+    ///
+    /// # Errors
+    /// A move that takes the blank off the board: the message gives its 1-based position,
+    /// its letter and the blank's cell.
     pub fn replay(&self, path: &[Move]) -> Result<Board, String> {
         let mut b = *self;
         for (i, &m) in path.iter().enumerate() {
@@ -139,6 +144,9 @@ impl Board {
 
     /// Writes the board as [`Board::format_with`] does, without allocating (cases.csv
     /// writes two boards a row, a million rows a second).
+    ///
+    /// # Errors
+    /// Only those of `out` (a `String` never fails).
     pub fn write_to(&self, out: &mut impl fmt::Write, blank: &str) -> fmt::Result {
         for p in 0..self.shape.cells() {
             if p > 0 {

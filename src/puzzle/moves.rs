@@ -6,9 +6,13 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Move {
+    /// The blank moves up a row (`u`).
     Up = 0,
+    /// The blank moves left a column (`l`).
     Left = 1,
+    /// The blank moves right a column (`r`).
     Right = 2,
+    /// The blank moves down a row (`d`).
     Down = 3,
 }
 
@@ -21,10 +25,13 @@ impl Move {
     pub fn inverse(self) -> Move {
         MOVE_ORDER[3 - self as usize]
     }
+    /// The move at index `i` of [`MOVE_ORDER`] (its discriminant; only the low two bits
+    /// are read), as searches store moves in a byte.
     #[inline]
     pub fn from_index(i: u8) -> Move {
         MOVE_ORDER[i as usize & 3]
     }
+    /// The move's letter in move strings: `u`, `l`, `r` or `d`.
     pub fn letter(self) -> char {
         match self {
             Move::Up => 'u',
@@ -33,6 +40,7 @@ impl Move {
             Move::Down => 'd',
         }
     }
+    /// The move a letter names, in either case; `None` for any other character.
     pub fn from_letter(c: char) -> Option<Move> {
         match c.to_ascii_lowercase() {
             'u' => Some(Move::Up),
@@ -47,6 +55,10 @@ impl Move {
         path.iter().map(|m| m.letter()).collect()
     }
     /// Reads a move string; an unknown letter is reported with its position.
+    ///
+    /// # Errors
+    /// A character (after trimming) that is not `u`, `d`, `l` or `r` in either case; the
+    /// message gives it and its 1-based position.
     pub fn parse_path(s: &str) -> Result<Vec<Move>, String> {
         s.trim()
             .chars()
@@ -84,6 +96,7 @@ pub struct Children {
 }
 
 impl Children {
+    /// The (move index, blank cell) pairs, in [`MOVE_ORDER`].
     #[inline(always)]
     pub fn as_slice(&self) -> &[(u8, u8)] {
         &self.list[..self.len as usize]
@@ -91,6 +104,7 @@ impl Children {
 }
 
 impl Neighbors {
+    /// What [`Neighbors::target`] returns for a move that would leave the board.
     pub const NONE: u8 = u8::MAX;
 
     /// The tables of `shape`, built on first use and shared: a search starts without
@@ -102,6 +116,7 @@ impl Neighbors {
         CACHE[shape.width() * SIDES + shape.height()].get_or_init(|| Neighbors::new(shape))
     }
 
+    /// Builds the tables of `shape` afresh; [`Neighbors::of`] shares one copy per shape.
     pub fn new(shape: Shape) -> Neighbors {
         let mut targets = [[Self::NONE; 4]; 16];
         let (w, h) = (shape.width(), shape.height());

@@ -6,26 +6,41 @@ use std::str::FromStr;
 /// Why a board's text was refused. Every message names the offending token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardError {
+    /// The text holds no token at all.
     Empty,
+    /// A token that is neither a number nor a blank (`x`, `0`, `_`).
     UnknownToken {
+        /// The token as written.
         token: String,
+        /// Its cell, 1-based.
         position: usize,
     },
+    /// A number that is not a tile of the board: below 0, or ≥ the number of cells.
     TileOutOfRange {
         /// The number as written (it may not fit any integer type).
         tile: String,
+        /// Its cell, 1-based.
         position: usize,
+        /// The board's number of cells (its tiles are `1..cells`).
         cells: usize,
     },
+    /// A tile or the blank written twice (the first repeat is reported).
     Repeated {
+        /// What is repeated: `tile 5` or `the blank`.
         token: String,
+        /// The cell of its second occurrence, 1-based.
         position: usize,
+        /// The tiles (and blank) that therefore do not appear, named as `token` is.
         missing: Vec<String>,
     },
+    /// The number of cells does not fit the shape, or, without a shape, is not 4, 9 or 16.
     CellCount {
+        /// How many cells the text has.
         found: usize,
+        /// The shape that was asked for, if any.
         shape: Option<Shape>,
     },
+    /// A shape that tilebench cannot handle (see [`Shape::new`]).
     Shape(ShapeError),
 }
 
@@ -84,6 +99,11 @@ impl Board {
     /// boards of up to 9 cells the compact `12345678x`. The blank is `x`, `0` or `_`.
     ///
     /// The shape is `shape` when given, otherwise the square with that many cells.
+    ///
+    /// # Errors
+    /// A [`BoardError`]: no tokens, a token that is not a tile or blank, a tile out of
+    /// range, a repeated tile, or a number of cells that does not fit the shape (or, without
+    /// one, is not 4, 9 or 16).
     pub fn parse(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
         // Up to 16 tokens on the stack; past that only the count matters (for the message).
         let mut tokens: [&str; MAX_CELLS] = [""; MAX_CELLS];

@@ -21,6 +21,7 @@ pub struct Ranker {
 }
 
 impl Ranker {
+    /// The ranker of boards of `shape` (ranks `0..n!` for `n` cells).
     pub fn new(shape: Shape) -> Ranker {
         let n = shape.cells();
         let mut weights = [0u64; 16];

@@ -35,6 +35,9 @@ impl Shape {
     };
 
     /// A `width × height` shape, refused unless both sides are ≥ 2 and it has ≤ 16 cells.
+    ///
+    /// # Errors
+    /// A side shorter than 2, or more than 16 cells; the message gives the size.
     pub fn new(width: usize, height: usize) -> Result<Shape, ShapeError> {
         if width < 2 || height < 2 {
             return Err(ShapeError(format!(
@@ -74,12 +77,15 @@ impl Shape {
         }
     }
 
+    /// The number of columns.
     pub fn width(self) -> usize {
         self.width as usize
     }
+    /// The number of rows.
     pub fn height(self) -> usize {
         self.height as usize
     }
+    /// The number of cells, `width × height` (the blank included).
     pub fn cells(self) -> usize {
         self.width() * self.height()
     }

@@ -12,26 +12,44 @@ use std::path::Path;
 /// release are `#[serde(default)]`, so older results (baselines) still read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CaseRow {
+    /// The dataset file the case came from, as named on the command line.
     pub input: String,
+    /// The case's 1-based line in that file.
     pub line: u64,
+    /// The row's `id` column, or empty.
     pub id: String,
+    /// The solver: a built-in strategy, an external program or a user's solver.
     pub strategy: String,
+    /// The start board, blank as `x` (as written in the dataset when the row is invalid).
     pub start: String,
+    /// The goal board, blank as `x` (as written in the dataset when the row is invalid).
     pub goal: String,
+    /// How the case ended for this solver.
     pub status: RowStatus,
+    /// Moves in the answer; −1 when unsolvable; empty when there is no answer.
     pub steps: Option<i64>,
+    /// The dataset's known optimal number of moves (−1 = unsolvable), or empty.
     pub expected_steps: Option<i64>,
+    /// Whether `steps` equals `expected_steps`; empty when there is nothing to compare.
     pub matches_expected: Option<bool>,
     /// External solvers: whether the answer is as short as the optimum (empty otherwise).
     #[serde(default)]
     pub optimal: Option<bool>,
+    /// States whose successors were generated.
     pub expanded: Option<u64>,
+    /// Successor states created, duplicates included.
     pub generated: Option<u64>,
+    /// Distinct states held for duplicate detection, at the peak.
     pub stored: Option<u64>,
+    /// The largest size of the queue or open list, in states.
     pub peak_frontier: Option<u64>,
+    /// Median wall time of the solve over the repeats, in nanoseconds.
     pub latency_ns: Option<u64>,
+    /// Fastest of the repeats, in nanoseconds.
     pub latency_min_ns: Option<u64>,
+    /// The blank's moves as a string (`ullddr…`), only with `--paths`.
     pub path: Option<String>,
+    /// Why the row is invalid, an error or wrong, or a note; empty otherwise.
     pub message: String,
     /// CPU time of a process run for this case alone (per-case external programs), µs.
     #[serde(default)]
@@ -42,6 +60,8 @@ pub struct CaseRow {
 }
 
 impl CaseRow {
+    /// The row written for record `r` of case `case`; counters and latencies are left empty
+    /// unless the solver searched ([`RowStatus::searched`]).
     pub fn new(case: &Case, r: &Record) -> CaseRow {
         let searched = r.status.searched();
         let when = |v: Option<u64>| v.filter(|_| searched);
@@ -168,6 +188,9 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
 }
 
 /// Writes cases.csv. Rows are formatted in parallel, in chunks, and written in order.
+///
+/// # Errors
+/// A write to `w` that fails.
 pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
     use rayon::prelude::*;
     let mut header = csv::Writer::from_writer(Vec::new());
@@ -195,6 +218,10 @@ pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Resu
 }
 
 /// Reads a cases.csv back. Errors name the file and line.
+///
+/// # Errors
+/// A file that cannot be opened or read, or a row that is not a [`CaseRow`] (wrong
+/// columns, a value that does not parse).
 pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
     let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     r.deserialize()

@@ -7,11 +7,16 @@
 //!   (V2 + deflate, base64), one interval per strategy tagged with its name, so runs can be
 //!   merged without loss.
 
-use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
-use hdrhistogram::serialization::V2DeflateSerializer;
+use base64::Engine as _;
+use hdrhistogram::serialization::interval_log::{
+    IntervalLogIterator, IntervalLogWriterBuilder, LogEntry, LogIteratorError, Tag,
+};
+use hdrhistogram::serialization::{Deserializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io;
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 /// The percentile distribution text, values scaled from ns to µs.
@@ -61,7 +66,11 @@ pub fn percentile_text(h: &Histogram<u64>) -> String {
     s
 }
 
-/// Writes the interval log: one tagged histogram per strategy.
+/// Writes the interval log: one tagged histogram per strategy. `entries` are (strategy,
+/// histogram in ns, pass wall time); the intervals follow one another from `start`.
+///
+/// # Errors
+/// A write to `w` that fails, or a histogram that cannot be serialized.
 pub fn write_interval_log(
     w: &mut impl io::Write,
     start: SystemTime,
@@ -81,23 +90,69 @@ pub fn write_interval_log(
     Ok(())
 }
 
-/// Reads an interval log back: each interval's tag and histogram, exactly.
-pub fn read_interval_log(bytes: &[u8]) -> Result<Vec<(String, Histogram<u64>)>, String> {
-    use base64::Engine as _;
-    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
-    use hdrhistogram::serialization::Deserializer;
-    let mut de = Deserializer::new();
-    let mut out = Vec::new();
-    for entry in IntervalLogIterator::new(bytes) {
-        if let LogEntry::Interval(h) = entry.map_err(|e| format!("not an interval log: {e:?}"))? {
-            let tag = h.tag().map_or_else(String::new, |t| t.as_str().to_string());
-            let raw = base64::engine::general_purpose::STANDARD
-                .decode(h.encoded_histogram())
-                .map_err(|e| format!("histogram `{tag}`: bad base64: {e}"))?;
-            let hist: Histogram<u64> = de
-                .deserialize(&mut raw.as_slice())
-                .map_err(|e| format!("histogram `{tag}`: cannot decode: {e:?}"))?;
-            out.push((tag, hist));
+/// Reads an interval log back: every tagged histogram, exactly, summed per tag (a log may
+/// hold several intervals of one solver). The one reader `plot` and `merge` use.
+///
+/// # Errors
+/// The file cannot be read, or a line is not an interval-log line, has no tag, or does not
+/// decode; the message names the file and the line, and says what to do.
+pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    parse_interval_log(&bytes, path)
+}
+
+/// [`read_interval_log`] of bytes already read from `path` (named in messages).
+///
+/// # Errors
+/// As [`read_interval_log`].
+pub fn parse_interval_log(
+    bytes: &[u8],
+    path: &Path,
+) -> Result<BTreeMap<String, Histogram<u64>>, String> {
+    let mut out: BTreeMap<String, Histogram<u64>> = BTreeMap::new();
+    let mut deserializer = Deserializer::new();
+    let damaged = |what: String| {
+        format!(
+            "{}: {what}; the file is damaged: rerun `tilebench run`, or delete it to plot latency \
+             from cases.csv",
+            path.display()
+        )
+    };
+    for (i, entry) in IntervalLogIterator::new(bytes).enumerate() {
+        let at = |what: String| damaged(format!("histogram {}: {what}", i + 1));
+        let interval = match entry {
+            Ok(LogEntry::Interval(h)) => h,
+            Ok(_) => continue,
+            Err(LogIteratorError::ParseError { offset }) => {
+                let line = bytes[..offset.min(bytes.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+                    + 1;
+                return Err(damaged(format!("line {line} is not an interval log line")));
+            }
+        };
+        let tag = interval
+            .tag()
+            .map(|t| t.as_str().to_string())
+            .ok_or_else(|| {
+                at("a histogram without a Tag= (tilebench tags each with its strategy)".into())
+            })?;
+        let raw = base64::engine::general_purpose::STANDARD
+            .decode(interval.encoded_histogram())
+            .map_err(|e| at(format!("Tag={tag}: not base64 ({e})")))?;
+        let h: Histogram<u64> = deserializer
+            .deserialize(&mut raw.as_slice())
+            .map_err(|e| at(format!("Tag={tag}: cannot be decoded ({e:?})")))?;
+        match out.get_mut(&tag) {
+            Some(acc) => acc.add(&h).map_err(|e| {
+                at(format!(
+                    "Tag={tag}: cannot be added to the earlier {tag} histogram ({e:?})"
+                ))
+            })?,
+            None => {
+                out.insert(tag, h);
+            }
         }
     }
     Ok(out)
@@ -121,11 +176,15 @@ mod tests {
             ("my-solver", &b, Duration::from_secs(2)),
         ];
         write_interval_log(&mut bytes, SystemTime::now(), &entries).unwrap();
-        let back = read_interval_log(&bytes).unwrap();
+        let back = parse_interval_log(&bytes, Path::new("latency.hlog")).unwrap();
         assert_eq!(back.len(), 2);
-        assert_eq!(back[0].0, "astar");
-        assert_eq!(back[0].1, a);
-        assert_eq!(back[1].0, "my-solver");
-        assert_eq!(back[1].1, b);
+        assert_eq!(back["astar"], a);
+        assert_eq!(back["my-solver"], b);
+        // A damaged line is named, as a user reads it.
+        let mut bad = bytes.clone();
+        bad.extend_from_slice(b"not,an,interval\n");
+        let e = parse_interval_log(&bad, Path::new("latency.hlog")).unwrap_err();
+        assert!(e.contains("is not an interval log line"), "{e}");
+        assert!(!e.contains("ParseError"), "{e}");
     }
 }

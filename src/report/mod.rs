@@ -68,6 +68,12 @@ pub trait SummaryExport {
     fn render(&self, summaries: &[StrategySummary]) -> String;
 }
 
+/// A percentile (`q` in 0–1) of a latency histogram in nanoseconds, as µs: the one definition
+/// every report uses (HdrHistogram's: the value at that quantile, to 3 significant digits).
+pub fn percentile_us(h: &Histogram<u64>, q: f64) -> f64 {
+    summary::ns_to_us(h.value_at_quantile(q))
+}
+
 /// A latency histogram in nanoseconds: 1 ns to 1 hour, 3 significant digits.
 pub fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
@@ -91,15 +97,22 @@ pub fn latency_histogram(records: &[Record], strategy: &str) -> Histogram<u64> {
 
 /// Everything a finished run reports.
 pub struct RunReport<'a> {
+    /// The run's cases, in input order; records refer to them by index.
     pub cases: &'a [Case],
+    /// One record per case × strategy.
     pub records: &'a [Record],
     /// Strategy names (built-in and external), in output order.
     pub strategies: Vec<String>,
+    /// Per strategy, in `strategies` order: its latency histogram in nanoseconds (see
+    /// [`latency_histogram`]).
     pub histograms: Vec<Histogram<u64>>,
+    /// Per strategy, in `strategies` order: its summary.csv row.
     pub summaries: Vec<StrategySummary>,
 }
 
 impl<'a> RunReport<'a> {
+    /// Computes the histograms and summaries of `records`; `wall` is each strategy's pass
+    /// wall time, in `strategies` order (it gives `cases_per_s`).
     pub fn new(
         cases: &'a [Case],
         records: &'a [Record],
@@ -128,6 +141,10 @@ impl<'a> RunReport<'a> {
 
 /// Writes a finished run's summary.csv, `latency-<strategy>.hgrm` files, latency.hlog and,
 /// last, run.json into `dir`, each atomically (cases.csv is written before, by the caller).
+///
+/// # Errors
+/// The first file that cannot be written (`cannot write PATH: …`); the files written before
+/// it stay.
 pub fn write_run_files(
     dir: &std::path::Path,
     report: &RunReport,

@@ -5,41 +5,60 @@ use crate::harness::input::InputFile;
 use crate::harness::shard::Shard;
 use serde::{Deserialize, Serialize};
 
+/// The contents of run.json (and of a run in progress's manifest.json): the version, the
+/// machine, the inputs with their checksums, the strategies and every option of the run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunInfo {
+    /// The version of tilebench that made the run (`CARGO_PKG_VERSION`).
     pub tilebench_version: String,
+    /// The git commit the binary was built from, when known.
     pub git_commit: Option<String>,
     /// The command line, as given.
     pub command: Vec<String>,
+    /// Worker threads that solved the cases.
     pub threads: usize,
+    /// The CPU's model name from /proc/cpuinfo, when there is one.
     pub cpu_model: Option<String>,
     /// RFC 3339, UTC.
     pub started_at: String,
+    /// The run's wall time, in seconds (summed solving time over the sessions of a resumed
+    /// run).
     pub wall_s: f64,
+    /// The dataset files, in command-line order, with their sizes and checksums.
     pub inputs: Vec<InputFile>,
+    /// The strategy names (built-in and external), in output order.
     pub strategies: Vec<String>,
     /// Seconds each strategy spent building shared data before its pass (e.g. `table`).
     pub prepare_s: std::collections::BTreeMap<String, f64>,
+    /// `--exhaustive`: unsolvable pairs were searched to exhaustion instead of answered by
+    /// parity.
     pub exhaustive: bool,
+    /// `--repeat`: how many times each case was solved.
     pub repeat: u32,
+    /// `--max-nodes`: the most states one search could expand.
     pub max_nodes: Option<u64>,
+    /// `--timeout`: the longest one case could take, in seconds.
     pub timeout_s: Option<f64>,
+    /// `--hash-buckets`: the buckets of bfs-hash's chained table.
     pub hash_buckets: usize,
     /// The heuristic of astar and idastar.
     pub heuristic: String,
     /// With `--heuristic pdb`: the pattern databases' partition, reflection and cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdb: Option<PdbInfo>,
+    /// `--max-states`: the most distinct states one search could store.
     pub max_states: u64,
+    /// `--paths`: whether cases.csv holds the move strings.
     pub paths: bool,
     /// How latency is measured (built-in strategies).
     pub latency: String,
     /// The --solver programs, each with what its latency measures.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub external_solvers: Vec<ExternalInfo>,
-    /// `--size` and `--goal`, which change how rows are read.
+    /// `--size`: the board shape of rows without a `size` column (`3x4`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<String>,
+    /// `--goal`: the goal of rows without one, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<String>,
     /// `--shard I/N`: this run holds only the cases of that shard.

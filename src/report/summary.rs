@@ -12,13 +12,19 @@ use std::time::Duration;
 /// that prints no counters). Columns added after the first release are `#[serde(default)]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StrategySummary {
+    /// The solver's name: a built-in strategy, an external program or a user's solver.
     pub strategy: String,
     /// Rows for this strategy (one per input row, invalid ones included).
     pub cases: u64,
+    /// Rows with status `solved`.
     pub solved: u64,
+    /// Rows with status `unsolvable`.
     pub unsolvable: u64,
+    /// Rows with status `limit`: a budget ran out first.
     pub limit: u64,
+    /// Rows with status `invalid`: the input row could not be read.
     pub invalid: u64,
+    /// Rows with status `error`: the solver failed on the case.
     pub errors: u64,
     /// Rows whose answer differs from `expected_steps`.
     pub mismatches: u64,
@@ -28,17 +34,30 @@ pub struct StrategySummary {
     /// External solvers: valid paths longer than the optimum (`optimal` = false).
     #[serde(default)]
     pub non_optimal: u64,
+    /// States expanded, summed over the rows.
     pub expanded_total: Option<u64>,
+    /// States expanded per row, on average (3 decimals).
     pub expanded_mean: Option<f64>,
+    /// The most states one row expanded.
     pub expanded_max: Option<u64>,
+    /// States generated, summed over the rows.
     pub generated_total: Option<u64>,
+    /// States generated per row, on average (3 decimals).
     pub generated_mean: Option<f64>,
+    /// The most states one row generated.
     pub generated_max: Option<u64>,
+    /// Mean latency in µs (3 decimals); `limit` rows are left out of every latency figure,
+    /// and all are 0 when no row was searched.
     pub latency_mean_us: f64,
+    /// Median latency, in µs.
     pub latency_p50_us: f64,
+    /// 90th-percentile latency, in µs.
     pub latency_p90_us: f64,
+    /// 99th-percentile latency, in µs.
     pub latency_p99_us: f64,
+    /// 99.9th-percentile latency, in µs.
     pub latency_p999_us: f64,
+    /// The slowest latency, in µs.
     pub latency_max_us: f64,
     /// Wall time of this strategy's pass over all cases.
     pub wall_s: f64,
@@ -56,6 +75,8 @@ pub fn ns_to_us(ns: u64) -> f64 {
 }
 
 impl StrategySummary {
+    /// The summary of strategy `name` from its rows among `records`, its latency histogram
+    /// `hist` (ns, see [`super::latency_histogram`]) and its pass's wall time.
     pub fn compute(
         name: &str,
         records: &[Record],
@@ -119,10 +140,10 @@ impl StrategySummary {
         (s.generated_total, s.generated_mean, s.generated_max) = generated.figures();
         if searched > 0 {
             s.latency_mean_us = round3(hist.mean() / 1000.0);
-            s.latency_p50_us = ns_to_us(hist.value_at_quantile(0.5));
-            s.latency_p90_us = ns_to_us(hist.value_at_quantile(0.9));
-            s.latency_p99_us = ns_to_us(hist.value_at_quantile(0.99));
-            s.latency_p999_us = ns_to_us(hist.value_at_quantile(0.999));
+            s.latency_p50_us = super::percentile_us(hist, 0.5);
+            s.latency_p90_us = super::percentile_us(hist, 0.9);
+            s.latency_p99_us = super::percentile_us(hist, 0.99);
+            s.latency_p999_us = super::percentile_us(hist, 0.999);
             s.latency_max_us = ns_to_us(hist.max());
             let secs = wall.as_secs_f64();
             if secs > 0.0 {
@@ -179,6 +200,10 @@ impl SummaryExport for SummaryCsv {
 }
 
 /// Reads a summary.csv back.
+///
+/// # Errors
+/// A file that cannot be opened or read, or a row that is not a [`StrategySummary`]; the
+/// message names the file.
 pub fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, String> {
     let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     r.deserialize()

@@ -119,7 +119,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     make: super::registry::Make::Custom(|c| Box::new(super::informed::Informed::<Astar>::new("astar", c))),
 };
 
-/// astar as a [`super::informed::Guided`] search.
+/// astar as a [`super::heuristic::Guided`] search.
 pub struct Astar;
 
 impl super::heuristic::Guided for Astar {

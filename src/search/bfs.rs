@@ -48,9 +48,14 @@ impl<S: std::hash::BuildHasher> Visited for std::collections::HashSet<u64, S> {
 /// One state in the BFS queue: its cells, its parent's index and the move that made it.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
+    /// The board's packed cells ([`Board::packed`]).
     pub cells: u64,
+    /// The parent's index in the queue (`u32::MAX` for the start).
     pub parent: u32,
+    /// The blank's cell.
     pub blank: u8,
+    /// The index in [`MOVE_ORDER`](crate::puzzle::MOVE_ORDER) of the move that made the
+    /// state (`u8::MAX` for the start).
     pub mv: u8,
 }
 

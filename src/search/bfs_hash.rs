@@ -22,6 +22,7 @@ pub struct ChainedTable {
 }
 
 impl ChainedTable {
+    /// An empty table with `buckets` bucket heads (at least 1), 4 bytes each.
     pub fn new(buckets: usize) -> ChainedTable {
         ChainedTable {
             heads: vec![0; buckets.max(1)],
@@ -30,6 +31,7 @@ impl ChainedTable {
         }
     }
 
+    /// The number of buckets keys are spread over.
     pub fn buckets(&self) -> usize {
         self.heads.len()
     }
@@ -85,6 +87,8 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     },
 };
 
+/// Shortest path by BFS with a [`ChainedTable`] of `opts.hash_buckets` buckets, kept per
+/// thread and reused between cases.
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     SCRATCH.with(|cell| {
         let mut scratch = cell.borrow_mut();

@@ -16,6 +16,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     },
 };
 
+/// Shortest path by BFS with an Fx-hashed `HashSet` of packed boards.
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     bfs(problem, opts, &mut FxHashSet::default(), &mut Vec::new())
 }

@@ -15,6 +15,9 @@ use std::cell::RefCell;
 pub const MAX_BITS: u64 = 1 << 32;
 
 /// Whether a board of this shape fits the bitmap.
+///
+/// # Errors
+/// A shape whose `n!` ranks need more than [`MAX_BITS`] bits (more than 12 cells).
 pub fn check(shape: Shape) -> Result<(), SolveError> {
     let bits = factorial(shape.cells());
     if bits > MAX_BITS {

@@ -28,6 +28,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     },
 };
 
+/// Shortest path by BFS with a `BTreeSet` of packed boards.
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     bfs(
         problem,

@@ -108,7 +108,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     make: super::registry::Make::Custom(|c| Box::new(super::informed::Informed::<Idastar>::new("idastar", c))),
 };
 
-/// idastar as a [`super::informed::Guided`] search.
+/// idastar as a [`super::heuristic::Guided`] search.
 pub struct Idastar;
 
 impl super::heuristic::Guided for Idastar {

@@ -49,6 +49,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status as cases.csv writes it: `solved`, `unsolvable` or `limit`.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Solved => "solved",
@@ -61,9 +62,13 @@ impl Status {
 /// The work a search did. See the module documentation for the definitions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
 pub struct Stats {
+    /// States whose successors were generated.
     pub expanded: u64,
+    /// Successor states created, duplicates included.
     pub generated: u64,
+    /// Distinct states held by the duplicate detection at its peak.
     pub stored: u64,
+    /// The largest size of the queue or open list, in states.
     pub peak_frontier: u64,
 }
 
@@ -217,12 +222,17 @@ impl Default for SolveOptions {
 /// A start and a goal of the same shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Problem {
+    /// The board the search starts from.
     pub start: Board,
+    /// The board it must reach.
     pub goal: Board,
 }
 
 impl Problem {
     /// Pairs a start and a goal, refusing boards of different shapes.
+    ///
+    /// # Errors
+    /// Boards of different shapes; the message gives both.
     pub fn new(start: Board, goal: Board) -> Result<Problem, String> {
         if start.shape() != goal.shape() {
             return Err(format!(

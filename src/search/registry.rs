@@ -80,7 +80,10 @@ pub struct Builtin {
     pub make: Make,
 }
 
-/// Every shape.
+/// Every shape: the `supports` of strategies that take any board.
+///
+/// # Errors
+/// None: it always returns `Ok`.
 pub fn any_shape(_: Shape) -> Result<(), SolveError> {
     Ok(())
 }

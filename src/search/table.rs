@@ -69,6 +69,9 @@ fn shared_tables_for(shape: Shape) -> Arc<TableSet> {
 }
 
 /// Whether `table` takes boards of this shape.
+///
+/// # Errors
+/// A shape of more than [`MAX_CELLS`] cells; the message suggests astar or idastar.
 pub fn check(shape: Shape) -> Result<(), SolveError> {
     if shape.cells() > MAX_CELLS {
         return Err(SolveError(format!(

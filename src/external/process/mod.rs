@@ -95,7 +95,13 @@ pub enum Exchange {
     /// killed, and the case is left for `--resume`.
     Stopped,
     /// The program closed its output (exited, crashed) without answering.
-    Died { how: String, stderr: Stderr },
+    Died {
+        /// How it ended, for messages: `exited with status 1`, `was killed by signal 11
+        /// (SIGSEGV)`.
+        how: String,
+        /// What it printed on stderr before it ended.
+        stderr: Stderr,
+    },
     /// The program could not be started or written to, or wrote an endless line.
     Failed(String),
 }

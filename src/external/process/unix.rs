@@ -27,7 +27,7 @@ const STOP_CHECK: Duration = Duration::from_millis(50);
 static STOPPED: AtomicBool = AtomicBool::new(false);
 
 /// Ends every exchange in flight and refuses new ones: the programs' process groups are
-/// killed within [`STOP_CHECK`]. Called when the run is interrupted (SIGINT, SIGTERM).
+/// killed within `STOP_CHECK`. Called when the run is interrupted (SIGINT, SIGTERM).
 pub fn stop_all() {
     STOPPED.store(true, Ordering::SeqCst);
 }

@@ -30,11 +30,15 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// All tables of one (shape, goal blank cell, partition).
 pub struct PdbSet {
+    /// The board shape the tables are for.
     pub shape: Shape,
+    /// The goal's blank cell; the tables serve every goal with its blank there.
     pub blank: usize,
+    /// Which tiles share a table.
     pub partition: Partition,
     /// Goal cells of each group's tiles, in slot order.
     pub homes: Vec<Vec<u8>>,
+    /// One table per group, in the partition's order.
     pub tables: Vec<PatternTable>,
 }
 

@@ -10,6 +10,7 @@ pub const MAX_PLACEMENTS: u64 = 518_918_400;
 /// A partition of the non-blank cells into groups, by sizes, e.g. `6-6-3`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Partition {
+    /// The number of tiles in each group, in order; they add up to the board's tiles.
     pub sizes: Vec<usize>,
 }
 
@@ -30,6 +31,11 @@ impl Partition {
         Partition { sizes }
     }
 
+    /// Reads `--pdb-partition`: group sizes separated by `-`, e.g. `6-6-3`.
+    ///
+    /// # Errors
+    /// Text that is not sizes separated by `-`, a group of 0, sizes that do not add up to the
+    /// shape's tiles (cells − 1), or a group with more than [`MAX_PLACEMENTS`] placements.
     pub fn parse(s: &str, shape: Shape) -> Result<Partition, String> {
         let sizes: Vec<usize> = s
             .split('-')
@@ -56,6 +62,7 @@ impl Partition {
         Ok(Partition { sizes })
     }
 
+    /// The sizes as `--pdb-partition` writes them: `6-6-3`.
     pub fn name(&self) -> String {
         self.sizes
             .iter()

@@ -29,6 +29,8 @@ pub fn default_dir() -> PathBuf {
     PathBuf::from("results/pdb")
 }
 
+/// The cache file's name for the table of `tiles` on a goal with its blank at `blank`:
+/// `4x4-blank15-tiles1_2_3_4_5_6_7.pdb`.
 pub fn file_name(shape: Shape, blank: usize, tiles: &[u8]) -> String {
     let names: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
     format!("{shape}-blank{blank}-tiles{}.pdb", names.join("_"))
@@ -63,6 +65,10 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 }
 
 /// Reads a cached table, or says why it cannot be used.
+///
+/// # Errors
+/// A file that cannot be opened or read, a header of another version or another table, a
+/// file shorter than its header says, or a checksum that does not match.
 pub fn read(
     path: &Path,
     shape: Shape,
@@ -105,7 +111,10 @@ pub fn read(
     Ok(PatternTable::new(shape, home, tiles, packed))
 }
 
-/// Writes a table atomically (a temporary file renamed into place).
+/// Writes a table atomically (a temporary file renamed into place), creating the directory.
+///
+/// # Errors
+/// The directory or the temporary file cannot be created, written or renamed.
 pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;

@@ -64,6 +64,7 @@ impl PatternTable {
     pub fn len(&self) -> u64 {
         self.entries
     }
+    /// Whether the table has no entries.
     pub fn is_empty(&self) -> bool {
         self.entries == 0
     }
