@@ -30,23 +30,7 @@ fn main() {
     let goal = Board::standard_goal(Shape::S3X3);
     let goal_cells = peer::cells(&goal);
     let limits = Limits::default();
-    let ctx = Prepare {
-        threads: 1,
-        problems: &[],
-        observer: &Silent,
-    };
-    let mut solvers: Vec<Box<dyn Solver>> = registry::all()
-        .iter()
-        .map(|b| b.build(&Config::default()))
-        .collect();
-    let mut table_build = std::time::Duration::ZERO;
-    for s in &mut solvers {
-        let t0 = Instant::now();
-        s.prepare(&[goal], &ctx).unwrap();
-        if s.name() == "table" {
-            table_build = t0.elapsed();
-        }
-    }
+    let (solvers, table_build) = prepared(goal);
 
     let peers: [(&str, peer::Solver, bool); 4] = [
         ("pathfinding::bfs", peer::pf_bfs, true),
@@ -91,12 +75,39 @@ fn main() {
             "case {i} ({start}): methods disagree on the length: {lengths:?}"
         );
     }
+    println!("{n} random solvable 3x3 starts (seed {seed}), BFS methods on the first {bfs_n}; one thread; all lengths agree");
+    report(lat, table_build);
+}
+
+/// Every built-in strategy, prepared for `goal`, and how long `table`'s build took.
+fn prepared(goal: Board) -> (Vec<Box<dyn Solver>>, std::time::Duration) {
+    let ctx = Prepare {
+        threads: 1,
+        problems: &[],
+        observer: &Silent,
+    };
+    let mut solvers: Vec<Box<dyn Solver>> = registry::all()
+        .iter()
+        .map(|b| b.build(&Config::default()))
+        .collect();
+    let mut table_build = std::time::Duration::ZERO;
+    for s in &mut solvers {
+        let t0 = Instant::now();
+        s.prepare(&[goal], &ctx).unwrap();
+        if s.name() == "table" {
+            table_build = t0.elapsed();
+        }
+    }
+    (solvers, table_build)
+}
+
+/// Prints each method's median and p99, and the ratios the README's targets name.
+fn report(mut lat: BTreeMap<String, Vec<u64>>, table_build: std::time::Duration) {
     let pct = |v: &mut Vec<u64>, q: f64| {
         v.sort_unstable();
         v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1] as f64 / 1000.0
     };
     let mut stats: BTreeMap<String, (usize, f64, f64)> = BTreeMap::new();
-    println!("{n} random solvable 3x3 starts (seed {seed}), BFS methods on the first {bfs_n}; one thread; all lengths agree");
     println!(
         "table build (9 tables, parallel): {:.1} ms",
         table_build.as_secs_f64() * 1e3
