@@ -3,13 +3,13 @@
 
 use super::{CmdResult, BAD_INPUT, FAILED, OK};
 use crate::cli::RunArgs;
-use std::path::Path;
 use std::time::Duration;
 use tilebench::external::ExternalSolver;
 use tilebench::harness::input::InputOptions;
 use tilebench::harness::interrupt;
-use tilebench::harness::pipeline::{execute, Ending, Finished};
+use tilebench::harness::pipeline::{execute, Ending};
 use tilebench::harness::plan::{Export, OutMode, RunPlan};
+use tilebench::harness::rundir::resume_command;
 use tilebench::report::table::Table;
 use tilebench::report::{format, SummaryExport};
 use tilebench::search::{Config, Limits};
@@ -80,29 +80,6 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     Ok(plan)
 }
 
-/// The command that resumes this run: this one, with its --out and --resume, without --force.
-fn resume_command(out_dir: &Path, add_out: bool) -> String {
-    let mut argv: Vec<String> = std::env::args().filter(|a| a != "--force").collect();
-    if add_out {
-        argv.push("--out".into());
-        argv.push(out_dir.display().to_string());
-    }
-    if !argv.iter().any(|a| a == "--resume") {
-        argv.push("--resume".into());
-    }
-    let quote = |a: &String| {
-        let plain = !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-        if plain {
-            a.clone()
-        } else {
-            format!("'{}'", a.replace('\'', "'\\''"))
-        }
-    };
-    argv.iter().map(quote).collect::<Vec<_>>().join(" ")
-}
-
 pub fn run(args: RunArgs) -> CmdResult {
     if args
         .strategy
@@ -126,7 +103,7 @@ pub fn run(args: RunArgs) -> CmdResult {
                 s.saved,
                 s.total,
                 s.dir.join(tilebench::harness::journal::JOURNAL).display(),
-                resume_command(s.dir.path(), add_out)
+                resume_command(&std::env::args().collect::<Vec<_>>(), s.dir.path(), add_out)
             );
             return Ok(if interrupt::requested() {
                 interrupt::exit_code()
@@ -152,73 +129,15 @@ pub fn run(args: RunArgs) -> CmdResult {
             dest.display()
         );
     }
-    Ok(report_problems(&run, check))
-}
-
-/// Says what went wrong, after the data is safely written, and picks the exit code.
-fn report_problems(run: &Finished, check: bool) -> i32 {
-    let cases_path = run.cases_csv();
-    let shown = |label: &str, messages: &[&str]| {
-        for m in messages.iter().take(20) {
-            eprintln!("{label}: {m}");
-        }
-        if messages.len() > 20 {
-            eprintln!(
-                "{label}: … and {} more (see the message column of {})",
-                messages.len() - 20,
-                cases_path.display()
-            );
-        }
-    };
-    let (invalid, errors) = (run.invalid(), run.errors());
-    shown("invalid", &invalid);
-    shown("error", &errors);
-    let judged = run.summaries.iter().filter(|s| s.wrong + s.non_optimal > 0);
-    if !check {
-        for s in judged {
-            eprintln!(
-                "tilebench: {} gave {} wrong and {} non-optimal answer(s) (status, optimal and \
-                 message columns of {}); --check fails on them",
-                s.strategy,
-                s.wrong,
-                s.non_optimal,
-                cases_path.display()
-            );
-        }
+    let verdict = run.verdict(check);
+    for line in &verdict.lines {
+        eprintln!("{line}");
     }
-    let mut code = OK;
-    if check {
-        let failures = run.check_failures();
-        for f in failures.iter().take(50) {
-            eprintln!("check failed: {f}");
-        }
-        if failures.len() > 50 {
-            eprintln!("check failed: … and {} more", failures.len() - 50);
-        }
-        for t in run.tally() {
-            eprintln!(
-                "check: {}: {} answered, {} right, {} optimal, {} unanswered",
-                t.solver, t.answered, t.right, t.optimal, t.unanswered
-            );
-        }
-        if failures.is_empty() {
-            eprintln!(
-                "check: every case answered; every answer matches expected_steps, optimal \
-                 strategies agree, and every judged answer is right and optimal"
-            );
-        } else {
-            eprintln!("check: {} failure(s)", failures.len());
-            code = FAILED;
-        }
-    }
-    if !invalid.is_empty() || !errors.is_empty() {
-        eprintln!(
-            "tilebench: {} invalid row(s), {} error row(s); every row is in {} (status and message columns)",
-            invalid.len(),
-            errors.len(),
-            cases_path.display()
-        );
-        code = BAD_INPUT;
-    }
-    code
+    Ok(if verdict.bad_rows {
+        BAD_INPUT
+    } else if verdict.check_failed {
+        FAILED
+    } else {
+        OK
+    })
 }

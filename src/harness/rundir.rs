@@ -264,3 +264,27 @@ fn unfinished_hint() -> String {
         )
     }
 }
+
+/// The command that resumes a run started with `argv`: the same, with `--out DIR` (when it
+/// had none) and `--resume`, without `--force`, quoted for a POSIX shell.
+pub fn resume_command(argv: &[String], out_dir: &Path, add_out: bool) -> String {
+    let mut argv: Vec<String> = argv.iter().filter(|a| *a != "--force").cloned().collect();
+    if add_out {
+        argv.push("--out".into());
+        argv.push(out_dir.display().to_string());
+    }
+    if !argv.iter().any(|a| a == "--resume") {
+        argv.push("--resume".into());
+    }
+    let quote = |a: &String| {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+        if plain {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        }
+    };
+    argv.iter().map(quote).collect::<Vec<_>>().join(" ")
+}
