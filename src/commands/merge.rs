@@ -86,6 +86,7 @@ pub fn run(args: MergeArgs) -> CmdResult {
         shard: None,
         sessions: None,
         merged_from: parts.iter().map(|p| p.dir.display().to_string()).collect(),
+        solver_facts: Default::default(),
         ..info
     };
     tilebench::report::write_run_files(&out_dir, &report, &wall, started, &merged)?;

@@ -49,6 +49,8 @@ pub struct Program {
     failures: AtomicUsize,
     answered: AtomicBool,
     notices: Mutex<Vec<String>>,
+    /// The start-up cost of one process (`sh -c` and an empty program), once measured.
+    startup: OnceLock<Duration>,
 }
 
 /// One batch run: every answer line, by the problem it answers.
@@ -74,6 +76,7 @@ impl Program {
             failures: AtomicUsize::new(0),
             answered: AtomicBool::new(false),
             notices: Mutex::new(Vec::new()),
+            startup: OnceLock::new(),
         }
     }
 
@@ -130,6 +133,7 @@ impl Program {
         }
         times.sort();
         let startup = times[times.len() / 2];
+        let _ = self.startup.set(startup);
         self.notice(format!(
             "{}: per-case latency_ns is the process's wall time, start-up included: starting \
              `sh -c` with an empty program takes {:.0} µs here (median of {}); subtract it for \
@@ -441,6 +445,37 @@ impl Solver for Program {
         for s in &self.sessions {
             *s.lock().unwrap_or_else(|e| e.into_inner()) = None;
         }
+    }
+
+    fn facts(&self) -> Vec<(String, String)> {
+        let mut f = vec![
+            ("spawn".to_string(), self.mode().name().to_string()),
+            (
+                "stdout".to_string(),
+                if self.pty.load(Ordering::SeqCst) {
+                    "pty"
+                } else {
+                    "pipe"
+                }
+                .to_string(),
+            ),
+        ];
+        if let Some(s) = self.startup.get() {
+            f.push(("startup_us".into(), format!("{:.0}", s.as_secs_f64() * 1e6)));
+        }
+        if let Some(Ok(b)) = self.batch.get() {
+            let n = b.answers.len().max(1);
+            f.push(("batch_cases".into(), b.answers.len().to_string()));
+            f.push((
+                "batch_wall_s".into(),
+                format!("{:.6}", b.wall.as_secs_f64()),
+            ));
+            f.push((
+                "batch_mean_us".into(),
+                format!("{:.1}", b.wall.as_secs_f64() * 1e6 / n as f64),
+            ));
+        }
+        f
     }
 
     fn notices(&self) -> Vec<String> {

@@ -198,6 +198,7 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
         shard: plan.shard,
         sessions: None,
         merged_from: Vec::new(),
+        solver_facts: Default::default(),
     }
 }
 
@@ -535,6 +536,12 @@ impl Sessions<'_> {
         })
         .map_err(Error::Output)?;
         info.threads = self.session.threads;
+        info.solver_facts = names
+            .iter()
+            .zip(&self.session.facts)
+            .filter(|(_, f)| !f.is_empty())
+            .map(|(n, f)| (n.clone(), f.iter().cloned().collect()))
+            .collect();
         info.prepare_s = names
             .iter()
             .zip(&prepare)

@@ -74,6 +74,8 @@ pub struct Session {
     pub solved: usize,
     /// `stop` was raised: the cases not started yet were left undone.
     pub stopped: bool,
+    /// Each solver's facts about its pass ([`Solver::facts`]), in solver order.
+    pub facts: Vec<Vec<(String, String)>>,
 }
 
 /// The worker threads of a run.
@@ -243,6 +245,7 @@ pub fn run_into(
         threads,
         solved: 0,
         stopped: false,
+        facts: vec![Vec::new(); solvers.len()],
     };
     let solved = AtomicUsize::new(0);
     crate::external::process::reset_stop();
@@ -304,6 +307,7 @@ pub fn run_into(
         // Ends what prepare started (an external program's processes), outside the pass's
         // wall time.
         solver.finish();
+        session.facts[j] = solver.facts();
         session.wall[j] = elapsed;
         sink.pass_end(j, elapsed);
     }

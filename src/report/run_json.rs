@@ -70,6 +70,12 @@ pub struct RunInfo {
     /// `merge`: the shard directories this run was made from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// How each solver that reports it ran: an external program's final spawn mode and
+    /// stdout, the start-up cost of one of its processes, a batch's wall time (labelled, with
+    /// units in the names).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub solver_facts:
+        std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
 }
 
 /// The pattern-database settings of a run.

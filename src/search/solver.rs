@@ -96,6 +96,13 @@ pub trait Solver: Send + Sync {
     fn stall_hint(&self) -> Option<String> {
         None
     }
+
+    /// Labelled facts about how the pass ran, for run.json's `solver_facts` (an external
+    /// program's final spawn mode, its stdout, the start-up cost of a process, a batch's wall
+    /// time); asked after [`Solver::finish`].
+    fn facts(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -122,5 +129,8 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn stall_hint(&self) -> Option<String> {
         (**self).stall_hint()
+    }
+    fn facts(&self) -> Vec<(String, String)> {
+        (**self).facts()
     }
 }
