@@ -24,7 +24,7 @@ registry::strategies!(
     bibfs,
     astar,
     idastar,
-    table
+    table,
 );
 
 pub use heuristic::pdb;
