@@ -79,6 +79,23 @@ fn run_bounded(args: &[&str]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `tilebench run DATA -s none -q --out OUT --solver SOLVER EXTRA…`, bounded as
+/// [`run_bounded`].
+fn run_solver(data: &Path, out: &Path, solver: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        data.to_str().unwrap(),
+        "-s",
+        "none",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+        "--solver",
+        solver,
+    ];
+    args.extend_from_slice(extra);
+    run_bounded(&args)
+}
+
 fn rows(out: &Path) -> Vec<HashMap<String, String>> {
     let (h, rows) = read_csv(&out.join("cases.csv"));
     rows.into_iter()
@@ -92,19 +109,7 @@ fn check_program(name: &str, command: &str, extra: &[&str], notice: Option<&str>
     let data = dataset(&dir);
     let out = dir.join("out");
     let solver = format!("{name}={command}");
-    let mut args = vec![
-        data.to_str().unwrap(),
-        "-s",
-        "none",
-        "--check",
-        "-q",
-        "--out",
-        out.to_str().unwrap(),
-        "--solver",
-        &solver,
-    ];
-    args.extend_from_slice(extra);
-    let res = run_bounded(&args);
+    let res = run_solver(&data, &out, &solver, &[&["--check"], extra].concat());
     let err = stderr(&res);
     assert_eq!(res.status.code(), Some(0), "{name}: {err}");
     if let Some(n) = notice {
@@ -152,18 +157,7 @@ fn c_solving_one_board_per_run() {
         let data = dataset(&dir);
         let out = dir.join("out");
         let solver = format!("oneshot={cmd}");
-        let res = run_bounded(&[
-            data.to_str().unwrap(),
-            "-s",
-            "none",
-            "-q",
-            "--solver-spawn",
-            "per-case",
-            "--out",
-            out.to_str().unwrap(),
-            "--solver",
-            &solver,
-        ]);
+        let res = run_solver(&data, &out, &solver, &["--solver-spawn", "per-case"]);
         assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
         for r in rows(&out) {
             let rss: u64 = r["max_rss_kb"].parse().unwrap_or(0);
@@ -212,18 +206,7 @@ fn python_reading_all_of_stdin_first() {
     let data = dataset(&dir);
     let out = dir.join("out");
     let solver = format!("pyall=python3 {SRC}/read_all.py");
-    let res = run_bounded(&[
-        data.to_str().unwrap(),
-        "-s",
-        "none",
-        "-q",
-        "--solver-spawn",
-        "batch",
-        "--out",
-        out.to_str().unwrap(),
-        "--solver",
-        &solver,
-    ]);
+    let res = run_solver(&data, &out, &solver, &["--solver-spawn", "batch"]);
     assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
     for r in rows(&out) {
         assert_eq!(r["latency_ns"], "", "not measured per case: {r:?}");
@@ -252,19 +235,12 @@ fn a_steps_program_reading_numbers_with_0_as_the_blank() {
     let data = dataset(&dir);
     let out = dir.join("out");
     let solver = format!("steps0={cmd}");
-    let res = run_bounded(&[
-        data.to_str().unwrap(),
-        "-s",
-        "none",
-        "-q",
-        "--check",
-        "--solver-protocol",
-        "steps",
-        "--out",
-        out.to_str().unwrap(),
-        "--solver",
+    let res = run_solver(
+        &data,
+        &out,
         &solver,
-    ]);
+        &["--check", "--solver-protocol", "steps"],
+    );
     assert_ne!(res.status.code(), Some(0));
     let rows = rows(&out);
     assert!(
@@ -359,16 +335,7 @@ fn a_background_child_of_a_program_does_not_outlive_a_normal_run() {
     let out = dir.join("out");
     let marker = format!("30{}", std::process::id() % 100_000);
     let solver = format!("bg=sleep {marker} & exec {}", exe.display());
-    let res = run_bounded(&[
-        data.to_str().unwrap(),
-        "-s",
-        "none",
-        "-q",
-        "--out",
-        out.to_str().unwrap(),
-        "--solver",
-        &solver,
-    ]);
+    let res = run_solver(&data, &out, &solver, &[]);
     assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(
@@ -387,19 +354,12 @@ fn check_fails_when_a_program_answers_nothing() {
     )
     .unwrap();
     let out = dir.join("out");
-    let res = run_bounded(&[
-        data.to_str().unwrap(),
-        "-s",
-        "none",
-        "-q",
-        "--check",
-        "--timeout",
-        "0.3",
-        "--out",
-        out.to_str().unwrap(),
-        "--solver",
+    let res = run_solver(
+        &data,
+        &out,
         "silent=python3 -c 'import sys,time; sys.stdin.readline(); time.sleep(60)'",
-    ]);
+        &["--check", "--timeout", "0.3"],
+    );
     assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
     let err = stderr(&res);
     assert!(
