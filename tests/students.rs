@@ -218,6 +218,18 @@ fn python_reading_all_of_stdin_first() {
 }
 
 #[test]
+fn python_printing_an_empty_line_after_each_answer() {
+    // Empty lines are separators, never the next case's answer (so nothing is one case
+    // late), and the program is told once.
+    check_program(
+        "blank",
+        &format!("python3 {SRC}/blank_after.py"),
+        &[],
+        Some("prints empty lines besides its answers"),
+    );
+}
+
+#[test]
 fn a_steps_program_reading_numbers_with_0_as_the_blank() {
     let Some(exe) = compile("gcc", "steps_zero.c") else {
         return;

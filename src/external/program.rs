@@ -51,6 +51,12 @@ pub struct Program {
     notices: Mutex<Vec<String>>,
     /// The start-up cost of one process (`sh -c` and an empty program), once measured.
     startup: OnceLock<Duration>,
+    /// Per worker: the last case sent, to tell an answer that is one case late.
+    last: Vec<Mutex<Option<Problem>>>,
+    /// It prints its counters after its answer line: they cannot be credited to a case.
+    late_counters: AtomicBool,
+    /// The empty-lines notice was given.
+    blank_said: AtomicBool,
 }
 
 /// One batch run: every answer line, by the problem it answers.
@@ -77,6 +83,9 @@ impl Program {
             answered: AtomicBool::new(false),
             notices: Mutex::new(Vec::new()),
             startup: OnceLock::new(),
+            last: vec![Mutex::new(None)],
+            late_counters: AtomicBool::new(false),
+            blank_said: AtomicBool::new(false),
         }
     }
 
@@ -144,6 +153,43 @@ impl Program {
         ));
     }
 
+    /// From now on its counters are dropped, with a notice that says why.
+    fn counters_late(&self) {
+        if !self.late_counters.swap(true, Ordering::SeqCst) {
+            self.notice(format!(
+                "{}: it prints its counters on stderr after its answer line, where they cannot \
+                 be told from the next case's: they are dropped (print `expanded=N \
+                 generated=N` before the answer line to have them counted)",
+                self.spec.name
+            ));
+        }
+    }
+
+    /// The calling worker's last case, replaced by `now`.
+    fn previous(&self, now: &Problem) -> Option<Problem> {
+        let i = rayon::current_thread_index().unwrap_or(0);
+        let slot = &self.last[i % self.last.len()];
+        slot.lock().unwrap_or_else(|e| e.into_inner()).replace(*now)
+    }
+
+    /// When a path misses its case's goal but solves the previous case sent to the same
+    /// worker, says so: the answers are one case late.
+    fn late_answer(&self, problem: &Problem, previous: Option<Problem>, o: &Outcome) -> String {
+        let (Some(prev), Some(path)) = (previous, o.path.as_ref()) else {
+            return String::new();
+        };
+        let reaches = |p: &Problem| p.start.replay(path).ok() == Some(p.goal);
+        if prev != *problem && !reaches(problem) && reaches(&prev) {
+            format!(
+                "; it solves the case sent before it (`{}`): the answers look one case late \
+                 (a program that prints an extra line, a blank one say, after an answer)",
+                prev.start
+            )
+        } else {
+            String::new()
+        }
+    }
+
     fn notice(&self, text: String) {
         self.notices
             .lock()
@@ -170,7 +216,12 @@ impl Program {
 
     /// One case in persistent mode: `Err` hands the case to another mode, or (`Persistent`)
     /// asks for it again with a pseudo-terminal.
-    fn persistent(&self, input: &str, timeout: Option<Duration>) -> Result<Exchange, Spawn> {
+    fn persistent(
+        &self,
+        input: &str,
+        timeout: Option<Duration>,
+        skip_blank: bool,
+    ) -> Result<Exchange, Spawn> {
         let mut slot = self.slot().lock().unwrap_or_else(|e| e.into_inner());
         let fresh = slot.is_none();
         let launch = self.launch();
@@ -189,11 +240,11 @@ impl Program {
         }
         let session = slot.as_mut().expect("a session");
         let warm_up = if fresh {
-            match session.ask(input, timeout) {
-                Asked::Done(Exchange::Answer { line, .. }) => {
+            match session.ask(input, timeout, skip_blank) {
+                Asked::Done(Exchange::Answer { line, stderr, .. }) => {
                     // It started and answered: whatever happens next is not a failed start.
                     self.answered.store(true, Ordering::SeqCst);
-                    Some(line)
+                    Some((line, stderr.counters))
                 }
                 Asked::Done(ex) => {
                     *slot = None;
@@ -215,7 +266,7 @@ impl Program {
         } else {
             None
         };
-        let ex = match session.ask(input, timeout) {
+        let ex = match session.ask(input, timeout, skip_blank) {
             // It answered its first case and ended cleanly while the case was sent again.
             Asked::Done(Exchange::Died { how, .. })
                 if warm_up.is_some() && how.starts_with("exited with status 0") =>
@@ -244,15 +295,32 @@ impl Program {
                 return Err(blocked);
             }
         };
+        if std::mem::take(&mut session.blank_lines) && !self.blank_said.swap(true, Ordering::SeqCst)
+        {
+            self.notice(format!(
+                "{}: it prints empty lines besides its answers; they are skipped (an empty \
+                 line is taken as an answer only for a case already at its goal), but print \
+                 exactly one line per case",
+                self.spec.name
+            ));
+        }
         if !matches!(ex, Exchange::Answer { .. }) {
             *slot = None;
         }
-        if let (Some(first), Exchange::Answer { line, .. }) = (&warm_up, &ex) {
+        if let (Some((first, counted)), Exchange::Answer { line, stderr, .. }) = (&warm_up, &ex) {
+            // The same case twice: counters seen only in the second exchange were printed
+            // after the first answer, and would be credited to the next case.
+            let none = crate::search::Counters::default();
+            if *counted == none && stderr.counters != none {
+                self.counters_late();
+            }
             if first.trim() != line.trim() {
                 *slot = None;
                 return Ok(Exchange::Failed(format!(
                     "answered `{}` to its first case after starting, and `{}` when the same \
-                     case was sent again: the first answer of each process must be right too",
+                     case was sent again: the first answer of each process must be right too \
+                     (a program whose answers are one case late, behind an extra line, shows \
+                     this)",
                     clip(first, 80),
                     clip(line, 80)
                 )));
@@ -356,14 +424,14 @@ impl Program {
     }
 
     /// One case, in the current mode.
-    fn exchange(&self, input: &str, timeout: Option<Duration>) -> Exchange {
+    fn exchange(&self, input: &str, timeout: Option<Duration>, skip_blank: bool) -> Exchange {
         loop {
             let ex = match self.mode() {
                 Spawn::PerCase => {
                     process::run_once(&self.spec.command, input, 1, timeout, self.once())
                 }
                 Spawn::Batch => return Exchange::Failed("batch".into()),
-                Spawn::Persistent => match self.persistent(input, timeout) {
+                Spawn::Persistent => match self.persistent(input, timeout, skip_blank) {
                     Ok(ex) => ex,
                     Err(Spawn::PerCase) => {
                         self.switch(Spawn::PerCase, "it exits after each answer");
@@ -433,6 +501,7 @@ impl Solver for Program {
 
     fn prepare(&mut self, _goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
         self.sessions = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
+        self.last = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
         self.problems = ctx.problems.to_vec();
         if self.mode() == Spawn::PerCase {
             self.startup_notice();
@@ -509,9 +578,15 @@ impl Solver for Program {
             _ => "",
         };
         let fail = |e: String| Err(SolveError(e));
+        let previous = self.previous(problem);
         let ex = match self.mode() {
             Spawn::Batch => Exchange::Failed("batch".into()),
-            _ => self.exchange(&request.text, timeout),
+            // An empty line answers only a case already at its goal (`moves`: no moves).
+            _ => self.exchange(
+                &request.text,
+                timeout,
+                self.spec.protocol == Protocol::Steps || problem.start != problem.goal,
+            ),
         };
         let (line, counters, elapsed, usage) = match ex {
             Exchange::Failed(e) if e == "batch" => {
@@ -573,7 +648,15 @@ impl Solver for Program {
                 return Err(SolveError(format!("{e}{restarted}")));
             }
         };
-        o.reported = Some(counters);
+        let late = self.late_answer(problem, previous, &o);
+        if !late.is_empty() {
+            o.note = o.note.map(|n| format!("{n}{late}"));
+        }
+        o.reported = Some(if self.late_counters.load(Ordering::SeqCst) {
+            Default::default()
+        } else {
+            counters
+        });
         o.latency = Some(elapsed);
         o.usage = usage.map(|u| crate::search::Usage {
             cpu_us: u.cpu_us,

@@ -142,7 +142,7 @@ mod unsupported {
         pub fn start(_command: &str, _launch: Launch) -> Result<Session, String> {
             Err(UNSUPPORTED.into())
         }
-        pub fn ask(&mut self, _input: &str, _timeout: Option<Duration>) -> Asked {
+        pub fn ask(&mut self, _input: &str, _timeout: Option<Duration>, _skip: bool) -> Asked {
             Asked::Done(Exchange::Failed(UNSUPPORTED.into()))
         }
     }

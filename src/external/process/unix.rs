@@ -518,6 +518,8 @@ pub struct Launch {
 /// A program that reads case after case (persistent mode).
 pub struct Session {
     proc: Proc,
+    /// It printed empty lines after an answer (dropped before the next case was sent).
+    pub blank_lines: bool,
 }
 
 /// How long a pending case may sit with the program asleep reading its input before the
@@ -530,11 +532,15 @@ impl Session {
     /// # Errors
     /// The shell cannot be started.
     pub fn start(command: &str, launch: Launch) -> Result<Session, String> {
-        Proc::start(command, launch.pty).map(|proc| Session { proc })
+        Proc::start(command, launch.pty).map(|proc| Session {
+            proc,
+            blank_lines: false,
+        })
     }
 
-    /// Sends one case and waits for its answer line.
-    pub fn ask(&mut self, input: &str, timeout: Option<Duration>) -> Asked {
+    /// Sends one case and waits for its answer line. With `skip_blank` (a case whose answer
+    /// cannot be empty), empty lines are separators, not answers.
+    pub fn ask(&mut self, input: &str, timeout: Option<Duration>, skip_blank: bool) -> Asked {
         let p = &mut self.proc;
         // Stderr lines left from the previous case belong to no case.
         if p.drain_stderr_now().is_err() {
@@ -552,6 +558,13 @@ impl Session {
                 Ok(_) => {}
                 Err(_) => return Asked::Gone,
             }
+        }
+        // Empty lines after an answer (a `print()` too many) are separators, not answers:
+        // dropped, and said once.
+        if !p.out.buf.is_empty() && p.out.buf.iter().all(u8::is_ascii_whitespace) {
+            p.out.buf.clear();
+            p.out.scanned = 0;
+            self.blank_lines = true;
         }
         if !p.out.buf.is_empty() {
             return Asked::Extra(String::from_utf8_lossy(&p.out.buf).into_owned());
@@ -581,6 +594,7 @@ impl Session {
             let slice = Instant::now() + BLOCKED_AFTER;
             let until = deadline.map_or(slice, |d| d.min(slice));
             match p.next_line(Some(until)) {
+                Ok(line) if skip_blank && line.trim().is_empty() => self.blank_lines = true,
                 Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
                     let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
                     if ino.is_some_and(|ino| all_reading(p.pid(), ino)) {
