@@ -489,6 +489,29 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     })))
 }
 
+/// Beside a solver's raw p50 latency, the same less its measured process start-up
+/// (`startup_us`, per-case external programs): `latency_p50_raw_us` and
+/// `latency_p50_corrected_us`, labelled, as hyperfine reports a command with its shell's
+/// start-up subtracted.
+fn add_corrected(
+    facts: &mut std::collections::BTreeMap<String, String>,
+    report: &RunReport,
+    name: &str,
+) {
+    let Some(startup) = facts.get("startup_us").and_then(|s| s.parse::<f64>().ok()) else {
+        return;
+    };
+    let Some(s) = report.summaries.iter().find(|s| s.strategy == name) else {
+        return;
+    };
+    let raw = s.latency_p50_us;
+    facts.insert("latency_p50_raw_us".into(), format!("{raw:.1}"));
+    facts.insert(
+        "latency_p50_corrected_us".into(),
+        format!("{:.1}", (raw - startup).max(0.0)),
+    );
+}
+
 /// Every session's records and times, at the end of the last.
 struct Sessions<'a> {
     /// The journal as it was when this session started.
@@ -542,6 +565,9 @@ impl Sessions<'_> {
             .filter(|(_, f)| !f.is_empty())
             .map(|(n, f)| (n.clone(), f.iter().cloned().collect()))
             .collect();
+        for (name, facts) in &mut info.solver_facts {
+            add_corrected(facts, &report, name);
+        }
         info.prepare_s = names
             .iter()
             .zip(&prepare)
