@@ -52,9 +52,9 @@ pub fn run(args: MergeArgs) -> CmdResult {
     for p in &parts {
         rows.push(read_rows(p, &names, total)?);
     }
-    let out_dir = tilebench::harness::rundir::RunDir::make(Some(&args.out), args.force, started)?
-        .path()
-        .to_path_buf();
+    // Held (locked) until the merge is written.
+    let out = tilebench::harness::rundir::RunDir::make(Some(&args.out), args.force, started)?;
+    let out_dir = out.path().to_path_buf();
     let grid = Grid { total, n, k };
     let header = csv::ByteRecord::from(COLUMNS.to_vec());
     write_cases(&out_dir, &header, &rows, grid)?;

@@ -264,7 +264,9 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
 
 /// Removes the journal files (after the final files are written).
 pub fn remove(dir: &Path) {
-    for f in [JOURNAL, PASSES, MANIFEST] {
+    // The manifest first: a kill between two removals then leaves a finished run (run.json)
+    // with a stray journal file, never a manifest with no journal to resume.
+    for f in [MANIFEST, JOURNAL, PASSES] {
         let _ = std::fs::remove_file(dir.join(f));
     }
 }

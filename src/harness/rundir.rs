@@ -16,10 +16,50 @@ pub const BASELINES_DIR: &str = "results/baselines";
 /// The files a finished run has in its directory.
 pub const RUN_FILES: [&str; 3] = ["cases.csv", "summary.csv", "run.json"];
 
-/// A run's results directory.
-#[derive(Clone, Debug)]
+/// The lock file of a results directory: held (`flock`) by the one process writing it.
+pub const LOCK: &str = ".tilebench.lock";
+
+/// A run's results directory, locked for as long as the value lives: one writer at a time.
+#[derive(Debug)]
 pub struct RunDir {
     path: PathBuf,
+    /// The held lock (released when dropped, or when the process ends however it ends).
+    _lock: std::fs::File,
+}
+
+/// Takes `dir`'s lock without waiting, writing our pid into it; a directory already locked
+/// is refused, naming the process that holds it.
+fn lock(dir: &Path) -> Result<std::fs::File, String> {
+    use std::io::{Read, Seek, Write};
+    let path = dir.join(LOCK);
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| format!("cannot open the lock file {}: {e}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: plain syscall on a descriptor we own.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let mut holder = String::new();
+            let _ = f.read_to_string(&mut holder);
+            let holder = holder.trim();
+            return Err(format!(
+                "{} is in use by another tilebench (process {}); wait for it to finish, or \
+                 choose another --out",
+                dir.display(),
+                if holder.is_empty() { "unknown" } else { holder }
+            ));
+        }
+    }
+    let _ = f.set_len(0);
+    let _ = f.rewind();
+    let _ = write!(f, "{}", std::process::id());
+    let _ = f.flush();
+    Ok(f)
 }
 
 impl RunDir {
@@ -57,22 +97,21 @@ impl RunDir {
     pub fn make(out: Option<&Path>, force: bool, started: SystemTime) -> Result<RunDir, String> {
         let dir = match out {
             Some(d) => d.to_path_buf(),
-            None => {
-                let base = format!("results/run-{}", crate::util::compact_timestamp(started));
-                let mut dir = PathBuf::from(&base);
-                let mut n = 2;
-                while dir.exists() {
-                    dir = PathBuf::from(format!("{base}-{n}"));
-                    n += 1;
-                }
-                dir
-            }
+            None => reserve_default(started)?,
         };
         if dir.exists() && !dir.is_dir() {
             return Err(format!(
                 "the output directory {} is a file, not a directory; choose another --out",
                 dir.display()
             ));
+        }
+        let held = if dir.is_dir() {
+            Some(lock(&dir)?)
+        } else {
+            None
+        };
+        if !force && dir.join(journal::JOURNAL).exists() && !dir.join(journal::MANIFEST).exists() {
+            return Err(no_manifest(&dir));
         }
         if !force && dir.join(journal::MANIFEST).exists() {
             return Err(format!(
@@ -99,7 +138,14 @@ impl RunDir {
             )
         })?;
         let _ = std::fs::remove_file(probe);
-        Ok(RunDir { path: dir })
+        let held = match held {
+            Some(l) => l,
+            None => lock(&dir)?,
+        };
+        Ok(RunDir {
+            path: dir,
+            _lock: held,
+        })
     }
 
     /// Starts the journal of a new run: its manifest and empty journal files.
@@ -132,6 +178,7 @@ impl RunDir {
             ));
         };
         let manifest = dir.join(journal::MANIFEST);
+        let held = if dir.is_dir() { Some(lock(dir)?) } else { None };
         if !manifest.is_file() {
             if dir.join("run.json").is_file() {
                 return Err(format!(
@@ -140,10 +187,14 @@ impl RunDir {
                     dir.display()
                 ));
             }
+            if dir.join(journal::JOURNAL).is_file() {
+                return Err(no_manifest(dir));
+            }
             observer.notice(&format!(
                 "tilebench: no unfinished run in {}; starting it",
                 dir.display()
             ));
+            drop(held);
             return RunDir::create(Some(dir), false, SystemTime::now(), info);
         }
         let text = std::fs::read_to_string(&manifest)
@@ -178,6 +229,10 @@ impl RunDir {
         info.command = was.command;
         Ok(RunDir {
             path: dir.to_path_buf(),
+            _lock: match held {
+                Some(l) => l,
+                None => lock(dir)?,
+            },
         })
     }
 
@@ -208,7 +263,7 @@ impl RunDir {
             .map_err(|e| format!("cannot read {}: {e}", self.path.display()))?;
         for entry in entries.flatten() {
             let p = entry.path();
-            if p.is_file() {
+            if p.is_file() && entry.file_name() != LOCK {
                 let to = dest.join(entry.file_name());
                 std::fs::copy(&p, &to)
                     .map_err(|e| format!("cannot copy to {}: {e}", to.display()))?;
@@ -230,6 +285,44 @@ impl RunDir {
             p.to_path_buf()
         }
     }
+}
+
+/// `results/run-<UTC>` (or `…-2`, `…-3`, …), created here: the name is taken by creating the
+/// directory, never by looking first, so two runs started in the same second cannot share it.
+fn reserve_default(started: SystemTime) -> Result<PathBuf, String> {
+    let base = format!("results/run-{}", crate::util::compact_timestamp(started));
+    std::fs::create_dir_all("results")
+        .map_err(|e| format!("cannot create the results directory results/: {e}"))?;
+    for n in 1.. {
+        let dir = if n == 1 {
+            PathBuf::from(&base)
+        } else {
+            PathBuf::from(format!("{base}-{n}"))
+        };
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(format!(
+                    "cannot create the output directory {}: {e}",
+                    dir.display()
+                ))
+            }
+        }
+    }
+    unreachable!("some name is free")
+}
+
+/// The refusal for a journal without its manifest.
+fn no_manifest(dir: &Path) -> String {
+    format!(
+        "{} holds a journal ({}) without its manifest ({}), so the run it belongs to cannot be \
+         told and it cannot be resumed safely; pass --force to start the run again (the journal \
+         is discarded), or move the directory away to keep it",
+        dir.display(),
+        journal::JOURNAL,
+        journal::MANIFEST
+    )
 }
 
 /// Checks a `--save-baseline` name before any solving.

@@ -1,0 +1,97 @@
+//! One writer per results directory: two runs into one `--out` never both write it, two runs
+//! with the default `--out` never share a directory, and a journal without its manifest is
+//! refused rather than silently discarded.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::{Child, Stdio};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/inputs/seeds.csv");
+
+fn start(out: Option<&Path>, cwd: &Path) -> Child {
+    let mut c = bin();
+    c.current_dir(cwd)
+        .args(["run", DATA, "-s", "astar,idastar", "-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(o) = out {
+        c.arg("--out").arg(o);
+    }
+    c.spawn().unwrap()
+}
+
+#[test]
+fn two_runs_into_one_out_directory_one_runs_and_one_refuses_20_of_20() {
+    let dir = temp_dir("rundir-two");
+    for i in 0..20 {
+        let out = dir.join(format!("out{i}"));
+        let (a, b) = (start(Some(&out), &dir), start(Some(&out), &dir));
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let codes = [a.status.code(), b.status.code()];
+        assert!(
+            codes == [Some(0), Some(2)] || codes == [Some(2), Some(0)],
+            "try {i}: {codes:?}\n{}\n{}",
+            stderr(&a),
+            stderr(&b)
+        );
+        let refused = if codes[0] == Some(2) { &a } else { &b };
+        let why = stderr(refused);
+        assert!(
+            why.contains("in use by another tilebench (process ")
+                || why.contains("already holds a run"),
+            "try {i}: {why}"
+        );
+        let (_, rows) = read_csv(&out.join("cases.csv"));
+        assert_eq!(rows.len(), 12, "try {i}: one run's rows, whole");
+    }
+}
+
+#[test]
+fn two_runs_with_the_default_out_never_share_a_directory() {
+    let dir = temp_dir("rundir-default");
+    for _ in 0..5 {
+        let (a, b) = (start(None, &dir), start(None, &dir));
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+        assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    }
+    let runs: Vec<_> = std::fs::read_dir(dir.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(runs.len(), 10, "{runs:?}");
+    for r in runs {
+        let (_, rows) = read_csv(&r.join("cases.csv"));
+        assert_eq!(rows.len(), 12, "{}", r.display());
+    }
+}
+
+#[test]
+fn a_journal_without_its_manifest_is_refused_not_discarded() {
+    let dir = temp_dir("rundir-nomanifest");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let journal = "case,strategy,status\n0,astar,solved\n";
+    std::fs::write(out.join("journal.csv"), journal).unwrap();
+    for extra in [&[][..], &["--resume"][..]] {
+        let res = bin()
+            .args(["run", DATA, "-s", "astar", "-q", "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(res.status.code(), Some(2), "{extra:?}: {}", stderr(&res));
+        let why = stderr(&res);
+        assert!(
+            why.contains("without its manifest (manifest.json)"),
+            "{why}"
+        );
+        assert!(why.contains("--force"), "{why}");
+        assert_eq!(
+            std::fs::read_to_string(out.join("journal.csv")).unwrap(),
+            journal,
+            "the journal is kept"
+        );
+    }
+}
