@@ -70,6 +70,12 @@ impl<'a> RowView<'a> {
         }
     }
 
+    /// The message without its leading `file:line: solver: `, which a check line says once.
+    fn detail(&self) -> &'a str {
+        let prefix = format!("{}:{}: {}: ", self.input, self.line, self.strategy);
+        self.message.strip_prefix(&prefix).unwrap_or(self.message)
+    }
+
     fn place(&self) -> String {
         if self.id.is_empty() {
             format!("{}:{}", self.input, self.line)
@@ -85,6 +91,16 @@ fn steps_text(s: Option<i64>) -> String {
         Some(n) => format!("{n} steps"),
         None => "no answer".into(),
     }
+}
+
+/// Every check `run --check` makes, in order: [`mismatches`], [`disagreements`],
+/// [`judged_failures`], [`unanswered`].
+pub fn failures(rows: &[RowView]) -> Vec<String> {
+    let mut out = mismatches(rows);
+    out.extend(disagreements(rows));
+    out.extend(judged_failures(rows));
+    out.extend(unanswered(rows));
+    out
 }
 
 /// Rows whose answer differs from the dataset's `expected_steps` (except answers that are
@@ -136,8 +152,7 @@ pub fn unanswered(rows: &[RowView]) -> Vec<String> {
     rows.iter()
         .filter(|r| matches!(r.status, RowStatus::Limit | RowStatus::Error))
         .map(|r| {
-            let prefix = format!("{}:{}: {}: ", r.input, r.line, r.strategy);
-            let detail = r.message.strip_prefix(&prefix).unwrap_or(r.message);
+            let detail = r.detail();
             let what = if r.status == RowStatus::Limit {
                 "no answer within its budget"
             } else {
@@ -208,9 +223,7 @@ pub fn judged_failures(rows: &[RowView]) -> Vec<String> {
     rows.iter()
         .filter(|r| r.status == RowStatus::Wrong || r.optimal == Some(false))
         .map(|r| {
-            // The message starts with the row's place and the solver's name: say them once.
-            let prefix = format!("{}:{}: {}: ", r.input, r.line, r.strategy);
-            let detail = r.message.strip_prefix(&prefix).unwrap_or(r.message);
+            let detail = r.detail();
             format!("{}: {}: {detail}", r.place(), r.strategy)
         })
         .collect()

@@ -142,6 +142,13 @@ pub fn atomic_write(
     })
 }
 
+/// The calling rayon worker's own slot of `slots` (one per worker thread; slot 0 outside a
+/// pool).
+pub fn for_worker<T>(slots: &[T]) -> &T {
+    let i = rayon::current_thread_index().unwrap_or(0);
+    &slots[i % slots.len()]
+}
+
 /// Text shortened for a message or a label: trailing white space dropped, then at most `max`
 /// characters, then `…` and the full length, so one huge field cannot flood a terminal or a
 /// log. The one clipper every message uses.

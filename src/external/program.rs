@@ -167,9 +167,10 @@ impl Program {
 
     /// The calling worker's last case, replaced by `now`.
     fn previous(&self, now: &Problem) -> Option<Problem> {
-        let i = rayon::current_thread_index().unwrap_or(0);
-        let slot = &self.last[i % self.last.len()];
-        slot.lock().unwrap_or_else(|e| e.into_inner()).replace(*now)
+        crate::util::for_worker(&self.last)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .replace(*now)
     }
 
     /// When a path misses its case's goal but solves the previous case sent to the same
@@ -199,8 +200,7 @@ impl Program {
 
     /// The calling worker's process slot.
     fn slot(&self) -> &Mutex<Option<Session>> {
-        let i = rayon::current_thread_index().unwrap_or(0);
-        &self.sessions[i % self.sessions.len()]
+        crate::util::for_worker(&self.sessions)
     }
 
     /// Counts a start that ended without an answer; after [`MAX_START_FAILURES`] in a row
@@ -349,10 +349,11 @@ impl Program {
                     other => (String::new(), describe(&other, "the batch")),
                 };
             let wall = t0.elapsed();
-            let mut got = if lines.is_empty() && n > 0 && !why.is_empty() {
-                Vec::new()
+            // No lines at all when the batch ended without its answers (`why` says how).
+            let mut got: Vec<String> = if why.is_empty() {
+                lines.split('\n').map(str::to_string).collect()
             } else {
-                lines.split('\n').map(str::to_string).collect::<Vec<_>>()
+                Vec::new()
             };
             got.truncate(n);
             let mut answers = HashMap::new();
@@ -423,14 +424,20 @@ impl Program {
         }
     }
 
-    /// One case, in the current mode.
-    fn exchange(&self, input: &str, timeout: Option<Duration>, skip_blank: bool) -> Exchange {
+    /// One case, in the current mode; `None` when the program runs in batch mode (the
+    /// case's answer comes from the batch).
+    fn exchange(
+        &self,
+        input: &str,
+        timeout: Option<Duration>,
+        skip_blank: bool,
+    ) -> Option<Exchange> {
         loop {
             let ex = match self.mode() {
                 Spawn::PerCase => {
                     process::run_once(&self.spec.command, input, 1, timeout, self.once())
                 }
-                Spawn::Batch => return Exchange::Failed("batch".into()),
+                Spawn::Batch => return None,
                 Spawn::Persistent => match self.persistent(input, timeout, skip_blank) {
                     Ok(ex) => ex,
                     Err(Spawn::PerCase) => {
@@ -459,11 +466,11 @@ impl Program {
                              a program that reads all of its input first); per-case latency is \
                              not measured in batch mode",
                         );
-                        return Exchange::Failed("batch".into());
+                        return None;
                     }
                 },
             };
-            return ex;
+            return Some(ex);
         }
     }
 }
@@ -579,19 +586,12 @@ impl Solver for Program {
         };
         let fail = |e: String| Err(SolveError(e));
         let previous = self.previous(problem);
-        let ex = match self.mode() {
-            Spawn::Batch => Exchange::Failed("batch".into()),
-            // An empty line answers only a case already at its goal (`moves`: no moves).
-            _ => self.exchange(
-                &request.text,
-                timeout,
-                self.spec.protocol == Protocol::Steps || problem.start != problem.goal,
-            ),
+        // An empty line answers only a case already at its goal (`moves`: no moves).
+        let skip_blank = self.spec.protocol == Protocol::Steps || problem.start != problem.goal;
+        let Some(ex) = self.exchange(&request.text, timeout, skip_blank) else {
+            return self.answer_from_batch(problem, &request, timeout);
         };
         let (line, counters, elapsed, usage) = match ex {
-            Exchange::Failed(e) if e == "batch" => {
-                return self.answer_from_batch(problem, &request, timeout);
-            }
             Exchange::Answer {
                 line,
                 stderr,

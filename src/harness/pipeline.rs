@@ -96,12 +96,7 @@ impl Finished {
     /// `--check`: answers that differ from expected_steps, optimal solvers that disagree, and
     /// judged answers that are wrong or not optimal.
     pub fn check_failures(&self) -> Vec<String> {
-        let rows = self.views();
-        let mut failures = check::mismatches(&rows);
-        failures.extend(check::disagreements(&rows));
-        failures.extend(check::judged_failures(&rows));
-        failures.extend(check::unanswered(&rows));
-        failures
+        check::failures(&self.views())
     }
 
     /// Each solver's answers counted: answered, right, optimal, unanswered.

@@ -341,8 +341,7 @@ impl Watch {
         }
     }
     fn slot(&self) -> &std::sync::Mutex<Option<(usize, Instant)>> {
-        let w = rayon::current_thread_index().unwrap_or(0);
-        &self.in_flight[w % self.in_flight.len()]
+        crate::util::for_worker(&self.in_flight)
     }
     fn begin(&self, case: usize) {
         *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = Some((case, Instant::now()));

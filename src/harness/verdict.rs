@@ -69,7 +69,9 @@ impl Finished {
 
     /// `--check`'s lines: each failure (the first 50), each solver's tally, the conclusion.
     fn check_lines(&self, v: &mut Verdict) {
-        let failures = self.check_failures();
+        // The rows' views are built once for the failures and the tallies.
+        let rows = self.views();
+        let failures = crate::check::failures(&rows);
         for f in failures.iter().take(50) {
             v.lines.push(format!("check failed: {f}"));
         }
@@ -77,7 +79,7 @@ impl Finished {
             v.lines
                 .push(format!("check failed: … and {} more", failures.len() - 50));
         }
-        for t in self.tally() {
+        for t in crate::check::tally(&rows) {
             v.lines.push(format!(
                 "check: {}: {} answered, {} right, {} optimal, {} unanswered",
                 t.solver, t.answered, t.right, t.optimal, t.unanswered
