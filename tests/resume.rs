@@ -91,7 +91,8 @@ fn wait_for_progress(out: &Path) {
     panic!("no journal lines after 10 s in {}", out.display());
 }
 
-fn resume_and_compare(out: &Path) {
+/// Resumes the run in `out` and checks it against the uninterrupted one; returns stderr.
+fn resume_and_compare(out: &Path) -> String {
     let mut a = args(out);
     a.push("--resume".into());
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
@@ -116,14 +117,27 @@ fn resume_and_compare(out: &Path) {
             .collect::<Vec<_>>()
     };
     assert_eq!(hist(out), hist(reference()));
+    stderr(&o)
+}
+
+/// `tilebench: resuming DIR: N of M …`: N, the jobs the resumed run found done.
+fn resumed_with(stderr: &str) -> Option<usize> {
+    let (_, rest) = stderr.split_once("tilebench: resuming ")?;
+    let (_, rest) = rest.split_once(": ")?;
+    rest.split(' ').next()?.parse().ok()
+}
+
+/// The jobs (case × strategy) of a finished run: its cases.csv's rows.
+fn jobs(dir: &Path) -> usize {
+    read_csv(&dir.join("cases.csv")).1.len()
 }
 
 #[test]
 fn a_killed_run_resumes_to_the_same_results() {
     let out = temp_dir("resume-kill");
     let mut child = spawn(&out);
+    // Killed as soon as the journal shows progress: the 600 jobs take seconds more.
     wait_for_progress(&out);
-    std::thread::sleep(Duration::from_millis(300));
     child.kill().unwrap(); // SIGKILL: no chance to clean up
     child.wait().unwrap();
     assert!(
@@ -154,7 +168,13 @@ fn a_killed_run_resumes_to_the_same_results() {
         "{e}"
     );
 
-    resume_and_compare(&out);
+    let e = resume_and_compare(&out);
+    // The resumed run took exactly the journal's jobs as done, and solved the rest.
+    assert_eq!(resumed_with(&e), Some(done), "{e}");
+    assert!(
+        e.contains(&format!("{} to go", jobs(reference()) - done)),
+        "{e}"
+    );
 }
 
 #[test]
@@ -174,8 +194,130 @@ fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
     );
     assert!(e.contains(&expected), "no `{expected}` in:\n{e}");
     assert!(!out.join("cases.csv").exists());
-    assert!(journal_lines(&out) > 0);
-    resume_and_compare(&out);
+    let done = journal_lines(&out);
+    assert!(done > 0);
+    let e = resume_and_compare(&out);
+    assert_eq!(resumed_with(&e), Some(done), "{e}");
+}
+
+/// The small run the kill-point test interrupts: 40 cases, astar then idastar, one thread.
+fn small_args(out: &Path) -> Vec<String> {
+    static D: OnceLock<PathBuf> = OnceLock::new();
+    let data = D.get_or_init(|| {
+        let text = std::fs::read_to_string(dataset()).unwrap();
+        let head: Vec<&str> = text.lines().take(41).collect();
+        let p = temp_dir("resume-small-data").join("random-40.csv");
+        std::fs::write(&p, head.join("\n") + "\n").unwrap();
+        p
+    });
+    [
+        "run",
+        data.to_str().unwrap(),
+        "-s",
+        "astar,idastar",
+        "--threads",
+        "1",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// The files in `dir` a finished run must not have: journal files and temporaries.
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("journal") || n == "manifest.json" || n.contains(".tmp-"))
+        .collect()
+}
+
+/// `kill -9` at every moment a run has (the `TILEBENCH_CRASH_AT` points), then `--resume`:
+/// every time, the cases.csv, summary counters and histograms of an uninterrupted run.
+#[test]
+fn a_kill_at_any_moment_then_resume_gives_the_uninterrupted_results() {
+    use std::os::unix::process::ExitStatusExt;
+    let reference = temp_dir("resume-points-reference");
+    let a = small_args(&reference);
+    run_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let total = jobs(&reference);
+    let points = [
+        "solving",
+        "solved:1",
+        "solved:50",
+        "journal-synced:1",
+        "pass-ended:1",
+        "pass-ended:2",
+        "write:cases.csv",
+        "write:summary.csv",
+        "write:latency-astar.hgrm",
+        "write:latency-idastar.hgrm",
+        "write:latency.hlog",
+        "write:run.json",
+        "finished",
+        "removing",
+    ];
+    for point in points {
+        let out = temp_dir(&format!("resume-point-{}", point.replace([':', '.'], "-")));
+        let o = bin()
+            .args(small_args(&out))
+            .env("TILEBENCH_CRASH_AT", point)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.signal(), Some(9), "{point}: {}", stderr(&o));
+        let done = journal_lines(&out);
+        let mut resume = small_args(&out);
+        resume.push("--resume".into());
+        let o = bin().args(&resume).output().unwrap();
+        let e = stderr(&o);
+        if point == "removing" {
+            // The run had finished: nothing to resume, and the stray journal is cleaned up.
+            assert_eq!(o.status.code(), Some(2), "{point}: {e}");
+            assert!(e.contains("nothing to resume"), "{point}: {e}");
+        } else {
+            assert_eq!(o.status.code(), Some(0), "{point}: {e}");
+            // Every job the journal held was taken as done; the rest were solved.
+            let expected = (done > 0).then_some(done);
+            assert_eq!(resumed_with(&e), expected, "{point}: {e}");
+            if done > 0 {
+                assert!(
+                    e.contains(&format!("{} to go", total - done)),
+                    "{point}: {e}"
+                );
+            }
+        }
+        assert_eq!(leftovers(&out), Vec::<String>::new(), "{point}");
+        assert_eq!(
+            without(&out.join("cases.csv"), &TIMING),
+            without(&reference.join("cases.csv"), &TIMING),
+            "{point}"
+        );
+        let counters = |dir: &Path| {
+            let (h, rows) = read_csv(&dir.join("summary.csv"));
+            let keep = [
+                "strategy",
+                "cases",
+                "solved",
+                "expanded_total",
+                "generated_total",
+            ];
+            rows.iter()
+                .map(|r| keep.map(|c| h.iter().position(|x| x == c).map(|i| r[i].clone())))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(counters(&out), counters(&reference), "{point}");
+        let hist = |dir: &Path| {
+            tilebench::report::hgrm::read_interval_log(&dir.join("latency.hlog"))
+                .unwrap()
+                .into_iter()
+                .map(|(t, h)| (t, h.len()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(hist(&out), hist(&reference), "{point}");
+    }
 }
 
 #[test]

@@ -95,3 +95,48 @@ fn a_journal_without_its_manifest_is_refused_not_discarded() {
         );
     }
 }
+
+#[test]
+fn force_removes_every_file_of_the_previous_run_and_keeps_the_users() {
+    let dir = temp_dir("rundir-force");
+    let out = dir.join("out");
+    let run = |strategies: &str, extra: &[&str]| {
+        let o = bin()
+            .args(["run", DATA, "-s", strategies, "-q", "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    run("astar,idastar", &[]);
+    assert!(out.join("latency-idastar.hgrm").is_file());
+    // A killed writer's temporary, a stray journal, and a file of the user's own.
+    std::fs::write(out.join(".cases.csv.tmp-999999"), "half a file").unwrap();
+    std::fs::write(out.join("journal-passes.csv"), "stray").unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    run("astar", &["--force"]);
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".tilebench.lock")
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cases.csv",
+            "latency-astar.hgrm",
+            "latency.hlog",
+            "notes.txt",
+            "run.json",
+            "summary.csv"
+        ]
+    );
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let s = col(&h, "strategy");
+    assert!(
+        rows.iter().all(|r| r[s] == "astar"),
+        "only the new run's rows"
+    );
+}

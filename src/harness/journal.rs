@@ -266,7 +266,9 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
 pub fn remove(dir: &Path) {
     // The manifest first: a kill between two removals then leaves a finished run (run.json)
     // with a stray journal file, never a manifest with no journal to resume.
-    for f in [MANIFEST, JOURNAL, PASSES] {
+    let _ = std::fs::remove_file(dir.join(MANIFEST));
+    crate::util::crash_point("removing", "");
+    for f in [JOURNAL, PASSES] {
         let _ = std::fs::remove_file(dir.join(f));
     }
 }
@@ -438,8 +440,10 @@ fn write_loop(
                 buf.clear();
                 pending = 0;
                 records.sync_data()?;
+                crate::util::crash_point("journal-synced", "");
                 if let Some((name, prepare, _)) = current.take() {
                     pass_line(&mut passes, &name, prepare, wall, true)?;
+                    crate::util::crash_point("pass-ended", "");
                 }
                 last_sync = Instant::now();
             }
@@ -455,6 +459,7 @@ fn write_loop(
             buf.clear();
             pending = 0;
             records.sync_data()?;
+            crate::util::crash_point("journal-synced", "");
             // The checkpoint comes after the records it covers are on disk.
             if let Some((name, prepare, start)) = &current {
                 pass_line(&mut passes, name, *prepare, start.elapsed(), false)?;

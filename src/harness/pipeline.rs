@@ -434,6 +434,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         Some(p) => p,
         None => run.prepare(&todo.todo.iter().map(|t| !t.is_empty()).collect::<Vec<_>>())?,
     };
+    crate::util::crash_point("solving", "");
     let t0 = Instant::now();
     let (session, kept) = run.solve(&dir, &todo, &prepared, stop)?;
     if session.stopped {
@@ -578,6 +579,7 @@ impl Sessions<'_> {
         };
         crate::report::write_run_files(dir.path(), &report, &wall, self.started, info)
             .map_err(Error::Output)?;
+        crate::util::crash_point("finished", "");
         dir.finish();
         let summaries = report.summaries;
         Ok((records, summaries))

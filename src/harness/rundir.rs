@@ -110,9 +110,6 @@ impl RunDir {
         } else {
             None
         };
-        if !force && dir.join(journal::JOURNAL).exists() && !dir.join(journal::MANIFEST).exists() {
-            return Err(no_manifest(&dir));
-        }
         if !force && dir.join(journal::MANIFEST).exists() {
             return Err(format!(
                 "{} holds an unfinished run ({}); add --resume to finish it, or pass --force to \
@@ -126,6 +123,12 @@ impl RunDir {
                 "{} already holds a run; pass --force to overwrite it, or choose another --out",
                 dir.display()
             ));
+        }
+        if !force && dir.join(journal::JOURNAL).exists() {
+            return Err(no_manifest(&dir));
+        }
+        if force && held.is_some() {
+            remove_files(&dir, is_run_file)?;
         }
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create the output directory {}: {e}", dir.display()))?;
@@ -179,11 +182,17 @@ impl RunDir {
         };
         let manifest = dir.join(journal::MANIFEST);
         let held = if dir.is_dir() { Some(lock(dir)?) } else { None };
+        if held.is_some() {
+            // We hold the lock, so every temporary file here is a killed writer's.
+            remove_files(dir, is_leftover)?;
+        }
         if !manifest.is_file() {
             if dir.join("run.json").is_file() {
+                // A kill between the manifest's removal and the journal's leaves the journal.
+                remove_files(dir, |n| n == journal::JOURNAL || n == journal::PASSES)?;
                 return Err(format!(
-                    "{} holds a finished run (run.json, no journal): nothing to resume; use it \
-                     as it is, or pass --force instead of --resume to run it again",
+                    "{} holds a finished run (run.json, no manifest): nothing to resume; use \
+                     it as it is, or pass --force instead of --resume to run it again",
                     dir.display()
                 ));
             }
@@ -311,6 +320,48 @@ fn reserve_default(started: SystemTime) -> Result<PathBuf, String> {
         }
     }
     unreachable!("some name is free")
+}
+
+/// A temporary file a killed writer left in a results directory: an atomic write's
+/// `.NAME.tmp-PID`, or the writability probe.
+fn is_leftover(name: &str) -> bool {
+    name == ".tilebench-write-test"
+        || name.starts_with('.')
+            && name
+                .rsplit_once(".tmp-")
+                .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A file a run writes into its results directory (not the lock, not a user's own files).
+fn is_run_file(name: &str) -> bool {
+    RUN_FILES.contains(&name)
+        || [
+            journal::MANIFEST,
+            journal::JOURNAL,
+            journal::PASSES,
+            "latency.hlog",
+        ]
+        .contains(&name)
+        || name.starts_with("latency-") && name.ends_with(".hgrm")
+        || is_leftover(name)
+}
+
+/// Removes the files of `dir` whose names `which` picks.
+fn remove_files(dir: &Path, which: impl Fn(&str) -> bool) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if name.to_str().is_some_and(&which) && entry.path().is_file() {
+            std::fs::remove_file(entry.path()).map_err(|e| {
+                format!(
+                    "cannot remove {} (a file of the earlier run): {e}",
+                    entry.path().display()
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// The refusal for a journal without its manifest.
