@@ -28,6 +28,7 @@ pub mod puzzle;
 pub mod report;
 pub mod search;
 pub mod space;
+pub mod stats;
 pub mod util;
 
 pub use error::{Error, Result};
