@@ -36,22 +36,28 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(0xED, 0xC9, 0x48),
 ];
 
-/// The charts `plot` writes: file name and SVG text.
+/// The charts `plot` writes: file name and SVG text. The per-case charts (scatter,
+/// coverage, cost per node) are drawn by [`super::per_case`].
 ///
 /// # Errors
 /// As [`latency`], [`expanded_by_length`] and [`throughput`]: the first chart that cannot be
 /// drawn.
-pub fn all(runs: &[RunData]) -> Result<Vec<(&'static str, String)>, String> {
-    Ok(vec![
-        ("latency.svg", latency(runs)?),
-        ("expanded-by-length.svg", expanded_by_length(runs)?),
-        ("throughput.svg", throughput(runs)?),
-    ])
+pub fn all(runs: &[RunData]) -> Result<Vec<(String, String)>, String> {
+    let mut out = vec![
+        ("latency.svg".to_string(), latency(runs)?),
+        (
+            "expanded-by-length.svg".to_string(),
+            expanded_by_length(runs)?,
+        ),
+        ("throughput.svg".to_string(), throughput(runs)?),
+    ];
+    out.extend(super::per_case::all(runs)?);
+    Ok(out)
 }
 
 /// The strategies of all runs, in a stable order: built-in strategies in registry order,
 /// then other names in order of appearance. A strategy's colour is its place here.
-fn strategy_order(runs: &[RunData]) -> Vec<String> {
+pub(super) fn strategy_order(runs: &[RunData]) -> Vec<String> {
     let mut names: Vec<String> = registry::names()
         .into_iter()
         .map(str::to_string)
@@ -70,13 +76,13 @@ fn strategy_order(runs: &[RunData]) -> Vec<String> {
     names
 }
 
-fn colour_of(order: &[String], name: &str) -> RGBColor {
+pub(super) fn colour_of(order: &[String], name: &str) -> RGBColor {
     let i = order.iter().position(|n| n == name).unwrap_or(0);
     PALETTE[i % PALETTE.len()]
 }
 
 /// A series' label: the strategy for one run, `<run>/<strategy>` for several.
-fn label(runs: &[RunData], run: &RunData, strategy: &str) -> String {
+pub(super) fn label(runs: &[RunData], run: &RunData, strategy: &str) -> String {
     if runs.len() == 1 {
         strategy.to_string()
     } else {
@@ -85,25 +91,25 @@ fn label(runs: &[RunData], run: &RunData, strategy: &str) -> String {
 }
 
 /// The title's suffix naming the runs.
-fn runs_named(runs: &[RunData]) -> String {
+pub(super) fn runs_named(runs: &[RunData]) -> String {
     let names: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
     crate::util::clip(&names.join(" vs "), 60)
 }
 
 /// One line of a line chart.
-struct Series {
-    label: String,
-    strategy: String,
-    colour: RGBColor,
+pub(super) struct Series {
+    pub(super) label: String,
+    pub(super) strategy: String,
+    pub(super) colour: RGBColor,
     /// The run's index: picks the line style and the marker.
-    run: usize,
+    pub(super) run: usize,
     /// Points in axis coordinates (log10 already applied on log axes).
-    points: Vec<(f64, f64)>,
+    pub(super) points: Vec<(f64, f64)>,
 }
 
 impl Series {
     /// Strategy `name` of run `ri`: labelled, coloured by the strategy, styled by the run.
-    fn new(
+    pub(super) fn new(
         runs: &[RunData],
         ri: usize,
         order: &[String],
@@ -121,13 +127,13 @@ impl Series {
 }
 
 /// An axis: its range and ticks in axis coordinates, its title, and how to label a tick.
-struct Axis {
-    lo: f64,
-    hi: f64,
-    ticks: Vec<f64>,
-    minor: Vec<f64>,
-    title: String,
-    label: Box<dyn Fn(f64) -> String>,
+pub(super) struct Axis {
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    pub(super) ticks: Vec<f64>,
+    pub(super) minor: Vec<f64>,
+    pub(super) title: String,
+    pub(super) label: Box<dyn Fn(f64) -> String>,
 }
 
 impl Axis {
@@ -142,7 +148,7 @@ impl Axis {
 
     /// A log10 axis over whole decades covering `min..=max` (both > 0), values labelled as
     /// numbers.
-    fn log(min: f64, max: f64, title: &str) -> Axis {
+    pub(super) fn log(min: f64, max: f64, title: &str) -> Axis {
         let lo = min.log10().floor();
         let mut hi = max.log10().ceil();
         if hi <= lo {
@@ -215,7 +221,7 @@ pub fn percentile_label(c: f64) -> String {
 /// A linear f64 axis with exactly the ticks given (bold) and the minor lines given (light).
 /// (plotters' `WithKeyPoints` over f64 cannot take custom tick labels.)
 #[derive(Clone)]
-struct Ticked {
+pub(super) struct Ticked {
     lo: f64,
     hi: f64,
     ticks: Vec<f64>,
@@ -247,29 +253,29 @@ impl Ranged for Ticked {
     }
 }
 
-type Coords = Cartesian2d<Ticked, Ticked>;
+pub(super) type Coords = Cartesian2d<Ticked, Ticked>;
 
-fn err<E: std::fmt::Debug>(e: E) -> String {
+pub(super) fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("cannot draw the chart: {e:?}")
 }
 
 /// What a legend entry shows beside its label.
 #[derive(Clone, Copy)]
-enum Swatch {
+pub(super) enum Swatch {
     /// A line in the run's style, with the run's marker or without.
     Line { run: usize, marker: bool },
     /// A bar in the run's shade.
     Bar { run: usize },
 }
 
-struct LegendEntry {
-    label: String,
-    colour: RGBColor,
-    swatch: Swatch,
+pub(super) struct LegendEntry {
+    pub(super) label: String,
+    pub(super) colour: RGBColor,
+    pub(super) swatch: Swatch,
 }
 
 /// A chart: draws the frame, calls `body` to draw the data, draws the legend; returns the SVG.
-fn draw(
+pub(super) fn draw(
     title: &str,
     x: &Axis,
     y: &Axis,
@@ -408,7 +414,7 @@ fn draw_marker_px(
 }
 
 /// Draws a series as a line in its run's style, with markers or without.
-fn draw_series(
+pub(super) fn draw_series(
     chart: &mut ChartContext<'_, SVGBackend<'_>, Coords>,
     s: &Series,
     markers: bool,
@@ -458,7 +464,7 @@ fn draw_series(
 }
 
 /// A chart with nothing to show: the title and why.
-fn empty(title: &str, why: &str) -> Result<String, String> {
+pub(super) fn empty(title: &str, why: &str) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
@@ -483,7 +489,7 @@ fn empty(title: &str, why: &str) -> Result<String, String> {
 
 /// Legend entries for line series; a series identical to an earlier one of the same run says
 /// so, since it is drawn exactly underneath it.
-fn line_legend(series: &[Series], markers: bool) -> Vec<LegendEntry> {
+pub(super) fn line_legend(series: &[Series], markers: bool) -> Vec<LegendEntry> {
     series
         .iter()
         .enumerate()
@@ -564,7 +570,7 @@ pub fn latency(runs: &[RunData]) -> Result<String, String> {
 
 /// A chart of line series over a log-scale y axis spanning the series, with their legend
 /// (and point markers when `markers`).
-fn line_chart(
+pub(super) fn line_chart(
     title: &str,
     x: &Axis,
     series: &[Series],

@@ -6,6 +6,7 @@
 //! `<run dir name>/<strategy>`.
 
 pub mod charts;
+pub mod per_case;
 
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::new_histogram;
@@ -34,6 +35,37 @@ pub struct StrategyData {
     pub expanded_by_steps: Vec<(u32, f64, usize)>,
     /// summary.csv's `cases_per_s`.
     pub cases_per_s: f64,
+    /// Every row of the strategy, for the per-case charts, in cases.csv order.
+    pub cases: Vec<CasePoint>,
+}
+
+/// One case × strategy row, as the per-case charts need it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CasePoint {
+    /// Which case: a hash of its line, id, start and goal, the same in every run of the
+    /// dataset read by this process (whatever path the dataset was given by).
+    pub case: u64,
+    /// The solve's latency, when it searched.
+    pub latency_ns: Option<u64>,
+    /// States expanded, when counted.
+    pub expanded: Option<u64>,
+    /// Whether it answered (solved, or proved unsolvable); `limit` and `error` rows did not.
+    pub answered: bool,
+}
+
+impl CasePoint {
+    fn of(r: &CaseRow) -> CasePoint {
+        use crate::harness::record::RowStatus;
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        (r.line, &r.id, &r.start, &r.goal).hash(&mut h);
+        CasePoint {
+            case: h.finish(),
+            latency_ns: r.latency_ns,
+            expanded: r.expanded,
+            answered: matches!(r.status, RowStatus::Solved | RowStatus::Unsolvable),
+        }
+    }
 }
 
 /// One result directory, read back.
@@ -137,6 +169,11 @@ pub fn load(path: &Path) -> Result<RunData, String> {
             latency_ns: hists.remove(&s.strategy).unwrap_or_else(new_histogram),
             expanded_by_steps: expanded_by_steps(&rows, &s.strategy),
             cases_per_s: s.cases_per_s,
+            cases: rows
+                .iter()
+                .filter(|r| r.strategy == s.strategy)
+                .map(CasePoint::of)
+                .collect(),
         })
         .collect();
     Ok(RunData {
