@@ -108,6 +108,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Draw SVG charts of one or more runs: latency percentiles, expanded by length, throughput
     Plot(PlotArgs),
+    /// One self-contained HTML page of one or more runs: summaries, paired comparisons, charts
+    Report(ReportArgs),
     /// Combine the outputs of `run --shard I/N` runs into one run, as if it had run whole
     Merge(MergeArgs),
     /// Build (or check) the pattern databases of a board and goal ahead of a run
@@ -353,6 +355,20 @@ pub struct PlotArgs {
     /// missing; default: the RESULTS directory when there is one, required for several)
     #[arg(long, short = 'o', value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Results directories written by `tilebench run`; with several, the first is the
+    /// baseline each strategy of the second is compared with
+    #[arg(value_name = "RESULTS", required = true)]
+    pub runs: Vec<PathBuf>,
+    /// The HTML file to write
+    #[arg(long, short = 'o', value_name = "FILE", default_value = "report.html")]
+    pub out: PathBuf,
+    /// The page's title (default: the runs' names)
+    #[arg(long)]
+    pub title: Option<String>,
 }
 
 /// Where pattern databases are cached and how the tiles are grouped (`run`, `solve`, `pdb`).

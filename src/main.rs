@@ -19,6 +19,7 @@ fn main() {
         Command::Pdb(a) => commands::pdb::run(a),
         Command::Merge(a) => commands::merge::run(a),
         Command::Plot(a) => commands::plot::run(a),
+        Command::Report(a) => commands::report::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -89,6 +89,65 @@ impl Verdict {
     }
 }
 
+/// A paired latency comparison: the geometric mean of the per-case ratios and the ratios of
+/// p50 and p99, each with its interval and verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Cases in both.
+    pub cases: usize,
+    /// Geometric mean of current/baseline per case.
+    pub mean: Interval,
+    /// p50 of current over p50 of baseline.
+    pub p50: Interval,
+    /// p99 of current over p99 of baseline.
+    pub p99: Interval,
+}
+
+impl Comparison {
+    /// The three figures with their names: `per case`, `p50`, `p99`.
+    pub fn figures(&self) -> [(&'static str, &Interval); 3] {
+        [
+            ("per case", &self.mean),
+            ("p50", &self.p50),
+            ("p99", &self.p99),
+        ]
+    }
+
+    /// The worst verdict of the three (a regression anywhere is a regression).
+    pub fn verdict(&self, noise: f64, max_increase: f64) -> Verdict {
+        let vs = self
+            .figures()
+            .map(|(_, i)| Verdict::of(i, noise, max_increase));
+        [
+            Verdict::Regressed,
+            Verdict::Improved,
+            Verdict::WithinNoise,
+            Verdict::NoChange,
+        ]
+        .into_iter()
+        .find(|v| vs.contains(v))
+        .unwrap_or(Verdict::NoChange)
+    }
+}
+
+/// "astar is 3.10× faster than bfs-rank per case (95% CI 3.02–3.19×)": the ratio
+/// current/baseline `r` said as faster or slower, the interval turned the same way.
+pub fn faster_or_slower(current: &str, baseline: &str, what: &str, r: &Interval) -> String {
+    if r.estimate <= 1.0 {
+        format!(
+            "{current} is {:.2}× faster than {baseline} {what} (95% CI {:.2}–{:.2}×)",
+            1.0 / r.estimate,
+            1.0 / r.high,
+            1.0 / r.low
+        )
+    } else {
+        format!(
+            "{current} is {:.2}× slower than {baseline} {what} (95% CI {:.2}–{:.2}×)",
+            r.estimate, r.low, r.high
+        )
+    }
+}
+
 /// Two measurements of the same cases, pair by pair.
 #[derive(Clone, Debug)]
 pub struct Paired {
@@ -195,6 +254,19 @@ impl Paired {
             estimate,
             low,
             high,
+        }
+    }
+}
+
+impl Paired {
+    /// The geometric mean, p50 and p99 ratios with their intervals (seeded: the same pairs
+    /// give the same intervals).
+    pub fn compare(&self, resamples: usize, seed: u64) -> Comparison {
+        Comparison {
+            cases: self.len(),
+            mean: self.geometric_mean(resamples, seed),
+            p50: self.quantile_ratio(0.5, resamples, seed.wrapping_add(1)),
+            p99: self.quantile_ratio(0.99, resamples, seed.wrapping_add(2)),
         }
     }
 }
@@ -316,6 +388,28 @@ mod tests {
             let g = Paired::new(&b, &c).unwrap().geometric_mean(RESAMPLES, seed);
             assert_eq!(Verdict::of(&g, 0.02, 0.05), Verdict::Regressed, "{g:?}");
         }
+    }
+
+    #[test]
+    fn sentences_say_faster_or_slower_with_the_interval_turned() {
+        let r = Interval {
+            estimate: 0.5,
+            low: 0.4,
+            high: 0.625,
+        };
+        assert_eq!(
+            faster_or_slower("astar", "bfs-rank", "per case", &r),
+            "astar is 2.00× faster than bfs-rank per case (95% CI 1.60–2.50×)"
+        );
+        let r = Interval {
+            estimate: 1.25,
+            low: 1.2,
+            high: 1.3,
+        };
+        assert_eq!(
+            faster_or_slower("new", "old", "at p99", &r),
+            "new is 1.25× slower than old at p99 (95% CI 1.20–1.30×)"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod gen;
 pub mod merge;
 pub mod pdb;
 pub mod plot;
+pub mod report;
 pub mod run;
 pub mod solve;
 pub mod space;

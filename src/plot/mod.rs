@@ -79,6 +79,8 @@ pub struct RunData {
     pub strategies: Vec<StrategyData>,
     /// Whether the latency histograms are the run's own or rebuilt from cases.csv.
     pub latency_source: LatencySource,
+    /// summary.csv, as read.
+    pub summaries: Vec<crate::report::summary::StrategySummary>,
 }
 
 /// The file of per-strategy figures `plot` reads from a result directory.
@@ -181,6 +183,7 @@ pub fn load(path: &Path) -> Result<RunData, String> {
         dir,
         strategies,
         latency_source,
+        summaries,
     })
 }
 

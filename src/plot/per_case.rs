@@ -13,6 +13,19 @@ use super::{CasePoint, RunData, StrategyData};
 use plotters::prelude::*;
 use std::collections::HashMap;
 
+/// Per case, y's latency against x's, for the cases both answered with a search: the paired
+/// comparison of y with x (`None` when no case is in both).
+pub fn paired_latency(x: &StrategyData, y: &StrategyData) -> Option<crate::stats::Paired> {
+    let ns = |p: &CasePoint| Some(p.latency_ns.filter(|&n| p.answered && n > 0)? as f64);
+    let ys: HashMap<u64, &CasePoint> = y.cases.iter().map(|p| (p.case, p)).collect();
+    let (a, b): (Vec<f64>, Vec<f64>) = x
+        .cases
+        .iter()
+        .filter_map(|p| Some((ns(p)?, ns(ys.get(&p.case)?)?)))
+        .unzip();
+    crate::stats::Paired::new(&a, &b).ok()
+}
+
 /// The per-case charts: file name and SVG text.
 ///
 /// # Errors
@@ -57,10 +70,10 @@ fn file_part(s: &str) -> String {
 }
 
 /// One side of a scatter: its label and its strategy's rows.
-type Side<'a> = (String, &'a StrategyData);
+pub type Side<'a> = (String, &'a StrategyData);
 
-/// Which pairs get a scatter (see the module's doc).
-fn scatter_pairs(runs: &[RunData]) -> Vec<(Side<'_>, Side<'_>)> {
+/// Which pairs get a scatter (see the module's doc): (x, y), y the one compared with x.
+pub fn scatter_pairs(runs: &[RunData]) -> Vec<(Side<'_>, Side<'_>)> {
     match runs {
         [] => Vec::new(),
         [one] => one

@@ -7,6 +7,7 @@
 
 pub mod cases_csv;
 pub mod hgrm;
+pub mod html;
 pub mod run_json;
 
 /// Declares the export formats' modules and lists them, in the order given.

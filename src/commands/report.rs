@@ -1,0 +1,47 @@
+//! `tilebench report`: one self-contained HTML page of one or more finished runs.
+
+use super::{CmdResult, OK};
+use crate::cli::ReportArgs;
+use tilebench::plot::{self, charts};
+use tilebench::report::html;
+
+pub fn run(args: ReportArgs) -> CmdResult {
+    if args.out.is_dir() {
+        return Err(format!(
+            "{} is a directory; give the HTML file to write, e.g. --out {}/report.html",
+            args.out.display(),
+            args.out.display()
+        ));
+    }
+    let runs = plot::load_all(&args.runs)?;
+    let svgs = charts::all(&runs)?;
+    let compared = html::comparisons(&runs);
+    let title = args.title.unwrap_or_else(|| {
+        let names: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
+        format!("tilebench: {}", names.join(" vs "))
+    });
+    let page_dir = match args.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let text = html::page(&title, &runs, &compared, &svgs, &page_dir);
+    tilebench::util::atomic_write(&args.out, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+    for c in &compared {
+        eprintln!(
+            "{}: {}",
+            tilebench::stats::faster_or_slower(
+                &c.current,
+                &c.baseline,
+                "per case",
+                &c.comparison.mean
+            ),
+            c.word(c.verdict())
+        );
+    }
+    eprintln!(
+        "tilebench: wrote {} ({} charts)",
+        args.out.display(),
+        svgs.len()
+    );
+    Ok(OK)
+}
