@@ -1,4 +1,4 @@
-//! `compare`, `verify`, `--repeat` and baselines.
+//! `compare`, `verify`, `--repeat`, baselines, and `merge`'s messages about damaged shards.
 
 mod common;
 use common::*;
@@ -592,5 +592,76 @@ fn verify_refuses_a_cases_csv_with_nothing_to_verify() {
         assert_eq!(v.status.code(), Some(2), "{err}");
         assert!(err.contains(&want), "{err}");
         assert!(!err.contains("verify: ok"), "{err}");
+    }
+}
+
+/// `merge`'s messages about a damaged shard name the file and say what is wrong in words.
+#[test]
+fn merge_names_damaged_shard_files_in_sentences() {
+    let dir = temp_dir("merge-damaged");
+    let shard = |i: u32| {
+        let out = dir.join(format!("s{i}"));
+        run_ok(&[
+            "run",
+            "inputs/per-depth.csv",
+            "-q",
+            "-s",
+            "astar",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let (s1, s2) = (shard(1), shard(2));
+    let hlog = s1.join("latency.hlog");
+    let cases = s1.join("cases.csv");
+    let (good_hlog, good_cases) = (
+        std::fs::read(&hlog).unwrap(),
+        std::fs::read(&cases).unwrap(),
+    );
+    let lines = good_hlog.iter().filter(|&&b| b == b'\n').count();
+    let mut garbage = good_hlog.clone();
+    garbage.extend_from_slice(b"not an interval\n");
+    for (file, content, want) in [
+        (
+            &hlog,
+            garbage,
+            format!(
+                "{}: line {} is not an interval log line",
+                hlog.display(),
+                lines + 1
+            ),
+        ),
+        (
+            &hlog,
+            Vec::new(),
+            format!("{}: the file is empty (0 bytes)", hlog.display()),
+        ),
+        (
+            &cases,
+            Vec::new(),
+            format!("{} is empty (no header line)", cases.display()),
+        ),
+    ] {
+        std::fs::write(&hlog, &good_hlog).unwrap();
+        std::fs::write(&cases, &good_cases).unwrap();
+        std::fs::write(file, content).unwrap();
+        let o = bin()
+            .arg("merge")
+            .args([&s1, &s2])
+            .arg("--out")
+            .arg(dir.join("merged"))
+            .arg("--force")
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(&want), "{err}");
+        assert!(err.contains("rerun"), "{err}");
+        for rust in ["ParseError", "Some(", "None", "{ ", "os error"] {
+            assert!(!err.contains(rust), "{err}");
+        }
     }
 }

@@ -339,10 +339,19 @@ fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRe
     let header = r
         .byte_headers()
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    if header.is_empty() {
+        return Err(format!(
+            "{} is empty (no header line): the shard did not finish writing it; rerun that \
+             shard",
+            path.display()
+        ));
+    }
     if header.iter().ne(COLUMNS.iter().map(|c| c.as_bytes())) {
         return Err(format!(
-            "{}: the columns are not those of this tilebench's cases.csv",
-            path.display()
+            "{}:1: the columns are not those of this tilebench's cases.csv (`{},…`): the file \
+             was edited, or written by another version; rerun that shard",
+            path.display(),
+            COLUMNS[..4].join(",")
         ));
     }
     let strategy = COLUMNS
