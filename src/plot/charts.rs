@@ -249,8 +249,8 @@ impl Ranged for Ticked {
 
 type Coords = Cartesian2d<Ticked, Ticked>;
 
-fn err<E: std::fmt::Display>(e: E) -> String {
-    format!("cannot draw the chart: {e}")
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("cannot draw the chart: {e:?}")
 }
 
 /// What a legend entry shows beside its label.
