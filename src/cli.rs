@@ -121,10 +121,13 @@ pub struct PdbArgs {
     /// What to do: `build` loads the tables, building and caching any that are missing or damaged
     #[arg(value_parser = ["build"])]
     pub action: String,
-    /// Board shape
-    #[arg(long, default_value = "4x4", value_parser = shape)]
-    pub size: Shape,
-    /// The goal whose blank cell the tables are for (default: tiles in order, blank last)
+    /// Datasets (CSV, as `run` reads them): build exactly the tables their goals need
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Board shape (default 4x4); with FILEs, the shape of rows whose cell count does not fix it
+    #[arg(long, value_parser = shape)]
+    pub size: Option<Shape>,
+    /// The goal whose blank cell the tables are for (default: tiles in order, blank last); with FILEs, the goal of rows without one
     #[arg(long, short = 'g')]
     pub goal: Option<String>,
     #[command(flatten)]

@@ -458,7 +458,7 @@ fn moves_protocol_turns_corner_goals_into_the_standard_goal() {
 topleft,3 1 5 4 x 8 6 7 2,x 3 5 8 6 4 7 2 1,22
 topright,5 x 4 2 6 3 8 7 1,4 3 x 5 7 1 8 2 6,
 bottomleft,2 6 4 1 3 7 x 5 8,8 1 5 7 3 6 x 4 2,
-renamed,1 2 3 4 5 6 7 8 x,8 7 6 5 4 3 2 1 x,-1
+renamed,1 2 3 4 5 6 7 8 x,8 7 6 5 4 3 2 1 x,30
 middle,1 2 3 4 5 6 7 8 x,1 2 3 4 x 5 6 7 8,
 ",
     )

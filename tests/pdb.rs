@@ -301,3 +301,238 @@ fn plain_table(
     }
     table
 }
+
+mod common;
+use common::{bin, stderr, temp_dir};
+
+/// `tilebench pdb build` with these arguments: its exit code and stderr.
+fn pdb_build(args: &[&str]) -> (i32, String) {
+    let out = bin().args(["pdb", "build"]).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), stderr(&out))
+}
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn pdb_build_fails_when_a_file_stands_where_the_directory_goes() {
+    let dir = temp_dir("pdb-file-in-the-way");
+    let file = dir.join("tables");
+    std::fs::write(&file, "not a directory").unwrap();
+    for (pdb_dir, want) in [
+        (
+            file.clone(),
+            format!("{} is a file, not a directory", file.display()),
+        ),
+        (
+            file.join("sub"),
+            format!(
+                "cannot create the directory {}: {} is a file, not a directory",
+                file.join("sub").display(),
+                file.display()
+            ),
+        ),
+    ] {
+        let (code, err) = pdb_build(&[
+            "--size",
+            "3x3",
+            "--pdb-partition",
+            "4-4",
+            "--pdb-dir",
+            pdb_dir.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&want), "{err}");
+        assert!(err.contains("2 of 2 table(s) could not be cached"), "{err}");
+        assert!(!err.contains("os error"), "{err}");
+    }
+}
+
+#[test]
+fn pdb_build_fails_on_a_write_error_and_leaves_no_partial_file() {
+    // A file size limit of one block (as a full disk does, a write fails midway: EFBIG);
+    // SIGXFSZ is ignored so the write returns the error instead of killing the process.
+    // The limit applies to root too, unlike a read-only directory.
+    let dir = temp_dir("pdb-write-error");
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 1 && exec \"$0\" pdb build --size 3x3 --pdb-partition 4-4 --pdb-dir '{}'",
+        dir.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_tilebench")])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("2 of 2 table(s) could not be cached"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot write {}",
+            dir.join("3x3-blank8-tiles1_2_3_4.pdb").display()
+        )),
+        "{err}"
+    );
+    // Each table is far over the limit, so each write failed after a partial write: no
+    // temporary file stays behind.
+    assert_eq!(files_in(&dir), Vec::<String>::new());
+    // Without the limit the same command caches both tables.
+    let (code, err) = pdb_build(&[
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 built and cached"), "{err}");
+    assert_eq!(
+        files_in(&dir),
+        ["3x3-blank8-tiles1_2_3_4.pdb", "3x3-blank8-tiles5_6_7_8.pdb"]
+    );
+}
+
+#[test]
+fn temporary_files_of_dead_builds_are_removed_and_live_ones_kept() {
+    let dir = temp_dir("pdb-stale-tmp");
+    let dead = {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    let live = std::process::id();
+    let stale = [
+        format!(".3x3-blank8-tiles1_2_3_4.pdb.tmp-{dead}"),
+        format!("3x3-blank8-tiles5_6_7_8.tmp{dead}"),
+    ];
+    let kept = [
+        format!(".3x3-blank8-tiles1_2_3_4.pdb.tmp-{live}"),
+        format!("notes.tmp{dead}"),
+    ];
+    for name in stale.iter().chain(&kept) {
+        std::fs::write(dir.join(name), "partial").unwrap();
+    }
+    let (code, err) = pdb_build(&[
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("removed 2 temporary file(s) that interrupted builds left"),
+        "{err}"
+    );
+    let mut want: Vec<String> = kept.to_vec();
+    want.extend([
+        "3x3-blank8-tiles1_2_3_4.pdb".to_string(),
+        "3x3-blank8-tiles5_6_7_8.pdb".to_string(),
+    ]);
+    want.sort();
+    assert_eq!(files_in(&dir), want);
+}
+
+#[test]
+fn pdb_build_of_datasets_builds_exactly_the_tables_their_goals_need() {
+    let dir = temp_dir("pdb-datasets");
+    let tables = dir.join("tables");
+    // Goals with the blank at cells 0 and 4, and rows without a goal (blank last, cell 8);
+    // an invalid row needs nothing.
+    let data = dir.join("goals.csv");
+    std::fs::write(
+        &data,
+        "id,start,goal\n\
+         a,1 2 3 4 x 5 6 7 8,x 1 2 3 4 5 6 7 8\n\
+         b,1 2 3 x 4 5 6 7 8,1 2 3 4 x 5 6 7 8\n\
+         c,1 2 3 4 5 6 7 x 8,\n\
+         d,2 1 3 4 5 6 7 8 x,x 1 2 3 4 5 6 7 8\n\
+         e,1 2 3,\n",
+    )
+    .unwrap();
+    let args = [
+        data.to_str().unwrap(),
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        tables.to_str().unwrap(),
+    ];
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("3x3 with the blank at cell 0; 3x3 with the blank at cell 4; 3x3 with the blank at cell 8"),
+        "{err}"
+    );
+    let names = files_in(&tables);
+    assert_eq!(names.len(), 6, "{names:?}");
+    for blank in [0, 4, 8] {
+        let of_blank = names
+            .iter()
+            .filter(|n| n.starts_with(&format!("3x3-blank{blank}-")))
+            .count();
+        assert_eq!(of_blank, 2, "{names:?}");
+    }
+    // A run of the dataset then builds nothing: every table it needs is cached.
+    let run = bin()
+        .arg("run")
+        .arg(&data)
+        .args(["-q", "-s", "idastar", "--heuristic", "pdb", "--out"])
+        .arg(dir.join("run"))
+        .args(&args[1..])
+        .output()
+        .unwrap();
+    let run_err = stderr(&run);
+    // The four valid rows are answered (the invalid one is reported as such).
+    let cases = std::fs::read_to_string(dir.join("run/cases.csv")).unwrap();
+    let answered = cases
+        .lines()
+        .filter(|l| l.contains(",solved,") || l.contains(",unsolvable,"))
+        .count();
+    assert_eq!(answered, 4, "{run_err}\n{cases}");
+    assert!(run_err.contains("pdb: loaded"), "{run_err}");
+    assert!(!run_err.contains("pdb: building"), "{run_err}");
+    // And building again finds them all.
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("2 loaded from the cache").count(), 3, "{err}");
+    assert!(!err.contains("pdb: building"), "{err}");
+}
+
+#[test]
+fn an_empty_table_file_is_named_as_such_and_rebuilt() {
+    let dir = temp_dir("pdb-empty-table");
+    let shape: Shape = "3x3".parse().unwrap();
+    let p = Partition::parse("4-4", shape).unwrap();
+    load_or_build(shape, 8, &p, &dir, &Silent);
+    let file = dir.join("3x3-blank8-tiles1_2_3_4.pdb");
+    let size = std::fs::metadata(&file).unwrap().len();
+    for cut in [0, 5, 30, size - 20] {
+        let bytes = std::fs::read(&file).unwrap();
+        std::fs::write(&file, &bytes[..cut as usize]).unwrap();
+        let log = Collect::default();
+        let set = load_or_build(shape, 8, &p, &dir, &log);
+        let notice = log
+            .notices()
+            .into_iter()
+            .find(|l| l.contains("cannot use"))
+            .unwrap_or_else(|| panic!("cut at {cut}: {:?}", log.notices()));
+        let want = if cut == 0 {
+            "the file is empty (0 bytes), probably left by an interrupted write"
+        } else {
+            "the file is truncated"
+        };
+        assert!(notice.contains(want), "cut at {cut}: {notice}");
+        assert!(notice.ends_with("rebuilding it"), "{notice}");
+        assert_eq!(set.cache[0], pdb::Cache::Written);
+        assert_eq!(std::fs::metadata(&file).unwrap().len(), size);
+    }
+}

@@ -232,3 +232,30 @@ fn missing_or_damaged_results_are_named_with_their_path() {
     assert!(err.contains(&missing.display().to_string()), "{err}");
     assert!(!out.exists());
 }
+
+#[test]
+fn an_empty_or_headerless_cases_csv_is_refused_naming_it() {
+    let run = quick_run("plot-empty-cases", "astar");
+    let cases = run.join("cases.csv");
+    let text = std::fs::read_to_string(&cases).unwrap();
+    let body = text.split_once('\n').unwrap().1.to_string();
+    for (content, want) in [
+        (String::new(), "is empty (0 bytes, no header line)"),
+        (body, ":1: no header line"),
+    ] {
+        std::fs::write(&cases, content).unwrap();
+        let out = temp_dir("plot-empty-cases-out");
+        let res = bin()
+            .arg("plot")
+            .arg(&run)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = stderr(&res);
+        assert_eq!(res.status.code(), Some(2), "{err}");
+        assert!(err.contains(&cases.display().to_string()), "{err}");
+        assert!(err.contains(want), "{err}");
+        assert!(!out.join("latency.svg").exists());
+    }
+}

@@ -1,4 +1,4 @@
-//! `compare`, `verify`, `--repeat` and baselines.
+//! `compare`, `verify`, `--repeat`, baselines, and `merge`'s messages about damaged shards.
 
 mod common;
 use common::*;
@@ -247,4 +247,421 @@ fn named_baselines_are_saved_and_compared() {
         "{}",
         stderr(&o)
     );
+}
+
+/// Rewrites every row of cases.csv with `f`, given the header.
+fn edit_all(dir: &Path, f: impl Fn(&[String], &mut Vec<String>)) {
+    let path = dir.join("cases.csv");
+    let (h, mut rows) = read_csv(&path);
+    let mut w = csv::Writer::from_path(&path).unwrap();
+    w.write_record(&h).unwrap();
+    for r in &mut rows {
+        f(&h, r);
+        w.write_record(&*r).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+#[test]
+fn empty_counters_fail_naming_the_column_and_the_rows() {
+    let a = fresh_run("cmp-gap-a", &[]);
+    let b = fresh_run("cmp-gap-b", &[]);
+    // The current run lost its expanded and generated cells on every row.
+    edit_all(&b, |h, r| {
+        r[col(h, "expanded")].clear();
+        r[col(h, "generated")].clear();
+    });
+    let (code, text) = compare(&a, &b, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(!text.contains("no regression"), "{text}");
+    assert!(
+        text.contains("`expanded` is empty in the current run on 192 row(s) where the baseline has a value: inputs/per-depth.csv 1 astar; inputs/per-depth.csv 1 bfs-hash;"),
+        "{text}"
+    );
+    assert!(text.contains("… and 187 more"), "{text}");
+    assert!(text.contains("192 row(s) missing a counter"), "{text}");
+    // No total is shown as 0: nothing could be compared.
+    assert!(text.contains("not compared"), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.contains("expanded (total)") && l.contains(" 0 ")),
+        "{text}"
+    );
+    // The other way round: the baseline lacks them.
+    let (code, text) = compare(&b, &a, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("`generated` is empty in the baseline on 192 row(s)"),
+        "{text}"
+    );
+    // One empty cell is enough.
+    let c = fresh_run("cmp-gap-c", &[]);
+    edit(&c, "bfs-hash", 7, "expanded", |_| String::new());
+    let (code, text) = compare(&a, &c, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("`expanded` is empty in the current run on 1 row(s) where the baseline has a value: inputs/per-depth.csv 8 bfs-hash"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_column_is_unreadable_input() {
+    let a = fresh_run("cmp-col-a", &[]);
+    let b = fresh_run("cmp-col-b", &[]);
+    let path = b.join("cases.csv");
+    let (h, rows) = read_csv(&path);
+    let e = col(&h, "expanded");
+    let mut w = csv::Writer::from_path(&path).unwrap();
+    let drop = |r: &[String]| -> Vec<String> {
+        r.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != e)
+            .map(|(_, v)| v.clone())
+            .collect()
+    };
+    w.write_record(drop(&h)).unwrap();
+    for r in &rows {
+        w.write_record(drop(r)).unwrap();
+    }
+    w.flush().unwrap();
+    let (code, text) = compare(&a, &b, &[]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains(&format!(
+            "{}:1: the header has no `expanded` column",
+            path.display()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn thresholds_must_be_finite_percentages() {
+    let a = fresh_run("cmp-nan", &[]);
+    for option in ["--max-work-increase", "--max-latency-increase"] {
+        for bad in ["NaN", "inf", "-inf", "-1"] {
+            let (code, text) = compare(&a, &a, &[&format!("{option}={bad}")]);
+            assert_eq!(code, 2, "{option} {bad}: {text}");
+            assert!(text.contains(&format!("{option} ")), "{text}");
+            assert!(text.contains("a finite number ≥ 0"), "{text}");
+        }
+    }
+    let (code, text) = compare(
+        &a,
+        &a,
+        &["--max-work-increase=0", "--max-latency-increase=10"],
+    );
+    assert_eq!(code, 0, "{text}");
+}
+
+#[test]
+fn an_empty_headerless_or_header_only_cases_csv_is_unreadable() {
+    let a = fresh_run("cmp-empty-a", &[]);
+    let b = temp_dir("cmp-empty-b");
+    let path = b.join("cases.csv");
+    let text = std::fs::read_to_string(a.join("cases.csv")).unwrap();
+    let (header, body) = text.split_once('\n').unwrap();
+    for (content, want) in [
+        (
+            String::new(),
+            "is empty (0 bytes, no header line)".to_string(),
+        ),
+        (
+            body.to_string(),
+            format!("{}:1: no header line", path.display()),
+        ),
+        (
+            format!("{header}\n"),
+            format!("{}: no rows, only the header", path.display()),
+        ),
+    ] {
+        std::fs::write(&path, &content).unwrap();
+        for (x, y) in [(&a, &b), (&b, &a)] {
+            let (code, out) = compare(x, y, &[]);
+            assert_eq!(code, 2, "{out}");
+            assert!(out.contains(&want), "{out}");
+            assert!(!out.contains("missing case"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn the_same_input_under_another_path_is_matched_by_checksum() {
+    let a = fresh_run("cmp-path-a", &[]);
+    let out = temp_dir("cmp-path-b");
+    run_ok(&[
+        "run",
+        "./inputs/per-depth.csv",
+        "-q",
+        "--paths",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (code, text) = compare(&a, &out, &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("the current run read `./inputs/per-depth.csv` where the baseline read `inputs/per-depth.csv`: the same file"),
+        "{text}"
+    );
+    assert!(text.contains("no regression (192 rows matched"), "{text}");
+    assert!(!text.contains("Missing from"), "{text}");
+
+    // Another file under another path: the runs cannot be compared, and compare says so.
+    let dir = temp_dir("cmp-path-other");
+    let other = dir.join("other.csv");
+    let data = std::fs::read_to_string("inputs/per-depth.csv").unwrap();
+    std::fs::write(&other, format!("# another file\n{data}")).unwrap();
+    let c = temp_dir("cmp-path-c");
+    run_ok(&[
+        "run",
+        other.to_str().unwrap(),
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        c.to_str().unwrap(),
+    ]);
+    let (code, text) = compare(&a, &c, &[]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("the two runs used different input files"),
+        "{text}"
+    );
+    assert!(text.contains("`inputs/per-depth.csv` (fnv1a64 "), "{text}");
+    assert!(!text.contains("missing case"), "{text}");
+
+    // Without run.json there are no checksums: compare says why it cannot tell.
+    let d = temp_dir("cmp-path-d");
+    std::fs::copy(out.join("cases.csv"), d.join("cases.csv")).unwrap();
+    let (code, text) = compare(&a, &d, &[]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("the two runs' inputs have different paths"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("without {}", d.join("run.json").display())),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_input_the_current_run_did_not_read_is_one_line_not_every_row() {
+    let a = temp_dir("cmp-two-inputs");
+    run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "inputs/seeds.csv",
+        "-q",
+        "-s",
+        "astar",
+        "--out",
+        a.to_str().unwrap(),
+    ]);
+    let b = temp_dir("cmp-one-input");
+    run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar",
+        "--out",
+        b.to_str().unwrap(),
+    ]);
+    let seeds = tilebench::harness::input::read_inputs(
+        &["inputs/seeds.csv".to_string()],
+        &Default::default(),
+    )
+    .unwrap()
+    .1
+    .len();
+    let (code, text) = compare(&a, &b, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(&format!(
+            "inputs/seeds.csv: all {seeds} rows (the current run did not read this input)"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "Missing from the current run (regression) ({seeds})"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("inputs/seeds.csv line"), "{text}");
+}
+
+#[test]
+fn verify_names_cells_as_the_csv_shows_them() {
+    let a = fresh_run("verify-cells", &[]);
+    // Row 5 of astar matches its expected_steps: say it does not.
+    edit(&a, "astar", 4, "matches_expected", |_| "false".into());
+    // Row 8: a limit row has no answer to compare.
+    edit(&a, "bfs-hash", 7, "status", |_| "limit".into());
+    let bad = bin().arg("verify").arg(&a).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let err = stderr(&bad);
+    let (h, rows) = read_csv(&a.join("cases.csv"));
+    let astar: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r[col(&h, "strategy")] == "astar")
+        .collect();
+    let steps = &astar[4][col(&h, "steps")];
+    assert!(
+        err.contains(&format!(
+            "matches_expected is `false`, but steps `{steps}` and expected_steps `{steps}` make it `true`"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("matches_expected is `true`, but it should be empty: a `limit` row has no answer to compare with expected_steps"),
+        "{err}"
+    );
+    for rust in ["Some(", "None"] {
+        assert!(!err.contains(rust), "{err}");
+    }
+}
+
+#[test]
+fn verify_fails_on_answers_that_contradict_expected_steps() {
+    // A dataset whose expected_steps is wrong on one row: the run (without --check) records
+    // it; verify must not call that run ok.
+    let dir = temp_dir("verify-expected");
+    let data = dir.join("data.csv");
+    let (h, mut rows) = read_csv(Path::new("inputs/per-depth.csv"));
+    let (id, e) = (col(&h, "id"), col(&h, "expected_steps"));
+    let wrong = rows.iter().position(|r| r[e] == "12").unwrap();
+    rows[wrong][e] = "14".into();
+    let mut w = csv::Writer::from_path(&data).unwrap();
+    w.write_record(&h).unwrap();
+    for r in &rows {
+        w.write_record(r).unwrap();
+    }
+    w.flush().unwrap();
+    let out = dir.join("run");
+    run_ok(&[
+        "run",
+        data.to_str().unwrap(),
+        "-q",
+        "--paths",
+        "-s",
+        "astar",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let v = bin().arg("verify").arg(&out).output().unwrap();
+    let err = stderr(&v);
+    assert_eq!(v.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:{} (id {}): astar answered 12 steps, expected 14 steps",
+            data.display(),
+            wrong + 2,
+            rows[wrong][id]
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("verify: ok"), "{err}");
+}
+
+#[test]
+fn verify_refuses_a_cases_csv_with_nothing_to_verify() {
+    let a = fresh_run("verify-empty-src", &[]);
+    let dir = temp_dir("verify-empty");
+    let path = dir.join("cases.csv");
+    let text = std::fs::read_to_string(a.join("cases.csv")).unwrap();
+    let header = text.split_once('\n').unwrap().0;
+    for (content, want) in [
+        (
+            String::new(),
+            "is empty (0 bytes, no header line)".to_string(),
+        ),
+        (
+            format!("{header}\n"),
+            format!("{}: no rows, only the header", path.display()),
+        ),
+    ] {
+        std::fs::write(&path, content).unwrap();
+        let v = bin().arg("verify").arg(&dir).output().unwrap();
+        let err = stderr(&v);
+        assert_eq!(v.status.code(), Some(2), "{err}");
+        assert!(err.contains(&want), "{err}");
+        assert!(!err.contains("verify: ok"), "{err}");
+    }
+}
+
+/// `merge`'s messages about a damaged shard name the file and say what is wrong in words.
+#[test]
+fn merge_names_damaged_shard_files_in_sentences() {
+    let dir = temp_dir("merge-damaged");
+    let shard = |i: u32| {
+        let out = dir.join(format!("s{i}"));
+        run_ok(&[
+            "run",
+            "inputs/per-depth.csv",
+            "-q",
+            "-s",
+            "astar",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let (s1, s2) = (shard(1), shard(2));
+    let hlog = s1.join("latency.hlog");
+    let cases = s1.join("cases.csv");
+    let (good_hlog, good_cases) = (
+        std::fs::read(&hlog).unwrap(),
+        std::fs::read(&cases).unwrap(),
+    );
+    let lines = good_hlog.iter().filter(|&&b| b == b'\n').count();
+    let mut garbage = good_hlog.clone();
+    garbage.extend_from_slice(b"not an interval\n");
+    for (file, content, want) in [
+        (
+            &hlog,
+            garbage,
+            format!(
+                "{}: line {} is not an interval log line",
+                hlog.display(),
+                lines + 1
+            ),
+        ),
+        (
+            &hlog,
+            Vec::new(),
+            format!("{}: the file is empty (0 bytes)", hlog.display()),
+        ),
+        (
+            &cases,
+            Vec::new(),
+            format!("{} is empty (no header line)", cases.display()),
+        ),
+    ] {
+        std::fs::write(&hlog, &good_hlog).unwrap();
+        std::fs::write(&cases, &good_cases).unwrap();
+        std::fs::write(file, content).unwrap();
+        let o = bin()
+            .arg("merge")
+            .args([&s1, &s2])
+            .arg("--out")
+            .arg(dir.join("merged"))
+            .arg("--force")
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(&want), "{err}");
+        assert!(err.contains("rerun"), "{err}");
+        for rust in ["ParseError", "Some(", "None", "{ ", "os error"] {
+            assert!(!err.contains(rust), "{err}");
+        }
+    }
 }

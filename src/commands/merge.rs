@@ -264,12 +264,28 @@ fn add_histograms(
     let path = p.dir.join("latency.hlog");
     let logged = hgrm::read_interval_log(&path)?;
     for (j, name) in names.iter().enumerate() {
-        let h = logged
-            .get(name)
-            .ok_or_else(|| format!("{}: no histogram tagged `{name}`", path.display()))?;
-        histograms[j]
-            .add(h)
-            .map_err(|e| format!("{}: `{name}`: {e:?}", path.display()))?;
+        let h = logged.get(name).ok_or_else(|| {
+            format!(
+                "{}: no histogram tagged `{name}` (it has {}): the shard's latency log is \
+                 incomplete; rerun that shard",
+                path.display(),
+                if logged.is_empty() {
+                    "none".to_string()
+                } else {
+                    logged
+                        .keys()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            )
+        })?;
+        histograms[j].add(h).map_err(|e| {
+            format!(
+                "{}: the `{name}` histogram cannot be added to the other shards' ({e})",
+                path.display()
+            )
+        })?;
     }
     Ok(())
 }
@@ -323,10 +339,19 @@ fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRe
     let header = r
         .byte_headers()
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    if header.is_empty() {
+        return Err(format!(
+            "{} is empty (no header line): the shard did not finish writing it; rerun that \
+             shard",
+            path.display()
+        ));
+    }
     if header.iter().ne(COLUMNS.iter().map(|c| c.as_bytes())) {
         return Err(format!(
-            "{}: the columns are not those of this tilebench's cases.csv",
-            path.display()
+            "{}:1: the columns are not those of this tilebench's cases.csv (`{},…`): the file \
+             was edited, or written by another version; rerun that shard",
+            path.display(),
+            COLUMNS[..4].join(",")
         ));
     }
     let strategy = COLUMNS

@@ -1,10 +1,14 @@
-//! `tilebench pdb build`: load or build the pattern databases of a shape and goal.
+//! `tilebench pdb build [FILE…]`: load or build the pattern databases of a shape and goal,
+//! or exactly those the goals of datasets need, and cache them. Exit 2 when a table cannot
+//! be cached (the next run would build it again).
 
 use super::{CmdResult, OK};
 use crate::cli::{PdbArgs, PdbOptions};
 use std::time::Instant;
+use tilebench::harness::input::{read_inputs, InputOptions};
+use tilebench::harness::runner::goals_of;
 use tilebench::puzzle::{Board, Shape};
-use tilebench::search::pdb;
+use tilebench::search::pdb::{self, Cache, Partition};
 
 /// The pattern-database options the arguments give.
 pub fn options(o: &PdbOptions) -> pdb::PdbOptions {
@@ -15,26 +19,99 @@ pub fn options(o: &PdbOptions) -> pdb::PdbOptions {
     }
 }
 
-pub fn run(args: PdbArgs) -> CmdResult {
-    let shape: Shape = args.size;
-    let goal = match &args.goal {
-        Some(g) => Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?,
-        None => Board::standard_goal(shape),
+/// The (shape, goal blank cell) of every table set wanted: that of --size and --goal, or
+/// those of the datasets' goals (read as `run` reads them), in first-seen order.
+fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
+    if args.files.is_empty() {
+        let shape = args.size.unwrap_or(Shape::S4X4);
+        let goal = match &args.goal {
+            Some(g) => Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?,
+            None => Board::standard_goal(shape),
+        };
+        return Ok(vec![(shape, goal.blank())]);
+    }
+    let opts = InputOptions {
+        size: args.size,
+        goal: args.goal.clone(),
     };
-    let opts = options(&args.pdb);
-    let (partition, dir) = (opts.partition_for(shape)?, opts.dir());
-    let t0 = Instant::now();
-    let terminal = super::terminal::Terminal::new(false);
-    let set = pdb::load_or_build(shape, goal.blank(), &partition, &dir, &terminal);
-    let entries: u64 = set.tables.iter().map(|t| t.len()).sum();
+    let (files, cases) = read_inputs(&args.files, &opts).map_err(|e| e.to_string())?;
+    let mut keys: Vec<(Shape, usize)> = Vec::new();
+    for g in goals_of(&cases) {
+        if !keys.contains(&(g.shape(), g.blank())) {
+            keys.push((g.shape(), g.blank()));
+        }
+    }
+    let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    if keys.is_empty() {
+        return Err(format!(
+            "{}: no valid rows, so no goals to build tables for; `tilebench run` on the file \
+             says what is wrong with its rows",
+            names.join(", ")
+        ));
+    }
+    let valid = cases.iter().filter(|c| c.problem.is_ok()).count();
+    let sets: Vec<String> = keys
+        .iter()
+        .map(|(shape, blank)| format!("{shape} with the blank at cell {blank}"))
+        .collect();
     eprintln!(
-        "pdb: {shape} partition {} for goals with the blank at cell {}: {} tables, {entries} entries ({:.1} MB at 4 bits each) in {}, ready in {:.1} s",
-        partition.name(),
-        goal.blank(),
-        set.tables.len(),
-        set.bytes() as f64 / 1e6,
-        dir.display(),
-        t0.elapsed().as_secs_f64()
+        "pdb: the {valid} valid case(s) of {} have goals of {} set(s) of tables: {}",
+        names.join(", "),
+        keys.len(),
+        sets.join("; ")
     );
+    Ok(keys)
+}
+
+pub fn run(args: PdbArgs) -> CmdResult {
+    let opts = options(&args.pdb);
+    let dir = opts.dir();
+    // Every partition is checked before anything is built.
+    let sets: Vec<(Shape, usize, Partition)> = wanted(&args)?
+        .into_iter()
+        .map(|(shape, blank)| {
+            opts.partition_for(shape)
+                .map(|p| (shape, blank, p))
+                .map_err(|e| format!("--pdb-partition: {e} (for the {shape} boards)"))
+        })
+        .collect::<Result<_, _>>()?;
+    let terminal = super::terminal::Terminal::new(false);
+    let mut reasons: Vec<String> = Vec::new();
+    let (mut tables, mut not_cached) = (0, 0);
+    for (shape, blank, partition) in sets {
+        let t0 = Instant::now();
+        let set = pdb::load_or_build(shape, blank, &partition, &dir, &terminal);
+        let count = |c: fn(&Cache) -> bool| set.cache.iter().filter(|x| c(x)).count();
+        let entries: u64 = set.tables.iter().map(|t| t.len()).sum();
+        eprintln!(
+            "pdb: {shape} partition {} for goals with the blank at cell {blank}: {} tables ({} loaded from the cache, {} built and cached, {} built but not cached), {entries} entries ({:.1} MB at 4 bits each) in {}, ready in {:.1} s",
+            partition.name(),
+            set.tables.len(),
+            count(|c| *c == Cache::Loaded),
+            count(|c| *c == Cache::Written),
+            count(|c| matches!(c, Cache::NotWritten(_))),
+            set.bytes() as f64 / 1e6,
+            dir.display(),
+            t0.elapsed().as_secs_f64()
+        );
+        tables += set.tables.len();
+        for c in &set.cache {
+            if let Cache::NotWritten(why) = c {
+                not_cached += 1;
+                if !reasons.contains(why) {
+                    reasons.push(why.clone());
+                }
+            }
+        }
+    }
+    if not_cached > 0 {
+        return Err(format!(
+            "{not_cached} of {tables} table(s) could not be cached in {}, so every run would \
+             build them again: {}. Make room there (a full disk, a file size limit), or give a \
+             writable --pdb-dir, and run `tilebench pdb build` again",
+            dir.display(),
+            reasons.join("; ")
+        ));
+    }
     Ok(OK)
 }

@@ -8,17 +8,63 @@
 //!   bibfs, 1 for the others; present on searched rows) for built-in strategies; external
 //!   programs (`run --solver`) report counters of their own definition, or none, and their
 //!   rows are not checked for them;
-//! - `optimal` must agree with `steps` and `expected_steps`.
+//! - `optimal` must agree with `steps` and `expected_steps`;
+//! - every answer must agree with the row's `expected_steps` (the dataset's answer, copied
+//!   into cases.csv), whatever `matches_expected` says; wrong answers (status `wrong`, or
+//!   `optimal` false) are failures, as for `run --check`.
+//!
+//! Messages show cells as the user sees them in the CSV: `` `7` ``, `` `true` ``, or empty.
 
 use super::{CmdResult, FAILED, OK};
 use crate::cli::VerifyArgs;
 use tilebench::check;
 use tilebench::check::RowView;
-use tilebench::harness::record::RowStatus;
+use tilebench::harness::record::{Record, RowStatus};
 use tilebench::harness::rundir::RunDir;
 use tilebench::puzzle::{is_solvable, Board, Move};
 use tilebench::report::cases_csv::{self, CaseRow};
 use tilebench::search::registry;
+
+/// A cell as the user sees it in cases.csv: its value in backquotes, or "empty".
+fn cell<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "empty".into(), |v| format!("`{v}`"))
+}
+
+/// Whether `optimal` and `matches_expected` agree with `steps` and `expected_steps`.
+fn expected_flags(r: &CaseRow, at: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    if let (Some(opt), Some(e), Some(n), "solved") =
+        (r.optimal, r.expected_steps, r.steps, r.status.as_str())
+    {
+        if e >= 0 && opt != (n <= e) {
+            bad.push(format!(
+                "{at}: optimal is `{opt}`, but steps `{n}` and expected_steps `{e}` make it `{}`",
+                n <= e
+            ));
+        }
+    }
+    let recomputed = Record::compare(r.status, r.steps, r.expected_steps);
+    if recomputed != r.matches_expected {
+        let why = match (recomputed, r.expected_steps) {
+            (Some(_), _) => format!(
+                "steps {} and expected_steps {} make it {}",
+                cell(r.steps),
+                cell(r.expected_steps),
+                cell(recomputed)
+            ),
+            (None, None) => "it should be empty: the row has no expected_steps".into(),
+            (None, Some(_)) => format!(
+                "it should be empty: a `{}` row has no answer to compare with expected_steps",
+                r.status.as_str()
+            ),
+        };
+        bad.push(format!(
+            "{at}: matches_expected is {}, but {why}",
+            cell(r.matches_expected)
+        ));
+    }
+    bad
+}
 
 /// Every problem with one row, as messages.
 pub fn verify_row(r: &CaseRow) -> Vec<String> {
@@ -48,26 +94,7 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
     if searched && r.latency_ns.is_none() {
         bad.push(format!("{at}: a searched row without latency_ns"));
     }
-    if let (Some(opt), Some(e), Some(n), "solved") =
-        (r.optimal, r.expected_steps, r.steps, r.status.as_str())
-    {
-        if e >= 0 && opt != (n <= e) {
-            bad.push(format!(
-                "{at}: optimal is {opt} but steps {n} vs expected_steps {e} say {}",
-                n <= e
-            ));
-        }
-    }
-    let recomputed = match (r.status.as_str(), r.expected_steps) {
-        ("solved" | "unsolvable", Some(e)) => Some(r.steps == Some(e)),
-        _ => None,
-    };
-    if recomputed != r.matches_expected {
-        bad.push(format!(
-            "{at}: matches_expected is {:?} but steps {:?} vs expected_steps {:?} say {:?}",
-            r.matches_expected, r.steps, r.expected_steps, recomputed
-        ));
-    }
+    bad.extend(expected_flags(r, &at));
     if !matches!(r.status.as_str(), "solved" | "unsolvable") {
         return bad;
     }
@@ -90,8 +117,8 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
             }
             if r.steps != Some(-1) {
                 bad.push(format!(
-                    "{at}: unsolvable with steps {:?} (should be -1)",
-                    r.steps
+                    "{at}: marked unsolvable, but steps is {} (an unsolvable row has steps `-1`)",
+                    cell(r.steps)
                 ));
             }
         }
@@ -112,8 +139,8 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
                         "{at}: path `{p}` ends at {end}, not at the goal {goal}"
                     )),
                     Ok((_, n)) if Some(n as i64) != r.steps => bad.push(format!(
-                        "{at}: path has {n} moves but steps says {:?}",
-                        r.steps
+                        "{at}: the path has {n} moves, but steps is {}",
+                        cell(r.steps)
                     )),
                     Ok(_) => {}
                 }
@@ -126,12 +153,27 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
 pub fn run(args: VerifyArgs) -> CmdResult {
     let path = RunDir::cases_csv(&args.results);
     let rows = cases_csv::read(&path)?;
+    if rows.is_empty() {
+        return Err(format!(
+            "{}: no rows, only the header: the run recorded no cases, so there is nothing to \
+             verify; give the results of a run that solved its dataset",
+            path.display()
+        ));
+    }
     let mut failures: Vec<String> = rows.iter().flat_map(verify_row).collect();
     let views: Vec<RowView> = rows
         .iter()
-        .map(|r| RowView::of_row(r, registry::find(&r.strategy).is_some()))
+        .map(|r| {
+            let mut v = RowView::of_row(r, registry::find(&r.strategy).is_some());
+            // Answers are checked against expected_steps itself: a matches_expected that
+            // disagrees was reported above.
+            v.matches_expected = Record::compare(r.status, r.steps, r.expected_steps);
+            v
+        })
         .collect();
     failures.extend(check::disagreements(&views));
+    failures.extend(check::mismatches(&views));
+    failures.extend(check::judged_failures(&views));
     let solved = rows
         .iter()
         .filter(|r| r.status == RowStatus::Solved)

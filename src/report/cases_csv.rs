@@ -217,21 +217,87 @@ pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Resu
     Ok(())
 }
 
-/// Reads a cases.csv back. Errors name the file and line.
+/// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
+/// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
+pub const LATER_COLUMNS: [&str; 3] = ["optimal", "cpu_us", "max_rss_kb"];
+
+/// Reads a cases.csv back. Errors name the file (and line, and column) and say what to do.
 ///
 /// # Errors
-/// A file that cannot be opened or read, or a row that is not a [`CaseRow`] (wrong
-/// columns, a value that does not parse).
+/// A file that cannot be opened or read; an empty file (0 bytes: a run that did not finish);
+/// a file without the header line, or whose header lacks a column of [`COLUMNS`] (other than
+/// [`LATER_COLUMNS`]: a missing column would read as empty cells); a row that is not a
+/// [`CaseRow`] (a value that does not parse).
 pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    r.deserialize()
-        .map(|row| {
-            row.map_err(|e| {
+    let p = path.display();
+    let redo = "give the cases.csv of a finished `tilebench run`, or run it again";
+    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{p}: cannot read: {e}"))?;
+    let header = r
+        .headers()
+        .map_err(|e| format!("{p}:1: cannot read the header line: {e}; {redo}"))?
+        .clone();
+    if header.iter().all(|h| h.trim().is_empty()) {
+        let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+        return Err(format!(
+            "{p} is empty ({bytes} bytes, no header line): a cases.csv starts with the line \
+             `{},…`; the run that wrote it did not finish: {redo}",
+            COLUMNS[..4].join(",")
+        ));
+    }
+    let missing: Vec<&str> = COLUMNS
+        .iter()
+        .filter(|c| !LATER_COLUMNS.contains(c) && !header.iter().any(|h| h == **c))
+        .copied()
+        .collect();
+    if missing.len() == COLUMNS.len() - LATER_COLUMNS.len() {
+        return Err(format!(
+            "{p}:1: no header line: the first line (`{}`) names none of the columns of a \
+             cases.csv (`{},…`); the header was lost or this is another kind of file: {redo}",
+            crate::util::clip(&header.iter().collect::<Vec<_>>().join(","), 60),
+            COLUMNS[..4].join(",")
+        ));
+    }
+    if !missing.is_empty() {
+        return Err(format!(
+            "{p}:1: the header has no `{}` column{}; a cases.csv written by tilebench has \
+             every one of `{}` (its cells would read as empty): {redo}",
+            missing.join("`, `"),
+            if missing.len() > 1 { "s" } else { "" },
+            COLUMNS.join(",")
+        ));
+    }
+    let mut rows = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match r.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => return Ok(rows),
+            Err(e) => {
                 let line = e.position().map_or(0, |p| p.line());
-                format!("{}:{line}: {e}", path.display())
-            })
-        })
-        .collect()
+                return Err(format!("{p}:{line}: {e}; the file is damaged: {redo}"));
+            }
+        }
+        let row = record.deserialize(Some(&header)).map_err(|e| {
+            let line = record.position().map_or(0, |p| p.line());
+            let csv::ErrorKind::Deserialize { err, .. } = e.kind() else {
+                return format!("{p}:{line}: {e}; {redo}");
+            };
+            let field = err.field().and_then(|i| {
+                let i = usize::try_from(i).ok()?;
+                Some((header.get(i)?, record.get(i)?))
+            });
+            match field {
+                Some((column, value)) => format!(
+                    "{p}:{line}: column `{column}`: `{}` cannot be read ({}); the file was \
+                     edited or is damaged: {redo}",
+                    crate::util::clip(value, 40),
+                    err.kind()
+                ),
+                None => format!("{p}:{line}: {}; {redo}", err.kind()),
+            }
+        })?;
+        rows.push(row);
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 
 use base64::Engine as _;
 use hdrhistogram::serialization::interval_log::{
-    IntervalLogIterator, IntervalLogWriterBuilder, LogEntry, LogIteratorError, Tag,
+    IntervalLogIterator, IntervalLogWriterBuilder, IntervalLogWriterError, LogEntry,
+    LogIteratorError, Tag,
 };
 use hdrhistogram::serialization::{Deserializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
@@ -84,7 +85,12 @@ pub fn write_interval_log(
     let mut offset = Duration::ZERO;
     for (name, h, wall) in entries {
         log.write_histogram(h, offset, *wall, Tag::new(name))
-            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+            .map_err(|e| match e {
+                IntervalLogWriterError::IoError(e) => e,
+                IntervalLogWriterError::SerializeError(e) => {
+                    io::Error::other(format!("the {name} histogram cannot be serialized: {e}"))
+                }
+            })?;
         offset += *wall;
     }
     Ok(())
@@ -113,11 +119,16 @@ pub fn parse_interval_log(
     let mut deserializer = Deserializer::new();
     let damaged = |what: String| {
         format!(
-            "{}: {what}; the file is damaged: rerun `tilebench run`, or delete it to plot latency \
-             from cases.csv",
+            "{}: {what}; the file is damaged: rerun the `tilebench run` that wrote it (`plot` \
+             reads latency from cases.csv instead when the file is deleted)",
             path.display()
         )
     };
+    if bytes.is_empty() {
+        return Err(damaged(
+            "the file is empty (0 bytes), probably cut short by an interrupted write".into(),
+        ));
+    }
     for (i, entry) in IntervalLogIterator::new(bytes).enumerate() {
         let at = |what: String| damaged(format!("histogram {}: {what}", i + 1));
         let interval = match entry {
@@ -129,7 +140,10 @@ pub fn parse_interval_log(
                     .filter(|&&b| b == b'\n')
                     .count()
                     + 1;
-                return Err(damaged(format!("line {line} is not an interval log line")));
+                return Err(damaged(format!(
+                    "line {line} is not an interval log line (a `#` comment, or \
+                     `Tag=NAME,start,length,max,histogram`)"
+                )));
             }
         };
         let tag = interval
@@ -143,11 +157,11 @@ pub fn parse_interval_log(
             .map_err(|e| at(format!("Tag={tag}: not base64 ({e})")))?;
         let h: Histogram<u64> = deserializer
             .deserialize(&mut raw.as_slice())
-            .map_err(|e| at(format!("Tag={tag}: cannot be decoded ({e:?})")))?;
+            .map_err(|e| at(format!("Tag={tag}: cannot be decoded ({e})")))?;
         match out.get_mut(&tag) {
             Some(acc) => acc.add(&h).map_err(|e| {
                 at(format!(
-                    "Tag={tag}: cannot be added to the earlier {tag} histogram ({e:?})"
+                    "Tag={tag}: cannot be added to the earlier {tag} histogram ({e})"
                 ))
             })?,
             None => {
@@ -186,5 +200,24 @@ mod tests {
         let e = parse_interval_log(&bad, Path::new("latency.hlog")).unwrap_err();
         assert!(e.contains("is not an interval log line"), "{e}");
         assert!(!e.contains("ParseError"), "{e}");
+    }
+
+    #[test]
+    fn damaged_logs_are_described_in_sentences() {
+        let path = Path::new("shard/latency.hlog");
+        // Valid base64 that is not a histogram: the decoder's reason, as a sentence.
+        let bad = b"#a comment\nTag=astar,0.000,1.000,1.000,AAAAAAAAAAA=\n";
+        let e = parse_interval_log(bad, path).unwrap_err();
+        assert!(
+            e.starts_with(
+                "shard/latency.hlog: histogram 1: Tag=astar: cannot be decoded (The cookie"
+            ),
+            "{e}"
+        );
+        assert!(!e.contains("InvalidCookie"), "{e}");
+        // An empty file (an interrupted write) says so.
+        let e = parse_interval_log(b"", path).unwrap_err();
+        assert!(e.contains("the file is empty (0 bytes)"), "{e}");
+        assert!(e.contains("rerun the `tilebench run` that wrote it"), "{e}");
     }
 }

@@ -40,6 +40,19 @@ pub struct PdbSet {
     pub homes: Vec<Vec<u8>>,
     /// One table per group, in the partition's order.
     pub tables: Vec<PatternTable>,
+    /// Where each table came from and whether it is cached, in the partition's order.
+    pub cache: Vec<Cache>,
+}
+
+/// Where a table of a [`PdbSet`] came from, and whether its cache file holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cache {
+    /// Read from its cache file.
+    Loaded,
+    /// Built (the file was missing or could not be used) and written to its cache file.
+    Written,
+    /// Built, but its cache file could not be written: why, as a sentence.
+    NotWritten(String),
 }
 
 impl PdbSet {
@@ -49,9 +62,20 @@ impl PdbSet {
     }
 }
 
+/// A group's tiles as messages write them: `1, 2, 3`.
+fn tile_list(tiles: &[u8]) -> String {
+    tiles
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Loads or builds the tables of a partition, caching them in `dir`. Groups are built in
 /// parallel, each reporting its progress to `observer`, which also gets one line per table
-/// (loaded, built, rebuilt and why).
+/// (loaded, built, rebuilt and why, not cached and why). Temporary files that builds of
+/// processes no longer running left in `dir` are removed first. What became of each table's
+/// file is in [`PdbSet::cache`]: a table that cannot be cached is used anyway.
 pub fn load_or_build(
     shape: Shape,
     blank: usize,
@@ -60,76 +84,95 @@ pub fn load_or_build(
     observer: &dyn crate::observe::Observer,
 ) -> PdbSet {
     use rayon::prelude::*;
+    let removed = store::remove_stale_temporaries(dir);
+    if !removed.is_empty() {
+        observer.notice(&format!(
+            "pdb: removed {} temporary file(s) that interrupted builds left in {}: {}",
+            removed.len(),
+            dir.display(),
+            removed.join(", ")
+        ));
+    }
     let canon = crate::space::canonical_goal(shape, blank);
     let homes = partition.group_cells(shape, blank);
-    let log = |line: String| observer.notice(&line);
-    let tables: Vec<PatternTable> = homes
+    let (tables, cache) = homes
         .par_iter()
         .map(|home| {
             let tiles: Vec<u8> = home.iter().map(|&c| canon.tile(c as usize)).collect();
-            let path = dir.join(store::file_name(shape, blank, &tiles));
-            match store::read(&path, shape, blank, home, &tiles) {
-                Ok(t) => {
-                    log(format!("pdb: loaded {} ({} entries)", path.display(), t.len()));
-                    return t;
-                }
-                Err(why) if path.exists() => log(format!(
-                    "pdb: cannot use {} ({why}); rebuilding it",
-                    path.display()
-                )),
-                Err(_) => {}
-            }
-            let entries = index::placements(shape.cells(), tiles.len());
-            let memory = entries * (shape.cells() - tiles.len()) as u64 * 3 / 8 + entries / 2;
-            log(format!(
-                "pdb: building the {}-tile table {:?} for {shape} (blank at {blank}): {entries} entries, {:.2} GB of memory while building{}",
-                tiles.len(),
-                tiles,
-                memory as f64 / 1e9,
-                if entries > 100_000_000 {
-                    "; this takes minutes, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
-                } else {
-                    ""
-                }
-            ));
-            let bar = observer.progress(
-                &format!("pdb {}-tile table", tiles.len()),
-                index::placements(shape.cells(), tiles.len()),
-            );
-            let t0 = std::time::Instant::now();
-            let (t, built) = table::build_table(shape, blank, home, &tiles, &|done, _| {
-                bar.set(done)
-            });
-            bar.finish();
-            log(format!(
-                "pdb: built the {}-tile table {:?} for {shape} (blank at {blank}) in {:.1} s: {} entries, {:.1} MB at 4 bits each, largest value {}{}",
-                tiles.len(),
-                tiles,
-                t0.elapsed().as_secs_f64(),
-                t.len(),
-                t.packed().len() as f64 / 1e6,
-                built.max_value,
-                if built.clamped > 0 {
-                    format!(", {} entries stored below their value (difference from Manhattan above 28)", built.clamped)
-                } else {
-                    String::new()
-                }
-            ));
-            if let Err(e) = store::write(&path, shape, blank, &t) {
-                log(format!(
-                    "pdb: cannot cache {}: {e} (the table is used anyway; choose a writable --pdb-dir to keep it)",
-                    path.display()
-                ));
-            }
-            t
+            load_or_build_one(shape, blank, home, &tiles, dir, observer)
         })
-        .collect();
+        .unzip();
     PdbSet {
         shape,
         blank,
         partition: partition.clone(),
         homes,
         tables,
+        cache,
+    }
+}
+
+/// One group's table: read from its cache file, or built and written there.
+fn load_or_build_one(
+    shape: Shape,
+    blank: usize,
+    home: &[u8],
+    tiles: &[u8],
+    dir: &Path,
+    observer: &dyn crate::observe::Observer,
+) -> (PatternTable, Cache) {
+    let log = |line: String| observer.notice(&line);
+    let path = dir.join(store::file_name(shape, blank, tiles));
+    match store::read(&path, shape, blank, home, tiles) {
+        Ok(t) => {
+            log(format!("pdb: loaded {} ({} entries)", path.display(), t.len()));
+            return (t, Cache::Loaded);
+        }
+        Err(why) if path.is_file() => log(format!(
+            "pdb: cannot use {} ({why}); rebuilding it",
+            path.display()
+        )),
+        Err(_) => {}
+    }
+    let entries = index::placements(shape.cells(), tiles.len());
+    let memory = entries * (shape.cells() - tiles.len()) as u64 * 3 / 8 + entries / 2;
+    log(format!(
+        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {:.2} GB of memory while building{}",
+        tiles.len(),
+        tile_list(tiles),
+        memory as f64 / 1e9,
+        if entries > 100_000_000 {
+            "; this takes minutes, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
+        } else {
+            ""
+        }
+    ));
+    let bar = observer.progress(&format!("pdb {}-tile table", tiles.len()), entries);
+    let t0 = std::time::Instant::now();
+    let (t, built) = table::build_table(shape, blank, home, tiles, &|done, _| bar.set(done));
+    bar.finish();
+    log(format!(
+        "pdb: built the {}-tile table of tiles {} for {shape} (blank at {blank}) in {:.1} s: {} entries, {:.1} MB at 4 bits each, largest value {}{}",
+        tiles.len(),
+        tile_list(tiles),
+        t0.elapsed().as_secs_f64(),
+        t.len(),
+        t.packed().len() as f64 / 1e6,
+        built.max_value,
+        if built.clamped > 0 {
+            format!(", {} entries stored below their value (difference from Manhattan above 28)", built.clamped)
+        } else {
+            String::new()
+        }
+    ));
+    match store::write(&path, shape, blank, &t) {
+        Ok(()) => (t, Cache::Written),
+        Err(e) => {
+            log(format!(
+                "pdb: the table is not cached: {e} (it is used anyway; choose a writable --pdb-dir with room to keep it)"
+            ));
+            (t, Cache::NotWritten(e))
+        }
     }
 }
 

@@ -42,11 +42,21 @@ impl Partition {
             .map(|p| p.trim().parse::<usize>())
             .collect::<Result<_, _>>()
             .map_err(|_| format!("`{s}` is not a partition; write group sizes like 6-6-3"))?;
-        let total: usize = sizes.iter().sum();
-        if total != shape.cells() - 1 || sizes.contains(&0) {
+        if sizes.contains(&0) {
             return Err(format!(
-                "partition {s} covers {total} tiles, but a {shape} board has {}",
-                shape.cells() - 1
+                "partition {s} has a group of 0 tiles; every group holds at least one tile \
+                 (e.g. {})",
+                Partition::default_for(shape).name()
+            ));
+        }
+        let total: usize = sizes.iter().sum();
+        if total != shape.cells() - 1 {
+            return Err(format!(
+                "partition {s} covers {total} tiles, but a {shape} board has {}: give group \
+                 sizes that add up to {} (e.g. {})",
+                shape.cells() - 1,
+                shape.cells() - 1,
+                Partition::default_for(shape).name()
             ));
         }
         if let Some(&big) = sizes
@@ -132,5 +142,22 @@ impl Partition {
                 .map(|g| g.iter().map(|&p| mirror(p)).collect())
                 .collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_partitions_say_what_is_wrong() {
+        let e = Partition::parse("0-8", Shape::S3X3).unwrap_err();
+        assert!(e.contains("has a group of 0 tiles"), "{e}");
+        let e = Partition::parse("4-5", Shape::S3X3).unwrap_err();
+        assert!(
+            e.contains("covers 9 tiles, but a 3x3 board has 8: give group sizes that add up to 8"),
+            "{e}"
+        );
+        assert_eq!(Partition::parse("4-4", Shape::S3X3).unwrap().sizes, [4, 4]);
     }
 }
