@@ -313,9 +313,14 @@ pub struct CompareArgs {
     /// Allowed increase of expanded/generated, in percent, per strategy and per case
     #[arg(long, default_value_t = 0.0)]
     pub max_work_increase: f64,
-    /// Gate p50/p99 latency: allowed increase in percent (default: latency is shown, not gated)
+    /// Gate latency: the allowed slow-down in percent; a strategy regresses only when the whole
+    /// 95% interval of a paired ratio (per case, p50 or p99) lies above it (default: shown,
+    /// not gated)
     #[arg(long)]
     pub max_latency_increase: Option<f64>,
+    /// Latency changes smaller than this, in percent, are noise whatever the interval says
+    #[arg(long, default_value_t = 2.0)]
+    pub noise_threshold: f64,
     /// Also write the comparison as Markdown to FILE
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,

@@ -26,6 +26,7 @@ use tilebench::harness::rundir::BASELINES_DIR;
 use tilebench::report::cases_csv::{self, CaseRow};
 use tilebench::report::markdown::markdown_table;
 use tilebench::report::table::align;
+use tilebench::stats;
 
 type Key = (String, String, String);
 
@@ -77,19 +78,11 @@ fn fmt_pct(p: f64) -> String {
     }
 }
 
-/// Whether a row's latency counts: an answered row (searched, not out of budget), the rows
-/// summary.csv's percentiles are made of.
-fn answered(r: &CaseRow) -> bool {
-    r.status.searched() && r.status != tilebench::harness::record::RowStatus::Limit
-}
-
-/// A percentile of latencies in ns, as µs: HdrHistogram's, as summary.csv's.
-fn percentile_us(latencies: &[u64], q: f64) -> f64 {
-    let mut h = tilebench::report::new_histogram();
-    for &ns in latencies {
-        h.saturating_record(ns.max(1));
-    }
-    tilebench::report::percentile_us(&h, q)
+/// A row's latency in ns when it counts: an answered row (searched, not out of budget), the
+/// rows summary.csv's percentiles are made of.
+fn latency(r: &CaseRow) -> Option<f64> {
+    let answered = r.status.searched() && r.status != tilebench::harness::record::RowStatus::Limit;
+    Some(r.latency_ns.filter(|&ns| answered && ns > 0)? as f64)
 }
 
 /// The work counters compared: the column's name, its value in a row.
@@ -109,8 +102,9 @@ struct CounterTotal {
 struct StrategyTotals {
     /// In [`COUNTERS`] order.
     work: [CounterTotal; 2],
-    base_lat: Vec<u64>,
-    cur_lat: Vec<u64>,
+    /// Latencies (ns) of the matched cases both runs answered with a search, pair by pair.
+    base_lat: Vec<f64>,
+    cur_lat: Vec<f64>,
     wrong: usize,
     work_regressed: usize,
     /// Matched rows with a counter in one run only.
@@ -332,6 +326,7 @@ pub fn run(args: CompareArgs) -> CmdResult {
     if let Some(max) = args.max_latency_increase {
         check_threshold("--max-latency-increase", max)?;
     }
+    check_threshold("--noise-threshold", args.noise_threshold)?;
     let (base_path, cur_path) = resolve(&args)?;
     let base_side = load(&base_path, "baseline")?;
     let mut cur_side = load(&cur_path, "current")?;
@@ -430,20 +425,16 @@ fn match_rows<'a>(
             found.strategies.push(k.2.clone());
         }
     }
-    for (k, r) in cur {
-        if let (true, Some(l)) = (answered(r), r.latency_ns) {
-            found.totals.entry(k.2.clone()).or_default().cur_lat.push(l);
-        }
-    }
     for (k, b) in base {
         let t = found.totals.entry(k.2.clone()).or_default();
-        if let (true, Some(l)) = (answered(b), b.latency_ns) {
-            t.base_lat.push(l);
-        }
         let Some(c) = cur_index.get(k) else {
             found.missing.push(k);
             continue;
         };
+        if let (Some(bl), Some(cl)) = (latency(b), latency(c)) {
+            t.base_lat.push(bl);
+            t.cur_lat.push(cl);
+        }
         if b.status != c.status || b.steps != c.steps {
             t.wrong += 1;
             found.wrong.push(format!(
@@ -519,7 +510,7 @@ fn strategy_table(found: &mut Findings, args: &CompareArgs) -> (Vec<Vec<String>>
             continue;
         };
         work_rows(&mut body, s, t, args.max_work_increase);
-        latency_regressed |= latency_rows(&mut body, s, t, args.max_latency_increase);
+        latency_regressed |= latency_rows(&mut body, s, t, args);
     }
     (body, latency_regressed)
 }
@@ -585,34 +576,62 @@ fn work_rows(body: &mut Vec<Vec<String>>, s: &str, t: &StrategyTotals, max_work_
     }
 }
 
-/// Adds a strategy's p50 and p99 latency rows; true when one regressed past
-/// `max_latency_increase`.
+/// Adds a strategy's paired latency rows (per case, p50, p99: the ratio current/baseline
+/// with its 95% interval); true when one regressed past `max_latency_increase` (the whole
+/// interval above it and above the noise threshold).
 fn latency_rows(
     body: &mut Vec<Vec<String>>,
     s: &str,
     t: &mut StrategyTotals,
-    max_latency_increase: Option<f64>,
+    args: &CompareArgs,
 ) -> bool {
+    let Ok(paired) = stats::Paired::new(&t.base_lat, &t.cur_lat) else {
+        return false;
+    };
+    let c = paired.compare(stats::RESAMPLES, 1);
+    let noise = args.noise_threshold / 100.0;
+    let gate = args.max_latency_increase.map(|m| m / 100.0);
     let mut regressed = false;
-    for (metric, q) in [("p50 latency µs", 0.5), ("p99 latency µs", 0.99)] {
-        let (b, c) = (percentile_us(&t.base_lat, q), percentile_us(&t.cur_lat, q));
-        let p = pct(b, c);
-        let verdict = match max_latency_increase {
-            None => "not gated",
-            Some(max) if p > max => {
+    let us = |v: &[f64], q: f64| stats::quantile(&mut v.to_vec(), q) / 1000.0;
+    for (name, i) in c.figures() {
+        let (metric, b, cur) = match name {
+            "p50" => ("p50 latency µs", us(&t.base_lat, 0.5), us(&t.cur_lat, 0.5)),
+            "p99" => (
+                "p99 latency µs",
+                us(&t.base_lat, 0.99),
+                us(&t.cur_lat, 0.99),
+            ),
+            _ => ("latency per case (geo. mean ratio)", 1.0, c.mean.estimate),
+        };
+        let v = stats::Verdict::of(i, noise, gate.unwrap_or(noise));
+        let word = match (v, gate) {
+            (stats::Verdict::Regressed, Some(_)) => {
                 regressed = true;
                 "regressed"
             }
-            Some(_) if p < 0.0 => "improved",
-            Some(_) => "within threshold",
+            (stats::Verdict::Regressed, None) => "slower (not gated)",
+            (v, _) => v.word(),
+        };
+        let change = format!(
+            "{} (95% CI {} to {})",
+            fmt_pct((i.estimate - 1.0) * 100.0),
+            fmt_pct((i.low - 1.0) * 100.0),
+            fmt_pct((i.high - 1.0) * 100.0)
+        );
+        let fmt = |x: f64| {
+            if name == "per case" {
+                format!("{x:.3}×")
+            } else {
+                format!("{x:.1}")
+            }
         };
         body.push(vec![
             s.to_string(),
             metric.into(),
-            format!("{b:.1}"),
-            format!("{c:.1}"),
-            fmt_pct(p),
-            verdict.into(),
+            fmt(b),
+            fmt(cur),
+            change,
+            word.into(),
         ]);
     }
     regressed
