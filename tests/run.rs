@@ -96,10 +96,152 @@ fn check_catches_a_wrong_expected_steps() {
     assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
     let err = stderr(&res);
     assert!(
-        err.contains("wrong.csv:3 (id wrong): astar answered 3 steps, expected 5 steps"),
+        err.contains("wrong.csv:3 (id wrong): astar: answered 3 steps, expected 5 steps"),
         "{err}"
     );
     assert!(!err.contains("(id right)"), "{err}");
+}
+
+/// `run` with `args`, into `out` (overwritten).
+fn run_into(out: &std::path::Path, args: &[&str]) -> std::process::Output {
+    bin()
+        .arg("run")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg("--force")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_fails_on_limit_rows_and_names_them() {
+    let out = temp_dir("run-check-limit");
+    let base = [
+        "inputs/per-depth.csv",
+        "-s",
+        "astar",
+        "--max-nodes",
+        "5",
+        "-q",
+        "--check",
+    ];
+    let res = run_into(&out, &base);
+    assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
+    let err = stderr(&res);
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let (status, line, id) = (col(&h, "status"), col(&h, "line"), col(&h, "id"));
+    let limits: Vec<&Vec<String>> = rows.iter().filter(|r| r[status] == "limit").collect();
+    let solved = rows.len() - limits.len();
+    assert!(
+        limits.len() > 50 && solved > 5,
+        "{} limit rows",
+        limits.len()
+    );
+    assert!(
+        err.contains(&format!(
+            "check: astar: {solved} verified ({solved} expected_steps), 0 wrong, {} unverified \
+             ({} limit)",
+            limits.len(),
+            limits.len()
+        )),
+        "{err}"
+    );
+    // The first limit rows are named, with the budget that ran out; the rest counted.
+    for r in &limits[..5] {
+        let named = format!(
+            "check failed: inputs/per-depth.csv:{} (id {}): astar: no answer within --max-nodes \
+             5 (expanded: 5)",
+            r[line], r[id]
+        );
+        assert!(err.contains(&named), "{named}: {err}");
+    }
+    assert!(
+        !err.contains(&format!("(id {}): astar", limits[5][id])),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "astar: … and {} more limit rows",
+            limits.len() - 5
+        )),
+        "{err}"
+    );
+    assert!(err.contains("check: failed: 0 wrong and"), "{err}");
+    assert!(!err.contains("check: passed"), "{err}");
+
+    // --allow-limit accepts the limit rows it names, and not one more.
+    let n = limits.len().to_string();
+    let fewer = (limits.len() - 1).to_string();
+    for (allow, code) in [
+        (&n[..], 0),
+        ("all", 0),
+        ("astar=all", 0),
+        (&fewer[..], 1),
+        ("idastar=all", 1),
+    ] {
+        let res = run_into(&out, &[&base[..], &["--allow-limit", allow]].concat());
+        assert_eq!(res.status.code(), Some(code), "{allow}: {}", stderr(&res));
+        let err = stderr(&res);
+        if code == 0 {
+            assert!(
+                err.contains(&format!(
+                    "check: passed: {solved} of {} rows verified ({solved} expected_steps); \
+                     the other {n} are limit rows accepted by --allow-limit",
+                    rows.len()
+                )),
+                "{allow}: {err}"
+            );
+        } else {
+            assert!(err.contains("check failed: "), "{allow}: {err}");
+        }
+    }
+    // Without --check, or naming no solver tilebench knows, it is a usage error.
+    let res = run_into(&out, &["inputs/seeds.csv", "-q", "--allow-limit", "3"]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    assert!(stderr(&res).contains("--check"), "{}", stderr(&res));
+    let res = run_into(&out, &[&base[..], &["--allow-limit", "nosuch=3"]].concat());
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    assert!(
+        stderr(&res).contains("`nosuch` is neither a built-in strategy"),
+        "{}",
+        stderr(&res)
+    );
+}
+
+#[test]
+fn without_expected_steps_a_lone_strategy_is_unconfirmed_and_two_agree() {
+    let dir = temp_dir("run-check-lone");
+    let data = dir.join("bare.csv");
+    std::fs::write(
+        &data,
+        "id,start\nb,2 3 4 1 5 x 7 6 8\nc,1 2 3 x 4 6 7 5 8\nu,2 1 3 4 5 6 7 8 x\n",
+    )
+    .unwrap();
+    let data = data.to_str().unwrap();
+    let out = dir.join("out");
+    let res = run_into(&out, &[data, "-s", "astar", "-q", "--check"]);
+    assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
+    let err = stderr(&res);
+    assert!(
+        err.contains(
+            "bare.csv:2 (id b): astar: 19 steps not confirmed: the row has no expected_steps, \
+             and no other optimal strategy answered it"
+        ),
+        "{err}"
+    );
+    // The unsolvable pair is confirmed by the parity test, whoever answers it.
+    assert!(
+        err.contains("check: astar: 1 verified (1 parity), 0 wrong, 2 unverified (2 unconfirmed)"),
+        "{err}"
+    );
+    let res = run_into(&out, &[data, "-s", "astar,bibfs", "-q", "--check"]);
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    assert!(
+        stderr(&res).contains("check: passed: all 6 rows verified (2 parity, 4 agreement)"),
+        "{}",
+        stderr(&res)
+    );
 }
 
 #[test]
