@@ -167,7 +167,10 @@ fn a_read_only_output_directory_is_refused_before_solving() {
     let mut probe = std::process::Command::new("sh");
     probe.args(["-c", "echo x > \"$0\"/probe"]).arg(&ro);
     let probe = as_user(probe);
-    assert!(!probe.status.success(), "the directory is writable: the test proves nothing");
+    assert!(
+        !probe.status.success(),
+        "the directory is writable: the test proves nothing"
+    );
     assert!(!ro.join("probe").exists());
     for out in [ro.clone(), ro.join("sub")] {
         let mut cmd = bin();
@@ -177,7 +180,10 @@ fn a_read_only_output_directory_is_refused_before_solving() {
         let err = stderr(&res);
         assert_eq!(res.status.code(), Some(2), "{}: {err}", out.display());
         assert!(err.starts_with("error: "), "{err}");
-        assert!(err.contains(&out.display().to_string()), "the path is named: {err}");
+        assert!(
+            err.contains(&out.display().to_string()),
+            "the path is named: {err}"
+        );
         let lower = err.to_lowercase();
         assert!(
             lower.contains("permission denied") || lower.contains("cannot write"),
@@ -186,6 +192,10 @@ fn a_read_only_output_directory_is_refused_before_solving() {
         assert!(!err.contains("strategies on"), "solving started:\n{err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    assert_eq!(std::fs::read_dir(&ro).unwrap().count(), 0, "nothing was written");
+    assert_eq!(
+        std::fs::read_dir(&ro).unwrap().count(),
+        0,
+        "nothing was written"
+    );
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
