@@ -689,10 +689,71 @@ fn a_program_that_cannot_start_is_an_error_per_case() {
 
 #[test]
 fn results_without_the_new_columns_still_read() {
-    // The committed baseline predates `optimal`, `wrong` and `non_optimal`.
+    // The committed baseline predates `optimal`, `cpu_us` and `max_rss_kb` (and summary.csv's
+    // `wrong` and `non_optimal`); runs made now have them. Each is read beside the other.
     let base = Path::new("results/baselines/ci");
-    let c = bin().arg("compare").arg(base).arg(base).output().unwrap();
-    assert_eq!(code(&c), 0, "{}", stderr(&c));
+    let (header, old_rows) = read_csv(&base.join("cases.csv"));
+    assert!(
+        !header.iter().any(|h| h == "optimal"),
+        "the premise: {header:?}"
+    );
+    let dir = temp_dir("ext-old-columns");
+    let fresh = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let res = run(
+            &out,
+            &[
+                &["inputs/ci.csv", "-s", "astar,idastar", "--paths", "-q"],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_eq!(code(&res), 0, "{}", stderr(&res));
+        out
+    };
+    let now = fresh("now", &[]);
+    // The old baseline's astar and idastar rows, as written (old header, old values).
+    let trimmed = dir.join("old-astar-idastar.csv");
+    let strategy = header.iter().position(|h| h == "strategy").unwrap();
+    let mut w = csv::Writer::from_path(&trimmed).unwrap();
+    w.write_record(&header).unwrap();
+    for r in old_rows
+        .iter()
+        .filter(|r| ["astar", "idastar"].contains(&r[strategy].as_str()))
+    {
+        w.write_record(r).unwrap();
+    }
+    w.flush().unwrap();
+    let compare = |a: &Path, b: &Path| bin().arg("compare").arg(a).arg(b).output().unwrap();
+    // Both ways, new beside old: every one of the 600 rows matched, no regression.
+    for (a, b) in [
+        (&now, &base.join("cases.csv")),
+        (&trimmed, &now.join("cases.csv")),
+    ] {
+        let c = compare(a, b);
+        let out = String::from_utf8_lossy(&c.stdout).to_string() + &stderr(&c);
+        assert_eq!(code(&c), 0, "{out}");
+        assert!(out.contains("no regression (600 rows matched"), "{out}");
+    }
+    // The old file's counters are read, not just its rows: beside a run that does about
+    // half the work (linear conflict), the old one, as the current run, regresses, with its
+    // own astar total.
+    let lighter = fresh("lighter", &["--heuristic", "linear-conflict"]);
+    let c = compare(&lighter, &trimmed);
+    let out = String::from_utf8_lossy(&c.stdout).to_string() + &stderr(&c);
+    assert_eq!(code(&c), 1, "{out}");
+    let expanded = header.iter().position(|h| h == "expanded").unwrap();
+    let old_total: u64 = old_rows
+        .iter()
+        .filter(|r| r[strategy] == "astar")
+        .map(|r| r[expanded].parse::<u64>().unwrap_or(0))
+        .sum();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("astar") && l.contains("expanded (total)"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains(&format!(" {old_total} ")), "{line}");
+    assert!(line.ends_with("regressed"), "{line}");
     let v = bin().arg("verify").arg(base).output().unwrap();
     assert_eq!(code(&v), 0, "{}", stderr(&v));
 }
