@@ -472,3 +472,131 @@ fn stdin_dataset_and_size_option() {
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r[col(&h, "input")] == "-"));
 }
+
+/// cases.csv's rows as column → value maps.
+fn row_maps(out: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    rows.into_iter()
+        .map(|r| h.iter().cloned().zip(r).collect())
+        .collect()
+}
+
+fn count(r: &std::collections::HashMap<String, String>, c: &str) -> u64 {
+    r[c].parse()
+        .unwrap_or_else(|_| panic!("{c} is not a number: {r:?}"))
+}
+
+#[test]
+fn budgets_make_limit_rows_with_the_counters_so_far() {
+    let dir = temp_dir("run-budgets");
+    let data = dir.join("deep.csv");
+    std::fs::write(
+        &data,
+        "id,start,expected_steps\ndeep,8 6 7 2 5 4 3 x 1,31\n",
+    )
+    .unwrap();
+    let data = data.to_str().unwrap();
+    let out = dir.join("out");
+    // (option, value, strategies it does not apply to: a lookup, a search that stores
+    // only its path)
+    let budgets = [
+        ("--max-nodes", "100", &["table"][..]),
+        ("--max-states", "500", &["table", "idastar"][..]),
+    ];
+    for (option, value, exempt) in budgets {
+        let res = run_into(&out, &[data, "-s", "all", "-q", "--check", option, value]);
+        assert_eq!(res.status.code(), Some(1), "{option}: {}", stderr(&res));
+        let err = stderr(&res);
+        let rows = row_maps(&out);
+        assert_eq!(rows.len(), STRATEGIES);
+        for r in &rows {
+            let s = r["strategy"].as_str();
+            if exempt.contains(&s) {
+                assert_eq!(
+                    (r["status"].as_str(), r["steps"].as_str()),
+                    ("solved", "31"),
+                    "{r:?}"
+                );
+                continue;
+            }
+            assert_eq!(r["status"], "limit", "{option}: {r:?}");
+            assert_eq!(r["steps"], "", "{r:?}");
+            let (expanded, stored) = (count(r, "expanded"), count(r, "stored"));
+            assert!(count(r, "generated") >= expanded && expanded > 0, "{r:?}");
+            let named = if option == "--max-nodes" {
+                assert_eq!(expanded, 100, "{r:?}");
+                format!(
+                    "deep.csv:2 (id deep): {s}: no answer within --max-nodes 100 (expanded: 100)"
+                )
+            } else {
+                assert!((500..=504).contains(&stored), "{r:?}");
+                format!("deep.csv:2 (id deep): {s}: no answer within --max-states 500 (stored: {stored}")
+            };
+            assert!(err.contains(&named), "{named}: {err}");
+        }
+    }
+}
+
+#[test]
+fn a_timeout_makes_limit_rows_with_the_counters_so_far() {
+    use tilebench::search::{registry, Config};
+    let dir = temp_dir("run-timeout");
+    // Pairs no strategy solves in 20 ms: Korf's instance 1 on 4x4, and a 34-move 3x4 pair
+    // for the strategies that take at most 12 cells. `table` looks answers up: no budget.
+    let files = [
+        (
+            "4x4",
+            "id,start,goal\nkorf1,14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+        ),
+        (
+            "3x4",
+            "id,size,start\nr8,3x4,6 8 11 4 3 x 1 7 9 2 5 10\n",
+        ),
+    ];
+    let mut covered = vec!["table"];
+    for (shape, text) in files {
+        let s: tilebench::puzzle::Shape = shape.parse().unwrap();
+        let names: Vec<&str> = registry::all()
+            .iter()
+            .filter(|b| !covered.contains(&b.name))
+            .filter(|b| b.build(&Config::default()).supports(s).is_ok())
+            .map(|b| b.name)
+            .collect();
+        covered.extend(&names);
+        let data = dir.join(format!("{shape}.csv"));
+        std::fs::write(&data, text).unwrap();
+        let out = dir.join(shape);
+        let list = names.join(",");
+        // The state guard is there should the timeout be ignored.
+        let res = run_into(
+            &out,
+            &[
+                data.to_str().unwrap(),
+                "-s",
+                &list,
+                "-q",
+                "--timeout",
+                "0.02",
+                "--max-states",
+                "3000000",
+            ],
+        );
+        assert_eq!(res.status.code(), Some(0), "{shape}: {}", stderr(&res));
+        for r in row_maps(&out) {
+            assert_eq!(r["status"], "limit", "{r:?}");
+            assert!(
+                count(&r, "expanded") > 0 && count(&r, "generated") > 0,
+                "{r:?}"
+            );
+            assert!(
+                count(&r, "stored") < 3_000_000,
+                "the state guard stopped it: {r:?}"
+            );
+            assert!(count(&r, "latency_ns") >= 20_000_000, "{r:?}");
+        }
+    }
+    let mut all = registry::names();
+    all.sort_unstable();
+    covered.sort_unstable();
+    assert_eq!(covered, all, "every strategy is covered");
+}
