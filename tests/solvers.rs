@@ -1,6 +1,11 @@
 //! Strategy correctness against independent truth: path replay, agreement between
 //! strategies, and the seed articles' samples.
 
+#[path = "../benches/common/cases.rs"]
+mod cases;
+#[path = "../benches/common/peer.rs"]
+mod peer;
+
 use proptest::prelude::*;
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
@@ -433,4 +438,75 @@ fn a_timeout_stops_every_strategy_with_its_counters() {
         // It cannot have stopped on the timeout before the timeout.
         assert!(took >= timeout, "{}: {took:?}", s.name);
     }
+}
+
+/// The peer oracle of `examples/peers.rs` and `scripts/bench.sh` in the test suite: the
+/// `pathfinding` crate's BFS, bidirectional BFS, A* and IDA* (written as a user of it would,
+/// benches/common/peer.rs) give every built-in strategy's lengths on 30 random solvable 3x3
+/// pairs, and 10 at depths 26 to 31.
+#[test]
+fn the_pathfinding_crate_agrees_with_every_strategy() {
+    let goal = Board::standard_goal(Shape::S3X3);
+    let goal_cells = peer::cells(&goal);
+    let peers: [(&str, peer::Solver); 4] = [
+        ("pathfinding::bfs", peer::pf_bfs),
+        ("pathfinding::bfs_bidirectional", peer::pf_bfs_bidirectional),
+        ("pathfinding::astar", peer::pf_astar),
+        ("pathfinding::idastar", peer::pf_idastar),
+    ];
+    let solvers: Vec<_> = strategies()
+        .iter()
+        .map(|b| {
+            let mut s = b.build(&Config::default());
+            let ctx = tilebench::search::Prepare {
+                threads: 1,
+                problems: &[],
+                observer: &tilebench::observe::Silent,
+            };
+            s.prepare(&[goal], &ctx).unwrap();
+            s
+        })
+        .collect();
+    let mut starts = cases::random_solvable(30, 3);
+    starts.extend(cases::at_depths(10, 26..=31, 4));
+    for start in &starts {
+        let p = Problem::new(*start, goal).unwrap();
+        let want = peer::pf_astar(&peer::cells(start), &goal_cells).expect("solvable");
+        for (name, f) in peers {
+            assert_eq!(
+                f(&peer::cells(start), &goal_cells),
+                Some(want),
+                "{name} on {start}"
+            );
+        }
+        for s in &solvers {
+            let out = s.solve(&p, &Limits::default()).unwrap();
+            assert_eq!(out.steps(), Some(want), "{} on {start}", s.name());
+            assert_eq!(
+                p.start.replay(out.path.as_ref().unwrap()),
+                Ok(goal),
+                "{}",
+                s.name()
+            );
+        }
+    }
+}
+
+/// Where the counts are comparable: a search to exhaustion visits the start's whole
+/// connected half, which `pathfinding::bfs_reach` counts on its own.
+#[test]
+fn exhaustive_bfs_expands_the_states_pathfinding_reaches() {
+    let goal = Board::standard_goal(Shape::S3X3);
+    let start: Board = "2 1 3 4 5 6 7 8 x".parse().unwrap();
+    let reached = pathfinding::prelude::bfs_reach(peer::cells(&start), peer::neighbours).count();
+    let p = Problem::new(start, goal).unwrap();
+    let mut searched = 0;
+    for s in strategies().iter().filter(|s| s.name.starts_with("bfs-")) {
+        let out = solve(s, &p, &exhaustive()).unwrap();
+        assert_eq!(out.status, Status::Unsolvable, "{}", s.name);
+        assert_eq!(out.stats.expanded as usize, reached, "{}", s.name);
+        assert_eq!(out.stats.stored as usize, reached, "{}", s.name);
+        searched += 1;
+    }
+    assert!(searched >= 4, "the BFS variants are in the registry");
 }
