@@ -600,3 +600,123 @@ fn a_timeout_makes_limit_rows_with_the_counters_so_far() {
     covered.sort_unstable();
     assert_eq!(covered, all, "every strategy is covered");
 }
+
+/// A build whose `astar` does more work for the same answers: the Manhattan distance halved
+/// (still admissible and consistent, so its paths stay shortest), as a broken incremental
+/// update or a lost tie-break would. It is the registry's entry under the same name, so its
+/// rows are `astar`'s rows to the regression check.
+mod weaker {
+    use tilebench::puzzle::Board;
+    use tilebench::search::heuristic::{Heuristic, Manhattan};
+    use tilebench::search::{registry, Builtin, Outcome, Problem, SolveOptions};
+
+    struct Half(Manhattan);
+
+    impl Heuristic for Half {
+        type Memo = ();
+        fn estimate(&self, b: &Board) -> u32 {
+            self.0.estimate(b) / 2
+        }
+        fn update(&self, _: u32, after: &Board, _: u8, _: usize, _: usize) -> u32 {
+            self.estimate(after)
+        }
+        fn start(&self, b: &Board) -> (u32, ()) {
+            (self.estimate(b), ())
+        }
+        fn step(&self, _: u32, _: &(), after: &Board, _: u8, _: usize, _: usize) -> (u32, ()) {
+            (self.estimate(after), ())
+        }
+    }
+
+    fn search(p: &Problem, opts: &SolveOptions) -> Outcome {
+        tilebench::search::astar::solve(p, opts, &Half(Manhattan::new(&p.goal)))
+    }
+
+    pub static ASTAR: Builtin = Builtin {
+        name: "astar",
+        describe: "astar with half the Manhattan distance (a test's deliberately worse build)",
+        make: tilebench::search::registry::Make::Plain {
+            search,
+            supports: registry::any_shape,
+        },
+    };
+}
+
+/// scripts/regression-check.sh's gate, end to end: `run inputs/ci.csv --paths --check`, then
+/// `compare results/baselines/ci` on it. A build with a worse astar passes --check (its answers
+/// are right) and fails the comparison, on astar alone.
+#[test]
+fn a_build_whose_astar_does_more_work_fails_the_regression_comparison() {
+    use std::sync::atomic::AtomicBool;
+    use tilebench::harness::pipeline::{execute, Ending};
+    use tilebench::harness::plan::{OutMode, RunPlan};
+    use tilebench::search::registry;
+    let dir = temp_dir("run-regression-gate");
+    let baseline = "results/baselines/ci";
+    let run_with = |name: &str, strategies: Vec<&'static tilebench::search::Builtin>| {
+        let mut plan = RunPlan::new(vec!["inputs/ci.csv".into()]);
+        plan.strategies = strategies;
+        plan.fitting_strategies = false;
+        plan.keep_paths = true;
+        plan.out = Some(dir.join(name));
+        plan.mode = OutMode::Force;
+        let Ending::Finished(run) =
+            execute(plan, &tilebench::observe::Silent, &AtomicBool::new(false)).unwrap()
+        else {
+            panic!("nothing raised the stop flag")
+        };
+        let verdict = run.verdict(Some(&tilebench::check::AllowLimit::default()));
+        assert!(
+            !verdict.check_failed && !verdict.bad_rows,
+            "{:?}",
+            verdict.lines
+        );
+        run.dir.path().to_path_buf()
+    };
+    let compare = |current: &std::path::Path| {
+        let o = bin()
+            .args(["compare", baseline])
+            .arg(current)
+            .args(["--show", "10"])
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string() + &stderr(&o),
+        )
+    };
+    // The control: this build's own astar, run the same way, matches the baseline's rows.
+    let own = run_with("own-astar", vec![registry::find("astar").unwrap()]);
+    let o = bin()
+        .arg("compare")
+        .arg(&own)
+        .arg(baseline)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("no regression (300 rows matched"), "{text}");
+
+    let all: Vec<_> = registry::all()
+        .iter()
+        .map(|b| if b.name == "astar" { &weaker::ASTAR } else { b })
+        .collect();
+    let worse = run_with("worse", all);
+    let (code, text) = compare(&worse);
+    assert_eq!(code, Some(1), "{text}");
+    let regressed: Vec<&str> = text.lines().filter(|l| l.ends_with("regressed")).collect();
+    assert!(
+        regressed
+            .iter()
+            .any(|l| l.starts_with("astar") && l.contains("expanded (total)")),
+        "{text}"
+    );
+    assert!(regressed.iter().all(|l| l.starts_with("astar")), "{text}");
+    for b in registry::all().iter().filter(|b| b.name != "astar") {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(b.name) && l.contains("expanded (total)"))
+            .unwrap_or_else(|| panic!("no line for {}: {text}", b.name));
+        assert!(line.ends_with("unchanged"), "{line}");
+    }
+}
