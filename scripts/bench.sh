@@ -12,6 +12,11 @@
 #      then the run), and 7-8 when its tables are cached (`tilebench pdb build --size 4x4
 #      --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"` builds them, about 3 minutes).
 #
+# The peers are oracles too: the script exits 1 (after running every part) when the
+# pathfinding crate's lengths differ from tilebench's (examples/peers.rs), when the C IDA*'s
+# length or node count differs from tilebench's on any instance, or when a pattern-database
+# run fails --check.
+#
 # Usage: scripts/bench.sh [--quick]   (--quick: 2,000 pairs, 200 BFS pairs, 200,000 rows)
 # Only the 15-puzzle parts: scripts/bench.sh --korf
 set -euo pipefail
@@ -22,8 +27,32 @@ cargo build --release -q --example peers
 T=target/release/tilebench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+failures=()
+fail() { echo "DISAGREEMENT: $*"; failures+=("$*"); }
+# Exits 1 listing the disagreements, if any.
+verdict() {
+  if [ ${#failures[@]} -gt 0 ]; then
+    echo
+    echo "# ${#failures[@]} disagreement(s) with the oracles:"
+    printf '#   %s\n' "${failures[@]}"
+    exit 1
+  fi
+  echo "# oracles agree: pathfinding lengths, C IDA* lengths and node counts, pdb --check"
+}
 echo "# tilebench scripts/bench.sh — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The instances on which the C IDA*'s output (id,steps,generated,seconds) and tilebench's
+# cases.csv differ in length or generated nodes, one line each (also an instance missing
+# from either side).
+c_disagreements() {
+  awk -F, 'FNR == NR {c[$1] = $2 " " $3; next}
+           FNR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+           {t = $col["steps"] " " $col["generated"]; id = $col["id"]; seen[id] = 1
+            if (!(id in c)) print "instance " id ": no C answer"
+            else if (c[id] != t) print "instance " id ": C steps, generated " c[id] "; tilebench " t}
+           END {for (id in c) if (!(id in seen)) print "instance " id ": no tilebench row"}' "$1" "$2"
+}
 
 korf() {
   echo
@@ -33,13 +62,16 @@ korf() {
     for i in $KORF_IDS; do grep "^$i," inputs/korf100.csv; done; } > "$tmp/korf.csv"
   printf '%-6s %14s %14s %14s %8s\n' round nodes "C M nodes/s" "tilebench" ratio
   for round in 1 2 3; do
-    c=$("$tmp/ida" < "$tmp/korf.csv" 2>/dev/null | awk -F, '{n += $3; s += $4} END {printf "%d %.1f", n, n / s / 1e6}')
-    $T run "$tmp/korf.csv" -s idastar --threads 1 -q --out "$tmp/korf-$round" >/dev/null 2>&1
+    "$tmp/ida" < "$tmp/korf.csv" 2>/dev/null > "$tmp/c-$round.csv"
+    c=$(awk -F, '{n += $3; s += $4} END {printf "%d %.1f", n, n / s / 1e6}' "$tmp/c-$round.csv")
+    $T run "$tmp/korf.csv" -s idastar --threads 1 -q --out "$tmp/korf-$round" >/dev/null 2>&1 ||
+      fail "round $round: tilebench run on the Korf instances failed"
     t=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
                  {n += $col["generated"]; s += $col["latency_ns"]} END {printf "%d %.1f", n, n / s * 1e3}' \
         "$tmp/korf-$round/cases.csv")
-    echo "$round $c $t" | awk '{ if ($2 != $4) print "node counts differ: C " $2 ", tilebench " $4
-                                 printf "%-6s %14d %14.1f %14.1f %7.2fx\n", $1, $2, $3, $5, $5 / $3 }'
+    echo "$round $c $t" | awk '{ printf "%-6s %14d %14.1f %14.1f %7.2fx\n", $1, $2, $3, $5, $5 / $3 }'
+    # Instance by instance: the same length and the same number of generated nodes.
+    while IFS= read -r d; do fail "round $round: $d"; done < <(c_disagreements "$tmp/c-$round.csv" "$tmp/korf-$round/cases.csv")
   done
 
   echo
@@ -60,7 +92,7 @@ korf() {
     fi
     start=$(date +%s.%N)
     $T run inputs/korf100.csv -s idastar --heuristic pdb --pdb-partition $p ${dir:+--pdb-dir "$dir"} \
-       --check -q --out "$tmp/korf-$p" >/dev/null 2>&1 || echo "$p: --check failed"
+       --check -q --out "$tmp/korf-$p" >/dev/null 2>&1 || fail "Korf's 100 with pdb $p: --check failed"
     end=$(date +%s.%N)
     awk -F, -v p=$p -v a="$start" -v b="$end" 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
       {n += $col["generated"]; e += $col["expanded"]; ok += ($col["matches_expected"] == "true")}
@@ -68,7 +100,7 @@ korf() {
       "$tmp/korf-$p/cases.csv"
   done
 }
-if [ "${1:-}" = "--korf" ]; then korf; exit 0; fi
+if [ "${1:-}" = "--korf" ]; then korf; verdict; exit 0; fi
 $T gen --count "$PAIRS" --seed 5 -o "$tmp/pairs.csv"
 awk -v n="$BFS_PAIRS" 'NR <= 3 + n' "$tmp/pairs.csv" > "$tmp/bfs-pairs.csv"
 
@@ -86,7 +118,8 @@ done
 
 echo
 echo "## per-case latency beside the pathfinding crate (one thread, side by side)"
-target/release/examples/peers "$PEER_CASES" "$PEER_BFS" 7
+target/release/examples/peers "$PEER_CASES" "$PEER_BFS" 7 ||
+  fail "examples/peers: the pathfinding crate and tilebench disagree (its message above names the case)"
 
 echo
 echo "## harness overhead: $ROWS pairs with -s table, end to end (read, solve, write)"
@@ -99,3 +132,4 @@ for t in 1 2; do
 done
 korf
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+verdict

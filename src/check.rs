@@ -1,10 +1,28 @@
 //! Correctness checks over result rows, shared by `run --check` and `verify`: the same typed
 //! view of a row, whether it was just solved ([`RowView::of_record`]) or read back from a
 //! cases.csv ([`RowView::of_row`]).
+//!
+//! `run --check` sorts every row into one of three classes ([`Class`]), each with a
+//! [`Reason`]: **verified** (the answer equals `expected_steps`; `unsolvable` confirmed by the
+//! parity test; without `expected_steps`, two or more optimal strategies gave the same answer,
+//! or a judged answer equals the reference optimum), **wrong**, or **unverified** (`limit`,
+//! `error`, an optimum that could not be computed, a lone optimal strategy's answer with
+//! nothing to confirm it). It passes only when every row is verified, apart from the `limit`
+//! rows an [`AllowLimit`] accepts.
+//!
+//! ```
+//! use tilebench::check::{AllowLimit, Allowed};
+//! let allow = AllowLimit::new(["bfs-set=all", "3"])?;
+//! assert_eq!(allow.named, vec![("bfs-set".to_string(), Allowed::All)]);
+//! assert_eq!(allow.others, Allowed::Rows(3));
+//! assert!(AllowLimit::new(["2", "5"]).is_err());
+//! # Ok::<(), String>(())
+//! ```
 
 use crate::harness::input::Case;
 use crate::harness::record::{Record, RowStatus};
 use crate::report::cases_csv::CaseRow;
+use crate::search::Limits;
 use std::collections::BTreeMap;
 
 /// The fields of a row that the checks read.
@@ -30,6 +48,10 @@ pub struct RowView<'a> {
     pub matches_expected: Option<bool>,
     /// Whether a judged answer is shortest.
     pub optimal: Option<bool>,
+    /// States expanded (to say which budget a `limit` row ran out of).
+    pub expanded: Option<u64>,
+    /// States stored.
+    pub stored: Option<u64>,
     /// The row's message.
     pub message: &'a str,
 }
@@ -48,6 +70,8 @@ impl<'a> RowView<'a> {
             expected_steps: case.expected_steps,
             matches_expected: r.matches_expected,
             optimal: r.optimal,
+            expanded: r.counters.expanded,
+            stored: r.counters.stored,
             message: &r.message,
         }
     }
@@ -66,6 +90,8 @@ impl<'a> RowView<'a> {
             expected_steps: r.expected_steps,
             matches_expected: r.matches_expected,
             optimal: r.optimal,
+            expanded: r.expanded,
+            stored: r.stored,
             message: &r.message,
         }
     }
@@ -76,7 +102,8 @@ impl<'a> RowView<'a> {
         self.message.strip_prefix(&prefix).unwrap_or(self.message)
     }
 
-    fn place(&self) -> String {
+    /// `file:line`, with the id when the row has one.
+    pub fn place(&self) -> String {
         if self.id.is_empty() {
             format!("{}:{}", self.input, self.line)
         } else {
@@ -93,138 +120,639 @@ fn steps_text(s: Option<i64>) -> String {
     }
 }
 
-/// Every check `run --check` makes, in order: [`mismatches`], [`disagreements`],
-/// [`judged_failures`], [`unanswered`].
-pub fn failures(rows: &[RowView]) -> Vec<String> {
-    let mut out = mismatches(rows);
-    out.extend(disagreements(rows));
-    out.extend(judged_failures(rows));
-    out.extend(unanswered(rows));
-    out
+/// What `--check` concluded about a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// The answer is right, and shown to be.
+    Verified,
+    /// The answer is wrong.
+    Wrong,
+    /// There is no answer, or nothing to show that it is right.
+    Unverified,
 }
 
-/// Rows whose answer differs from the dataset's `expected_steps` (except answers that are
-/// valid but not optimal: [`judged_failures`] lists those).
-pub fn mismatches(rows: &[RowView]) -> Vec<String> {
-    rows.iter()
-        .filter(|r| r.matches_expected == Some(false) && r.optimal != Some(false))
-        .map(|r| {
-            format!(
-                "{}: {} answered {}, expected {}",
-                r.place(),
-                r.strategy,
-                steps_text(r.steps),
-                steps_text(r.expected_steps)
-            )
-        })
-        .collect()
+/// Why a row is verified, wrong or unverified; the order is the order of the check's lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reason {
+    /// Verified: the answer equals the row's `expected_steps` (a path replayed to the goal,
+    /// or a number judged against it).
+    ExpectedSteps,
+    /// Verified: `unsolvable`, as the parity test says.
+    Parity,
+    /// Verified: the row has no `expected_steps`, and two or more optimal strategies gave
+    /// the same answer.
+    Agreement,
+    /// Verified: the row has no `expected_steps`; a judged answer (an external program's, a
+    /// library user's solver's) equals the optimum the reference search (astar) found.
+    ReferenceOptimum,
+    /// Wrong: the judge rejected the answer (status `wrong`: an illegal move, a path that
+    /// misses the goal, a false `unsolvable`, a number that is not the optimum).
+    Rejected,
+    /// Wrong: a valid path longer than the optimum.
+    NotOptimal,
+    /// Wrong: the answer differs from `expected_steps`.
+    Mismatch,
+    /// Wrong: optimal strategies disagree on a row without `expected_steps`.
+    Disagreement,
+    /// Unverified: the solver ran out of its budget (status `limit`).
+    Limit,
+    /// Unverified: the solver failed (status `error`).
+    Error,
+    /// Unverified: a judged answer whose optimum could not be computed (no `expected_steps`,
+    /// and the reference search ran out of the run's budget).
+    OptimumUnknown,
+    /// Unverified: an optimal strategy's answer on a row without `expected_steps` that no
+    /// other optimal strategy answered.
+    Unconfirmed,
 }
 
-/// Cases on which optimal solvers that answered (solved or unsolvable) disagree.
-pub fn disagreements(rows: &[RowView]) -> Vec<String> {
+impl Reason {
+    /// Every reason, in order.
+    pub const ALL: [Reason; 12] = [
+        Reason::ExpectedSteps,
+        Reason::Parity,
+        Reason::Agreement,
+        Reason::ReferenceOptimum,
+        Reason::Rejected,
+        Reason::NotOptimal,
+        Reason::Mismatch,
+        Reason::Disagreement,
+        Reason::Limit,
+        Reason::Error,
+        Reason::OptimumUnknown,
+        Reason::Unconfirmed,
+    ];
+
+    /// Verified, wrong or unverified.
+    pub fn class(self) -> Class {
+        use Reason::*;
+        match self {
+            ExpectedSteps | Parity | Agreement | ReferenceOptimum => Class::Verified,
+            Rejected | NotOptimal | Mismatch | Disagreement => Class::Wrong,
+            Limit | Error | OptimumUnknown | Unconfirmed => Class::Unverified,
+        }
+    }
+
+    /// How the check's lines name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::ExpectedSteps => "expected_steps",
+            Reason::Parity => "parity",
+            Reason::Agreement => "agreement",
+            Reason::ReferenceOptimum => "reference optimum",
+            Reason::Rejected => "wrong answer",
+            Reason::NotOptimal => "not optimal",
+            Reason::Mismatch => "differs from expected_steps",
+            Reason::Disagreement => "disagreement",
+            Reason::Limit => "limit",
+            Reason::Error => "error",
+            Reason::OptimumUnknown => "optimum unknown",
+            Reason::Unconfirmed => "unconfirmed",
+        }
+    }
+}
+
+/// What the check found about one row.
+#[derive(Clone, Debug)]
+pub struct Finding<'a> {
+    /// The row.
+    pub row: RowView<'a>,
+    /// Why it is verified, wrong or unverified.
+    pub reason: Reason,
+    /// For a row that is not verified: what is wrong or missing, as a sentence.
+    pub detail: String,
+}
+
+impl Finding<'_> {
+    /// `file:line (id …): solver: detail`.
+    pub fn line(&self) -> String {
+        format!(
+            "{}: {}: {}",
+            self.row.place(),
+            self.row.strategy,
+            self.detail
+        )
+    }
+}
+
+/// The rows of optimal solvers that answered (solved or unsolvable), by case.
+fn optimal_answers<'r, 'a>(
+    rows: &'r [RowView<'a>],
+) -> BTreeMap<(&'a str, u64), Vec<&'r RowView<'a>>> {
     let mut by_case: BTreeMap<(&str, u64), Vec<&RowView>> = BTreeMap::new();
     for r in rows {
         if r.optimal_solver && matches!(r.status, RowStatus::Solved | RowStatus::Unsolvable) {
             by_case.entry((r.input, r.line)).or_default().push(r);
         }
     }
-    let mut out = Vec::new();
-    // BTreeMap orders by input name then line; report in that order.
-    for group in by_case.values() {
-        if group.iter().any(|r| r.steps != group[0].steps) {
-            let answers: Vec<String> = group
-                .iter()
-                .map(|r| format!("{} {}", r.strategy, steps_text(r.steps)))
-                .collect();
-            out.push(format!(
-                "{}: optimal strategies disagree: {}",
-                group[0].place(),
-                answers.join(", ")
-            ));
-        }
-    }
-    out
+    by_case
 }
 
-/// Rows a solver left unanswered: it ran out of its budget (`limit`) or failed (`error`).
-/// A check cannot say such a case is right.
-pub fn unanswered(rows: &[RowView]) -> Vec<String> {
+/// `astar 20 steps, bibfs 22 steps`.
+fn answers_text(group: &[&RowView]) -> String {
+    group
+        .iter()
+        .map(|r| format!("{} {}", r.strategy, steps_text(r.steps)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Cases on which optimal solvers that answered (solved or unsolvable) disagree.
+pub fn disagreements(rows: &[RowView]) -> Vec<String> {
+    // BTreeMap orders by input name then line; report in that order.
+    optimal_answers(rows)
+        .values()
+        .filter(|group| group.iter().any(|r| r.steps != group[0].steps))
+        .map(|group| {
+            format!(
+                "{}: optimal strategies disagree: {}",
+                group[0].place(),
+                answers_text(group)
+            )
+        })
+        .collect()
+}
+
+/// Which budget a search that ended on `limit` ran out of, read from its counters and the
+/// run's limits: `--max-nodes 5 (5 states expanded)`, `--max-states …`, `--timeout … s`.
+pub fn budget_spent(limits: &Limits, expanded: Option<u64>, stored: Option<u64>) -> String {
+    match (limits.max_nodes, expanded, stored) {
+        (Some(n), Some(e), _) if e >= n => format!("--max-nodes {n} (expanded: {e})"),
+        (_, _, Some(s)) if s >= limits.max_states => format!(
+            "--max-states {} (stored: {s}; the default is a memory guard)",
+            limits.max_states
+        ),
+        _ => match limits.timeout {
+            Some(t) => format!("--timeout {} s", t.as_secs_f64()),
+            None => "its budget".into(),
+        },
+    }
+}
+
+/// Sorts every row (but `invalid` ones, which have no answer to check) into verified, wrong
+/// or unverified, in row order. `limits` are the run's, to say which budget a `limit` row
+/// ran out of.
+pub fn findings<'a>(rows: &[RowView<'a>], limits: &Limits) -> Vec<Finding<'a>> {
+    let answers = optimal_answers(rows);
     rows.iter()
-        .filter(|r| matches!(r.status, RowStatus::Limit | RowStatus::Error))
+        .filter(|r| r.status != RowStatus::Invalid)
         .map(|r| {
-            let detail = r.detail();
-            let what = if r.status == RowStatus::Limit {
-                "no answer within its budget"
-            } else {
-                "no answer"
-            };
-            if detail.is_empty() {
-                format!("{}: {}: {what}", r.place(), r.strategy)
-            } else {
-                format!("{}: {}: {what}: {detail}", r.place(), r.strategy)
+            let peers = answers
+                .get(&(r.input, r.line))
+                .map_or(&[][..], Vec::as_slice);
+            let (reason, detail) = classify(r, peers, limits);
+            Finding {
+                row: *r,
+                reason,
+                detail,
             }
         })
         .collect()
 }
 
-/// One solver's answers, counted for the check's last line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// The solver.
-    pub solver: String,
-    /// Rows with an answer (solved, unsolvable or wrong).
-    pub answered: usize,
-    /// Valid answers: a path that reaches the goal, a length or `unsolvable` the judge accepted.
-    pub right: usize,
-    /// Valid answers that are also shortest: not judged longer than the optimum, and equal to
-    /// `expected_steps` where the row has one.
-    pub optimal: usize,
-    /// Rows with no answer (`limit`, `error`).
-    pub unanswered: usize,
+/// One row's reason and detail; `peers` are the answers of the case's optimal solvers.
+fn classify(r: &RowView, peers: &[&RowView], limits: &Limits) -> (Reason, String) {
+    let detail = r.detail();
+    let given = |prefix: &str| {
+        if detail.is_empty() {
+            prefix.to_string()
+        } else {
+            format!("{prefix}: {detail}")
+        }
+    };
+    match r.status {
+        RowStatus::Limit if detail.is_empty() => {
+            let spent = budget_spent(limits, r.expanded, r.stored);
+            return (Reason::Limit, format!("no answer within {spent}"));
+        }
+        RowStatus::Limit => return (Reason::Limit, detail.to_string()),
+        RowStatus::Error => return (Reason::Error, given("error")),
+        RowStatus::Wrong => return (Reason::Rejected, detail.to_string()),
+        _ => {}
+    }
+    if r.optimal == Some(false) {
+        return (Reason::NotOptimal, detail.to_string());
+    }
+    if r.matches_expected == Some(false) {
+        let what = format!(
+            "answered {}, expected {}",
+            steps_text(r.steps),
+            steps_text(r.expected_steps)
+        );
+        return (Reason::Mismatch, what);
+    }
+    if r.status == RowStatus::Unsolvable {
+        // The judge gives `unsolvable` only where the parity test agrees.
+        return (Reason::Parity, String::new());
+    }
+    if r.matches_expected == Some(true) {
+        return (Reason::ExpectedSteps, String::new());
+    }
+    if !r.optimal_solver {
+        return match r.optimal {
+            Some(true) => (Reason::ReferenceOptimum, String::new()),
+            _ if detail.is_empty() => (Reason::OptimumUnknown, "optimum unknown".into()),
+            _ => (Reason::OptimumUnknown, detail.to_string()),
+        };
+    }
+    if peers.iter().any(|p| p.steps != r.steps) {
+        let what = format!("optimal strategies disagree: {}", answers_text(peers));
+        return (Reason::Disagreement, what);
+    }
+    if peers.iter().any(|p| p.strategy != r.strategy) {
+        return (Reason::Agreement, String::new());
+    }
+    let what = format!(
+        "{} not confirmed: the row has no expected_steps, and no other optimal strategy \
+         answered it",
+        steps_text(r.steps)
+    );
+    (Reason::Unconfirmed, what)
 }
 
-/// The answers of each solver, in order of first appearance.
-pub fn tally(rows: &[RowView]) -> Vec<Tally> {
-    let mut out: Vec<Tally> = Vec::new();
-    for r in rows {
-        if r.status == RowStatus::Invalid {
-            continue;
-        }
-        let i = match out.iter().position(|t| t.solver == r.strategy) {
+/// Every row `run --check` does not count as verified, as lines (`file:line: solver: what`).
+pub fn failures(rows: &[RowView], limits: &Limits) -> Vec<String> {
+    findings(rows, limits)
+        .iter()
+        .filter(|f| f.reason.class() != Class::Verified)
+        .map(Finding::line)
+        .collect()
+}
+
+/// One solver's rows, counted by reason.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolverCheck {
+    /// The solver.
+    pub solver: String,
+    /// Rows per reason (reasons with no row are absent).
+    pub counts: BTreeMap<Reason, usize>,
+}
+
+impl SolverCheck {
+    /// The rows of one class.
+    pub fn count(&self, class: Class) -> usize {
+        self.counts
+            .iter()
+            .filter(|(r, _)| r.class() == class)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// The rows of one reason.
+    pub fn of(&self, reason: Reason) -> usize {
+        self.counts.get(&reason).copied().unwrap_or(0)
+    }
+}
+
+/// The findings counted per solver, in order of first appearance.
+pub fn by_solver(findings: &[Finding]) -> Vec<SolverCheck> {
+    let mut out: Vec<SolverCheck> = Vec::new();
+    for f in findings {
+        let i = match out.iter().position(|s| s.solver == f.row.strategy) {
             Some(i) => i,
             None => {
-                out.push(Tally {
-                    solver: r.strategy.to_string(),
-                    ..Tally::default()
+                out.push(SolverCheck {
+                    solver: f.row.strategy.to_string(),
+                    ..SolverCheck::default()
                 });
                 out.len() - 1
             }
         };
-        let t = &mut out[i];
-        match r.status {
-            RowStatus::Limit | RowStatus::Error => t.unanswered += 1,
-            RowStatus::Wrong => t.answered += 1,
-            _ => {
-                // Solved or unsolvable: the judge found the answer valid.
-                t.answered += 1;
-                t.right += 1;
-                if r.optimal != Some(false) && r.matches_expected != Some(false) {
-                    t.optimal += 1;
-                }
-            }
-        }
+        *out[i].counts.entry(f.reason).or_default() += 1;
     }
     out
 }
 
-/// Answers that are wrong (status `wrong`) or valid but not optimal (`optimal` = false),
-/// with the row's message (what was sent, what came back, why).
-pub fn judged_failures(rows: &[RowView]) -> Vec<String> {
-    rows.iter()
-        .filter(|r| r.status == RowStatus::Wrong || r.optimal == Some(false))
-        .map(|r| {
-            let detail = r.detail();
-            format!("{}: {}: {detail}", r.place(), r.strategy)
-        })
-        .collect()
+/// How many `limit` rows one allowance accepts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Allowed {
+    /// Up to this many.
+    Rows(usize),
+    /// Any number.
+    #[default]
+    All,
+}
+
+impl Allowed {
+    fn accepts(self, n: usize) -> bool {
+        match self {
+            Allowed::Rows(k) => n <= k,
+            Allowed::All => true,
+        }
+    }
+    fn text(self) -> String {
+        match self {
+            Allowed::Rows(k) => k.to_string(),
+            Allowed::All => "all".into(),
+        }
+    }
+}
+
+/// The `limit` rows `run --check` accepts (`--allow-limit [SOLVER=]N|all`, repeatable):
+/// a named solver may have that many; the solvers not named may have `others` in total.
+/// Nothing else that is not verified is ever accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllowLimit {
+    /// For the solvers not named: how many `limit` rows, in total (none by default).
+    pub others: Allowed,
+    /// Per named solver.
+    pub named: Vec<(String, Allowed)>,
+}
+
+impl Default for AllowLimit {
+    fn default() -> Self {
+        AllowLimit {
+            others: Allowed::Rows(0),
+            named: Vec::new(),
+        }
+    }
+}
+
+impl AllowLimit {
+    /// One `--allow-limit` value: `N`, `all`, `SOLVER=N` or `SOLVER=all`.
+    ///
+    /// # Errors
+    /// A value of another form, as a sentence that says what to write.
+    pub fn entry(s: &str) -> Result<(Option<String>, Allowed), String> {
+        let (name, count) = match s.split_once('=') {
+            Some((n, _)) if n.trim().is_empty() => {
+                return Err(format!(
+                    "`{s}`: no solver name before `=`; write SOLVER=N or N"
+                ))
+            }
+            Some((n, c)) => (Some(n.trim().to_string()), c.trim()),
+            None => (None, s.trim()),
+        };
+        let allowed = if count.eq_ignore_ascii_case("all") {
+            Allowed::All
+        } else {
+            Allowed::Rows(count.parse().map_err(|_| {
+                format!(
+                    "`{s}`: give a number of rows (0 or more) or `all`, optionally after \
+                     SOLVER=, e.g. 10, all, bfs-set=all"
+                )
+            })?)
+        };
+        Ok((name, allowed))
+    }
+
+    /// The allowance of every `--allow-limit` value given.
+    ///
+    /// # Errors
+    /// A value that [`AllowLimit::entry`] refuses, or two values for the same solver (or
+    /// two without a solver).
+    pub fn new<S: AsRef<str>>(values: impl IntoIterator<Item = S>) -> Result<AllowLimit, String> {
+        let mut out = AllowLimit::default();
+        let mut others_given = false;
+        for v in values {
+            let v = v.as_ref();
+            match AllowLimit::entry(v)? {
+                (None, _) if others_given => {
+                    return Err(format!(
+                        "--allow-limit {v}: a number for the solvers not named is given twice; \
+                         give it once"
+                    ))
+                }
+                (None, a) => {
+                    out.others = a;
+                    others_given = true;
+                }
+                (Some(n), _) if out.named.iter().any(|(m, _)| m.eq_ignore_ascii_case(&n)) => {
+                    return Err(format!(
+                        "--allow-limit {v}: `{n}` is given twice; give each solver once"
+                    ))
+                }
+                (Some(n), a) => out.named.push((n, a)),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether the allowance accepts no `limit` row at all (the default).
+    pub fn is_none(&self) -> bool {
+        self.others == Allowed::Rows(0) && self.named.iter().all(|(_, a)| *a == Allowed::Rows(0))
+    }
+
+    fn named(&self, solver: &str) -> Option<Allowed> {
+        self.named
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(solver))
+            .map(|(_, a)| *a)
+    }
+
+    /// Which solvers' `limit` rows are accepted, and a sentence for each allowance the rows
+    /// exceed.
+    pub fn judge(&self, solvers: &[SolverCheck]) -> (Vec<bool>, Vec<String>) {
+        let mut accepted = vec![false; solvers.len()];
+        let mut exceeded = Vec::new();
+        let mut pool = 0;
+        for (i, s) in solvers.iter().enumerate() {
+            let n = s.of(Reason::Limit);
+            match self.named(&s.solver) {
+                Some(a) if a.accepts(n) => accepted[i] = true,
+                Some(a) => exceeded.push(format!(
+                    "{}: {n} limit rows, more than --allow-limit {}={} accepts",
+                    s.solver,
+                    s.solver,
+                    a.text()
+                )),
+                None => pool += n,
+            }
+        }
+        let rest = solvers
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| self.named(&s.solver).is_none());
+        if self.others.accepts(pool) {
+            for (i, _) in rest {
+                accepted[i] = true;
+            }
+        } else if self.others != Allowed::Rows(0) {
+            exceeded.push(format!(
+                "{pool} limit rows in all, more than --allow-limit {} accepts",
+                self.others.text()
+            ));
+        }
+        (accepted, exceeded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of `strategy` on line `line`, status `status`, `steps`, `expected`.
+    fn row<'a>(
+        strategy: &'a str,
+        optimal_solver: bool,
+        line: u64,
+        status: RowStatus,
+        steps: Option<i64>,
+        expected: Option<i64>,
+    ) -> RowView<'a> {
+        let answered = matches!(status, RowStatus::Solved | RowStatus::Unsolvable);
+        RowView {
+            input: "d.csv",
+            line,
+            id: "",
+            strategy,
+            optimal_solver,
+            status,
+            steps,
+            expected_steps: expected,
+            matches_expected: expected.filter(|_| answered).map(|e| steps == Some(e)),
+            optimal: None,
+            expanded: None,
+            stored: None,
+            message: "",
+        }
+    }
+
+    fn reasons(rows: &[RowView]) -> Vec<Reason> {
+        findings(rows, &Limits::default())
+            .iter()
+            .map(|f| f.reason)
+            .collect()
+    }
+
+    #[test]
+    fn each_row_gets_its_reason() {
+        use RowStatus::{Error as Failed, Invalid, Limit as Stopped, Solved, Unsolvable, Wrong};
+        let mut judged = row("ext", false, 9, Solved, Some(20), None);
+        judged.optimal = Some(true);
+        let mut unjudged = judged;
+        unjudged.optimal = None;
+        let mut long = judged;
+        long.optimal = Some(false);
+        let rows = [
+            row("astar", true, 2, Solved, Some(19), Some(19)),
+            row("astar", true, 3, Unsolvable, Some(-1), None),
+            row("astar", true, 4, Solved, Some(7), None),
+            row("bibfs", true, 4, Solved, Some(7), None),
+            row("astar", true, 5, Solved, Some(7), None),
+            row("bibfs", true, 5, Solved, Some(9), None),
+            row("astar", true, 6, Solved, Some(7), None),
+            row("astar", true, 7, Solved, Some(5), Some(3)),
+            row("astar", true, 8, Stopped, None, Some(3)),
+            row("astar", true, 10, Failed, None, Some(3)),
+            row("ext", false, 11, Wrong, Some(-1), Some(3)),
+            row("astar", true, 12, Invalid, None, None),
+            judged,
+            unjudged,
+            long,
+        ];
+        assert_eq!(
+            reasons(&rows),
+            [
+                Reason::ExpectedSteps,
+                Reason::Parity,
+                Reason::Agreement,
+                Reason::Agreement,
+                Reason::Disagreement,
+                Reason::Disagreement,
+                Reason::Unconfirmed,
+                Reason::Mismatch,
+                Reason::Limit,
+                Reason::Error,
+                Reason::Rejected,
+                Reason::ReferenceOptimum,
+                Reason::OptimumUnknown,
+                Reason::NotOptimal,
+            ]
+        );
+        // Every reason is reached, and the classes are as named.
+        let mut all = reasons(&rows);
+        all.sort();
+        all.dedup();
+        assert_eq!(all, Reason::ALL);
+        let counts = by_solver(&findings(&rows, &Limits::default()));
+        let astar = counts.iter().find(|s| s.solver == "astar").unwrap();
+        assert_eq!(
+            (
+                astar.count(Class::Verified),
+                astar.count(Class::Wrong),
+                astar.count(Class::Unverified)
+            ),
+            (3, 2, 3)
+        );
+    }
+
+    #[test]
+    fn a_limit_row_says_which_budget_ran_out() {
+        let mut r = row("bfs-rank", true, 2, RowStatus::Limit, None, Some(20));
+        r.expanded = Some(5);
+        r.stored = Some(12);
+        let limits = Limits {
+            max_nodes: Some(5),
+            ..Limits::default()
+        };
+        let f = &findings(&[r], &limits)[0];
+        assert_eq!(
+            f.line(),
+            "d.csv:2: bfs-rank: no answer within --max-nodes 5 (expanded: 5)"
+        );
+        let states = Limits {
+            max_states: 12,
+            ..Limits::default()
+        };
+        assert!(findings(&[r], &states)[0]
+            .detail
+            .starts_with("no answer within --max-states 12 (stored: 12"));
+        let time = Limits {
+            timeout: Some(std::time::Duration::from_millis(250)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            findings(&[r], &time)[0].detail,
+            "no answer within --timeout 0.25 s"
+        );
+    }
+
+    fn limit_counts(rows: &[(&'static str, usize)]) -> Vec<SolverCheck> {
+        rows.iter()
+            .map(|&(s, n)| SolverCheck {
+                solver: s.into(),
+                counts: [(Reason::Limit, n), (Reason::ExpectedSteps, 1)]
+                    .into_iter()
+                    .collect(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn allow_limit_accepts_what_it_says_and_no_more() {
+        let solvers = limit_counts(&[("bfs-set", 40), ("astar", 2), ("idastar", 1)]);
+        let judge = |values: &[&str]| AllowLimit::new(values).unwrap().judge(&solvers);
+        assert_eq!(judge(&[]), (vec![false, false, false], vec![]));
+        assert!(AllowLimit::new::<&str>([]).unwrap().is_none());
+        assert_eq!(judge(&["all"]).0, [true, true, true]);
+        assert_eq!(judge(&["43"]).0, [true, true, true]);
+        let (ok, exceeded) = judge(&["42"]);
+        assert_eq!(ok, [false, false, false]);
+        assert_eq!(
+            exceeded,
+            ["43 limit rows in all, more than --allow-limit 42 accepts"]
+        );
+        // A named solver is counted apart from the others.
+        assert_eq!(judge(&["bfs-set=all", "3"]).0, [true, true, true]);
+        let (ok, exceeded) = judge(&["BFS-SET=40", "2"]);
+        assert_eq!(ok, [true, false, false]);
+        assert_eq!(
+            exceeded,
+            ["3 limit rows in all, more than --allow-limit 2 accepts"]
+        );
+        let (ok, exceeded) = judge(&["bfs-set=39", "astar=all"]);
+        assert_eq!(ok, [false, true, false]);
+        assert_eq!(
+            exceeded,
+            ["bfs-set: 40 limit rows, more than --allow-limit bfs-set=39 accepts"]
+        );
+        for bad in ["=3", "x=", "-1", "some", "a=1.5"] {
+            let e = AllowLimit::new([bad]).unwrap_err();
+            assert!(e.contains(bad), "{e}");
+        }
+        assert!(AllowLimit::new(["a=1", "A=2"])
+            .unwrap_err()
+            .contains("given twice"));
+    }
 }

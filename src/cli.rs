@@ -30,6 +30,10 @@ fn shape(s: &str) -> Result<Shape, String> {
         .map_err(|e: tilebench::puzzle::ShapeError| e.to_string())
 }
 
+fn allow_limit(s: &str) -> Result<String, String> {
+    tilebench::check::AllowLimit::entry(s).map(|_| s.to_string())
+}
+
 fn shard(s: &str) -> Result<Shard, String> {
     s.parse()
 }
@@ -206,9 +210,12 @@ pub struct RunArgs {
     /// Keep every path's move string in cases.csv (needed by `verify` to replay paths)
     #[arg(long)]
     pub paths: bool,
-    /// Exit 1 if any answer differs from expected_steps or optimal strategies disagree
+    /// Exit 1 unless every row is verified: its answer equals expected_steps (or, without one, another optimal strategy's answer or the reference optimum), with the path replayed; limit, error and unconfirmed rows fail
     #[arg(long)]
     pub check: bool,
+    /// With --check: accept up to N `limit` rows from the solvers not named (`all`: any number), or from one solver with SOLVER=N|all (repeatable)
+    #[arg(long, value_name = "[SOLVER=]N|all", requires = "check", value_parser = allow_limit)]
+    pub allow_limit: Vec<String>,
     /// No progress bar and no table on stdout
     #[arg(long, short = 'q')]
     pub quiet: bool,

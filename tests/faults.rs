@@ -142,28 +142,60 @@ fn an_output_path_under_a_file_is_refused_before_solving() {
     assert_refused(&file.join("run"), "cannot create the output directory");
 }
 
-/// A read-only directory. Root (as in CI containers) writes into it regardless of its mode,
-/// so there the test checks that it can, says so, and relies on the test above for an
-/// unwritable path; elsewhere the run must be refused before solving.
+/// A read-only directory, refused before solving, as itself and as the parent of `--out`.
+/// Mode bits do not stop root (as in CI containers), so as root the run is started as the
+/// unprivileged user `nobody` (uid and gid 65534), for whom the directory is read-only: the
+/// test always asserts, and first shows that the same user really cannot write there.
 #[test]
 #[cfg(unix)]
 fn a_read_only_output_directory_is_refused_before_solving() {
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::os::unix::process::CommandExt;
     let dir = temp_dir("fault-readonly");
     let ro = dir.join("ro");
     std::fs::create_dir(&ro).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let writable_anyway = std::fs::write(ro.join("probe"), b"").is_ok();
-    if writable_anyway {
-        eprintln!(
-            "note: {} is mode 555 but still writable (running as root): the read-only case \
-             cannot be provoked here; an_output_path_under_a_file_… covers an unwritable --out",
-            ro.display()
+    let root = std::fs::metadata(&dir).unwrap().uid() == 0;
+    let as_user = |mut cmd: std::process::Command| {
+        if root {
+            cmd.uid(65534).gid(65534);
+        }
+        cmd.output().unwrap_or_else(|e| {
+            panic!("cannot start a process as uid 65534 (root needs CAP_SETUID here): {e}")
+        })
+    };
+    let mut probe = std::process::Command::new("sh");
+    probe.args(["-c", "echo x > \"$0\"/probe"]).arg(&ro);
+    let probe = as_user(probe);
+    assert!(
+        !probe.status.success(),
+        "the directory is writable: the test proves nothing"
+    );
+    assert!(!ro.join("probe").exists());
+    for out in [ro.clone(), ro.join("sub")] {
+        let mut cmd = bin();
+        cmd.args(["run", "inputs/seeds.csv", "-q", "-s", "astar", "--out"])
+            .arg(&out);
+        let res = as_user(cmd);
+        let err = stderr(&res);
+        assert_eq!(res.status.code(), Some(2), "{}: {err}", out.display());
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(
+            err.contains(&out.display().to_string()),
+            "the path is named: {err}"
         );
-        let _ = std::fs::remove_file(ro.join("probe"));
-    } else {
-        assert_refused(&ro, "cannot write into the output directory");
-        assert_refused(&ro.join("sub"), "cannot create the output directory");
+        let lower = err.to_lowercase();
+        assert!(
+            lower.contains("permission denied") || lower.contains("cannot write"),
+            "the reason is given: {err}"
+        );
+        assert!(!err.contains("strategies on"), "solving started:\n{err}");
+        assert!(!err.contains("panicked"), "{err}");
     }
+    assert_eq!(
+        std::fs::read_dir(&ro).unwrap().count(),
+        0,
+        "nothing was written"
+    );
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
 }

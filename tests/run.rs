@@ -96,10 +96,152 @@ fn check_catches_a_wrong_expected_steps() {
     assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
     let err = stderr(&res);
     assert!(
-        err.contains("wrong.csv:3 (id wrong): astar answered 3 steps, expected 5 steps"),
+        err.contains("wrong.csv:3 (id wrong): astar: answered 3 steps, expected 5 steps"),
         "{err}"
     );
     assert!(!err.contains("(id right)"), "{err}");
+}
+
+/// `run` with `args`, into `out` (overwritten).
+fn run_into(out: &std::path::Path, args: &[&str]) -> std::process::Output {
+    bin()
+        .arg("run")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg("--force")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_fails_on_limit_rows_and_names_them() {
+    let out = temp_dir("run-check-limit");
+    let base = [
+        "inputs/per-depth.csv",
+        "-s",
+        "astar",
+        "--max-nodes",
+        "5",
+        "-q",
+        "--check",
+    ];
+    let res = run_into(&out, &base);
+    assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
+    let err = stderr(&res);
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let (status, line, id) = (col(&h, "status"), col(&h, "line"), col(&h, "id"));
+    let limits: Vec<&Vec<String>> = rows.iter().filter(|r| r[status] == "limit").collect();
+    let solved = rows.len() - limits.len();
+    assert!(
+        limits.len() > 50 && solved > 5,
+        "{} limit rows",
+        limits.len()
+    );
+    assert!(
+        err.contains(&format!(
+            "check: astar: {solved} verified ({solved} expected_steps), 0 wrong, {} unverified \
+             ({} limit)",
+            limits.len(),
+            limits.len()
+        )),
+        "{err}"
+    );
+    // The first limit rows are named, with the budget that ran out; the rest counted.
+    for r in &limits[..5] {
+        let named = format!(
+            "check failed: inputs/per-depth.csv:{} (id {}): astar: no answer within --max-nodes \
+             5 (expanded: 5)",
+            r[line], r[id]
+        );
+        assert!(err.contains(&named), "{named}: {err}");
+    }
+    assert!(
+        !err.contains(&format!("(id {}): astar", limits[5][id])),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "astar: … and {} more limit rows",
+            limits.len() - 5
+        )),
+        "{err}"
+    );
+    assert!(err.contains("check: failed: 0 wrong and"), "{err}");
+    assert!(!err.contains("check: passed"), "{err}");
+
+    // --allow-limit accepts the limit rows it names, and not one more.
+    let n = limits.len().to_string();
+    let fewer = (limits.len() - 1).to_string();
+    for (allow, code) in [
+        (&n[..], 0),
+        ("all", 0),
+        ("astar=all", 0),
+        (&fewer[..], 1),
+        ("idastar=all", 1),
+    ] {
+        let res = run_into(&out, &[&base[..], &["--allow-limit", allow]].concat());
+        assert_eq!(res.status.code(), Some(code), "{allow}: {}", stderr(&res));
+        let err = stderr(&res);
+        if code == 0 {
+            assert!(
+                err.contains(&format!(
+                    "check: passed: {solved} of {} rows verified ({solved} expected_steps); \
+                     the other {n} are limit rows accepted by --allow-limit",
+                    rows.len()
+                )),
+                "{allow}: {err}"
+            );
+        } else {
+            assert!(err.contains("check failed: "), "{allow}: {err}");
+        }
+    }
+    // Without --check, or naming no solver tilebench knows, it is a usage error.
+    let res = run_into(&out, &["inputs/seeds.csv", "-q", "--allow-limit", "3"]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    assert!(stderr(&res).contains("--check"), "{}", stderr(&res));
+    let res = run_into(&out, &[&base[..], &["--allow-limit", "nosuch=3"]].concat());
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    assert!(
+        stderr(&res).contains("`nosuch` is neither a built-in strategy"),
+        "{}",
+        stderr(&res)
+    );
+}
+
+#[test]
+fn without_expected_steps_a_lone_strategy_is_unconfirmed_and_two_agree() {
+    let dir = temp_dir("run-check-lone");
+    let data = dir.join("bare.csv");
+    std::fs::write(
+        &data,
+        "id,start\nb,2 3 4 1 5 x 7 6 8\nc,1 2 3 x 4 6 7 5 8\nu,2 1 3 4 5 6 7 8 x\n",
+    )
+    .unwrap();
+    let data = data.to_str().unwrap();
+    let out = dir.join("out");
+    let res = run_into(&out, &[data, "-s", "astar", "-q", "--check"]);
+    assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
+    let err = stderr(&res);
+    assert!(
+        err.contains(
+            "bare.csv:2 (id b): astar: 19 steps not confirmed: the row has no expected_steps, \
+             and no other optimal strategy answered it"
+        ),
+        "{err}"
+    );
+    // The unsolvable pair is confirmed by the parity test, whoever answers it.
+    assert!(
+        err.contains("check: astar: 1 verified (1 parity), 0 wrong, 2 unverified (2 unconfirmed)"),
+        "{err}"
+    );
+    let res = run_into(&out, &[data, "-s", "astar,bibfs", "-q", "--check"]);
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    assert!(
+        stderr(&res).contains("check: passed: all 6 rows verified (2 parity, 4 agreement)"),
+        "{}",
+        stderr(&res)
+    );
 }
 
 #[test]
@@ -329,4 +471,252 @@ fn stdin_dataset_and_size_option() {
     let (h, rows) = read_csv(&out.join("cases.csv"));
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r[col(&h, "input")] == "-"));
+}
+
+/// cases.csv's rows as column → value maps.
+fn row_maps(out: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    rows.into_iter()
+        .map(|r| h.iter().cloned().zip(r).collect())
+        .collect()
+}
+
+fn count(r: &std::collections::HashMap<String, String>, c: &str) -> u64 {
+    r[c].parse()
+        .unwrap_or_else(|_| panic!("{c} is not a number: {r:?}"))
+}
+
+#[test]
+fn budgets_make_limit_rows_with_the_counters_so_far() {
+    let dir = temp_dir("run-budgets");
+    let data = dir.join("deep.csv");
+    std::fs::write(
+        &data,
+        "id,start,expected_steps\ndeep,8 6 7 2 5 4 3 x 1,31\n",
+    )
+    .unwrap();
+    let data = data.to_str().unwrap();
+    let out = dir.join("out");
+    // (option, value, strategies it does not apply to: a lookup, a search that stores
+    // only its path)
+    let budgets = [
+        ("--max-nodes", "100", &["table"][..]),
+        ("--max-states", "500", &["table", "idastar"][..]),
+    ];
+    for (option, value, exempt) in budgets {
+        let res = run_into(&out, &[data, "-s", "all", "-q", "--check", option, value]);
+        assert_eq!(res.status.code(), Some(1), "{option}: {}", stderr(&res));
+        let err = stderr(&res);
+        let rows = row_maps(&out);
+        assert_eq!(rows.len(), STRATEGIES);
+        for r in &rows {
+            let s = r["strategy"].as_str();
+            if exempt.contains(&s) {
+                assert_eq!(
+                    (r["status"].as_str(), r["steps"].as_str()),
+                    ("solved", "31"),
+                    "{r:?}"
+                );
+                continue;
+            }
+            assert_eq!(r["status"], "limit", "{option}: {r:?}");
+            assert_eq!(r["steps"], "", "{r:?}");
+            let (expanded, stored) = (count(r, "expanded"), count(r, "stored"));
+            assert!(count(r, "generated") >= expanded && expanded > 0, "{r:?}");
+            let named = if option == "--max-nodes" {
+                assert_eq!(expanded, 100, "{r:?}");
+                format!(
+                    "deep.csv:2 (id deep): {s}: no answer within --max-nodes 100 (expanded: 100)"
+                )
+            } else {
+                assert!((500..=504).contains(&stored), "{r:?}");
+                format!("deep.csv:2 (id deep): {s}: no answer within --max-states 500 (stored: {stored}")
+            };
+            assert!(err.contains(&named), "{named}: {err}");
+        }
+    }
+}
+
+#[test]
+fn a_timeout_makes_limit_rows_with_the_counters_so_far() {
+    use tilebench::search::{registry, Config};
+    let dir = temp_dir("run-timeout");
+    // Pairs no strategy solves in 20 ms: Korf's instance 1 on 4x4, and a 34-move 3x4 pair
+    // for the strategies that take at most 12 cells. `table` looks answers up: no budget.
+    let files = [
+        (
+            "4x4",
+            "id,start,goal\nkorf1,14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+        ),
+        (
+            "3x4",
+            "id,size,start\nr8,3x4,6 8 11 4 3 x 1 7 9 2 5 10\n",
+        ),
+    ];
+    let mut covered = vec!["table"];
+    for (shape, text) in files {
+        let s: tilebench::puzzle::Shape = shape.parse().unwrap();
+        let names: Vec<&str> = registry::all()
+            .iter()
+            .filter(|b| !covered.contains(&b.name))
+            .filter(|b| b.build(&Config::default()).supports(s).is_ok())
+            .map(|b| b.name)
+            .collect();
+        covered.extend(&names);
+        let data = dir.join(format!("{shape}.csv"));
+        std::fs::write(&data, text).unwrap();
+        let out = dir.join(shape);
+        let list = names.join(",");
+        // The state guard is there should the timeout be ignored.
+        let res = run_into(
+            &out,
+            &[
+                data.to_str().unwrap(),
+                "-s",
+                &list,
+                "-q",
+                "--timeout",
+                "0.02",
+                "--max-states",
+                "3000000",
+            ],
+        );
+        assert_eq!(res.status.code(), Some(0), "{shape}: {}", stderr(&res));
+        for r in row_maps(&out) {
+            assert_eq!(r["status"], "limit", "{r:?}");
+            assert!(
+                count(&r, "expanded") > 0 && count(&r, "generated") > 0,
+                "{r:?}"
+            );
+            assert!(
+                count(&r, "stored") < 3_000_000,
+                "the state guard stopped it: {r:?}"
+            );
+            assert!(count(&r, "latency_ns") >= 20_000_000, "{r:?}");
+        }
+    }
+    let mut all = registry::names();
+    all.sort_unstable();
+    covered.sort_unstable();
+    assert_eq!(covered, all, "every strategy is covered");
+}
+
+/// A build whose `astar` does more work for the same answers: the Manhattan distance halved
+/// (still admissible and consistent, so its paths stay shortest), as a broken incremental
+/// update or a lost tie-break would. It is the registry's entry under the same name, so its
+/// rows are `astar`'s rows to the regression check.
+mod weaker {
+    use tilebench::puzzle::Board;
+    use tilebench::search::heuristic::{Heuristic, Manhattan};
+    use tilebench::search::{registry, Builtin, Outcome, Problem, SolveOptions};
+
+    struct Half(Manhattan);
+
+    impl Heuristic for Half {
+        type Memo = ();
+        fn estimate(&self, b: &Board) -> u32 {
+            self.0.estimate(b) / 2
+        }
+        fn update(&self, _: u32, after: &Board, _: u8, _: usize, _: usize) -> u32 {
+            self.estimate(after)
+        }
+        fn start(&self, b: &Board) -> (u32, ()) {
+            (self.estimate(b), ())
+        }
+        fn step(&self, _: u32, _: &(), after: &Board, _: u8, _: usize, _: usize) -> (u32, ()) {
+            (self.estimate(after), ())
+        }
+    }
+
+    fn search(p: &Problem, opts: &SolveOptions) -> Outcome {
+        tilebench::search::astar::solve(p, opts, &Half(Manhattan::new(&p.goal)))
+    }
+
+    pub static ASTAR: Builtin = Builtin {
+        name: "astar",
+        describe: "astar with half the Manhattan distance (a test's deliberately worse build)",
+        make: tilebench::search::registry::Make::Plain {
+            search,
+            supports: registry::any_shape,
+        },
+    };
+}
+
+/// scripts/regression-check.sh's gate, end to end: `run inputs/ci.csv --paths --check`, then
+/// `compare results/baselines/ci` on it. A build with a worse astar passes --check (its answers
+/// are right) and fails the comparison, on astar alone.
+#[test]
+fn a_build_whose_astar_does_more_work_fails_the_regression_comparison() {
+    use std::sync::atomic::AtomicBool;
+    use tilebench::harness::pipeline::{execute, Ending};
+    use tilebench::harness::plan::{OutMode, RunPlan};
+    use tilebench::search::registry;
+    let dir = temp_dir("run-regression-gate");
+    let baseline = "results/baselines/ci";
+    let run_with = |name: &str, strategies: Vec<&'static tilebench::search::Builtin>| {
+        let mut plan = RunPlan::new(vec!["inputs/ci.csv".into()]);
+        plan.strategies = strategies;
+        plan.fitting_strategies = false;
+        plan.keep_paths = true;
+        plan.out = Some(dir.join(name));
+        plan.mode = OutMode::Force;
+        let Ending::Finished(run) =
+            execute(plan, &tilebench::observe::Silent, &AtomicBool::new(false)).unwrap()
+        else {
+            panic!("nothing raised the stop flag")
+        };
+        let verdict = run.verdict(Some(&tilebench::check::AllowLimit::default()));
+        assert!(
+            !verdict.check_failed && !verdict.bad_rows,
+            "{:?}",
+            verdict.lines
+        );
+        run.dir.path().to_path_buf()
+    };
+    let compare = |current: &std::path::Path| {
+        let o = bin()
+            .args(["compare", baseline])
+            .arg(current)
+            .args(["--show", "10"])
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string() + &stderr(&o),
+        )
+    };
+    // The control: this build's own astar, run the same way, matches the baseline's rows.
+    let own = run_with("own-astar", vec![registry::find("astar").unwrap()]);
+    let o = bin()
+        .arg("compare")
+        .arg(&own)
+        .arg(baseline)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("no regression (300 rows matched"), "{text}");
+
+    let all: Vec<_> = registry::all()
+        .iter()
+        .map(|b| if b.name == "astar" { &weaker::ASTAR } else { b })
+        .collect();
+    let worse = run_with("worse", all);
+    let (code, text) = compare(&worse);
+    assert_eq!(code, Some(1), "{text}");
+    let regressed: Vec<&str> = text.lines().filter(|l| l.ends_with("regressed")).collect();
+    assert!(
+        regressed
+            .iter()
+            .any(|l| l.starts_with("astar") && l.contains("expanded (total)")),
+        "{text}"
+    );
+    assert!(regressed.iter().all(|l| l.starts_with("astar")), "{text}");
+    for b in registry::all().iter().filter(|b| b.name != "astar") {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(b.name) && l.contains("expanded (total)"))
+            .unwrap_or_else(|| panic!("no line for {}: {text}", b.name));
+        assert!(line.ends_with("unchanged"), "{line}");
+    }
 }

@@ -1,6 +1,11 @@
 //! Strategy correctness against independent truth: path replay, agreement between
 //! strategies, and the seed articles' samples.
 
+#[path = "../benches/common/cases.rs"]
+mod cases;
+#[path = "../benches/common/peer.rs"]
+mod peer;
+
 use proptest::prelude::*;
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
@@ -306,4 +311,202 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
             })
             .unwrap();
     }
+}
+
+/// How a budget applies to a strategy: it stops the search (`limit`, with the counters so
+/// far), or the strategy has nothing for it to stop.
+#[derive(Debug, PartialEq)]
+enum Applies {
+    Yes,
+    /// `table` looks the answer up: no search, no budget.
+    Lookup,
+    /// `idastar` stores only its path: the memory guard has nothing to guard.
+    NoStore,
+}
+
+fn applies(strategy: &str, budget: &str) -> Applies {
+    match (strategy, budget) {
+        ("table", _) => Applies::Lookup,
+        ("idastar", "max-states") => Applies::NoStore,
+        _ => Applies::Yes,
+    }
+}
+
+/// A 31-move 3x3 pair: every searching strategy expands thousands of states on it.
+fn deep_3x3() -> Problem {
+    problem("8 6 7 2 5 4 3 x 1", "1 2 3 4 5 6 7 8 x")
+}
+
+#[test]
+fn node_and_state_budgets_stop_every_strategy_with_its_counters() {
+    let p = deep_3x3();
+    for s in strategies() {
+        let nodes = Limits {
+            max_nodes: Some(100),
+            ..Limits::default()
+        };
+        let out = s.solve_once(&Config::default(), &p, &nodes).unwrap();
+        let st = out.stats;
+        match applies(s.name, "max-nodes") {
+            Applies::Yes => {
+                assert_eq!(out.status, Status::Limit, "{}", s.name);
+                assert_eq!(st.expanded, 100, "{}: {st:?}", s.name);
+                assert!(
+                    st.generated >= st.expanded && st.stored > 0,
+                    "{}: {st:?}",
+                    s.name
+                );
+                assert!(out.path.is_none(), "{}", s.name);
+            }
+            _ => assert_eq!(out.steps(), Some(31), "{}", s.name),
+        }
+        let states = Limits {
+            max_states: 500,
+            ..Limits::default()
+        };
+        let out = s.solve_once(&Config::default(), &p, &states).unwrap();
+        let st = out.stats;
+        match applies(s.name, "max-states") {
+            Applies::Yes => {
+                assert_eq!(out.status, Status::Limit, "{}", s.name);
+                // The guard is looked at before each expansion, whose children (at most 3
+                // new states) may pass it by a little.
+                assert!((500..=504).contains(&st.stored), "{}: {st:?}", s.name);
+                assert!(st.expanded > 0 && st.expanded < 500, "{}: {st:?}", s.name);
+            }
+            Applies::NoStore => {
+                assert_eq!(out.steps(), Some(31), "{}", s.name);
+                assert!(st.stored <= 32, "{}: {st:?}", s.name);
+            }
+            Applies::Lookup => assert_eq!(out.steps(), Some(31), "{}", s.name),
+        }
+    }
+}
+
+/// Pairs no strategy solves in a fraction of a second: Korf's instance 1 (57 moves) on 4x4,
+/// a 34-move 3x4 pair for `bfs-rank` (which takes at most 12 cells), and the 3x3 pair for
+/// `table` (at most 9).
+fn hard_for(s: &Builtin) -> Problem {
+    let korf1 = problem(
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    );
+    let s3x4 = Shape::new(3, 4).unwrap();
+    let candidates = [
+        korf1,
+        Problem::new(
+            Board::parse("6 8 11 4 3 x 1 7 9 2 5 10", Some(s3x4)).unwrap(),
+            Board::standard_goal(s3x4),
+        )
+        .unwrap(),
+        deep_3x3(),
+    ];
+    let solver = s.build(&Config::default());
+    candidates
+        .into_iter()
+        .find(|p| solver.supports(p.start.shape()).is_ok())
+        .unwrap_or_else(|| panic!("{} takes none of the boards", s.name))
+}
+
+#[test]
+fn a_timeout_stops_every_strategy_with_its_counters() {
+    let timeout = std::time::Duration::from_millis(20);
+    // A second guard, should the timeout be ignored: far more states than 20 ms can store.
+    let max_states = 3_000_000;
+    for s in strategies() {
+        let p = hard_for(s);
+        let limits = Limits {
+            timeout: Some(timeout),
+            max_states,
+            ..Limits::default()
+        };
+        let t0 = std::time::Instant::now();
+        let out = s.solve_once(&Config::default(), &p, &limits).unwrap();
+        let took = t0.elapsed();
+        let st = out.stats;
+        if applies(s.name, "timeout") == Applies::Lookup {
+            assert_eq!(out.steps(), Some(31), "{}", s.name);
+            continue;
+        }
+        assert_eq!(out.status, Status::Limit, "{}: {st:?}", s.name);
+        assert!(st.expanded > 0 && st.generated > 0, "{}: {st:?}", s.name);
+        assert!(
+            st.stored < max_states,
+            "{}: stopped by the state guard: {st:?}",
+            s.name
+        );
+        // It cannot have stopped on the timeout before the timeout.
+        assert!(took >= timeout, "{}: {took:?}", s.name);
+    }
+}
+
+/// The peer oracle of `examples/peers.rs` and `scripts/bench.sh` in the test suite: the
+/// `pathfinding` crate's BFS, bidirectional BFS, A* and IDA* (written as a user of it would,
+/// benches/common/peer.rs) give every built-in strategy's lengths on 30 random solvable 3x3
+/// pairs, and 10 at depths 26 to 31.
+#[test]
+fn the_pathfinding_crate_agrees_with_every_strategy() {
+    let goal = Board::standard_goal(Shape::S3X3);
+    let goal_cells = peer::cells(&goal);
+    let peers: [(&str, peer::Solver); 4] = [
+        ("pathfinding::bfs", peer::pf_bfs),
+        ("pathfinding::bfs_bidirectional", peer::pf_bfs_bidirectional),
+        ("pathfinding::astar", peer::pf_astar),
+        ("pathfinding::idastar", peer::pf_idastar),
+    ];
+    let solvers: Vec<_> = strategies()
+        .iter()
+        .map(|b| {
+            let mut s = b.build(&Config::default());
+            let ctx = tilebench::search::Prepare {
+                threads: 1,
+                problems: &[],
+                observer: &tilebench::observe::Silent,
+            };
+            s.prepare(&[goal], &ctx).unwrap();
+            s
+        })
+        .collect();
+    let mut starts = cases::random_solvable(30, 3);
+    starts.extend(cases::at_depths(10, 26..=31, 4));
+    for start in &starts {
+        let p = Problem::new(*start, goal).unwrap();
+        let want = peer::pf_astar(&peer::cells(start), &goal_cells).expect("solvable");
+        for (name, f) in peers {
+            assert_eq!(
+                f(&peer::cells(start), &goal_cells),
+                Some(want),
+                "{name} on {start}"
+            );
+        }
+        for s in &solvers {
+            let out = s.solve(&p, &Limits::default()).unwrap();
+            assert_eq!(out.steps(), Some(want), "{} on {start}", s.name());
+            assert_eq!(
+                p.start.replay(out.path.as_ref().unwrap()),
+                Ok(goal),
+                "{}",
+                s.name()
+            );
+        }
+    }
+}
+
+/// Where the counts are comparable: a search to exhaustion visits the start's whole
+/// connected half, which `pathfinding::bfs_reach` counts on its own.
+#[test]
+fn exhaustive_bfs_expands_the_states_pathfinding_reaches() {
+    let goal = Board::standard_goal(Shape::S3X3);
+    let start: Board = "2 1 3 4 5 6 7 8 x".parse().unwrap();
+    let reached = pathfinding::prelude::bfs_reach(peer::cells(&start), peer::neighbours).count();
+    let p = Problem::new(start, goal).unwrap();
+    let mut searched = 0;
+    for s in strategies().iter().filter(|s| s.name.starts_with("bfs-")) {
+        let out = solve(s, &p, &exhaustive()).unwrap();
+        assert_eq!(out.status, Status::Unsolvable, "{}", s.name);
+        assert_eq!(out.stats.expanded as usize, reached, "{}", s.name);
+        assert_eq!(out.stats.stored as usize, reached, "{}", s.name);
+        searched += 1;
+    }
+    assert!(searched >= 4, "the BFS variants are in the registry");
 }

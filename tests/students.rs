@@ -115,10 +115,12 @@ fn check_program(name: &str, command: &str, extra: &[&str], notice: Option<&str>
     if let Some(n) = notice {
         assert!(err.contains(n), "{name}: no notice `{n}` in: {err}");
     }
+    let tally = err
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("check: {name}: ")))
+        .unwrap_or_else(|| panic!("no check line for {name}: {err}"));
     assert!(
-        err.contains(&format!(
-            "check: {name}: 100 answered, 100 right, 100 optimal, 0 unanswered"
-        )),
+        tally.starts_with("100 verified (") && tally.ends_with("0 wrong, 0 unverified"),
         "{err}"
     );
     let rows = rows(&out);
@@ -266,7 +268,7 @@ fn a_steps_program_reading_numbers_with_0_as_the_blank() {
         .count();
     assert!(not_again >= 90, "{not_again} rows without a restart");
     assert!(
-        stderr(&res).contains("check: steps0: 0 answered"),
+        stderr(&res).contains("check: steps0: 0 verified"),
         "{}",
         stderr(&res)
     );
@@ -375,7 +377,7 @@ fn check_fails_when_a_program_answers_nothing() {
     assert_eq!(res.status.code(), Some(1), "{}", stderr(&res));
     let err = stderr(&res);
     assert!(
-        err.contains("check: silent: 0 answered, 0 right, 0 optimal, 3 unanswered"),
+        err.contains("check: silent: 0 verified, 0 wrong, 3 unverified (3 limit)"),
         "{err}"
     );
     assert!(rows(&out).iter().all(|r| r["status"] == "limit"));

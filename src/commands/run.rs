@@ -4,6 +4,7 @@
 use super::{CmdResult, BAD_INPUT, FAILED, OK};
 use crate::cli::RunArgs;
 use std::time::Duration;
+use tilebench::check::AllowLimit;
 use tilebench::external::ExternalSolver;
 use tilebench::harness::input::InputOptions;
 use tilebench::harness::interrupt;
@@ -80,6 +81,26 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     Ok(plan)
 }
 
+/// `--allow-limit`'s values, each naming a solver this run can have.
+fn allow_limit(args: &RunArgs) -> Result<AllowLimit, String> {
+    let allow = AllowLimit::new(&args.allow_limit)?;
+    for (name, _) in &allow.named {
+        let external = args
+            .solvers
+            .iter()
+            .filter_map(|s| s.split_once('=').map(|(n, _)| n.trim()))
+            .any(|n| n.eq_ignore_ascii_case(name));
+        if !external && tilebench::search::registry::find(name).is_none() {
+            return Err(format!(
+                "--allow-limit {name}=…: `{name}` is neither a built-in strategy ({}) nor a \
+                 --solver NAME; name a solver of the run",
+                tilebench::search::registry::names().join(", ")
+            ));
+        }
+    }
+    Ok(allow)
+}
+
 pub fn run(args: RunArgs) -> CmdResult {
     if args
         .strategy
@@ -91,7 +112,8 @@ pub fn run(args: RunArgs) -> CmdResult {
         }
         return Ok(OK);
     }
-    let (quiet, check, add_out) = (args.quiet, args.check, args.out.is_none());
+    let (quiet, add_out) = (args.quiet, args.out.is_none());
+    let check = args.check.then(|| allow_limit(&args)).transpose()?;
     let terminal = super::terminal::Terminal::new(quiet);
     interrupt::install();
     let run = match execute(plan(args)?, &terminal, &interrupt::STOP).map_err(|e| e.to_string())? {
@@ -129,7 +151,7 @@ pub fn run(args: RunArgs) -> CmdResult {
             dest.display()
         );
     }
-    let verdict = run.verdict(check);
+    let verdict = run.verdict(check.as_ref());
     for line in &verdict.lines {
         eprintln!("{line}");
     }

@@ -94,11 +94,15 @@ impl Optimum {
         let found =
             self.cache[index].get_or_init(|| match self.reference.solve(problem, &self.limits) {
                 Ok(o) if o.status == Status::Solved => Ok(o.steps().unwrap_or(0) as u64),
-                Ok(o) if o.status == Status::Limit => Err(
-                    "the row has no expected_steps and astar ran out of its budget \
-                     (--timeout, --max-nodes or --max-states) computing the optimum"
-                        .to_string(),
-                ),
+                Ok(o) if o.status == Status::Limit => Err(format!(
+                    "the row has no expected_steps, and astar, computing the optimum, ran out \
+                     of {}; give the row its expected_steps, or a larger budget",
+                    crate::check::budget_spent(
+                        &self.limits,
+                        Some(o.stats.expanded),
+                        Some(o.stats.stored)
+                    )
+                )),
                 Ok(o) => Err(format!("astar says {}", o.status.as_str())),
                 Err(e) => Err(format!("astar cannot compute the optimum: {e}")),
             });
@@ -177,8 +181,9 @@ pub fn judge(
                 v.why = format!("the optimum is {best} moves ({})", src.name());
             }
             Err(e) => {
+                // Not judged, so never called optimal: `optimal` stays empty.
                 v.status = RowStatus::Solved;
-                v.why = format!("not checked: {e}");
+                v.why = format!("{n} moves, not verified: {e}");
             }
         }
         return v;
@@ -218,7 +223,12 @@ pub fn judge(
                 );
             }
         }
-        Err(e) => v.why = format!("optimality not checked: {e}"),
+        Err(e) => {
+            v.why = format!(
+                "a valid path of {} moves, optimality not verified: {e}",
+                moves.len()
+            )
+        }
     }
     v
 }
@@ -293,6 +303,12 @@ mod tests {
         let p = problem(SAMPLE, GOAL);
         let v = judge(&p, &moves(PATH), false, || Err("no".into()));
         assert_eq!((v.status, v.optimal), (RowStatus::Solved, None));
-        assert_eq!(v.why, "optimality not checked: no");
+        assert_eq!(
+            v.why,
+            "a valid path of 19 moves, optimality not verified: no"
+        );
+        let n = judge(&p, &number(21), false, || Err("no".into()));
+        assert_eq!((n.status, n.optimal), (RowStatus::Solved, None));
+        assert_eq!(n.why, "21 moves, not verified: no");
     }
 }

@@ -34,7 +34,7 @@ use crate::report::cases_csv;
 use crate::report::run_json::{PdbInfo, RunInfo};
 use crate::report::{RunReport, StrategySummary};
 use crate::search::heuristic::HeuristicKind;
-use crate::search::{registry, Solver};
+use crate::search::{registry, Limits, Solver};
 use crate::util::atomic_write;
 use crate::{Error, Result};
 use std::path::PathBuf;
@@ -61,6 +61,8 @@ pub struct Finished {
     pub wall: Duration,
     /// The baseline saved, if one was asked for: its name and directory.
     pub baseline: Option<(String, PathBuf)>,
+    /// The budget of each solve (to say which one a `limit` row ran out of).
+    pub limits: Limits,
 }
 
 /// A run stopped before its end (`stop` was raised): what is saved, and where.
@@ -93,15 +95,16 @@ impl Finished {
             .collect()
     }
 
-    /// `--check`: answers that differ from expected_steps, optimal solvers that disagree, and
-    /// judged answers that are wrong or not optimal.
+    /// `--check`'s failures: every row that is not verified (wrong answers, and rows with no
+    /// answer or nothing to confirm it), as `file:line: solver: what` lines. Empty when
+    /// `--check` passes without `--allow-limit`.
     pub fn check_failures(&self) -> Vec<String> {
-        check::failures(&self.views())
+        check::failures(&self.views(), &self.limits)
     }
 
-    /// Each solver's answers counted: answered, right, optimal, unanswered.
-    pub fn tally(&self) -> Vec<check::Tally> {
-        check::tally(&self.views())
+    /// Each solver's rows counted by `--check`'s reasons: verified, wrong, unverified.
+    pub fn tally(&self) -> Vec<check::SolverCheck> {
+        check::by_solver(&check::findings(&self.views(), &self.limits))
     }
 
     /// The messages of the shard's invalid rows.
@@ -482,6 +485,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         threads: session.threads,
         wall,
         baseline,
+        limits: run.plan.limits,
     })))
 }
 
