@@ -559,7 +559,7 @@ fn verify_fails_on_answers_that_contradict_expected_steps() {
     assert_eq!(v.status.code(), Some(1), "{err}");
     assert!(
         err.contains(&format!(
-            "{}:{} (id {}): astar answered 12 steps, expected 14 steps",
+            "{}:{} (id {}): astar: answered 12 steps, expected 14 steps",
             data.display(),
             wrong + 2,
             rows[wrong][id]

@@ -171,9 +171,19 @@ pub fn run(args: VerifyArgs) -> CmdResult {
             v
         })
         .collect();
+    // The answers `run --check` calls wrong (differs from expected_steps, rejected by the
+    // judge, not optimal, optimal strategies disagreeing); rows it leaves unverified (limit,
+    // error, unconfirmed) are not verify's to fail.
+    // Disagreements are listed per case, whether or not the rows also differ from
+    // expected_steps.
     failures.extend(check::disagreements(&views));
-    failures.extend(check::mismatches(&views));
-    failures.extend(check::judged_failures(&views));
+    failures.extend(
+        check::findings(&views, &tilebench::search::Limits::default())
+            .iter()
+            .filter(|f| f.reason.class() == check::Class::Wrong)
+            .filter(|f| f.reason != check::Reason::Disagreement)
+            .map(check::Finding::line),
+    );
     let solved = rows
         .iter()
         .filter(|r| r.status == RowStatus::Solved)
