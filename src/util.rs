@@ -45,12 +45,49 @@ impl Rng {
 
 /// FNV-1a, 64 bits, as hex: a checksum of input files for run.json.
 pub fn fnv1a64(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    let mut h = Fnv1a64::default();
+    h.update(bytes);
+    h.hex()
+}
+
+/// [`fnv1a64`] fed piece by piece, for bytes that are written as they are made.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv1a64(u64);
+
+impl Default for Fnv1a64 {
+    fn default() -> Fnv1a64 {
+        Fnv1a64(0xcbf2_9ce4_8422_2325)
     }
-    format!("{h:016x}")
+}
+
+impl Fnv1a64 {
+    /// Adds `bytes` to the hash.
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    /// The hash of everything added so far, as 16 hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+/// A command line as a shell reads it back: arguments with spaces, quotes or other special
+/// characters in single quotes.
+pub fn shell_command(argv: &[String]) -> String {
+    let quote = |a: &String| {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+        if plain {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        }
+    };
+    argv.iter().map(quote).collect::<Vec<_>>().join(" ")
 }
 
 /// Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
