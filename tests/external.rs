@@ -177,7 +177,7 @@ fn a_suboptimal_program_is_caught_on_every_case() {
     let err = stderr(&res);
     assert!(err.contains("check: 96 failure(s)"), "{err}");
     assert!(
-        err.contains("per-depth.csv:7 (id 4): lazy: not optimal: 3 moves, the optimum is 1"),
+        err.contains("per-depth.csv:5 (id 4): lazy: not optimal: 3 moves, the optimum is 1"),
         "{err}"
     );
 
