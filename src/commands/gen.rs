@@ -41,7 +41,7 @@ pub fn run(args: GenArgs) -> CmdResult {
     if args.unsolvable > 0.0 && (args.depth.is_some() || args.per_depth.is_some()) {
         let (opt, value) = match (args.depth, args.per_depth) {
             (Some(d), _) => ("--depth", d as u64),
-            (_, k) => ("--per-depth", k.unwrap_or(0) as u64),
+            (_, k) => ("--per-depth", k.unwrap_or(0)),
         };
         return Err(format!(
             "--unsolvable {} with {opt} {value}: pairs at a given depth are solvable (an \

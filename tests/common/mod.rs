@@ -83,12 +83,14 @@ pub fn with_stdin(args: &[&str], input: &str) -> Output {
 /// What [`run_bounded`] saw: the exit status, the first bytes of stdout, all of stderr.
 pub struct Bounded {
     pub status: std::process::ExitStatus,
+    /// Whether it ran past the time limit (and was killed).
+    pub timed_out: bool,
     pub stdout: Vec<u8>,
     pub stderr: String,
 }
 
 /// Runs tilebench, reads at most `max_stdout` bytes of its stdout and then closes the pipe
-/// (as `| head -c` would), and waits for it to end; panics if it runs past `timeout`.
+/// (as `| head -c` would), and waits for it to end; kills it if it runs past `timeout`.
 pub fn run_bounded(args: &[&str], max_stdout: usize, timeout: std::time::Duration) -> Bounded {
     use std::io::Read;
     use std::process::Stdio;
@@ -113,19 +115,19 @@ pub fn run_bounded(args: &[&str], max_stdout: usize, timeout: std::time::Duratio
         bytes
     });
     let t0 = std::time::Instant::now();
-    let status = loop {
+    let (status, timed_out) = loop {
         if let Some(s) = child.try_wait().unwrap() {
-            break s;
+            break (s, false);
         }
         if t0.elapsed() > timeout {
             let _ = child.kill();
-            let _ = child.wait();
-            panic!("tilebench {args:?} ran past {timeout:?}");
+            break (child.wait().unwrap(), true);
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     Bounded {
         status,
+        timed_out,
         stdout: out.join().unwrap(),
         stderr: err.join().unwrap(),
     }
