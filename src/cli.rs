@@ -434,3 +434,32 @@ pub struct PdbOptions {
     #[arg(long)]
     pub pdb_no_reflection: bool,
 }
+
+impl PdbOptions {
+    /// Refuses pattern-database options that `heuristic` would ignore: only `--heuristic pdb`
+    /// reads them, so given without it they would change nothing, silently.
+    pub fn check_used_by(&self, heuristic: HeuristicKind) -> Result<(), String> {
+        if heuristic == HeuristicKind::Pdb {
+            return Ok(());
+        }
+        let given = [
+            self.pdb_partition
+                .as_ref()
+                .map(|p| format!("--pdb-partition {p}")),
+            self.pdb_dir
+                .as_ref()
+                .map(|d| format!("--pdb-dir {}", d.display())),
+            self.pdb_no_reflection
+                .then(|| "--pdb-no-reflection".to_string()),
+        ];
+        match given.into_iter().flatten().next() {
+            Some(option) => Err(format!(
+                "{option} is for pattern databases, which only --heuristic pdb uses (astar and \
+                 idastar use {} now): add --heuristic pdb, or drop {}",
+                heuristic.name(),
+                option.split(' ').next().unwrap_or(&option)
+            )),
+            None => Ok(()),
+        }
+    }
+}

@@ -245,3 +245,120 @@ fn the_largest_budgets_accepted_still_solve_every_case() {
         "{rows:?}"
     );
 }
+
+#[test]
+fn zero_where_it_means_nothing_useful_is_refused_with_the_range() {
+    // --hash-buckets 0 was taken as 1 bucket (a 28 s run instead of 0.06 s).
+    let (data, _) = fixtures();
+    let data = data.to_str().unwrap();
+    for (args, range) in [
+        (
+            &["run", data, "--hash-buckets", "0"][..],
+            "from 1 to 100000000",
+        ),
+        (&["run", data, "--repeat", "0"][..], "from 1 to 1000000"),
+        (
+            &["run", data, "--max-nodes", "0"][..],
+            "from 1 to 18446744073709551615",
+        ),
+        (
+            &["run", data, "--max-states", "0"][..],
+            "from 1 to 18446744073709551615",
+        ),
+        (
+            &["run", data, "--timeout", "0"][..],
+            "seconds from 0.000001 to 1000000",
+        ),
+        (
+            &["gen", "--count", "0"][..],
+            "from 1 to 18446744073709551615",
+        ),
+        (
+            &["gen", "--per-depth", "0"][..],
+            "from 1 to 18446744073709551615",
+        ),
+    ] {
+        let out = bin().args(args).output().unwrap();
+        let err = stderr(&out);
+        let opt = args[args.len() - 2];
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("'{opt} <")) && err.contains(range),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn pattern_database_options_without_the_pdb_heuristic_are_refused() {
+    let (data, _) = fixtures();
+    let data = data.to_str().unwrap();
+    let dir = temp_dir("args-pdb");
+    let results = dir.join("o");
+    let results = results.to_str().unwrap();
+    for (args, option) in [
+        (
+            vec![
+                "run",
+                data,
+                "-q",
+                "--out",
+                results,
+                "--pdb-partition",
+                "4-4",
+            ],
+            "--pdb-partition 4-4",
+        ),
+        (
+            vec![
+                "run",
+                data,
+                "-q",
+                "--out",
+                results,
+                "-s",
+                "astar",
+                "--heuristic",
+                "linear-conflict",
+                "--pdb-no-reflection",
+            ],
+            "--pdb-no-reflection",
+        ),
+        (
+            vec![
+                "solve",
+                "--pdb-dir",
+                dir.to_str().unwrap(),
+                "1 2 3 4 5 6 7 x 8",
+            ],
+            "--pdb-dir",
+        ),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(option)
+                && err.contains("only --heuristic pdb uses")
+                && err.contains("add --heuristic pdb"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("o").exists(), "{args:?}: nothing is run");
+    }
+    // With it, they are used.
+    let out = bin()
+        .args([
+            "solve",
+            "--heuristic",
+            "pdb",
+            "--pdb-partition",
+            "4-4",
+            "--pdb-dir",
+        ])
+        .arg(dir.join("tables"))
+        .arg("1 2 3 4 5 6 7 x 8")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "r\n");
+}

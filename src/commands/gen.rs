@@ -115,8 +115,7 @@ fn to_stdout(generator: &mut Generator, args: &GenArgs, method: &str) -> CmdResu
         .and_then(|_| Ok(out.flush()?));
     match written {
         Ok(()) => Ok(OK),
-        Err(Failure::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(OK),
-        Err(Failure::Write(e)) => Err(format!("cannot write to standard output: {e}")),
+        Err(Failure::Write(e)) => super::stdout_written(Err(e)),
         Err(Failure::Gen(msg)) => Err(msg),
     }
 }

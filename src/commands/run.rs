@@ -18,6 +18,7 @@ use tilebench::search::{Config, Limits};
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
     // In range: cli's parser takes 0.000001 to MAX_SECONDS.
     let timeout = args.timeout.map(Duration::from_secs_f64);
+    args.pdb.check_used_by(args.heuristic)?;
     let mut plan = RunPlan::new(args.files.clone());
     if let Some(list) = &args.strategy {
         plan = plan.with_strategies(list)?;

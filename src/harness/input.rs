@@ -143,6 +143,21 @@ impl Columns {
                 .iter()
                 .position(|h| h.trim().eq_ignore_ascii_case(name))
         };
+        for name in ["start", "id", "goal", "expected_steps", "size"] {
+            let at: Vec<String> = (0..header.len())
+                .filter(|&i| header[i].trim().eq_ignore_ascii_case(name))
+                .map(|i| (i + 1).to_string())
+                .collect();
+            if let [first @ .., last] = &at[..] {
+                if !first.is_empty() {
+                    return Err(InputError(format!(
+                        "{label}:{header_line}: the header names `{name}` more than once (columns {} and {last}), \
+                         so it is not clear which to read: rename or remove all but one",
+                        first.join(", ")
+                    )));
+                }
+            }
+        }
         Ok(Columns {
             start: find("start").ok_or_else(|| {
                 InputError(format!(
