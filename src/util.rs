@@ -188,16 +188,23 @@ pub fn for_worker<T>(slots: &[T]) -> &T {
 
 /// Text shortened for a message or a label: trailing white space dropped, then at most `max`
 /// characters, then `…` and the full length, so one huge field cannot flood a terminal or a
-/// log. The one clipper every message uses.
+/// log; control characters (a NUL, a tab, an escape) shown escaped (`\u{0}`, `\t`,
+/// `\u{1b}`), so none reaches a terminal raw. The one clipper every message uses.
 pub fn clip(s: &str, max: usize) -> String {
     let s = s.trim_end();
     let n = s.chars().count();
-    if n <= max {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(max).collect();
-        format!("{head}… ({n} characters)")
+    let mut out = String::new();
+    for c in s.chars().take(max) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    if n > max {
+        out += &format!("… ({n} characters)");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -209,6 +216,16 @@ mod tests {
         assert_eq!(civil_from_days(20_421), (2025, 11, 29));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
+    #[test]
+    fn clip_cuts_long_text_and_escapes_control_characters() {
+        assert_eq!(
+            clip("st\0art\tx\u{1b}[2J ", 40),
+            "st\\u{0}art\\tx\\u{1b}[2J"
+        );
+        assert_eq!(clip("abcdef", 3), "abc… (6 characters)");
+        assert_eq!(clip("abc", 3), "abc");
+    }
+
     #[test]
     fn rng_is_deterministic_and_in_range() {
         let mut a = Rng::new(7);

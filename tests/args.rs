@@ -362,3 +362,89 @@ fn pattern_database_options_without_the_pdb_heuristic_are_refused() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "r\n");
 }
+
+#[test]
+fn a_partition_with_an_empty_group_is_explained() {
+    // It said "partition 0-8 covers 8 tiles, but a 3x3 board has 8".
+    let (data, _) = fixtures();
+    let dir = temp_dir("args-partition");
+    for args in [
+        vec![
+            "run",
+            data.to_str().unwrap(),
+            "-q",
+            "-s",
+            "astar",
+            "--out",
+            dir.join("o").to_str().unwrap(),
+        ],
+        vec!["solve", "1 2 3 4 5 6 7 x 8"],
+    ] {
+        let out = bin()
+            .args(&args)
+            .args([
+                "--heuristic",
+                "pdb",
+                "--pdb-partition",
+                "0-8",
+                "--pdb-dir",
+                dir.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("partition 0-8 has a group of 0 tiles")
+                && err.contains("not a range of tiles")
+                && err.contains(
+                    "adding up to the 8 tiles of a 3x3 board (the blank is in no group), e.g. 6-2"
+                ),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("but a 3x3 board has 8"), "{err}");
+    }
+}
+
+#[test]
+fn a_file_or_stdin_given_twice_is_refused() {
+    let (data, _) = fixtures();
+    let data = data.to_str().unwrap();
+    let dotted = format!("{}/./tiny.csv", Path::new(data).parent().unwrap().display());
+    let dir = temp_dir("args-twice");
+    for (files, needle) in [
+        (vec!["-", "-"], "`-` (standard input) is given twice, as files 1 and 2; standard input can be read only once"),
+        (vec![data, data], &*format!("{data} is given twice, as files 1 and 2; its rows would be solved twice")),
+        (vec![data, "-", &dotted], &*format!("{data} and {dotted} (files 1 and 3) are the same file")),
+    ] {
+        let out = with_stdin(
+            &[&["run", "-q", "--out", dir.join("o").to_str().unwrap()][..], &files].concat(),
+            "id,start\na,1 2 3 4 5 6 7 x 8\n",
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{files:?}: {err}");
+        assert!(err.contains(needle), "{files:?}: {err}");
+        assert!(!err.contains("is also used on line"), "{err}");
+        assert!(!dir.join("o").exists(), "nothing is run");
+    }
+    // Two files with the same ids are fine: rows are matched by file, id and strategy.
+    let other = dir.join("other.csv");
+    std::fs::copy(data, &other).unwrap();
+    let out = bin()
+        .args([
+            "run",
+            "-q",
+            "-s",
+            "astar",
+            "--out",
+            dir.join("two").to_str().unwrap(),
+            data,
+        ])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    let (_, rows) = read_csv(&dir.join("two/cases.csv"));
+    assert_eq!(rows.len(), 4);
+}

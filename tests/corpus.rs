@@ -124,6 +124,9 @@ fn check(e: &Expected) -> Result<(), String> {
     if !matches!(code, Some(0..=2)) || err.contains("panicked") {
         return Err(format!("exit {code:?}, stderr:\n{err}"));
     }
+    if let Some(c) = err.chars().find(|&c| c.is_control() && c != '\n') {
+        return Err(format!("a raw control character {c:?} on stderr:\n{err:?}"));
+    }
     if code != Some(e.exit) {
         return Err(format!(
             "exit {code:?}, expected {}; stderr:\n{err}",

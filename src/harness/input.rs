@@ -86,6 +86,7 @@ pub fn read_inputs(
     paths: &[String],
     opts: &InputOptions,
 ) -> Result<(Vec<InputFile>, Vec<Case>), InputError> {
+    each_once(paths)?;
     let mut files = Vec::new();
     let mut cases = Vec::new();
     if paths.is_empty() {
@@ -119,6 +120,38 @@ pub fn read_inputs(
         }
     }
     Ok((files, cases))
+}
+
+/// Refuses a file named twice (as the same path, or two paths to one file) and stdin named
+/// twice: the first would have every row solved twice under two names, the second finds
+/// stdin already read.
+fn each_once(paths: &[String]) -> Result<(), InputError> {
+    let mut seen: std::collections::HashMap<std::path::PathBuf, (usize, &str)> = Default::default();
+    for (j, p) in paths.iter().enumerate() {
+        let key = std::fs::canonicalize(p).unwrap_or_else(|_| p.into());
+        let Some(&(i, q)) = seen.get(&key) else {
+            seen.insert(key, (j, p));
+            continue;
+        };
+        let (i, j) = (i + 1, j + 1);
+        return Err(InputError(if p == "-" {
+            format!(
+                "`-` (standard input) is given twice, as files {i} and {j}; standard input can \
+                 be read only once: give `-` once, and put the other rows in a file"
+            )
+        } else if p == q {
+            format!(
+                "{p} is given twice, as files {i} and {j}; its rows would be solved twice: give \
+                 each file once"
+            )
+        } else {
+            format!(
+                "{q} and {p} (files {i} and {j}) are the same file; its rows would be solved \
+                 twice, under two names: give each file once"
+            )
+        }));
+    }
+    Ok(())
 }
 
 /// Column positions of the known fields.
@@ -163,7 +196,7 @@ impl Columns {
                 InputError(format!(
                     "{label}:{header_line}: no `start` column in the header ({}); the header must name at least `start` \
                      (optional: id, goal, expected_steps, size)",
-                    header.iter().collect::<Vec<_>>().join(",")
+                    clip(&header.iter().collect::<Vec<_>>().join(","), 80)
                 ))
             })?,
             id: find("id"),
