@@ -196,7 +196,7 @@ fn to_file(
 }
 
 /// Where `gen --out FILE` says how FILE was made: FILE.json.
-pub fn sidecar_path(path: &Path) -> PathBuf {
+fn sidecar_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".json");
     PathBuf::from(name)
