@@ -25,6 +25,67 @@ fn strategies() -> impl TypedValueParser<Value = String> {
     PossibleValuesParser::new(tilebench::search::registry::names())
 }
 
+/// A parser of whole numbers from `min` to `max` (counts, sizes, seeds). Its refusal, which
+/// clap prints after the option's name, gives the range.
+fn whole<T>(min: u64, max: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+{
+    move |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (min..=max).contains(n))
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or_else(|| format!("give a whole number from {min} to {max}"))
+    }
+}
+
+/// A number from `min` to `max` (NaN and infinities refused), for the parsers below.
+fn real(s: &str, min: f64, max: f64) -> Option<f64> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (min..=max).contains(x))
+}
+
+/// The longest `--timeout`: about 11.6 days, far beyond any one case (and far from where a
+/// deadline would overflow the clock).
+const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// A number of seconds from a microsecond to [`MAX_SECONDS`].
+fn seconds(s: &str) -> Result<f64, String> {
+    real(s, 1e-6, MAX_SECONDS).ok_or_else(|| {
+        format!("give a number of seconds from 0.000001 to {MAX_SECONDS} (about 11 days)")
+    })
+}
+
+/// A fraction from 0 to 1.
+fn fraction(s: &str) -> Result<f64, String> {
+    real(s, 0.0, 1.0).ok_or_else(|| "give a fraction from 0 to 1, e.g. 0.1".to_string())
+}
+
+/// The largest percentage a threshold takes: a 10,000-fold increase.
+const MAX_PERCENT: f64 = 1_000_000.0;
+
+/// A percentage from 0 to [`MAX_PERCENT`].
+fn percent(s: &str) -> Result<f64, String> {
+    real(s, 0.0, MAX_PERCENT)
+        .ok_or_else(|| format!("give a percentage from 0 to {MAX_PERCENT}, e.g. 5 for 5%"))
+}
+
+/// The most worker threads `-j` takes.
+const MAX_THREADS: u64 = 1024;
+
+/// The most buckets `--hash-buckets` takes (4 bytes each: 400 MB).
+const MAX_HASH_BUCKETS: u64 = 100_000_000;
+
+/// The longest random walk `gen --walk` takes.
+const MAX_WALK: u64 = 1_000_000;
+
+/// The most times `--repeat` solves a case.
+const MAX_REPEAT: u64 = 1_000_000;
+
 fn shape(s: &str) -> Result<Shape, String> {
     s.parse()
         .map_err(|e: tilebench::puzzle::ShapeError| e.to_string())
@@ -171,6 +232,7 @@ pub struct SolveArgs {
 }
 
 #[derive(Args, Debug, Clone)]
+#[command(allow_negative_numbers = true)]
 pub struct RunArgs {
     /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
     pub files: Vec<String>,
@@ -192,8 +254,8 @@ pub struct RunArgs {
     /// What a persistent --solver program's stdout is: `auto` (a pipe; a pseudo-terminal for a program that holds its answers in a buffer), `pipe` or `pty`
     #[arg(long, value_name = "KIND", default_value = "auto", value_parser = one_of::<Stdout>(vec!["auto", "pipe", "pty"]))]
     pub solver_stdout: Stdout,
-    /// Worker threads (default: all cores)
-    #[arg(long, short = 'j')]
+    /// Worker threads, 0 to 1024 (default and 0: one per core)
+    #[arg(long, short = 'j', value_name = "N", value_parser = whole::<usize>(0, MAX_THREADS))]
     pub threads: Option<usize>,
     /// Output directory (default: `results/run-<UTC timestamp>`)
     #[arg(long, short = 'o')]
@@ -222,25 +284,25 @@ pub struct RunArgs {
     /// Search unsolvable pairs to exhaustion instead of answering by parity
     #[arg(long)]
     pub exhaustive: bool,
-    /// Solve each case K times; latency_ns is the median, latency_min_ns the fastest
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Solve each case K times (1 to 1000000); latency_ns is the median, latency_min_ns the fastest
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = whole::<u32>(1, MAX_REPEAT))]
     pub repeat: u32,
-    /// Stop a case after expanding N states (status `limit`)
-    #[arg(long)]
+    /// Stop a case after expanding N states (at least 1; status `limit`)
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(1, u64::MAX))]
     pub max_nodes: Option<u64>,
-    /// Stop a case after SECONDS of search (status `limit`); a --solver program is killed (and restarted)
-    #[arg(long)]
+    /// Stop a case after SECONDS of search (0.000001 to 1000000; status `limit`); a --solver program is killed (and restarted)
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<f64>,
-    /// Most distinct states one search may store (a memory guard; status `limit` beyond it)
-    #[arg(long, default_value_t = tilebench::search::DEFAULT_MAX_STATES)]
+    /// Most distinct states one search may store (at least 1; a memory guard; status `limit` beyond it)
+    #[arg(long, value_name = "N", default_value_t = tilebench::search::DEFAULT_MAX_STATES, value_parser = whole::<u64>(1, u64::MAX))]
     pub max_states: u64,
     /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,
     #[command(flatten)]
     pub pdb: PdbOptions,
-    /// Buckets of bfs-hash's chained table
-    #[arg(long, default_value_t = 1_000_003)]
+    /// Buckets of bfs-hash's chained table (1 to 100000000)
+    #[arg(long, value_name = "N", default_value_t = 1_000_003, value_parser = whole::<usize>(1, MAX_HASH_BUCKETS))]
     pub hash_buckets: usize,
     /// Board shape for rows without a `size` column (e.g. 3x4)
     #[arg(long, value_parser = shape)]
@@ -266,10 +328,11 @@ pub struct RunArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct GenArgs {
-    /// Number of pairs (ignored with --per-depth)
-    #[arg(long, short = 'n', default_value_t = 100)]
-    pub count: usize,
+    /// Number of pairs, at least 1 (ignored with --per-depth)
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 100, value_parser = whole::<u64>(1, u64::MAX))]
+    pub count: u64,
     /// Board shape
     #[arg(long, default_value = "3x3", value_parser = shape)]
     pub size: Shape,
@@ -277,19 +340,19 @@ pub struct GenArgs {
     #[arg(long, short = 'g', default_value = "standard")]
     pub goal: String,
     /// Fraction of pairs that are unsolvable (0 to 1)
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.0, value_parser = fraction)]
     pub unsolvable: f64,
-    /// Only pairs whose optimal length is D
-    #[arg(long, conflicts_with = "per_depth")]
+    /// Only pairs whose optimal length is D (0 to 255)
+    #[arg(long, value_name = "D", conflicts_with = "per_depth", value_parser = whole::<u8>(0, 255))]
     pub depth: Option<u8>,
-    /// K pairs at each optimal length from 0 to the largest
-    #[arg(long)]
-    pub per_depth: Option<usize>,
-    /// Make starts by random walks of this many moves from the goal instead of uniform sampling
-    #[arg(long, conflicts_with_all = ["depth", "per_depth"])]
+    /// K pairs (at least 1) at each optimal length from 0 to the largest
+    #[arg(long, value_name = "K", value_parser = whole::<u64>(1, u64::MAX))]
+    pub per_depth: Option<u64>,
+    /// Make starts by random walks of N moves (0 to 1000000) from the goal instead of uniform sampling
+    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "per_depth"], value_parser = whole::<usize>(0, MAX_WALK))]
     pub walk: Option<usize>,
     /// Random seed: the same seed gives the same dataset
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: u64,
     /// Write to FILE instead of stdout
     #[arg(long, short = 'o')]
@@ -297,6 +360,7 @@ pub struct GenArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct SpaceArgs {
     /// Board shape
     #[arg(long, default_value = "3x3", value_parser = shape)]
@@ -305,11 +369,12 @@ pub struct SpaceArgs {
     #[arg(long, short = 'g')]
     pub goal: Option<String>,
     /// How many of the farthest states to list on stderr
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = whole::<usize>(0, u64::MAX))]
     pub farthest: usize,
 }
 
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct CompareArgs {
     /// BASELINE CURRENT: results directories or their cases.csv (with --baseline, CURRENT only)
     #[arg(value_name = "RESULTS", num_args = 1..=2, required = true)]
@@ -317,22 +382,23 @@ pub struct CompareArgs {
     /// Use the saved baseline results/baselines/NAME as BASELINE
     #[arg(long = "baseline", value_name = "NAME")]
     pub baseline_name: Option<String>,
-    /// Allowed increase of expanded/generated, in percent, per strategy and per case
-    #[arg(long, default_value_t = 0.0)]
+    /// Allowed increase of expanded/generated, in percent (0 to 1000000), per strategy and per case
+    #[arg(long, value_name = "PERCENT", default_value_t = 0.0, value_parser = percent)]
     pub max_work_increase: f64,
     /// Gate latency: the allowed slow-down in percent; a strategy regresses only when the whole
     /// 95% interval of a paired ratio (per case, p50 or p99) lies above it (default: shown,
     /// not gated)
-    #[arg(long)]
+    #[arg(long, value_name = "PERCENT", value_parser = percent)]
     pub max_latency_increase: Option<f64>,
-    /// Latency changes smaller than this, in percent, are noise whatever the interval says
-    #[arg(long, default_value_t = 2.0)]
+    /// Latency changes smaller than this, in percent (0 to 1000000), are noise whatever the
+    /// interval says
+    #[arg(long, value_name = "PERCENT", default_value_t = 2.0, value_parser = percent)]
     pub noise_threshold: f64,
     /// Also write the comparison as Markdown to FILE
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
     /// How many per-case differences to list
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = whole::<usize>(0, u64::MAX))]
     pub show: usize,
 }
 
@@ -353,11 +419,12 @@ pub struct MergeArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct VerifyArgs {
     /// A results directory or its cases.csv
     pub results: PathBuf,
     /// How many failures to list
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = whole::<usize>(0, u64::MAX))]
     pub show: usize,
 }
 
@@ -398,4 +465,33 @@ pub struct PdbOptions {
     /// Pattern databases: sum the groups on the board as it is only, not also on its reflection
     #[arg(long)]
     pub pdb_no_reflection: bool,
+}
+
+impl PdbOptions {
+    /// Refuses pattern-database options that `heuristic` would ignore: only `--heuristic pdb`
+    /// reads them, so given without it they would change nothing, silently.
+    pub fn check_used_by(&self, heuristic: HeuristicKind) -> Result<(), String> {
+        if heuristic == HeuristicKind::Pdb {
+            return Ok(());
+        }
+        let given = [
+            self.pdb_partition
+                .as_ref()
+                .map(|p| format!("--pdb-partition {p}")),
+            self.pdb_dir
+                .as_ref()
+                .map(|d| format!("--pdb-dir {}", d.display())),
+            self.pdb_no_reflection
+                .then(|| "--pdb-no-reflection".to_string()),
+        ];
+        match given.into_iter().flatten().next() {
+            Some(option) => Err(format!(
+                "{option} is for pattern databases, which only --heuristic pdb uses (astar and \
+                 idastar use {} now): add --heuristic pdb, or drop {}",
+                heuristic.name(),
+                option.split(' ').next().unwrap_or(&option)
+            )),
+            None => Ok(()),
+        }
+    }
 }

@@ -45,12 +45,49 @@ impl Rng {
 
 /// FNV-1a, 64 bits, as hex: a checksum of input files for run.json.
 pub fn fnv1a64(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    let mut h = Fnv1a64::default();
+    h.update(bytes);
+    h.hex()
+}
+
+/// [`fnv1a64`] fed piece by piece, for bytes that are written as they are made.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv1a64(u64);
+
+impl Default for Fnv1a64 {
+    fn default() -> Fnv1a64 {
+        Fnv1a64(0xcbf2_9ce4_8422_2325)
     }
-    format!("{h:016x}")
+}
+
+impl Fnv1a64 {
+    /// Adds `bytes` to the hash.
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    /// The hash of everything added so far, as 16 hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+/// A command line as a shell reads it back: arguments with spaces, quotes or other special
+/// characters in single quotes.
+pub fn shell_command(argv: &[String]) -> String {
+    let quote = |a: &String| {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+        if plain {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        }
+    };
+    argv.iter().map(quote).collect::<Vec<_>>().join(" ")
 }
 
 /// Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -198,16 +235,23 @@ pub fn for_worker<T>(slots: &[T]) -> &T {
 
 /// Text shortened for a message or a label: trailing white space dropped, then at most `max`
 /// characters, then `…` and the full length, so one huge field cannot flood a terminal or a
-/// log. The one clipper every message uses.
+/// log; control characters (a NUL, a tab, an escape) shown escaped (`\u{0}`, `\t`,
+/// `\u{1b}`), so none reaches a terminal raw. The one clipper every message uses.
 pub fn clip(s: &str, max: usize) -> String {
     let s = s.trim_end();
     let n = s.chars().count();
-    if n <= max {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(max).collect();
-        format!("{head}… ({n} characters)")
+    let mut out = String::new();
+    for c in s.chars().take(max) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    if n > max {
+        out += &format!("… ({n} characters)");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -219,6 +263,16 @@ mod tests {
         assert_eq!(civil_from_days(20_421), (2025, 11, 29));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
+    #[test]
+    fn clip_cuts_long_text_and_escapes_control_characters() {
+        assert_eq!(
+            clip("st\0art\tx\u{1b}[2J ", 40),
+            "st\\u{0}art\\tx\\u{1b}[2J"
+        );
+        assert_eq!(clip("abcdef", 3), "abc… (6 characters)");
+        assert_eq!(clip("abc", 3), "abc");
+    }
+
     #[test]
     fn rng_is_deterministic_and_in_range() {
         let mut a = Rng::new(7);

@@ -31,12 +31,13 @@ fn check(file: &std::path::Path, args: &[&str]) -> Vec<Vec<String>> {
         file.to_str().unwrap(),
         "--check",
         "-q",
-        "--pdb-dir",
-        dir.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ];
     a.extend_from_slice(args);
+    if args.contains(&"pdb") {
+        a.extend(["--pdb-dir", dir.to_str().unwrap()]);
+    }
     let o = bin().args(&a).output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{a:?}\n{}", stderr(&o));
     let (h, rows) = read_csv(&out.join("cases.csv"));

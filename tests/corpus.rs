@@ -124,6 +124,9 @@ fn check(e: &Expected) -> Result<(), String> {
     if !matches!(code, Some(0..=2)) || err.contains("panicked") {
         return Err(format!("exit {code:?}, stderr:\n{err}"));
     }
+    if let Some(c) = err.chars().find(|&c| c.is_control() && c != '\n') {
+        return Err(format!("a raw control character {c:?} on stderr:\n{err:?}"));
+    }
     if code != Some(e.exit) {
         return Err(format!(
             "exit {code:?}, expected {}; stderr:\n{err}",
@@ -151,6 +154,9 @@ fn check(e: &Expected) -> Result<(), String> {
                 {
                     return Err(format!("no warning `{w}` on stderr:\n{err}"));
                 }
+            }
+            if !out.join("cases.csv").is_file() {
+                return Err(format!("no cases.csv written; stderr:\n{err}"));
             }
             let (h, got) = read_csv(&out.join("cases.csv"));
             let (line, strategy, status, msg) = (
@@ -205,4 +211,94 @@ fn check(e: &Expected) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// One dataset written with `\n`, `\r\n`, a lone `\r`, or a mix (a different end on each
+/// line), with or without a byte-order mark and a final line end.
+fn line_end_forms(lines: &[String]) -> Vec<(String, String)> {
+    let mut forms = Vec::new();
+    let ends: [(&str, &[&str]); 4] = [
+        ("LF", &["\n"]),
+        ("CRLF", &["\r\n"]),
+        ("CR", &["\r"]),
+        ("mixed", &["\r\n", "\r", "\n"]),
+    ];
+    for (name, cycle) in ends {
+        for bom in [false, true] {
+            for final_end in [true, false] {
+                let mut text = String::from(if bom { "\u{feff}" } else { "" });
+                for (i, l) in lines.iter().enumerate() {
+                    text.push_str(l);
+                    if i + 1 < lines.len() || final_end {
+                        text.push_str(cycle[i % cycle.len()]);
+                    }
+                }
+                forms.push((format!("{name}, BOM {bom}, final end {final_end}"), text));
+            }
+        }
+    }
+    forms
+}
+
+/// What a dataset reads as: per case, its line, id, expected_steps and problem or message.
+fn read_as(text: &str) -> Vec<String> {
+    use tilebench::harness::input::{parse_dataset, InputOptions};
+    let (file, cases) = parse_dataset("d.csv", text.as_bytes(), &InputOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(file.rows, cases.len());
+    cases
+        .iter()
+        .map(|c| {
+            let problem = match &c.problem {
+                Ok(p) => format!("{} → {}", p.start, p.goal),
+                Err(e) => e.clone(),
+            };
+            format!("{}|{}|{:?}|{problem}", c.line, c.id, c.expected_steps)
+        })
+        .collect()
+}
+
+#[test]
+fn every_line_ending_with_comments_reads_the_same() {
+    // Comments before the header, right after it, between rows and at the end; a blank and
+    // a whitespace-only line; a quoted field; a bad row.
+    let lines: Vec<String> = [
+        "# made by hand",
+        "",
+        "# columns: id, start, goal, expected_steps",
+        "id,start,goal,expected_steps",
+        "# the rows",
+        "a,1 2 3 4 5 6 7 x 8,,1",
+        "   ",
+        "b,\"1 2 3 4 5 6 7 7 x\",,",
+        "# between rows",
+        "c,2 3 4 1 5 x 7 6 8,,19",
+        "# the end",
+    ]
+    .map(String::from)
+    .to_vec();
+    let want = read_as(&(lines.join("\n") + "\n"));
+    // Counted by hand: rows on lines 6, 8 and 10; line 8 repeats tile 7.
+    let at: Vec<&str> = want.iter().map(|c| c.split('|').next().unwrap()).collect();
+    assert_eq!(at, ["6", "8", "10"]);
+    assert!(want[1].contains("d.csv:8: start: cell 8: tile 7 appears more than once"));
+    for (form, text) in line_end_forms(&lines) {
+        assert_eq!(read_as(&text), want, "{form}");
+    }
+
+    // Large enough to be read in parallel pieces (no quotes), with comments every few rows.
+    let mut big = vec!["# a big file".to_string(), "id,start,expected_steps".into()];
+    for i in 0..60_000 {
+        big.push(match i % 7 {
+            0 => format!("# comment {i}"),
+            3 => format!("{i},1 2 3 4 5 6 7 7 x,"),
+            _ => format!("{i},1 2 3 4 5 6 7 x 8,1"),
+        });
+    }
+    let want = read_as(&(big.join("\n") + "\n"));
+    assert_eq!(want.len(), 60_000 - 60_000 / 7 - 1);
+    for (form, text) in line_end_forms(&big) {
+        assert!(text.len() > 1 << 20);
+        assert_eq!(read_as(&text), want, "{form}");
+    }
 }

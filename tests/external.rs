@@ -184,7 +184,7 @@ fn a_suboptimal_program_is_caught_on_every_case() {
         "{err}"
     );
     assert!(
-        err.contains("per-depth.csv:7 (id 4): lazy: not optimal: 3 moves, the optimum is 1"),
+        err.contains("per-depth.csv:5 (id 4): lazy: not optimal: 3 moves, the optimum is 1"),
         "{err}"
     );
 

@@ -30,17 +30,21 @@ fn first_article_sample_prints_an_optimal_move_string() {
 
 #[test]
 fn judge_style_stdin_many_boards_one_answer_per_line() {
+    // Blank and whitespace-only lines get a blank answer line, so the answers line up with
+    // the input lines.
     let out = with_stdin(
         &["solve", "--stats"],
-        "2 3 4 1 5 x 7 6 8\n\n2 1 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 x 8\n",
+        "2 3 4 1 5 x 7 6 8\n\n2 1 3 4 5 6 7 8 x\n  \n1 2 3 4 5 6 7 x 8\n",
     );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 5, "{text:?}");
     assert_eq!(lines[0].len(), 19);
-    assert_eq!(lines[1], "unsolvable");
-    assert_eq!(lines[2], "r");
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[2], "unsolvable");
+    assert_eq!(lines[3], "");
+    assert_eq!(lines[4], "r");
     let err = stderr(&out);
     assert!(
         err.contains("expanded=") && err.contains("latency_us="),

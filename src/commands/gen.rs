@@ -9,10 +9,10 @@ use super::{CmdResult, OK};
 use crate::cli::GenArgs;
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tilebench::puzzle::{is_solvable, Board, Shape, MOVE_ORDER};
 use tilebench::space::{unlabel, Oracle};
-use tilebench::util::Rng;
+use tilebench::util::{shell_command, Fnv1a64, Rng};
 
 enum GoalKind {
     Fixed(Board),
@@ -38,9 +38,15 @@ fn flip_parity(b: &Board) -> Board {
 
 pub fn run(args: GenArgs) -> CmdResult {
     let shape: Shape = args.size;
-    if !(0.0..=1.0).contains(&args.unsolvable) {
+    if args.unsolvable > 0.0 && (args.depth.is_some() || args.per_depth.is_some()) {
+        let (opt, value) = match (args.depth, args.per_depth) {
+            (Some(d), _) => ("--depth", d as u64),
+            (_, k) => ("--per-depth", k.unwrap_or(0)),
+        };
         return Err(format!(
-            "--unsolvable {}: give a fraction from 0 to 1",
+            "--unsolvable {} with {opt} {value}: pairs at a given depth are solvable (an \
+             unsolvable pair has no depth); drop --unsolvable, or drop {opt} to mix unsolvable \
+             pairs into uniformly sampled ones",
             args.unsolvable
         ));
     }
@@ -54,6 +60,9 @@ pub fn run(args: GenArgs) -> CmdResult {
              bidirectional BFS, which needs shallow pairs: use --walk N (N up to about 40)"
         ));
     }
+    if let Some(p) = &args.out {
+        check_out(p)?;
+    }
     let oracle = if tabulated {
         Some(Oracle::new(shape).map_err(|e| format!("gen: {e}"))?)
     } else {
@@ -66,11 +75,182 @@ pub fn run(args: GenArgs) -> CmdResult {
         rng: Rng::new(args.seed),
         by_depth: HashMap::new(),
     };
-    let depths = generator.depths(&args);
-    let rows = generator.rows(&depths, &args)?;
-    let mut out = open_out(args.out.as_deref())?;
-    write_dataset(&mut out, shape, tabulated, &rows).map_err(|e| e.to_string())?;
+    let method = if tabulated {
+        "full-space BFS distance table"
+    } else {
+        "bidirectional BFS"
+    };
+    match &args.out {
+        None => to_stdout(&mut generator, &args, method),
+        Some(path) => to_file(&mut generator, &args, method, path),
+    }
+}
+
+/// Why writing the dataset stopped.
+enum Failure {
+    /// The output could not be written.
+    Write(std::io::Error),
+    /// No such pair could be made (the message says why).
+    Gen(String),
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Failure {
+        Failure::Write(e)
+    }
+}
+
+/// Writes the dataset to stdout, and how it was made to stderr. A closed pipe (`| head`)
+/// ends it quietly.
+fn to_stdout(generator: &mut Generator, args: &GenArgs, method: &str) -> CmdResult {
+    eprintln!(
+        "tilebench gen: made by tilebench {} with `{}`; expected_steps is exact ({method}), \
+         -1 = unsolvable (with --out FILE this goes to FILE.json)",
+        env!("CARGO_PKG_VERSION"),
+        shell_command(&command())
+    );
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = generator
+        .write(args, &mut out)
+        .and_then(|_| Ok(out.flush()?));
+    match written {
+        Ok(()) => Ok(OK),
+        Err(Failure::Write(e)) => super::stdout_written(Err(e)),
+        Err(Failure::Gen(msg)) => Err(msg),
+    }
+}
+
+/// Refuses an --out that cannot be a file, before any work.
+fn check_out(path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(format!(
+            "--out {shown} is a directory; give a file name, e.g. {}",
+            path.join("dataset.csv").display()
+        ));
+    }
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) if !dir.is_dir() => Err(format!(
+            "--out {shown}: the directory {} does not exist; create it first",
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Writes the dataset to `path` and how it was made to `path`.json, each atomically (a
+/// failure leaves no half-written file).
+fn to_file(
+    generator: &mut Generator,
+    args: &GenArgs,
+    method: &'static str,
+    path: &Path,
+) -> CmdResult {
+    let mut failure = None;
+    let mut made = None;
+    tilebench::util::atomic_write(path, |w| {
+        let mut tally = Tally {
+            inner: w,
+            bytes: 0,
+            hash: Fnv1a64::default(),
+        };
+        match generator.write(args, &mut tally) {
+            Ok(rows) => {
+                made = Some((rows, tally.bytes, tally.hash.hex()));
+                Ok(())
+            }
+            Err(Failure::Write(e)) => Err(e),
+            Err(Failure::Gen(msg)) => {
+                failure = Some(msg);
+                Err(std::io::Error::other("stopped"))
+            }
+        }
+    })
+    .map_err(|e| failure.take().unwrap_or(e))?;
+    let (rows, bytes, fnv1a64) = made.expect("written");
+    let sidecar = sidecar_path(path);
+    let provenance = Provenance {
+        tilebench_version: env!("CARGO_PKG_VERSION"),
+        git_commit: tilebench::util::git_commit(),
+        command: command(),
+        rows,
+        bytes,
+        fnv1a64,
+        columns: columns(generator.shape).to_vec(),
+        expected_steps: ExpectedSteps {
+            exact: true,
+            method,
+            unsolvable: -1,
+        },
+    };
+    tilebench::util::atomic_write(&sidecar, |w| {
+        serde_json::to_writer_pretty(&mut *w, &provenance)?;
+        writeln!(w)
+    })?;
+    eprintln!(
+        "tilebench gen: wrote {rows} rows to {}; how they were made is in {}",
+        path.display(),
+        sidecar.display()
+    );
     Ok(OK)
+}
+
+/// Where `gen --out FILE` says how FILE was made: FILE.json.
+fn sidecar_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".json");
+    PathBuf::from(name)
+}
+
+/// How a dataset was made, in its `.json` sidecar.
+#[derive(serde::Serialize)]
+struct Provenance {
+    tilebench_version: &'static str,
+    git_commit: Option<&'static str>,
+    /// The command, without `--out`.
+    command: Vec<String>,
+    rows: u64,
+    bytes: u64,
+    /// The dataset's checksum, as run.json records its inputs'.
+    fnv1a64: String,
+    columns: Vec<&'static str>,
+    expected_steps: ExpectedSteps,
+}
+
+/// How the dataset's `expected_steps` were computed.
+#[derive(serde::Serialize)]
+struct ExpectedSteps {
+    exact: bool,
+    method: &'static str,
+    unsolvable: i64,
+}
+
+/// A writer that counts and hashes what goes through it.
+struct Tally<W> {
+    inner: W,
+    bytes: u64,
+    hash: Fnv1a64,
+}
+
+impl<W: Write> Write for Tally<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The dataset's columns: a `size` column for boards that are not square.
+fn columns(shape: Shape) -> &'static [&'static str] {
+    if Shape::from_cells(shape.cells()) == Some(shape) {
+        &["id", "start", "goal", "expected_steps"]
+    } else {
+        &["id", "size", "start", "goal", "expected_steps"]
+    }
 }
 
 impl GoalKind {
@@ -94,9 +274,6 @@ impl GoalKind {
     }
 }
 
-/// One dataset row: id, start, goal, expected_steps.
-type Row = (usize, Board, Board, i64);
-
 /// Draws the dataset's pairs and their exact answers from one seeded generator.
 struct Generator {
     shape: Shape,
@@ -109,11 +286,8 @@ struct Generator {
 }
 
 impl Generator {
-    /// The depths to produce, one entry per pair (None = any depth).
-    fn depths(&mut self, args: &GenArgs) -> Vec<Option<u8>> {
-        let Some(k) = args.per_depth else {
-            return vec![args.depth; args.count];
-        };
+    /// The largest distance from the goal (from any goal, for random goals).
+    fn max_depth(&mut self) -> u8 {
         let oracle = self.oracle.as_mut().expect("tabulated");
         let max = match &self.goal_kind {
             GoalKind::Fixed(g) => oracle.table(g.blank()).max_distance(),
@@ -122,25 +296,55 @@ impl Generator {
                 .max()
                 .unwrap_or(0),
         };
-        (0..=max as u8)
-            .flat_map(|d| std::iter::repeat_n(Some(d), k))
-            .collect()
+        max as u8
     }
 
-    /// The dataset's rows, one per entry of `depths`, with ids from 1.
-    fn rows(&mut self, depths: &[Option<u8>], args: &GenArgs) -> Result<Vec<Row>, String> {
-        let mut rows = Vec::with_capacity(depths.len());
-        for (i, depth) in depths.iter().enumerate() {
-            let (start, goal, expected) = match depth {
-                Some(d) => self.at_depth(*d)?,
-                None => {
-                    let unsolvable = self.rng.unit() < args.unsolvable;
-                    self.any_depth(args.walk, unsolvable)?
+    /// Writes the header, then the rows one by one as they are drawn (nothing is held but
+    /// the distance tables), with ids from 1; returns how many rows were written.
+    fn write(&mut self, args: &GenArgs, out: &mut impl Write) -> Result<u64, Failure> {
+        writeln!(out, "{}", columns(self.shape).join(","))?;
+        let mut id = 0;
+        match args.per_depth {
+            Some(k) => {
+                for d in 0..=self.max_depth() {
+                    for _ in 0..k {
+                        id += 1;
+                        self.row(id, Some(d), args, out)?;
+                    }
                 }
-            };
-            rows.push((i + 1, start, goal, expected));
+            }
+            None => {
+                for _ in 0..args.count {
+                    id += 1;
+                    self.row(id, args.depth, args, out)?;
+                }
+            }
         }
-        Ok(rows)
+        Ok(id)
+    }
+
+    /// Draws one pair (at `depth`, or at any depth) and writes its row.
+    fn row(
+        &mut self,
+        id: u64,
+        depth: Option<u8>,
+        args: &GenArgs,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
+        let (start, goal, expected) = match depth {
+            Some(d) => self.at_depth(d),
+            None => {
+                let unsolvable = self.rng.unit() < args.unsolvable;
+                self.any_depth(args.walk, unsolvable)
+            }
+        }
+        .map_err(Failure::Gen)?;
+        if columns(self.shape).len() == 4 {
+            writeln!(out, "{id},{start},{goal},{expected}")?;
+        } else {
+            writeln!(out, "{id},{},{start},{goal},{expected}", self.shape)?;
+        }
+        Ok(())
     }
 
     /// A pair drawn uniformly from the states at exactly distance `d` from a goal that has them.
@@ -191,66 +395,18 @@ impl Generator {
     }
 }
 
-/// Where the dataset goes: the --out file, or stdout.
-fn open_out(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
-    Ok(match path {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    })
-}
-
-/// The command that made the file, without where it was written.
-fn command_without_out() -> String {
-    let mut command = Vec::new();
+/// The command that made the dataset, without where it was written.
+fn command() -> Vec<String> {
+    let mut command = vec!["tilebench".to_string()];
     let mut argv = std::env::args().skip(1);
     while let Some(a) = argv.next() {
         if a == "-o" || a == "--out" {
             argv.next();
-        } else if !a.starts_with("--out=") {
+        } else if !(a.starts_with("--out=") || a.starts_with("-o") && a.len() > 2) {
             command.push(a);
         }
     }
-    command.join(" ")
-}
-
-/// Writes the dataset: comment lines saying how it was made, the header, the rows.
-fn write_dataset(
-    out: &mut dyn Write,
-    shape: Shape,
-    tabulated: bool,
-    rows: &[Row],
-) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "# made by tilebench {} with: tilebench {}",
-        env!("CARGO_PKG_VERSION"),
-        command_without_out()
-    )?;
-    writeln!(
-        out,
-        "# expected_steps is exact ({}); -1 = unsolvable",
-        if tabulated {
-            "full-space BFS distance table"
-        } else {
-            "bidirectional BFS"
-        }
-    )?;
-    let square = Shape::from_cells(shape.cells()) == Some(shape);
-    if square {
-        writeln!(out, "id,start,goal,expected_steps")?;
-    } else {
-        writeln!(out, "id,size,start,goal,expected_steps")?;
-    }
-    for (id, start, goal, expected) in rows {
-        if square {
-            writeln!(out, "{id},{start},{goal},{expected}")?;
-        } else {
-            writeln!(out, "{id},{shape},{start},{goal},{expected}")?;
-        }
-    }
-    out.flush()
+    command
 }
 
 /// A random walk of `n` moves from `goal`, never undoing the previous move.

@@ -17,11 +17,9 @@ use tilebench::search::{Config, Limits};
 
 /// The plan the arguments describe, checked.
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
-    let timeout = match args.timeout {
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => return Err(format!("--timeout {t}: give a positive number of seconds")),
-        None => None,
-    };
+    // In range: cli's parser takes 0.000001 to MAX_SECONDS.
+    let timeout = args.timeout.map(Duration::from_secs_f64);
+    args.pdb.check_used_by(args.heuristic)?;
     let mut plan = RunPlan::new(args.files.clone());
     if let Some(list) = &args.strategy {
         plan = plan.with_strategies(list)?;
@@ -32,7 +30,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     };
     plan.config = Config {
         exhaustive: args.exhaustive,
-        hash_buckets: args.hash_buckets.max(1),
+        hash_buckets: args.hash_buckets,
         heuristic: args.heuristic,
         pdb: super::pdb::options(&args.pdb),
     };

@@ -12,6 +12,7 @@ use tilebench::search::{registry, Config, Limits, Outcome, Prepare, Problem, Sol
 type Job = (String, String, Option<String>);
 
 pub fn run(args: SolveArgs) -> CmdResult {
+    args.pdb.check_used_by(args.heuristic)?;
     let builtin = registry::lookup(&args.strategy)?;
     let goal = args
         .goal
@@ -39,15 +40,15 @@ pub fn run(args: SolveArgs) -> CmdResult {
     };
     let jobs = read_jobs(&args)?;
 
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::stdout().lock();
     let mut code = OK;
-    for job in jobs {
+    let answered = jobs.into_iter().try_for_each(|job| {
         if !session.solve(job, &mut out)? {
             code = BAD_INPUT;
         }
-    }
-    Ok(code)
+        Ok(())
+    });
+    super::stdout_written(answered.map(|()| code))
 }
 
 /// The boards to solve: the arguments, or else the lines (or pairs of lines) of stdin.
@@ -68,16 +69,18 @@ fn read_jobs(args: &SolveArgs) -> Result<Vec<Job>, String> {
         .map(|(i, l)| l.map(|l| (i + 1, l)))
         .collect::<Result<_, _>>()
         .map_err(|e| format!("cannot read standard input: {e}"))?;
-    let lines: Vec<(usize, String)> = lines
-        .into_iter()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .collect();
     if !args.pairs {
+        // One answer line per input line: a blank line's is blank.
         return Ok(lines
             .into_iter()
             .map(|(n, l)| (format!("stdin line {n}"), l, None))
             .collect());
     }
+    // Pairs: blank lines only separate them.
+    let lines: Vec<(usize, String)> = lines
+        .into_iter()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
     let mut jobs = Vec::new();
     for pair in lines.chunks(2) {
         let (n, start) = &pair[0];
@@ -103,17 +106,22 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
-    /// Solves one board and writes its answer line; false when it could not be solved.
+    /// Solves one board and writes its answer line (a blank line for a blank input line);
+    /// false when it could not be solved.
     fn solve(
         &mut self,
         (label, start_text, goal_text): Job,
         out: &mut impl Write,
-    ) -> Result<bool, String> {
+    ) -> std::io::Result<bool> {
+        if start_text.trim().is_empty() {
+            writeln!(out)?;
+            return Ok(true);
+        }
         let problem = match self.problem(&label, &start_text, goal_text.as_deref()) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: {e}");
-                writeln!(out, "invalid").map_err(|e| e.to_string())?;
+                writeln!(out, "invalid")?;
                 return Ok(false);
             }
         };
@@ -128,12 +136,12 @@ impl Session<'_> {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {label}: {e}");
-                writeln!(out, "error").map_err(|e| e.to_string())?;
+                writeln!(out, "error")?;
                 return Ok(false);
             }
         };
         let elapsed_us = t0.elapsed().as_secs_f64() * 1e6;
-        writeln!(out, "{}", answer(&outcome, self.args.steps)).map_err(|e| e.to_string())?;
+        writeln!(out, "{}", answer(&outcome, self.args.steps))?;
         if self.args.stats {
             self.print_stats(&label, &outcome, elapsed_us);
         }

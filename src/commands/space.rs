@@ -16,14 +16,18 @@ pub fn run(args: SpaceArgs) -> CmdResult {
     let t0 = Instant::now();
     let table = DistanceTable::build(goal)?;
     let built = t0.elapsed();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let io = |e: std::io::Error| e.to_string();
-    writeln!(out, "distance,states,cumulative_states").map_err(io)?;
-    let mut cum = 0u64;
-    for (d, &n) in table.counts().iter().enumerate() {
-        cum += n;
-        writeln!(out, "{d},{n},{cum}").map_err(io)?;
+    let census = (|| {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "distance,states,cumulative_states")?;
+        let mut cum = 0u64;
+        for (d, &n) in table.counts().iter().enumerate() {
+            cum += n;
+            writeln!(out, "{d},{n},{cum}")?;
+        }
+        Ok(OK)
+    })();
+    if census.is_err() {
+        return super::stdout_written(census);
     }
     let max = table.max_distance();
     let farthest = table.states_at(max as u8);

@@ -2,7 +2,8 @@
 //!
 //! A dataset is CSV with a header row. `start` is required; `id`, `goal`, `expected_steps`
 //! (−1 = unsolvable) and `size` (`3x4`) are optional; other columns are ignored. Blank lines
-//! and lines starting with `#` are skipped. A row that cannot be read becomes a case with an
+//! and lines starting with `#` are skipped. Lines may end in `\n`, `\r\n` or a lone `\r`,
+//! mixed in one file; a UTF-8 byte-order mark is skipped. A row that cannot be read becomes a case with an
 //! error (status `invalid` in the results): one bad row never costs the others their results.
 //! A file that cannot be read at all is an [`InputError`], reported before any solving.
 
@@ -85,6 +86,7 @@ pub fn read_inputs(
     paths: &[String],
     opts: &InputOptions,
 ) -> Result<(Vec<InputFile>, Vec<Case>), InputError> {
+    each_once(paths)?;
     let mut files = Vec::new();
     let mut cases = Vec::new();
     if paths.is_empty() {
@@ -120,6 +122,38 @@ pub fn read_inputs(
     Ok((files, cases))
 }
 
+/// Refuses a file named twice (as the same path, or two paths to one file) and stdin named
+/// twice: the first would have every row solved twice under two names, the second finds
+/// stdin already read.
+fn each_once(paths: &[String]) -> Result<(), InputError> {
+    let mut seen: std::collections::HashMap<std::path::PathBuf, (usize, &str)> = Default::default();
+    for (j, p) in paths.iter().enumerate() {
+        let key = std::fs::canonicalize(p).unwrap_or_else(|_| p.into());
+        let Some(&(i, q)) = seen.get(&key) else {
+            seen.insert(key, (j, p));
+            continue;
+        };
+        let (i, j) = (i + 1, j + 1);
+        return Err(InputError(if p == "-" {
+            format!(
+                "`-` (standard input) is given twice, as files {i} and {j}; standard input can \
+                 be read only once: give `-` once, and put the other rows in a file"
+            )
+        } else if p == q {
+            format!(
+                "{p} is given twice, as files {i} and {j}; its rows would be solved twice: give \
+                 each file once"
+            )
+        } else {
+            format!(
+                "{q} and {p} (files {i} and {j}) are the same file; its rows would be solved \
+                 twice, under two names: give each file once"
+            )
+        }));
+    }
+    Ok(())
+}
+
 /// Column positions of the known fields.
 struct Columns {
     start: usize,
@@ -142,12 +176,27 @@ impl Columns {
                 .iter()
                 .position(|h| h.trim().eq_ignore_ascii_case(name))
         };
+        for name in ["start", "id", "goal", "expected_steps", "size"] {
+            let at: Vec<String> = (0..header.len())
+                .filter(|&i| header[i].trim().eq_ignore_ascii_case(name))
+                .map(|i| (i + 1).to_string())
+                .collect();
+            if let [first @ .., last] = &at[..] {
+                if !first.is_empty() {
+                    return Err(InputError(format!(
+                        "{label}:{header_line}: the header names `{name}` more than once (columns {} and {last}), \
+                         so it is not clear which to read: rename or remove all but one",
+                        first.join(", ")
+                    )));
+                }
+            }
+        }
         Ok(Columns {
             start: find("start").ok_or_else(|| {
                 InputError(format!(
                     "{label}:{header_line}: no `start` column in the header ({}); the header must name at least `start` \
                      (optional: id, goal, expected_steps, size)",
-                    header.iter().collect::<Vec<_>>().join(",")
+                    clip(&header.iter().collect::<Vec<_>>().join(","), 80)
                 ))
             })?,
             id: find("id"),
@@ -172,7 +221,8 @@ pub fn parse_dataset(
     bytes: &[u8],
     opts: &InputOptions,
 ) -> Result<(InputFile, Vec<Case>), InputError> {
-    let text = decode(label, bytes)?;
+    let text = unify_line_ends(decode(label, bytes)?);
+    let text: &str = &text;
     let default_goal = default_goal(opts)?;
 
     let lines = LineIndex::new(text.as_bytes());
@@ -222,13 +272,31 @@ pub fn parse_dataset(
 fn decode<'a>(label: &str, bytes: &'a [u8]) -> Result<&'a str, InputError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = LineIndex::new(&bytes[..at]).line(at as u64);
         InputError(format!(
             "{label}:{line}: not valid UTF-8 (byte 0x{:02x}); tilebench reads UTF-8 CSV: re-save the file as UTF-8",
             bytes[at]
         ))
     })?;
     Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// The text with every lone `\r` (an old Mac line end) made a `\n`, byte for byte, so
+/// offsets and line numbers stay the same. The CSV reader ends a `#` comment only at `\n`:
+/// in a file of lone `\r`s, a comment line would swallow the rest of the file.
+fn unify_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let lone = |i: usize| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n');
+    if !(text.contains('\r') && (0..b.len()).any(lone)) {
+        return text.into();
+    }
+    let unified: Vec<u8> = (0..b.len())
+        .map(|i| if lone(i) { b'\n' } else { b[i] })
+        .collect();
+    // One ASCII byte for another: still UTF-8.
+    String::from_utf8(unified)
+        .expect("ASCII replaced by ASCII")
+        .into()
 }
 
 /// The --goal board, for rows without a goal.
@@ -681,6 +749,16 @@ mod tests {
         assert!(!unclosed_quote("a\"b,1 2 3\n"));
         assert!(!unclosed_quote("\"say \"\"hi\"\"\",1\n"));
         assert!(!unclosed_quote(""));
+    }
+
+    #[test]
+    fn bad_utf8_is_placed_on_its_line_whatever_the_line_ends() {
+        for end in ["\n", "\r\n", "\r"] {
+            let mut bytes = format!("id,start{end}a,1 2 3 x 4 6 7 5 8{end}").into_bytes();
+            bytes.push(0xe9); // Latin-1 `é`
+            let e = parse_dataset("f.csv", &bytes, &InputOptions::default()).unwrap_err();
+            assert!(e.0.starts_with("f.csv:3: not valid UTF-8"), "{end:?}: {e}");
+        }
     }
 
     #[test]

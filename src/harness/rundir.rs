@@ -420,15 +420,5 @@ pub fn resume_command(argv: &[String], out_dir: &Path, add_out: bool) -> String 
     if !argv.iter().any(|a| a == "--resume") {
         argv.push("--resume".into());
     }
-    let quote = |a: &String| {
-        let plain = !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-        if plain {
-            a.clone()
-        } else {
-            format!("'{}'", a.replace('\'', "'\\''"))
-        }
-    };
-    argv.iter().map(quote).collect::<Vec<_>>().join(" ")
+    crate::util::shell_command(&argv)
 }

@@ -79,3 +79,56 @@ pub fn with_stdin(args: &[&str], input: &str) -> Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// What [`run_bounded`] saw: the exit status, the first bytes of stdout, all of stderr.
+pub struct Bounded {
+    pub status: std::process::ExitStatus,
+    /// Whether it ran past the time limit (and was killed).
+    pub timed_out: bool,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+/// Runs tilebench, reads at most `max_stdout` bytes of its stdout and then closes the pipe
+/// (as `| head -c` would), and waits for it to end; kills it if it runs past `timeout`.
+pub fn run_bounded(args: &[&str], max_stdout: usize, timeout: std::time::Duration) -> Bounded {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let out = child.stdout.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = out.take(max_stdout as u64).read_to_end(&mut bytes);
+        // The pipe closes here: a program still writing gets EPIPE.
+        bytes
+    });
+    let t0 = std::time::Instant::now();
+    let (status, timed_out) = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break (s, false);
+        }
+        if t0.elapsed() > timeout {
+            let _ = child.kill();
+            break (child.wait().unwrap(), true);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Bounded {
+        status,
+        timed_out,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}

@@ -42,21 +42,19 @@ impl Partition {
             .map(|p| p.trim().parse::<usize>())
             .collect::<Result<_, _>>()
             .map_err(|_| format!("`{s}` is not a partition; write group sizes like 6-6-3"))?;
+        let (tiles, example) = (shape.cells() - 1, Partition::default_for(shape).name());
         if sizes.contains(&0) {
             return Err(format!(
-                "partition {s} has a group of 0 tiles; every group holds at least one tile \
-                 (e.g. {})",
-                Partition::default_for(shape).name()
+                "partition {s} has a group of 0 tiles: the sizes say how many tiles each group \
+                 holds (not a range of tiles), at least 1, adding up to the {tiles} tiles of a \
+                 {shape} board (the blank is in no group), e.g. {example}"
             ));
         }
         let total: usize = sizes.iter().sum();
-        if total != shape.cells() - 1 {
+        if total != tiles {
             return Err(format!(
-                "partition {s} covers {total} tiles, but a {shape} board has {}: give group \
-                 sizes that add up to {} (e.g. {})",
-                shape.cells() - 1,
-                shape.cells() - 1,
-                Partition::default_for(shape).name()
+                "partition {s} covers {total} tiles, but a {shape} board has {tiles} (the blank \
+                 is in no group): give group sizes that add up to {tiles}, e.g. {example}"
             ));
         }
         if let Some(&big) = sizes
