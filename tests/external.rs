@@ -689,14 +689,9 @@ fn a_program_that_cannot_start_is_an_error_per_case() {
 
 #[test]
 fn results_without_the_new_columns_still_read() {
-    // The committed baseline predates `optimal`, `cpu_us` and `max_rss_kb` (and summary.csv's
-    // `wrong` and `non_optimal`); runs made now have them. Each is read beside the other.
-    let base = Path::new("results/baselines/ci");
-    let (header, old_rows) = read_csv(&base.join("cases.csv"));
-    assert!(
-        !header.iter().any(|h| h == "optimal"),
-        "the premise: {header:?}"
-    );
+    // Files written before `optimal`, `cpu_us` and `max_rss_kb` existed lack them; runs made
+    // now have them. The old form is made here from a fresh run (the columns dropped), and
+    // each is read beside the other.
     let dir = temp_dir("ext-old-columns");
     let fresh = |name: &str, extra: &[&str]| {
         let out = dir.join(name);
@@ -712,24 +707,33 @@ fn results_without_the_new_columns_still_read() {
         out
     };
     let now = fresh("now", &[]);
-    // The old baseline's astar and idastar rows, as written (old header, old values).
-    let trimmed = dir.join("old-astar-idastar.csv");
+    let (full_header, full_rows) = read_csv(&now.join("cases.csv"));
+    let keep: Vec<usize> = (0..full_header.len())
+        .filter(|&i| !["optimal", "cpu_us", "max_rss_kb"].contains(&full_header[i].as_str()))
+        .collect();
+    let header: Vec<String> = keep.iter().map(|&i| full_header[i].clone()).collect();
+    let old_rows: Vec<Vec<String>> = full_rows
+        .iter()
+        .map(|r| keep.iter().map(|&i| r[i].clone()).collect())
+        .collect();
+    assert_eq!(
+        header.len() + 3,
+        full_header.len(),
+        "the premise: {full_header:?}"
+    );
     let strategy = header.iter().position(|h| h == "strategy").unwrap();
+    let trimmed = dir.join("old").join("cases.csv");
+    std::fs::create_dir_all(trimmed.parent().unwrap()).unwrap();
     let mut w = csv::Writer::from_path(&trimmed).unwrap();
     w.write_record(&header).unwrap();
-    for r in old_rows
-        .iter()
-        .filter(|r| ["astar", "idastar"].contains(&r[strategy].as_str()))
-    {
+    for r in &old_rows {
         w.write_record(r).unwrap();
     }
     w.flush().unwrap();
+    let base = now.join("cases.csv");
     let compare = |a: &Path, b: &Path| bin().arg("compare").arg(a).arg(b).output().unwrap();
     // Both ways, new beside old: every one of the 600 rows matched, no regression.
-    for (a, b) in [
-        (&now, &base.join("cases.csv")),
-        (&trimmed, &now.join("cases.csv")),
-    ] {
+    for (a, b) in [(&base, &trimmed), (&trimmed, &base)] {
         let c = compare(a, b);
         let out = String::from_utf8_lossy(&c.stdout).to_string() + &stderr(&c);
         assert_eq!(code(&c), 0, "{out}");
@@ -754,6 +758,6 @@ fn results_without_the_new_columns_still_read() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains(&format!(" {old_total} ")), "{line}");
     assert!(line.ends_with("regressed"), "{line}");
-    let v = bin().arg("verify").arg(base).output().unwrap();
+    let v = bin().arg("verify").arg(&trimmed).output().unwrap();
     assert_eq!(code(&v), 0, "{}", stderr(&v));
 }

@@ -344,8 +344,11 @@ fn thresholds_must_be_finite_percentages() {
         for bad in ["NaN", "inf", "-inf", "-1"] {
             let (code, text) = compare(&a, &a, &[&format!("{option}={bad}")]);
             assert_eq!(code, 2, "{option} {bad}: {text}");
-            assert!(text.contains(&format!("{option} ")), "{text}");
-            assert!(text.contains("a finite number ≥ 0"), "{text}");
+            assert!(text.contains(&format!("'{option} <PERCENT>'")), "{text}");
+            assert!(
+                text.contains("give a percentage from 0 to 1000000"),
+                "{text}"
+            );
         }
     }
     let (code, text) = compare(

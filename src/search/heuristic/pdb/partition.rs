@@ -153,7 +153,10 @@ mod tests {
         assert!(e.contains("has a group of 0 tiles"), "{e}");
         let e = Partition::parse("4-5", Shape::S3X3).unwrap_err();
         assert!(
-            e.contains("covers 9 tiles, but a 3x3 board has 8: give group sizes that add up to 8"),
+            e.contains(
+                "covers 9 tiles, but a 3x3 board has 8 (the blank is in no group): give group \
+                 sizes that add up to 8"
+            ),
             "{e}"
         );
         assert_eq!(Partition::parse("4-4", Shape::S3X3).unwrap().sizes, [4, 4]);
