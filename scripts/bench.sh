@@ -11,11 +11,12 @@
 #   5. Korf's 100 with pattern databases: 6-6-3 (built into a fresh directory: build time,
 #      then the run), and 7-8 when its tables are cached (`tilebench pdb build --size 4x4
 #      --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"` builds them, about 3 minutes).
+#   6. the 3x4 census (`space --size 3x4`) against OEIS A090166: its time, and exit 1 if it differs.
 #
 # The peers are oracles too: the script exits 1 (after running every part) when the
 # pathfinding crate's lengths differ from tilebench's (examples/peers.rs), when the C IDA*'s
-# length or node count differs from tilebench's on any instance, or when a pattern-database
-# run fails --check.
+# length or node count differs from tilebench's on any instance, when a pattern-database
+# run fails --check, or when the 3x4 census differs from OEIS A090166.
 #
 # Usage: scripts/bench.sh [--quick]   (--quick: 2,000 pairs, 200 BFS pairs, 200,000 rows)
 # Only the 15-puzzle parts: scripts/bench.sh --korf
@@ -131,5 +132,19 @@ for t in 1 2; do
   awk -v t=$t -v a="$start" -v b="$end" -v n="$ROWS" 'BEGIN { printf "threads %d: %.2f s, %.0f case-rows/s\n", t, b - a, n / (b - a) }'
 done
 korf
+
+echo
+echo "## census of the 3x4 board (239,500,800 states) against OEIS A090166"
+# A090166: the 4 X 3 puzzle, blank in a corner (Karlemo and Östergård); 3x4 is its transpose.
+a090166="1 2 4 9 20 37 63 122 232 431 781 1392 2494 4442 7854 13899 24215 41802 71167 119888
+198363 323206 515778 811000 1248011 1885279 2782396 4009722 5621354 7647872 10065800 12760413
+15570786 18171606 20299876 21587248 21841159 20906905 18899357 16058335 12772603 9515217 6583181
+4242753 2503873 1350268 643245 270303 92311 27116 5390 1115 86 18"
+start=$(date +%s.%N)
+got=$($T space --size 3x4 --farthest 0 2>/dev/null | awk -F, 'NR > 1 { printf "%s ", $2 }')
+end=$(date +%s.%N)
+awk -v a="$start" -v b="$end" 'BEGIN { printf "space --size 3x4: %.1f s\n", b - a }'
+[ "$(echo $got)" = "$(echo $a090166)" ] && echo "census equals A090166" ||
+  fail "space --size 3x4: the census differs from OEIS A090166: $got"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 verdict
