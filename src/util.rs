@@ -142,6 +142,29 @@ pub fn git_commit() -> Option<&'static str> {
     (!c.is_empty()).then_some(c)
 }
 
+/// An I/O error as the end of a sentence for a user: what went wrong, without the bare
+/// `(os error N)` of `io::Error`'s text.
+pub fn io_reason(e: &std::io::Error) -> String {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        PermissionDenied => "permission denied (this user may not write or read there)".into(),
+        NotFound => "no such file or directory".into(),
+        AlreadyExists => "it already exists".into(),
+        StorageFull => "the disk is full (no space left on the device)".into(),
+        ReadOnlyFilesystem => "the file system is read-only".into(),
+        NotADirectory => "a part of the path is a file, not a directory".into(),
+        IsADirectory => "it is a directory, not a file".into(),
+        FileTooLarge => "the file would pass this process's file size limit (ulimit -f)".into(),
+        _ => {
+            let text = e.to_string();
+            match text.rfind(" (os error ") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            }
+        }
+    }
+}
+
 /// The environment variable that names a crash point (see [`crash_point`]).
 pub const CRASH_AT: &str = "TILEBENCH_CRASH_AT";
 
@@ -222,7 +245,7 @@ pub fn atomic_write(
     })();
     result.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
+        format!("cannot write {}: {}", path.display(), io_reason(&e))
     })
 }
 

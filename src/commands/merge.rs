@@ -317,9 +317,10 @@ fn read_part(dir: &Path) -> Result<Part, String> {
     let path = dir.join("run.json");
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
-            "cannot read {}: {e}; merge takes the output directories of finished \
+            "cannot read {}: {}; merge takes the output directories of finished \
              `tilebench run --shard I/N` runs",
-            path.display()
+            path.display(),
+            tilebench::util::io_reason(&e)
         )
     })?;
     let info: RunInfo = serde_json::from_str(&text)

@@ -97,9 +97,12 @@ pub fn read_inputs(
     for p in paths {
         let bytes = if p == "-" {
             let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| InputError(format!("cannot read standard input: {e}")))?;
+            std::io::stdin().read_to_end(&mut buf).map_err(|e| {
+                InputError(format!(
+                    "cannot read standard input: {}",
+                    crate::util::io_reason(&e)
+                ))
+            })?;
             buf
         } else {
             std::fs::read(p).map_err(|e| {
@@ -107,7 +110,11 @@ pub fn read_inputs(
                     std::io::ErrorKind::NotFound => {
                         format!("{p}: no such file; check the path (datasets ship in inputs/)")
                     }
-                    _ => format!("{p}: cannot read: {e}"),
+                    std::io::ErrorKind::IsADirectory => format!(
+                        "{p}: a directory, not a dataset; give a CSV file (datasets ship in \
+                         inputs/)"
+                    ),
+                    _ => format!("{p}: cannot read: {}", crate::util::io_reason(&e)),
                 })
             })?
         };

@@ -38,7 +38,13 @@ fn lock(dir: &Path) -> Result<std::fs::File, String> {
         .create(true)
         .truncate(false)
         .open(&path)
-        .map_err(|e| format!("cannot open the lock file {}: {e}", path.display()))?;
+        .map_err(|e| {
+            format!(
+                "cannot open the lock file {}: {}; choose an --out you can write",
+                path.display(),
+                crate::util::io_reason(&e)
+            )
+        })?;
     #[cfg(unix)]
     {
         use std::os::unix::io::AsRawFd;
@@ -130,14 +136,20 @@ impl RunDir {
         if force && held.is_some() {
             remove_files(&dir, is_run_file)?;
         }
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create the output directory {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            format!(
+                "cannot create the output directory {}: {}",
+                dir.display(),
+                crate::util::io_reason(&e)
+            )
+        })?;
         // Fail now, not after solving, if the directory is not writable.
         let probe = dir.join(".tilebench-write-test");
         std::fs::write(&probe, b"").map_err(|e| {
             format!(
-                "cannot write into the output directory {}: {e}",
-                dir.display()
+                "cannot write into the output directory {}: {}",
+                dir.display(),
+                crate::util::io_reason(&e)
             )
         })?;
         let _ = std::fs::remove_file(probe);
@@ -313,8 +325,9 @@ fn reserve_default(started: SystemTime) -> Result<PathBuf, String> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => {
                 return Err(format!(
-                    "cannot create the output directory {}: {e}",
-                    dir.display()
+                    "cannot create the output directory {}: {}",
+                    dir.display(),
+                    crate::util::io_reason(&e)
                 ))
             }
         }
