@@ -668,3 +668,62 @@ fn merge_names_damaged_shard_files_in_sentences() {
         }
     }
 }
+
+/// A/B with the paired latency comparison: one program under one name, answering 1 ms later
+/// per case in the current run than in the baseline, is a regression past a 20% gate; the
+/// same program against itself (A/A) is not.
+#[test]
+fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
+    let dir = temp_dir("cmp-ab");
+    let data = dir.join("cases.csv");
+    let text = std::fs::read_to_string("inputs/per-depth.csv").unwrap();
+    // Cases of 4 to 12 moves: a few ms of Python A* each, so 1 ms is a real slow-down.
+    let rows: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| {
+            *i == 0
+                || l.rsplit(',')
+                    .next()
+                    .and_then(|s| s.parse::<i32>().ok())
+                    .is_some_and(|d| (4..=12).contains(&d))
+        })
+        .map(|(_, l)| l)
+        .collect();
+    std::fs::write(&data, rows.join("\n") + "\n").unwrap();
+    let run_with = |name: &str, delay: &str| {
+        let out = dir.join(name);
+        let solver = format!(
+            "prog=env -u PYTHONUNBUFFERED python3 tests/solvers/toy_solver.py --delay {delay}"
+        );
+        let o = bin()
+            .args([
+                "run",
+                data.to_str().unwrap(),
+                "-q",
+                "-s",
+                "none",
+                "--threads",
+                "1",
+                "--solver",
+            ])
+            .arg(&solver)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        out
+    };
+    let (a, a2, b) = (run_with("a", "2"), run_with("a2", "2"), run_with("b", "3"));
+    let gate = ["--max-latency-increase", "20"];
+    let (code, text) = compare(&a, &b, &gate);
+    assert_eq!(code, 1, "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("prog") && l.contains("latency per case"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.ends_with("regressed"), "{line}");
+    let (code, text) = compare(&a, &a2, &gate);
+    assert_eq!(code, 0, "{text}");
+}

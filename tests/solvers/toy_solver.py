@@ -17,6 +17,8 @@ misbehave:
   --fault lie          `unsolvable` (-1) for solvable pairs; `ud` (2) for unsolvable ones
   --fault illegal      a path that starts by moving the blank off the board
   --fault chatty       a second line, `done`, after every answer (in the same write)
+
+  --delay MS           sleeps MS milliseconds before each answer (a slower build of itself)
   --on BOARD           misbehave only on this start board (repeatable; default: every case)
   --counters           print `expanded=N generated=N stored=N` on stderr before each answer
   --once               answer one case, then exit (for --solver-spawn per-case)
@@ -141,6 +143,7 @@ def main():
     ap.add_argument("--counters", action="store_true")
     ap.add_argument("--once", action="store_true")
     ap.add_argument("--require-blank")
+    ap.add_argument("--delay", type=float, default=0.0)
     args = ap.parse_args()
     triggers = {board(tokens(b)) for b in args.on}
 
@@ -187,6 +190,8 @@ def main():
                 answer = str(len(moves)) if moves is not None else "-1"
         if fault == "chatty":
             answer += "\ndone"
+        if args.delay:
+            time.sleep(args.delay / 1000)
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
         if args.once:
