@@ -8,6 +8,7 @@ use tilebench::harness::shard::Shard;
 use tilebench::puzzle::Shape;
 use tilebench::report::Format;
 use tilebench::search::heuristic::HeuristicKind;
+use tilebench::search::pdb::LookupMode;
 
 /// A parser that lists `names` in the help and parses the chosen one with `FromStr`.
 fn one_of<T>(names: Vec<&'static str>) -> impl TypedValueParser<Value = T>
@@ -364,7 +365,7 @@ pub struct PdbOptions {
     /// Pattern databases: group sizes, e.g. 7-8, 6-6-3 or 5-5-5 (default: 7-8 on 4x4, else groups of 6, then the rest)
     #[arg(long, value_name = "SIZES")]
     pub pdb_partition: Option<String>,
-    /// Pattern databases: sum the groups on the board as it is only, not also on its reflection
-    #[arg(long)]
-    pub pdb_no_reflection: bool,
+    /// Pattern databases: the lookups whose largest sum is the estimate: `regular` (the board), `reflected` (also its mirror image), `dual` (also its dual board), `max` (all four) [default: max]
+    #[arg(long, value_name = "MODE", value_parser = one_of::<LookupMode>(LookupMode::ALL.iter().map(|m| m.name()).collect()))]
+    pub pdb_lookup: Option<LookupMode>,
 }

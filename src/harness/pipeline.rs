@@ -179,7 +179,11 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
                 .partition
                 .clone()
                 .unwrap_or_else(|| "default".into()),
-            reflection: plan.config.pdb.reflection,
+            lookup: plan
+                .config
+                .pdb
+                .lookup
+                .map_or("default".into(), |m| m.to_string()),
             dir: plan.config.pdb.dir().display().to_string(),
         }),
         max_states: plan.limits.max_states,

@@ -43,7 +43,7 @@ pub struct RunInfo {
     pub hash_buckets: usize,
     /// The heuristic of astar and idastar.
     pub heuristic: String,
-    /// With `--heuristic pdb`: the pattern databases' partition, reflection and cache.
+    /// With `--heuristic pdb`: the pattern databases' partition, lookups and cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdb: Option<PdbInfo>,
     /// `--max-states`: the most distinct states one search could store.
@@ -83,8 +83,8 @@ pub struct RunInfo {
 pub struct PdbInfo {
     /// `--pdb-partition`, or `default` (7-8 on 4x4, else groups of 6).
     pub partition: String,
-    /// Whether the reflected lookup is taken (not with `--pdb-no-reflection`).
-    pub reflection: bool,
+    /// `--pdb-lookup`, or `default` (`max`).
+    pub lookup: String,
     /// Where the tables are cached.
     pub dir: String,
 }
@@ -118,8 +118,8 @@ impl RunInfo {
                 j(&self.pdb.as_ref().map(|p| p.partition.clone())),
             ),
             (
-                "--pdb-no-reflection",
-                j(&self.pdb.as_ref().map(|p| !p.reflection)),
+                "--pdb-lookup",
+                j(&self.pdb.as_ref().map(|p| p.lookup.clone())),
             ),
             ("--max-states", j(&self.max_states)),
             ("--paths", j(&self.paths)),

@@ -32,6 +32,31 @@ pub trait Heuristic {
         from: usize,
         to: usize,
     ) -> (u32, Self::Memo);
+    /// Whether the estimate is consistent: it changes by at most one per move. A search
+    /// may then skip propagating values between neighbours (IDA*'s BPMX).
+    fn consistent(&self) -> bool {
+        true
+    }
+    /// [`Heuristic::step`] without the lookups that cost most and the memo does not carry
+    /// (a pattern database's dual lookups), for a search that adds them with
+    /// [`Heuristic::refine`] only where they can change what it does.
+    #[inline]
+    fn step_lazy(
+        &self,
+        h: u32,
+        memo: &Self::Memo,
+        after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, Self::Memo) {
+        self.step(h, memo, after, tile, from, to)
+    }
+    /// The full estimate of `after` from the one [`Heuristic::step_lazy`] returned.
+    #[inline]
+    fn refine(&self, lazy: u32, _after: &Board) -> u32 {
+        lazy
+    }
 }
 
 /// `start` and `step` for heuristics that need no memo.
