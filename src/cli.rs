@@ -155,7 +155,7 @@ pub struct SolveArgs {
     /// Search unsolvable pairs to exhaustion instead of answering by parity
     #[arg(long)]
     pub exhaustive: bool,
-    /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
+    /// Heuristic of the informed strategies (astar, idastar): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,
     #[command(flatten)]
@@ -223,7 +223,7 @@ pub struct RunArgs {
     /// Most distinct states one search may store (a memory guard; status `limit` beyond it)
     #[arg(long, default_value_t = tilebench::search::DEFAULT_MAX_STATES)]
     pub max_states: u64,
-    /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
+    /// Heuristic of the informed strategies (astar, idastar): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,
     #[command(flatten)]

@@ -1,12 +1,16 @@
 //! Heuristics against independent truth: every lookup mode of the pattern databases (the
-//! dual boards built here from their definition, exact distances from full BFS tables and
-//! searches), and the optimality of the searches that use them.
+//! dual boards built here from their definition), walking distance and its combination with
+//! linear conflict (exact distances from whole-space tables and BFS, neighbours for
+//! consistency, the published table size), and the optimality of the searches using them.
 
 use proptest::prelude::*;
 use std::sync::Arc;
 use tilebench::observe::Silent;
 use tilebench::puzzle::{Board, Move, Shape};
-use tilebench::search::heuristic::Heuristic;
+use tilebench::search::heuristic::walking_distance::WalkTables;
+use tilebench::search::heuristic::{
+    Heuristic, LinearConflict, Manhattan, WalkingDistance, WalkingDistanceLc,
+};
 use tilebench::search::pdb::{self, LookupMode, Partition, Pdb, PdbSet};
 use tilebench::search::{astar, idastar, registry, Config, Limits, Problem, SolveOptions};
 use tilebench::space::DistanceTable;
@@ -327,5 +331,221 @@ fn idastar_and_astar_are_optimal_with_every_lookup_mode() {
             let h4 = Pdb::with_lookup(&p.goal, tables(&p.goal, "5-5-5"), mode);
             check(p, *d, &h4);
         }
+    }
+}
+
+/// Every board of `goal`'s shape with its exact distance (the whole space, both parities
+/// of tiles: the unreachable ones come with `None`).
+fn every_board(goal: Board) -> Vec<(Board, Option<u8>)> {
+    let table = DistanceTable::build(goal).unwrap();
+    let shape = goal.shape();
+    let ranker = tilebench::puzzle::Ranker::new(shape);
+    (0..ranker.size())
+        .map(|r| {
+            let b = Board::from_packed(shape, ranker.unrank(r));
+            (b, table.distance(&b))
+        })
+        .collect()
+}
+
+/// The published size of the 15-puzzle's walking-distance table (Takahashi): 24,964
+/// matrices, the same for rows and columns, wherever the goal's blank is.
+#[test]
+fn the_4x4_walking_distance_table_has_24964_matrices() {
+    for blank in [0, 5, 15] {
+        let t = WalkTables::new(Shape::S4X4, blank);
+        let (rows, cols) = t.tables();
+        assert_eq!(
+            (rows.len(), cols.len()),
+            (24_964, 24_964),
+            "blank at {blank}"
+        );
+    }
+}
+
+/// Walking distance and its combination with linear conflict never exceed the exact
+/// distance and change by at most one per move (consistent), on every board of the 8-puzzle
+/// and of the 2x4 puzzle, for corner, edge and centre goal blanks; walking distance is at
+/// least Manhattan, the combination at least walking distance and linear conflict, and
+/// each is above them somewhere.
+#[test]
+fn walking_distance_is_admissible_and_consistent_on_whole_spaces() {
+    let goals = [
+        (Shape::S3X3, "1 2 3 4 5 6 7 8 0"),
+        (Shape::S3X3, "0 1 2 3 4 5 6 7 8"),
+        (Shape::S3X3, "1 2 3 4 0 5 6 7 8"),
+        (Shape::S3X3, "1 0 2 3 4 5 6 7 8"),
+        (Shape::new(4, 2).unwrap(), "1 2 3 4 5 6 7 0"),
+        (Shape::new(2, 4).unwrap(), "1 2 3 0 4 5 6 7"),
+    ];
+    for (shape, goal) in goals {
+        let goal = Board::parse(goal, Some(shape)).unwrap();
+        let (md, lc) = (Manhattan::new(&goal), LinearConflict::new(&goal));
+        let (wd, wdlc) = (WalkingDistance::new(&goal), WalkingDistanceLc::new(&goal));
+        let (mut above_md, mut above_both) = (0, 0);
+        for (b, d) in every_board(goal) {
+            let (m, l, w, c) = (
+                md.estimate(&b),
+                lc.estimate(&b),
+                wd.estimate(&b),
+                wdlc.estimate(&b),
+            );
+            assert!(
+                m <= w && w.max(l) <= c,
+                "{b}: md {m} lc {l} wd {w} wd-lc {c}"
+            );
+            above_md += (w > m) as u32;
+            above_both += (c > w.max(l)) as u32;
+            let Some(d) = d else { continue };
+            assert!(c <= d as u32, "{b}: wd-lc {c} above the distance {d}");
+            for m in tilebench::puzzle::MOVE_ORDER {
+                if let Some(n) = b.apply(m) {
+                    for (name, h) in [("wd", &wd as &dyn Estimate), ("wd-lc", &wdlc)] {
+                        let (x, y) = (h.value(&b), h.value(&n));
+                        assert!(x.abs_diff(y) <= 1, "{name}: {b} {x} → {n} {y}");
+                    }
+                }
+            }
+        }
+        assert!(
+            above_md > 0 && above_both > 0,
+            "{goal}: {above_md} {above_both}"
+        );
+    }
+}
+
+/// `estimate` of any heuristic, behind one object type for the loop above.
+trait Estimate {
+    fn value(&self, b: &Board) -> u32;
+}
+impl<H: Heuristic> Estimate for H {
+    fn value(&self, b: &Board) -> u32 {
+        self.estimate(b)
+    }
+}
+
+/// On boards too large to tabulate (3x4, 4x3, 4x4), random walks from random goals: never
+/// above the BFS distance, and the incremental step (what the searches call) equals a full
+/// estimate after every move.
+#[test]
+fn walking_distance_is_admissible_and_incremental_on_larger_boards() {
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(30));
+    for shape in [
+        Shape::new(3, 4).unwrap(),
+        Shape::new(4, 3).unwrap(),
+        Shape::S4X4,
+    ] {
+        let n = shape.cells() as u8;
+        let cases = (
+            Just((0..n).collect::<Vec<u8>>()).prop_shuffle(),
+            proptest::collection::vec(0u8..4, 0..24),
+        );
+        runner
+            .run(&cases, |(tiles, moves)| {
+                let goal = Board::from_tiles(shape, &tiles);
+                let start = walk(goal, &moves);
+                let d = bfs_distance(start, goal);
+                let (wd, wdlc) = (WalkingDistance::new(&goal), WalkingDistanceLc::new(&goal));
+                prop_assert!(wdlc.estimate(&start) <= d, "{} above {}", start, d);
+                prop_assert!(wd.estimate(&start) <= wdlc.estimate(&start));
+                let (mut b, (mut hw, mut mw), (mut hc, mut mc)) =
+                    (goal, wd.start(&goal), wdlc.start(&goal));
+                for &m in &moves {
+                    let Some(next) = b.apply(Move::from_index(m)) else {
+                        continue;
+                    };
+                    let tile = b.tile(next.blank());
+                    (hw, mw) = wd.step(hw, &mw, &next, tile, next.blank(), b.blank());
+                    (hc, mc) = wdlc.step(hc, &mc, &next, tile, next.blank(), b.blank());
+                    b = next;
+                    prop_assert_eq!(hw, wd.estimate(&b));
+                    prop_assert_eq!(hc, wdlc.estimate(&b));
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+}
+
+/// `astar` and `idastar` with walking distance, alone and with linear conflict, find
+/// shortest paths: the bundled shallow 15-puzzle pairs, and the Korf instances his IDA*
+/// solved in under 2 million nodes, against his optimal lengths.
+#[test]
+fn searches_with_walking_distance_are_optimal() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |file: &str, nodes_below: Option<u64>| -> Vec<(Problem, usize)> {
+        let mut rows = csv::ReaderBuilder::new()
+            .comment(Some(b'#'))
+            .from_path(format!("{root}/inputs/{file}"))
+            .unwrap();
+        let header = rows.headers().unwrap().clone();
+        let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let (s, g, e) = (col("start"), col("goal"), col("expected_steps"));
+        let mut nodes =
+            csv::Reader::from_path(format!("{root}/inputs/korf100-ida-nodes.csv")).unwrap();
+        let korf: Vec<u64> = nodes
+            .records()
+            .map(|r| r.unwrap()[4].parse().unwrap())
+            .collect();
+        rows.records()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let r = r.unwrap();
+                let d: i64 = r[e].parse().unwrap();
+                let keep = d >= 0 && nodes_below.is_none_or(|n| korf[i] < n);
+                keep.then(|| {
+                    (
+                        Problem::new(r[s].parse().unwrap(), r[g].parse().unwrap()).unwrap(),
+                        d as usize,
+                    )
+                })
+            })
+            .collect()
+    };
+    let mut problems = read("4x4-shallow.csv", None);
+    let korf = read("korf100.csv", Some(2_000_000));
+    assert!(korf.len() >= 3, "{}", korf.len());
+    problems.extend(korf);
+    for (p, d) in &problems {
+        let opts = SolveOptions::default();
+        let (wd, wdlc) = (
+            WalkingDistance::new(&p.goal),
+            WalkingDistanceLc::new(&p.goal),
+        );
+        for (name, out) in [
+            ("idastar wd", idastar::solve(p, &opts, &wd)),
+            ("astar wd", astar::solve(p, &opts, &wd)),
+            ("idastar wd-lc", idastar::solve(p, &opts, &wdlc)),
+            ("astar wd-lc", astar::solve(p, &opts, &wdlc)),
+        ] {
+            let path = out
+                .path
+                .unwrap_or_else(|| panic!("{name}: no path for {}", p.start));
+            assert_eq!(p.start.replay(&path).unwrap(), p.goal, "{name}");
+            assert_eq!(path.len(), *d, "{name}: {}", p.start);
+        }
+    }
+}
+
+/// Linear conflict on boards with lines longer than four cells (8x2, 2x8, 5x3, 3x5): rows
+/// of up to eight tiles in their goal row (it kept at most four keys a line and panicked),
+/// lines longer than its tables (seven and eight cells), admissible against BFS.
+#[test]
+fn linear_conflict_takes_lines_of_any_length() {
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(20));
+    for (w, h) in [(8, 2), (2, 8), (5, 3), (3, 5)] {
+        let shape = Shape::new(w, h).unwrap();
+        let goal = Board::standard_goal(shape);
+        let lc = LinearConflict::new(&goal);
+        assert_eq!(lc.estimate(&goal), 0);
+        runner
+            .run(&proptest::collection::vec(0u8..4, 0..20), |moves| {
+                let start = walk(goal, &moves);
+                let (d, v) = (bfs_distance(start, goal), lc.estimate(&start));
+                prop_assert!(Manhattan::new(&goal).estimate(&start) <= v);
+                prop_assert!(v <= d, "{}: {} above {}", start, v, d);
+                Ok(())
+            })
+            .unwrap();
     }
 }

@@ -227,7 +227,7 @@ proptest! {
 }
 
 /// Every strategy that takes the shape, with every heuristic (pattern databases with the
-/// shape's default partition, 5-5-5 on 4x4), finds a path of the same length that replays
+/// shape's default partition, 5-5-5 on 4x4, in every lookup mode), finds a path of the same length that replays
 /// to the goal, on every shape from 2x2 to 4x4; starts are random walks from a random goal
 /// (short on the shapes BFS cannot exhaust).
 #[test]
@@ -262,7 +262,10 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                     .iter()
                     .filter(|s| s.build(&Config::default()).supports(shape).is_ok())
                 {
-                    for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+                    let heuristics = HeuristicKind::ALL
+                        .iter()
+                        .filter(|&&h| h != HeuristicKind::Pdb);
+                    for &h in heuristics {
                         let opts = Config {
                             heuristic: h,
                             ..Config::default()
@@ -285,8 +288,8 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                     &dir,
                     &tilebench::observe::Silent,
                 );
-                for reflect in [true, false] {
-                    let h = Pdb::with_reflection(&goal, set.clone(), reflect);
+                for mode in tilebench::search::pdb::LookupMode::ALL {
+                    let h = Pdb::with_lookup(&goal, set.clone(), mode);
                     let opts = SolveOptions::default();
                     for (name, out) in [
                         ("idastar pdb", idastar::solve(&p, &opts, &h)),
@@ -294,7 +297,7 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                     ] {
                         let path = out.path.expect(name);
                         prop_assert_eq!(p.start.replay(&path).unwrap(), goal);
-                        lengths.push((format!("{name} reflect={reflect}"), path.len()));
+                        lengths.push((format!("{name} {mode}"), path.len()));
                     }
                 }
                 prop_assert!(

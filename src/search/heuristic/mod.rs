@@ -205,6 +205,10 @@ heuristics! {
     Manhattan: manhattan::Manhattan,
     /// Manhattan plus 2 for each tile that must leave its row or column to let another pass.
     LinearConflict: linear_conflict::LinearConflict,
+    /// Takahashi's walking distance: vertical and horizontal moves counted on tile-count tables.
+    WalkingDistance: walking_distance::WalkingDistance,
+    /// Walking distance and linear conflict, the larger per axis.
+    WalkingDistanceLc: walking_distance_lc::WalkingDistanceLc,
     /// Additive disjoint pattern databases (Korf and Felner).
     Pdb: pdb::Pdb,
 }
