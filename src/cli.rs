@@ -7,6 +7,7 @@ use tilebench::external::protocol::{Blank, Protocol, Spawn, Stdout};
 use tilebench::harness::shard::Shard;
 use tilebench::puzzle::Shape;
 use tilebench::report::Format;
+use tilebench::search::astar::Weight;
 use tilebench::search::heuristic::HeuristicKind;
 use tilebench::search::pdb::LookupMode;
 
@@ -20,6 +21,10 @@ where
 
 fn heuristics() -> impl TypedValueParser<Value = HeuristicKind> {
     one_of(HeuristicKind::ALL.iter().map(|h| h.name()).collect())
+}
+
+fn weight(s: &str) -> Result<Weight, String> {
+    s.parse()
 }
 
 fn strategies() -> impl TypedValueParser<Value = String> {
@@ -72,7 +77,7 @@ fn long_about() -> String {
 fn strategy_help() -> String {
     let mut s = String::from(
         "Strategies: a comma-separated list, `all`, `list` (print them and exit), or `none` to \
-         run only --solver programs (default: every strategy that fits the boards)\n",
+         run only --solver programs (default: every optimal strategy that fits the boards)\n",
     );
     for b in tilebench::search::registry::all() {
         s.push_str(&format!("\n  {:12} {}", b.name, b.describe));
@@ -155,9 +160,12 @@ pub struct SolveArgs {
     /// Search unsolvable pairs to exhaustion instead of answering by parity
     #[arg(long)]
     pub exhaustive: bool,
-    /// Heuristic of the informed strategies (astar, idastar): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
+    /// Heuristic of the informed strategies (astar, idastar, wastar, greedy): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,
+    /// Weight of wastar, which ranks states by g + weight × h: at least 1 (plain A*), at most 1000, up to three decimals
+    #[arg(long, value_name = "W", default_value = "1.5", value_parser = weight)]
+    pub weight: Weight,
     #[command(flatten)]
     pub pdb: PdbOptions,
 }
@@ -166,7 +174,7 @@ pub struct SolveArgs {
 pub struct RunArgs {
     /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
     pub files: Vec<String>,
-    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every strategy that fits the boards)
+    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every optimal strategy that fits the boards)
     #[arg(long, short = 's', long_help = strategy_help())]
     pub strategy: Option<String>,
     /// Also benchmark an external program, run as `sh -c COMMAND`, under the strategy name NAME (repeatable)
@@ -223,9 +231,12 @@ pub struct RunArgs {
     /// Most distinct states one search may store (a memory guard; status `limit` beyond it)
     #[arg(long, default_value_t = tilebench::search::DEFAULT_MAX_STATES)]
     pub max_states: u64,
-    /// Heuristic of the informed strategies (astar, idastar): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
+    /// Heuristic of the informed strategies (astar, idastar, wastar, greedy): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,
+    /// Weight of wastar, which ranks states by g + weight × h: at least 1 (plain A*), at most 1000, up to three decimals
+    #[arg(long, value_name = "W", default_value = "1.5", value_parser = weight)]
+    pub weight: Weight,
     #[command(flatten)]
     pub pdb: PdbOptions,
     /// Buckets of bfs-hash's chained table

@@ -34,6 +34,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         hash_buckets: args.hash_buckets.max(1),
         heuristic: args.heuristic,
         pdb: super::pdb::options(&args.pdb),
+        weight: args.weight,
     };
     plan.external = args
         .solvers

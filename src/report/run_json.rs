@@ -41,8 +41,11 @@ pub struct RunInfo {
     pub timeout_s: Option<f64>,
     /// `--hash-buckets`: the buckets of bfs-hash's chained table.
     pub hash_buckets: usize,
-    /// The heuristic of astar and idastar.
+    /// The heuristic of astar, idastar, wastar and greedy.
     pub heuristic: String,
+    /// `--weight`: wastar's weight (older runs: empty).
+    #[serde(default)]
+    pub weight: String,
     /// With `--heuristic pdb`: the pattern databases' partition, lookups and cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdb: Option<PdbInfo>,
@@ -113,6 +116,7 @@ impl RunInfo {
             ("--timeout", j(&self.timeout_s)),
             ("--hash-buckets", j(&self.hash_buckets)),
             ("--heuristic", self.heuristic.clone()),
+            ("--weight", self.weight.clone()),
             (
                 "--pdb-partition",
                 j(&self.pdb.as_ref().map(|p| p.partition.clone())),

@@ -14,7 +14,7 @@ pub trait Heuristic {
     /// What a depth-first search carries from a node to its children so that the next
     /// update is cheap: nothing for Manhattan, tile cells and per-group values for a pattern
     /// database (whose estimate, a maximum of two sums, cannot be updated from `h` alone).
-    type Memo: Copy;
+    type Memo: Copy + 'static;
     /// The estimate for a whole board.
     fn estimate(&self, b: &Board) -> u32;
     /// The estimate after `tile` slid from cell `from` to cell `to`; `h` is the estimate
@@ -115,8 +115,10 @@ pub trait Family: Heuristic + Sized + Send + Sync + 'static {
     fn for_goal(shared: &Self::Shared, config: &Config, goal: &Board) -> Result<Self, SolveError>;
 }
 
-/// A search guided by a heuristic (`astar`, `idastar`).
+/// A search guided by a heuristic (`astar`, `idastar`, `wastar`, `greedy`).
 pub trait Guided: Send + Sync + 'static {
+    /// Whether every path it returns is a shortest one (with an admissible heuristic).
+    const OPTIMAL: bool = true;
     /// Runs the search with heuristic `h`, built for `problem.goal`.
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome;
 }
