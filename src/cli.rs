@@ -7,7 +7,9 @@ use tilebench::external::protocol::{Blank, Protocol, Spawn, Stdout};
 use tilebench::harness::shard::Shard;
 use tilebench::puzzle::Shape;
 use tilebench::report::Format;
+use tilebench::search::astar::Weight;
 use tilebench::search::heuristic::HeuristicKind;
+use tilebench::search::pdb::LookupMode;
 
 /// A parser that lists `names` in the help and parses the chosen one with `FromStr`.
 fn one_of<T>(names: Vec<&'static str>) -> impl TypedValueParser<Value = T>
@@ -19,6 +21,10 @@ where
 
 fn heuristics() -> impl TypedValueParser<Value = HeuristicKind> {
     one_of(HeuristicKind::ALL.iter().map(|h| h.name()).collect())
+}
+
+fn weight(s: &str) -> Result<Weight, String> {
+    s.parse()
 }
 
 fn strategies() -> impl TypedValueParser<Value = String> {
@@ -136,7 +142,7 @@ fn long_about() -> String {
 fn strategy_help() -> String {
     let mut s = String::from(
         "Strategies: a comma-separated list, `all`, `list` (print them and exit), or `none` to \
-         run only --solver programs (default: every strategy that fits the boards)\n",
+         run only --solver programs (default: every optimal strategy that fits the boards)\n",
     );
     for b in tilebench::search::registry::all() {
         s.push_str(&format!("\n  {:12} {}", b.name, b.describe));
@@ -224,9 +230,12 @@ pub struct SolveArgs {
     /// Search unsolvable pairs to exhaustion instead of answering by parity
     #[arg(long)]
     pub exhaustive: bool,
-    /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
+    /// Heuristic of the informed strategies (astar, idastar, wastar, greedy): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,
+    /// Weight of wastar, which ranks states by g + weight × h: at least 1 (plain A*), at most 1000, up to three decimals
+    #[arg(long, value_name = "W", default_value = "1.5", value_parser = weight)]
+    pub weight: Weight,
     #[command(flatten)]
     pub pdb: PdbOptions,
 }
@@ -236,7 +245,7 @@ pub struct SolveArgs {
 pub struct RunArgs {
     /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
     pub files: Vec<String>,
-    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every strategy that fits the boards)
+    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every optimal strategy that fits the boards)
     #[arg(long, short = 's', long_help = strategy_help())]
     pub strategy: Option<String>,
     /// Also benchmark an external program, run as `sh -c COMMAND`, under the strategy name NAME (repeatable)
@@ -296,9 +305,12 @@ pub struct RunArgs {
     /// Most distinct states one search may store (at least 1; a memory guard; status `limit` beyond it)
     #[arg(long, value_name = "N", default_value_t = tilebench::search::DEFAULT_MAX_STATES, value_parser = whole::<u64>(1, u64::MAX))]
     pub max_states: u64,
-    /// Heuristic of astar and idastar: manhattan, linear-conflict or pdb
+    /// Heuristic of the informed strategies (astar, idastar, wastar, greedy): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,
+    /// Weight of wastar, which ranks states by g + weight × h: at least 1 (plain A*), at most 1000, up to three decimals
+    #[arg(long, value_name = "W", default_value = "1.5", value_parser = weight)]
+    pub weight: Weight,
     #[command(flatten)]
     pub pdb: PdbOptions,
     /// Buckets of bfs-hash's chained table (1 to 100000000)
@@ -462,9 +474,9 @@ pub struct PdbOptions {
     /// Pattern databases: group sizes, e.g. 7-8, 6-6-3 or 5-5-5 (default: 7-8 on 4x4, else groups of 6, then the rest)
     #[arg(long, value_name = "SIZES")]
     pub pdb_partition: Option<String>,
-    /// Pattern databases: sum the groups on the board as it is only, not also on its reflection
-    #[arg(long)]
-    pub pdb_no_reflection: bool,
+    /// Pattern databases: the lookups whose largest sum is the estimate: `regular` (the board), `reflected` (also its mirror image), `dual` (also its dual board), `max` (all four) [default: max]
+    #[arg(long, value_name = "MODE", value_parser = one_of::<LookupMode>(LookupMode::ALL.iter().map(|m| m.name()).collect()))]
+    pub pdb_lookup: Option<LookupMode>,
 }
 
 impl PdbOptions {
@@ -481,8 +493,8 @@ impl PdbOptions {
             self.pdb_dir
                 .as_ref()
                 .map(|d| format!("--pdb-dir {}", d.display())),
-            self.pdb_no_reflection
-                .then(|| "--pdb-no-reflection".to_string()),
+            self.pdb_lookup
+                .map(|m| format!("--pdb-lookup {}", m.name())),
         ];
         match given.into_iter().flatten().next() {
             Some(option) => Err(format!(

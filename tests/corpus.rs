@@ -168,7 +168,7 @@ fn check(e: &Expected) -> Result<(), String> {
             // Every strategy, on every row.
             let strategies: std::collections::BTreeSet<&str> =
                 got.iter().map(|r| r[strategy].as_str()).collect();
-            let all = tilebench::search::registry::all().len();
+            let all = tilebench::search::registry::defaults().len();
             if strategies.len() != all {
                 return Err(format!(
                     "strategies run: {strategies:?}, expected all {all}"

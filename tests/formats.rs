@@ -64,6 +64,7 @@ fn record(journal: bool) -> impl Strategy<Value = Record> {
                     steps,
                     matches_expected: m,
                     optimal: o,
+                    optimum_steps: steps.map(|s: i64| s.unsigned_abs()),
                     counters: if measured {
                         Counters {
                             expanded: c[0],

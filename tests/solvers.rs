@@ -1,5 +1,8 @@
 //! Strategy correctness against independent truth: path replay, agreement between
-//! strategies, and the seed articles' samples.
+//! strategies, and the seed articles' samples; the suboptimal strategies (weighted A*,
+//! greedy) against exact distances and their bound, and as runs report them.
+
+mod common;
 
 #[path = "../benches/common/cases.rs"]
 mod cases;
@@ -11,9 +14,9 @@ use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
 use tilebench::search::{registry, Builtin, Config, Limits, Outcome, Problem, SolveError, Status};
 
-/// Every built-in strategy, from the registry.
-fn strategies() -> &'static [Builtin] {
-    registry::all()
+/// Every optimal built-in strategy, from the registry (the ones a run takes by default).
+fn strategies() -> Vec<&'static Builtin> {
+    registry::defaults()
 }
 
 fn by_name(name: &str) -> &'static Builtin {
@@ -232,7 +235,7 @@ proptest! {
 }
 
 /// Every strategy that takes the shape, with every heuristic (pattern databases with the
-/// shape's default partition, 5-5-5 on 4x4), finds a path of the same length that replays
+/// shape's default partition, 5-5-5 on 4x4, in every lookup mode), finds a path of the same length that replays
 /// to the goal, on every shape from 2x2 to 4x4; starts are random walks from a random goal
 /// (short on the shapes BFS cannot exhaust).
 #[test]
@@ -267,7 +270,10 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                     .iter()
                     .filter(|s| s.build(&Config::default()).supports(shape).is_ok())
                 {
-                    for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+                    let heuristics = HeuristicKind::ALL
+                        .iter()
+                        .filter(|&&h| h != HeuristicKind::Pdb);
+                    for &h in heuristics {
                         let opts = Config {
                             heuristic: h,
                             ..Config::default()
@@ -290,8 +296,8 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                     &dir,
                     &tilebench::observe::Silent,
                 );
-                for reflect in [true, false] {
-                    let h = Pdb::with_reflection(&goal, set.clone(), reflect);
+                for mode in tilebench::search::pdb::LookupMode::ALL {
+                    let h = Pdb::with_lookup(&goal, set.clone(), mode);
                     let opts = SolveOptions::default();
                     for (name, out) in [
                         ("idastar pdb", idastar::solve(&p, &opts, &h)),
@@ -299,7 +305,7 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                     ] {
                         let path = out.path.expect(name);
                         prop_assert_eq!(p.start.replay(&path).unwrap(), goal);
-                        lengths.push((format!("{name} reflect={reflect}"), path.len()));
+                        lengths.push((format!("{name} {mode}"), path.len()));
                     }
                 }
                 prop_assert!(
@@ -509,4 +515,228 @@ fn exhaustive_bfs_expands_the_states_pathfinding_reaches() {
         searched += 1;
     }
     assert!(searched >= 4, "the BFS variants are in the registry");
+}
+
+/// `wastar` and `greedy` say they are not optimal, so runs leave them out unless named and
+/// judge their paths; every other built-in is optimal.
+#[test]
+fn the_registry_declares_the_suboptimal_strategies() {
+    let not_optimal: Vec<&str> = registry::all()
+        .iter()
+        .filter(|b| !b.optimal())
+        .map(|b| b.name)
+        .collect();
+    assert_eq!(not_optimal, ["wastar", "greedy"]);
+    assert!(strategies()
+        .iter()
+        .all(|b| b.build(&Config::default()).optimal()));
+    assert_eq!(strategies().len() + 2, registry::all().len());
+}
+
+/// Weighted A*'s paths are at most `w` times the shortest (exact distances from the whole
+/// 8-puzzle table; weight 1 is A*), greedy's reach the goal; both prove unsolvable pairs
+/// with --exhaustive, for every heuristic.
+#[test]
+fn weighted_astar_keeps_its_bound_and_greedy_reaches_the_goal() {
+    use tilebench::space::DistanceTable;
+    let goal = Board::standard_goal(Shape::S3X3);
+    let table = DistanceTable::build(goal).unwrap();
+    let (wastar, greedy) = (by_name("wastar"), by_name("greedy"));
+    let heuristics = HeuristicKind::ALL
+        .iter()
+        .filter(|&&h| h != HeuristicKind::Pdb);
+    let (mut longer, mut greedy_longer) = (0, 0);
+    for &heuristic in heuristics {
+        for d in (2..=31u8).step_by(3) {
+            for start in table.states_at(d).into_iter().step_by(4099).take(6) {
+                let p = Problem::new(start, goal).unwrap();
+                for w in ["1", "1.25", "2", "5"] {
+                    let cfg = Config {
+                        heuristic,
+                        weight: w.parse().unwrap(),
+                        ..Config::default()
+                    };
+                    let steps = check_solution(&p, wastar, &cfg);
+                    let bound = cfg.weight.value() * d as f64;
+                    assert!(
+                        steps as f64 <= bound,
+                        "{heuristic} w {w}: {steps} > {bound}"
+                    );
+                    if w == "1" {
+                        assert_eq!(steps, d as usize, "{heuristic}: weight 1 is A*");
+                    }
+                    longer += (steps > d as usize) as u32;
+                }
+                let cfg = Config {
+                    heuristic,
+                    ..Config::default()
+                };
+                greedy_longer += (check_solution(&p, greedy, &cfg) > d as usize) as u32;
+            }
+        }
+    }
+    // The weights and greediness show (else the test shows nothing).
+    assert!(longer > 0 && greedy_longer > 0, "{longer} {greedy_longer}");
+    let p = problem("2 1 3 4 5 6 7 8 x", "1 2 3 4 5 6 7 8 x");
+    for s in [wastar, greedy] {
+        assert_eq!(
+            solve(s, &p, &exhaustive()).unwrap().status,
+            Status::Unsolvable,
+            "{}",
+            s.name
+        );
+    }
+}
+
+/// `--weight` takes decimals from 1 to 1000 with up to three decimals, exactly (`1.5` is
+/// 3/2), and refuses the rest with a message.
+#[test]
+fn weights_are_read_exactly_and_checked() {
+    use tilebench::search::astar::Weight;
+    for (text, shown, value) in [
+        ("1", "1", 1.0),
+        ("1.5", "1.5", 1.5),
+        ("2.125", "2.125", 2.125),
+        ("1.50", "1.5", 1.5),
+        ("1000", "1000", 1000.0),
+    ] {
+        let w: Weight = text.parse().unwrap();
+        assert_eq!((w.to_string().as_str(), w.value()), (shown, value));
+    }
+    for (text, says) in [
+        ("0.5", "from 1"),
+        ("1000.5", "to 1000"),
+        ("1.2345", "three decimals"),
+        ("nan", "not a weight"),
+        ("inf", "not a weight"),
+        ("-2", "not a weight"),
+        ("1e3", "not a weight"),
+        ("", "not a weight"),
+        ("1.", "not a weight"),
+    ] {
+        let err = text.parse::<Weight>().unwrap_err();
+        assert!(err.contains(says), "{text}: {err}");
+    }
+}
+
+/// A run with `wastar` and `greedy` named judges their paths against the optimum
+/// (`expected_steps`, or astar's length on rows without it): cases.csv's `optimal` and
+/// `optimum_steps`, summary.csv's `non_optimal` and `suboptimality_mean` (recomputed here
+/// from cases.csv), empty for the optimal strategies; a run that names no strategy leaves
+/// them out; a weight below 1 is refused.
+#[test]
+fn a_run_judges_the_suboptimal_strategies_and_reports_their_suboptimality() {
+    use common::{col, read_csv, run_ok, temp_dir};
+    let dir = temp_dir("suboptimal");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/inputs/random-1k.csv")).unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(81)
+        .collect();
+    let with = dir.join("with.csv");
+    std::fs::write(&with, rows.join("\n")).unwrap();
+    // The same pairs without expected_steps: the optimum comes from astar.
+    let without = dir.join("without.csv");
+    let cut: Vec<String> = rows
+        .iter()
+        .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+        .collect();
+    std::fs::write(&without, cut.join("\n")).unwrap();
+    let mut optimum_of_run = Vec::new();
+    for (name, data) in [("with", &with), ("without", &without)] {
+        let out = dir.join(name);
+        let (d, o) = (data.to_str().unwrap(), out.to_str().unwrap());
+        run_ok(&[
+            "run",
+            d,
+            "-s",
+            "astar,wastar,greedy",
+            "--weight",
+            "3",
+            "-q",
+            "--out",
+            o,
+        ]);
+        let (h, cases) = read_csv(&out.join("cases.csv"));
+        let (strategy, status, steps, optimal, optimum) = (
+            col(&h, "strategy"),
+            col(&h, "status"),
+            col(&h, "steps"),
+            col(&h, "optimal"),
+            col(&h, "optimum_steps"),
+        );
+        let astar: Vec<&Vec<String>> = cases.iter().filter(|r| r[strategy] == "astar").collect();
+        let (h2, summary) = read_csv(&out.join("summary.csv"));
+        let figure =
+            |s: &str, c: &str| summary.iter().find(|r| r[0] == s).unwrap()[col(&h2, c)].clone();
+        assert_eq!(figure("astar", "suboptimality_mean"), "");
+        assert_eq!(figure("astar", "non_optimal"), "0");
+        for s in ["wastar", "greedy"] {
+            let mine: Vec<&Vec<String>> = cases.iter().filter(|r| r[strategy] == s).collect();
+            assert_eq!(mine.len(), astar.len());
+            let (mut sum, mut n, mut not_optimal) = (0.0, 0, 0);
+            for (r, a) in mine.iter().zip(&astar) {
+                if r[status] != "solved" {
+                    assert_eq!(r[optimum], "", "{s}: {r:?}");
+                    continue;
+                }
+                // astar's length is the optimum.
+                assert_eq!(r[optimum], a[steps], "{s}: {r:?}");
+                let (got, best): (f64, f64) =
+                    (r[steps].parse().unwrap(), r[optimum].parse().unwrap());
+                assert_eq!(r[optimal], (got == best).to_string(), "{s}: {r:?}");
+                not_optimal += (got > best) as u32;
+                if best > 0.0 {
+                    assert!(got <= 3.0 * best || s == "greedy", "{s}: {r:?}");
+                    sum += got / best;
+                    n += 1;
+                }
+            }
+            let mean: f64 = figure(s, "suboptimality_mean").parse().unwrap();
+            assert!(
+                (mean - sum / n as f64).abs() < 0.0006,
+                "{s}: {mean} vs {}",
+                sum / n as f64
+            );
+            assert_eq!(figure(s, "non_optimal"), not_optimal.to_string(), "{s}");
+            if s == "greedy" {
+                assert!(not_optimal > 0 && mean > 1.0, "{mean}");
+            }
+        }
+        optimum_of_run.push(cases.iter().map(|r| r[optimum].clone()).collect::<Vec<_>>());
+    }
+    assert_eq!(
+        optimum_of_run[0], optimum_of_run[1],
+        "expected_steps and astar agree"
+    );
+    // No strategy named: the optimal ones only.
+    let out = dir.join("default");
+    run_ok(&[
+        "run",
+        with.to_str().unwrap(),
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (h, cases) = read_csv(&out.join("cases.csv"));
+    assert!(cases
+        .iter()
+        .all(|r| !["wastar", "greedy"].contains(&r[col(&h, "strategy")].as_str())));
+    let bad = common::bin()
+        .args([
+            "run",
+            with.to_str().unwrap(),
+            "-s",
+            "wastar",
+            "--weight",
+            "0.5",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(err.contains("--weight") && err.contains("from 1"), "{err}");
 }

@@ -15,7 +15,7 @@ pub fn options(o: &PdbOptions) -> pdb::PdbOptions {
     pdb::PdbOptions {
         dir: o.pdb_dir.clone(),
         partition: o.pdb_partition.clone(),
-        reflection: !o.pdb_no_reflection,
+        lookup: o.pdb_lookup,
     }
 }
 

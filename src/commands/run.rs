@@ -33,6 +33,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         hash_buckets: args.hash_buckets,
         heuristic: args.heuristic,
         pdb: super::pdb::options(&args.pdb),
+        weight: args.weight,
     };
     plan.external = args
         .solvers

@@ -23,6 +23,7 @@ pub fn run(args: SolveArgs) -> CmdResult {
         exhaustive: args.exhaustive,
         heuristic: args.heuristic,
         pdb: super::pdb::options(&args.pdb),
+        weight: args.weight,
         ..Config::default()
     };
     let strategy = builtin.build(&config);

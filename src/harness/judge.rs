@@ -120,6 +120,8 @@ pub struct Verdict {
     /// Whether a valid answer is as short as the optimum; `None` for solvers that are optimal
     /// by construction, and when there is nothing to judge.
     pub optimal: Option<bool>,
+    /// The optimum `optimal` was judged against.
+    pub optimum: Option<u64>,
     /// Why the answer is wrong, or a note (not optimal, optimum unknown); empty when all is well.
     pub why: String,
 }
@@ -137,6 +139,7 @@ pub fn judge(
         status: RowStatus::Wrong,
         steps: None,
         optimal: None,
+        optimum: None,
         why: String::new(),
     };
     match outcome.status {
@@ -176,6 +179,7 @@ pub fn judge(
             Ok((best, _)) if best == n => {
                 v.status = RowStatus::Solved;
                 v.optimal = Some(true);
+                v.optimum = Some(best);
             }
             Ok((best, src)) => {
                 v.why = format!("the optimum is {best} moves ({})", src.name());
@@ -215,6 +219,7 @@ pub fn judge(
         Ok((best, src)) => {
             let ok = moves.len() as u64 <= best;
             v.optimal = Some(ok);
+            v.optimum = Some(best);
             if !ok {
                 v.why = format!(
                     "not optimal: {} moves, the optimum is {best} ({})",

@@ -135,8 +135,8 @@ impl Finished {
 fn solvers_of(plan: &mut RunPlan, cases: &[Case]) -> Vec<Box<dyn Solver>> {
     let mut out: Vec<Box<dyn Solver>> = if plan.fitting_strategies {
         let shapes = super::input::shapes_of(cases);
-        registry::all()
-            .iter()
+        registry::defaults()
+            .into_iter()
             .map(|b| b.build(&plan.config))
             .filter(|s| shapes.iter().all(|&sh| s.supports(sh).is_ok()))
             .collect()
@@ -175,6 +175,7 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
         timeout_s: plan.limits.timeout.map(|t| t.as_secs_f64()),
         hash_buckets: plan.config.hash_buckets,
         heuristic: plan.config.heuristic.name().to_string(),
+        weight: plan.config.weight.to_string(),
         pdb: pdb.then(|| PdbInfo {
             partition: plan
                 .config
@@ -182,7 +183,11 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
                 .partition
                 .clone()
                 .unwrap_or_else(|| "default".into()),
-            reflection: plan.config.pdb.reflection,
+            lookup: plan
+                .config
+                .pdb
+                .lookup
+                .map_or("default".into(), |m| m.to_string()),
             dir: plan.config.pdb.dir().display().to_string(),
         }),
         max_states: plan.limits.max_states,

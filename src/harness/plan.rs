@@ -37,7 +37,7 @@ pub struct RunPlan {
     pub input: InputOptions,
     /// The built-in strategies to run, and how they are configured.
     pub strategies: Vec<&'static Builtin>,
-    /// Run every built-in strategy that fits the boards, instead of `strategies`.
+    /// Run every optimal built-in strategy that fits the boards ([`crate::search::registry::defaults`]), instead of `strategies`.
     pub fitting_strategies: bool,
     /// The built-ins' configuration (heuristic, pattern databases, …).
     pub config: Config,

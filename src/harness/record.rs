@@ -93,6 +93,8 @@ pub struct Record {
     /// Solvers that are not optimal by construction: whether a valid path is as short as the
     /// optimum; `None` for the others and when there is nothing to judge.
     pub optimal: Option<bool>,
+    /// The optimum a judged path was compared with (`expected_steps`, or astar's length).
+    pub optimum_steps: Option<u64>,
     /// The work counters the solver reported.
     pub counters: Counters,
     /// Median wall time of the solve alone over the repeats, in nanoseconds; `None` where it
@@ -120,6 +122,7 @@ impl Record {
             steps: None,
             matches_expected: None,
             optimal: None,
+            optimum_steps: None,
             counters: Counters::default(),
             latency_ns: None,
             latency_min_ns: None,
@@ -187,11 +190,13 @@ pub enum Column {
     CpuUs,
     /// Peak memory of a process run for the case alone, KB.
     MaxRssKb,
+    /// The optimum a judged answer was compared with.
+    OptimumSteps,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 21] = [
+    pub const CASES_CSV: [Column; 22] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -213,6 +218,7 @@ impl Column {
         Column::Message,
         Column::CpuUs,
         Column::MaxRssKb,
+        Column::OptimumSteps,
     ];
 
     /// The header name.
@@ -239,6 +245,7 @@ impl Column {
             Column::Message => "message",
             Column::CpuUs => "cpu_us",
             Column::MaxRssKb => "max_rss_kb",
+            Column::OptimumSteps => "optimum_steps",
         }
     }
 
@@ -295,6 +302,7 @@ impl Record {
             Column::LatencyMinNs => self.latency_min_ns,
             Column::CpuUs => self.cpu_us,
             Column::MaxRssKb => self.max_rss_kb,
+            Column::OptimumSteps => self.optimum_steps,
             _ => None,
         };
         match column {
@@ -351,6 +359,7 @@ impl Record {
             Column::LatencyMinNs => self.latency_min_ns = num(text)?,
             Column::CpuUs => self.cpu_us = num(text)?,
             Column::MaxRssKb => self.max_rss_kb = num(text)?,
+            Column::OptimumSteps => self.optimum_steps = num(text)?,
             Column::Path => self.path = (!text.is_empty()).then(|| text.to_string()),
             Column::Message => self.message = text.to_string(),
             other => return Err(format!("`{}` is not a column of a record", other.name())),

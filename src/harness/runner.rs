@@ -469,6 +469,7 @@ pub fn run_one(
     rec.counters = outcome.counters();
     rec.steps = verdict.steps;
     rec.optimal = verdict.optimal;
+    rec.optimum_steps = verdict.optimum;
     rec.matches_expected = Record::compare(rec.status, rec.steps, case.expected_steps);
     if cfg.keep_paths && rec.status == RowStatus::Solved {
         rec.path = outcome.path.as_deref().map(Move::path_string);

@@ -41,9 +41,12 @@ pub struct RunInfo {
     pub timeout_s: Option<f64>,
     /// `--hash-buckets`: the buckets of bfs-hash's chained table.
     pub hash_buckets: usize,
-    /// The heuristic of astar and idastar.
+    /// The heuristic of astar, idastar, wastar and greedy.
     pub heuristic: String,
-    /// With `--heuristic pdb`: the pattern databases' partition, reflection and cache.
+    /// `--weight`: wastar's weight (older runs: empty).
+    #[serde(default)]
+    pub weight: String,
+    /// With `--heuristic pdb`: the pattern databases' partition, lookups and cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdb: Option<PdbInfo>,
     /// `--max-states`: the most distinct states one search could store.
@@ -83,8 +86,8 @@ pub struct RunInfo {
 pub struct PdbInfo {
     /// `--pdb-partition`, or `default` (7-8 on 4x4, else groups of 6).
     pub partition: String,
-    /// Whether the reflected lookup is taken (not with `--pdb-no-reflection`).
-    pub reflection: bool,
+    /// `--pdb-lookup`, or `default` (`max`).
+    pub lookup: String,
     /// Where the tables are cached.
     pub dir: String,
 }
@@ -113,13 +116,14 @@ impl RunInfo {
             ("--timeout", j(&self.timeout_s)),
             ("--hash-buckets", j(&self.hash_buckets)),
             ("--heuristic", self.heuristic.clone()),
+            ("--weight", self.weight.clone()),
             (
                 "--pdb-partition",
                 j(&self.pdb.as_ref().map(|p| p.partition.clone())),
             ),
             (
-                "--pdb-no-reflection",
-                j(&self.pdb.as_ref().map(|p| !p.reflection)),
+                "--pdb-lookup",
+                j(&self.pdb.as_ref().map(|p| p.lookup.clone())),
             ),
             ("--max-states", j(&self.max_states)),
             ("--paths", j(&self.paths)),

@@ -63,6 +63,12 @@ pub struct StrategySummary {
     pub wall_s: f64,
     /// Searched rows (solved + unsolvable + limit) per second of `wall_s`.
     pub cases_per_s: f64,
+    /// Solvers that are not optimal by construction: the mean over their judged paths of
+    /// steps ÷ optimum (1 = always shortest; 3 decimals; pairs already at their goal left
+    /// out). Empty for optimal solvers, whose paths are shortest by construction, and when
+    /// no path was judged.
+    #[serde(default)]
+    pub suboptimality_mean: Option<f64>,
 }
 
 fn round3(x: f64) -> f64 {
@@ -110,7 +116,9 @@ impl StrategySummary {
             // e.g. 0.000956, not the 0.0009559999999999999 that rounding twice gave.
             wall_s: wall.as_micros() as f64 / 1e6,
             cases_per_s: 0.0,
+            suboptimality_mean: None,
         };
+        let (mut ratios, mut judged) = (0.0, 0u64);
         let mut searched = 0u64;
         let mut expanded = Tally::default();
         let mut generated = Tally::default();
@@ -130,12 +138,19 @@ impl StrategySummary {
             if r.optimal == Some(false) {
                 s.non_optimal += 1;
             }
+            if let (Some(_), Some(steps), Some(best)) = (r.optimal, r.steps, r.optimum_steps) {
+                if best > 0 && steps >= 0 {
+                    ratios += steps as f64 / best as f64;
+                    judged += 1;
+                }
+            }
             if r.status.searched() {
                 searched += 1;
                 expanded.add(r.counters.expanded);
                 generated.add(r.counters.generated);
             }
         }
+        s.suboptimality_mean = (judged > 0).then(|| round3(ratios / judged as f64));
         (s.expanded_total, s.expanded_mean, s.expanded_max) = expanded.figures();
         (s.generated_total, s.generated_mean, s.generated_max) = generated.figures();
         if searched > 0 {

@@ -92,6 +92,79 @@ impl<H: Heuristic> Search<'_, H> {
         Found::Nothing
     }
 
+    /// [`Search::dfs`] for an inconsistent heuristic, with bidirectional pathmax (BPMX;
+    /// Felner, Zahavi, Holte, Schaeffer, Sturtevant and Zhang 2011): all children are
+    /// generated first; a child's estimate less one bounds its parent's (`d(n) ≥ d(c) − 1`),
+    /// and the parent's less one bounds each child's, so a large value found on one node
+    /// prunes its neighbours too. Returns how the subtree ended and the node's estimate as
+    /// raised, for its parent. All children count as generated (they were); the search
+    /// stops at the first goal found, and every bound stays a lower bound, so the first
+    /// solution found is still a shortest one.
+    fn dfs_bpmx(
+        &mut self,
+        cells: u64,
+        blank: usize,
+        g: u32,
+        h: u32,
+        memo: H::Memo,
+        last: u8,
+    ) -> (Found, u32) {
+        if cells == self.goal {
+            return (Found::Goal, 0);
+        }
+        if self.budget.exhausted(self.stats.expanded) {
+            return (Found::OutOfBudget, h);
+        }
+        let heuristic = self.h;
+        self.stats.expanded += 1;
+        let blank = blank & 15;
+        if g as u64 >= self.stats.peak_frontier {
+            self.stats.peak_frontier = g as u64 + 1;
+        }
+        let mut h = h;
+        let mut kids = [(0u8, 0u8, 0u64, 0u32, memo); 4];
+        let mut n = 0;
+        for &(m, to) in self.neighbors.children(blank, last).as_slice() {
+            let to = to as usize;
+            let tile = ((cells >> (4 * to)) & 0xF) as u8;
+            let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
+            let after = crate::puzzle::Board::from_parts(self.shape, child, to as u8);
+            let (ch, child_memo) = heuristic.step_lazy(h, &memo, &after, tile, to, blank);
+            h = h.max(ch.saturating_sub(1));
+            kids[n] = (m, to as u8, child, ch, child_memo);
+            n += 1;
+        }
+        self.stats.generated += n as u64;
+        for &(m, to, child, ch, child_memo) in &kids[..n] {
+            if g + h > self.bound {
+                self.next_bound = self.next_bound.min(g + h);
+                return (Found::Nothing, h);
+            }
+            let mut ch = ch.max(h.saturating_sub(1));
+            if g + 1 + ch <= self.bound {
+                // The costly lookups only for a child the others do not prune.
+                let after = crate::puzzle::Board::from_parts(self.shape, child, to);
+                ch = heuristic.refine(ch, &after);
+                h = h.max(ch.saturating_sub(1));
+            }
+            let f = g + 1 + ch;
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
+            let (found, raised) = self.dfs_bpmx(child, to as usize, g + 1, ch, child_memo, m);
+            match found {
+                Found::Goal => {
+                    self.path.push(m);
+                    return (found, h);
+                }
+                Found::OutOfBudget => return (found, h),
+                Found::Nothing => h = h.max(raised.saturating_sub(1)),
+            }
+        }
+        (Found::Nothing, h)
+    }
+
     /// The children after move `m` that a node counted on expansion but never generated,
     /// because the search stopped in `m`'s subtree.
     #[cold]
@@ -155,7 +228,11 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
     };
     loop {
         s.next_bound = u32::MAX;
-        let found = s.dfs(start.packed(), start.blank(), 0, h0, memo, u8::MAX);
+        let found = if h.consistent() {
+            s.dfs(start.packed(), start.blank(), 0, h0, memo, u8::MAX)
+        } else {
+            s.dfs_bpmx(start.packed(), start.blank(), 0, h0, memo, u8::MAX).0
+        };
         if found == Found::Goal {
             let path = s.path.iter().rev().map(|&m| Move::from_index(m)).collect();
             s.stats.stored = s.stats.peak_frontier;

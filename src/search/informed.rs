@@ -1,4 +1,4 @@
-//! `astar` and `idastar` behind the [`Solver`] trait: the heuristic chosen in the [`Config`],
+//! `astar`, `idastar`, `wastar` and `greedy` behind the [`Solver`] trait: the heuristic chosen in the [`Config`],
 //! built per goal in [`Solver::prepare`] (pattern databases loaded there too), so a timed
 //! solve does one map lookup and no allocation, lock or parse.
 
@@ -11,7 +11,7 @@ use std::collections::HashMap;
 /// (cheap: a 16×16 table, or a pattern database's per-goal tile maps).
 const MAX_READY: usize = 4096;
 
-/// `astar` or `idastar` with its heuristic.
+/// A heuristic search with its heuristic.
 pub struct Informed<G: Guided> {
     name: &'static str,
     config: Config,
@@ -44,7 +44,7 @@ impl<G: Guided> Solver for Informed<G> {
         self.name
     }
     fn optimal(&self) -> bool {
-        true
+        G::OPTIMAL
     }
     fn supports(&self, shape: Shape) -> Result<(), SolveError> {
         self.config.heuristic.supports(&self.config, shape)

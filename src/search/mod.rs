@@ -25,6 +25,8 @@ registry::strategies!(
     astar,
     idastar,
     table,
+    wastar,
+    greedy,
 );
 
 pub use heuristic::pdb;
@@ -207,6 +209,8 @@ pub struct SolveOptions {
     pub limits: Limits,
     /// Buckets of `bfs-hash`'s chained table (the articles used 1,000,003).
     pub hash_buckets: usize,
+    /// The weight of `wastar`.
+    pub weight: astar::Weight,
 }
 
 impl Default for SolveOptions {
@@ -215,6 +219,7 @@ impl Default for SolveOptions {
             exhaustive: false,
             limits: Limits::default(),
             hash_buckets: bfs_hash::DEFAULT_BUCKETS,
+            weight: astar::Weight::default(),
         }
     }
 }

@@ -24,10 +24,12 @@ pub struct Config {
     pub exhaustive: bool,
     /// Buckets of `bfs-hash`'s chained table.
     pub hash_buckets: usize,
-    /// The heuristic of `astar` and `idastar`.
+    /// The heuristic of `astar`, `idastar`, `wastar` and `greedy`.
     pub heuristic: HeuristicKind,
     /// Pattern databases, when the heuristic is `pdb`.
     pub pdb: PdbOptions,
+    /// The weight of `wastar` (`--weight`).
+    pub weight: super::astar::Weight,
 }
 
 impl Default for Config {
@@ -37,6 +39,7 @@ impl Default for Config {
             hash_buckets: super::bfs_hash::DEFAULT_BUCKETS,
             heuristic: HeuristicKind::Manhattan,
             pdb: PdbOptions::default(),
+            weight: Default::default(),
         }
     }
 }
@@ -48,6 +51,7 @@ impl Config {
             exhaustive: self.exhaustive,
             limits: *limits,
             hash_buckets: self.hash_buckets.max(1),
+            weight: self.weight,
         }
     }
 }
@@ -89,6 +93,14 @@ pub fn any_shape(_: Shape) -> Result<(), SolveError> {
 }
 
 impl Builtin {
+    /// Whether its answers are shortest paths by construction ([`Solver::optimal`]).
+    pub fn optimal(&self) -> bool {
+        match self.make {
+            Make::Plain { .. } => true,
+            Make::Custom(make) => make(&Config::default()).optimal(),
+        }
+    }
+
     /// A solver configured by `config`.
     pub fn build(&self, config: &Config) -> Box<dyn Solver> {
         match self.make {
@@ -137,6 +149,13 @@ pub(crate) use strategies;
 /// Every built-in strategy.
 pub fn all() -> &'static [Builtin] {
     super::BUILTINS
+}
+
+/// The strategies a run takes when none is named: the optimal ones (a run's `--check`
+/// requires its answers to be shortest; `wastar` and `greedy` are asked for by name or
+/// with `all`).
+pub fn defaults() -> Vec<&'static Builtin> {
+    all().iter().filter(|b| b.optimal()).collect()
 }
 
 /// The built-in strategy called `name` (any case).

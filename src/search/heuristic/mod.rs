@@ -14,7 +14,7 @@ pub trait Heuristic {
     /// What a depth-first search carries from a node to its children so that the next
     /// update is cheap: nothing for Manhattan, tile cells and per-group values for a pattern
     /// database (whose estimate, a maximum of two sums, cannot be updated from `h` alone).
-    type Memo: Copy;
+    type Memo: Copy + 'static;
     /// The estimate for a whole board.
     fn estimate(&self, b: &Board) -> u32;
     /// The estimate after `tile` slid from cell `from` to cell `to`; `h` is the estimate
@@ -32,6 +32,31 @@ pub trait Heuristic {
         from: usize,
         to: usize,
     ) -> (u32, Self::Memo);
+    /// Whether the estimate is consistent: it changes by at most one per move. A search
+    /// may then skip propagating values between neighbours (IDA*'s BPMX).
+    fn consistent(&self) -> bool {
+        true
+    }
+    /// [`Heuristic::step`] without the lookups that cost most and the memo does not carry
+    /// (a pattern database's dual lookups), for a search that adds them with
+    /// [`Heuristic::refine`] only where they can change what it does.
+    #[inline]
+    fn step_lazy(
+        &self,
+        h: u32,
+        memo: &Self::Memo,
+        after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, Self::Memo) {
+        self.step(h, memo, after, tile, from, to)
+    }
+    /// The full estimate of `after` from the one [`Heuristic::step_lazy`] returned.
+    #[inline]
+    fn refine(&self, lazy: u32, _after: &Board) -> u32 {
+        lazy
+    }
 }
 
 /// `start` and `step` for heuristics that need no memo.
@@ -90,8 +115,10 @@ pub trait Family: Heuristic + Sized + Send + Sync + 'static {
     fn for_goal(shared: &Self::Shared, config: &Config, goal: &Board) -> Result<Self, SolveError>;
 }
 
-/// A search guided by a heuristic (`astar`, `idastar`).
+/// A search guided by a heuristic (`astar`, `idastar`, `wastar`, `greedy`).
 pub trait Guided: Send + Sync + 'static {
+    /// Whether every path it returns is a shortest one (with an admissible heuristic).
+    const OPTIMAL: bool = true;
     /// Runs the search with heuristic `h`, built for `problem.goal`.
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome;
 }
@@ -180,6 +207,10 @@ heuristics! {
     Manhattan: manhattan::Manhattan,
     /// Manhattan plus 2 for each tile that must leave its row or column to let another pass.
     LinearConflict: linear_conflict::LinearConflict,
+    /// Takahashi's walking distance: vertical and horizontal moves counted on tile-count tables.
+    WalkingDistance: walking_distance::WalkingDistance,
+    /// Walking distance and linear conflict, the larger per axis.
+    WalkingDistanceLc: walking_distance_lc::WalkingDistanceLc,
     /// Additive disjoint pattern databases (Korf and Felner).
     Pdb: pdb::Pdb,
 }

@@ -9,20 +9,21 @@
 //! blank, see [`crate::space::canonical_goal`]), so one set serves every goal with its blank
 //! in the same cell: a problem's tiles are renamed on the fly. How a table is built:
 //! [`build`] (a breadth-first search over placements and blank regions, 4 bits an entry).
-//! Files: [`store`] (header, entries, checksum; rebuilt when missing or damaged). Which tiles share a table: [`Partition`]. The lookup, with Korf
-//! and Felner's reflection: [`Pdb`].
+//! Files: [`store`] (header, entries, checksum; rebuilt when missing or damaged). Which tiles share a table: [`Partition`]. The lookups (regular, Korf
+//! and Felner's reflection, the dual boards) and their maximum: [`Pdb`], [`LookupMode`].
 
 pub mod build;
 mod index;
+mod lookup;
 mod partition;
 pub mod store;
 mod table;
 
+pub use lookup::{LookupMode, Pdb, PdbMemo};
 pub use partition::{Partition, MAX_PLACEMENTS};
 pub use store::{checksum, default_dir};
 pub use table::PatternTable;
 
-use super::Heuristic;
 use crate::search::{Config, SolveError};
 use crate::puzzle::{Board, Shape};
 use std::path::{Path, PathBuf};
@@ -203,208 +204,16 @@ pub fn shared(
         .clone()
 }
 
-/// Groups as the problem's tile names: `tiles[g][slot]`, and for each tile its group.
-#[derive(Clone, Debug)]
-struct Lookup {
-    tiles: Vec<[u8; 16]>,
-    group_of: [u8; 16],
-    /// The cell map applied to a tile's cell before ranking (identity, or the reflection).
-    cell: [u8; 16],
-}
-
-/// The additive pattern-database heuristic for one goal: the sum over groups of the table
-/// values, and, where the board has a symmetry that keeps the goal's blank in place (the
-/// main diagonal for Korf's goal), the maximum of that sum and the same sum over the
-/// reflected board (Korf and Felner's reflection: the tables serve a second, different
-/// partition for free).
-pub struct Pdb {
-    set: Arc<PdbSet>,
-    regular: Lookup,
-    mirror: Option<Lookup>,
-}
-
-/// What [`Pdb`] carries from a node to its children in a depth-first search: every tile's
-/// cell, and each group's value for the regular and the reflected board.
-#[derive(Clone, Copy, Debug)]
-pub struct PdbMemo {
-    cells: u64,
-    values: [u8; 16],
-    mirrored: [u8; 16],
-    sum: u16,
-    mirrored_sum: u16,
-}
-
-impl Pdb {
-    /// The heuristic for `goal`, with the reflection where the board has one.
-    pub fn new(goal: &Board, set: Arc<PdbSet>) -> Pdb {
-        Pdb::with_reflection(goal, set, true)
-    }
-
-    /// The heuristic for `goal`; `reflect` false leaves the reflection out.
-    pub fn with_reflection(goal: &Board, set: Arc<PdbSet>, reflect: bool) -> Pdb {
-        let shape = goal.shape();
-        let identity: [u8; 16] = std::array::from_fn(|c| c as u8);
-        let lookup = |cell: [u8; 16]| {
-            // Slot j of group g reads tile v where the map sends v's goal cell to the
-            // slot's home (the maps used are their own inverses).
-            let mut l = Lookup {
-                tiles: Vec::new(),
-                group_of: [u8::MAX; 16],
-                cell,
-            };
-            for (g, home) in set.homes.iter().enumerate() {
-                let mut tiles = [0u8; 16];
-                for (j, &h) in home.iter().enumerate() {
-                    let v = goal.tile(cell[h as usize] as usize);
-                    tiles[j] = v;
-                    l.group_of[v as usize] = g as u8;
-                }
-                l.tiles.push(tiles);
-            }
-            l
-        };
-        let mirror = reflect
-            .then(|| reflection(shape, goal.blank()))
-            .flatten()
-            .map(lookup);
-        Pdb {
-            regular: lookup(identity),
-            mirror,
-            set,
-        }
-    }
-
-    /// Whether the reflected lookup is in use.
-    pub fn reflects(&self) -> bool {
-        self.mirror.is_some()
-    }
-
-    #[inline]
-    fn group_value<const MIRRORED: bool>(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
-        let tiles = &l.tiles[g];
-        let t = &self.set.tables[g];
-        let cell = |j: usize| ((cells >> (4 * tiles[j & 15])) & 0xF) as u8;
-        if MIRRORED {
-            t.value_of(|j| l.cell[cell(j) as usize]) as u8
-        } else {
-            t.value_of(cell) as u8 // the regular lookup's cell map is the identity
-        }
-    }
-
-    fn memo(&self, b: &Board) -> PdbMemo {
-        let mut cells = 0u64;
-        for p in 0..b.shape().cells() {
-            cells |= (p as u64) << (4 * b.tile(p));
-        }
-        let mut m = PdbMemo {
-            cells,
-            values: [0; 16],
-            mirrored: [0; 16],
-            sum: 0,
-            mirrored_sum: 0,
-        };
-        for g in 0..self.set.tables.len() {
-            m.values[g] = self.group_value::<false>(&self.regular, g, cells);
-            m.sum += m.values[g] as u16;
-            if let Some(l) = &self.mirror {
-                m.mirrored[g] = self.group_value::<true>(l, g, cells);
-                m.mirrored_sum += m.mirrored[g] as u16;
-            }
-        }
-        m
-    }
-}
-
-/// A symmetry of the board that is its own inverse and keeps `blank` in place: the
-/// diagonals first (they keep a square's corners), then the half turn and the mirrors.
-fn reflection(shape: Shape, blank: usize) -> Option<[u8; 16]> {
-    let (w, h) = (shape.width(), shape.height());
-    type CellMap<'a> = &'a dyn Fn(usize, usize) -> Option<(usize, usize)>;
-    let maps: [CellMap; 5] = [
-        &|r, c| (w == h).then_some((c, r)),
-        &|r, c| (w == h).then(|| (w - 1 - c, h - 1 - r)),
-        &|r, c| Some((h - 1 - r, w - 1 - c)),
-        &|r, c| Some((r, w - 1 - c)),
-        &|r, c| Some((h - 1 - r, c)),
-    ];
-    let (br, bc) = shape.row_col(blank);
-    maps.iter().find_map(|f| {
-        if f(br, bc)? != (br, bc) {
-            return None;
-        }
-        let mut cell = [0u8; 16];
-        for (p, slot) in cell.iter_mut().enumerate().take(w * h) {
-            let (r, c) = f(p / w, p % w)?;
-            *slot = (r * w + c) as u8;
-        }
-        Some(cell)
-    })
-}
-
-impl Heuristic for Pdb {
-    type Memo = PdbMemo;
-
-    fn estimate(&self, b: &Board) -> u32 {
-        self.start(b).0
-    }
-
-    /// Recomputes every group (A* keeps no memo per node).
-    fn update(&self, _h: u32, after: &Board, _tile: u8, _from: usize, _to: usize) -> u32 {
-        self.estimate(after)
-    }
-
-    fn start(&self, b: &Board) -> (u32, PdbMemo) {
-        let m = self.memo(b);
-        (m.sum.max(m.mirrored_sum) as u32, m)
-    }
-
-    /// Only the moved tile's group changes, in the regular and in the reflected lookup.
-    #[inline]
-    fn step(
-        &self,
-        _h: u32,
-        memo: &PdbMemo,
-        _after: &Board,
-        tile: u8,
-        from: usize,
-        to: usize,
-    ) -> (u32, PdbMemo) {
-        let mut m = *memo;
-        m.cells ^= ((from ^ to) as u64) << (4 * tile);
-        let g = self.regular.group_of[tile as usize] as usize;
-        let v = self.group_value::<false>(&self.regular, g, m.cells);
-        m.sum = m.sum + v as u16 - m.values[g] as u16;
-        m.values[g] = v;
-        if let Some(l) = &self.mirror {
-            let g = l.group_of[tile as usize] as usize;
-            let v = self.group_value::<true>(l, g, m.cells);
-            m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
-            m.mirrored[g] = v;
-        }
-        (m.sum.max(m.mirrored_sum) as u32, m)
-    }
-}
-
 /// Pattern-database settings, held by the solver that uses them (`--pdb-partition`,
-/// `--pdb-dir`, `--pdb-no-reflection`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `--pdb-dir`, `--pdb-lookup`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdbOptions {
     /// Partition for every shape whose cell count it fits (default: [`Partition::default_for`]).
     pub partition: Option<String>,
     /// Cache directory (default: [`default_dir`]).
     pub dir: Option<PathBuf>,
-    /// Also score the reflected board (Korf and Felner), where the board has a symmetry.
-    pub reflection: bool,
-}
-
-impl Default for PdbOptions {
-    fn default() -> Self {
-        PdbOptions {
-            partition: None,
-            dir: None,
-            reflection: true,
-        }
-    }
+    /// Which lookups to take the maximum of (default: [`LookupMode::default_for`]).
+    pub lookup: Option<LookupMode>,
 }
 
 impl PdbOptions {
@@ -417,6 +226,11 @@ impl PdbOptions {
             Some(p) => Partition::parse(p, shape),
             None => Ok(Partition::default_for(shape)),
         }
+    }
+
+    /// The lookups for boards of `shape`.
+    pub fn lookup_for(&self, shape: Shape) -> LookupMode {
+        self.lookup.unwrap_or_else(|| LookupMode::default_for(shape))
     }
 
     /// The cache directory.
@@ -483,6 +297,10 @@ impl super::Family for Pdb {
                 goal.blank()
             ))
         })?;
-        Ok(Pdb::with_reflection(goal, set.clone(), config.pdb.reflection))
+        Ok(Pdb::with_lookup(
+            goal,
+            set.clone(),
+            config.pdb.lookup_for(goal.shape()),
+        ))
     }
 }

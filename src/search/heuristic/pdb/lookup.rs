@@ -1,0 +1,448 @@
+//! The lookups of the pattern-database heuristic: the regular sum, the sum on the reflected
+//! board, the sums on the dual boards, and the maximum of those a [`LookupMode`] chooses.
+//!
+//! Write a board as `p`: `p(c)` is the goal cell of the tile on cell `c`; the goal is the
+//! identity, and the "blank object" is the goal's blank cell `B`. A symmetry `φ` of the
+//! board (a cell map that keeps adjacency) and a renaming of the tiles that keeps the blank
+//! change no distance, and neither does swapping start and goal. So:
+//!
+//! - **reflected**: for a symmetry `r` with `r(B) = B`, `r∘p∘r⁻¹` is as far from the goal as
+//!   `p` (Korf and Felner 2002); the tables score it as a second partition for free.
+//! - **dual**: for a symmetry `φ` with `φ(B) = b`, where `b` is the board's blank cell,
+//!   `X = φ⁻¹∘p⁻¹∘φ` is as far from the goal as `p`. Proof: renaming the tiles by
+//!   `ρ = φ⁻¹∘p⁻¹` (which keeps the blank: `ρ(B) = φ⁻¹(p⁻¹(B)) = φ⁻¹(b) = B`) and moving
+//!   the cells by `φ` takes the pair (goal, `p`) to (`X`, goal), and `d(p, goal) = d(goal,
+//!   p)`. With the blank in its goal cell and `φ` the identity this is the classic dual, the
+//!   inverse permutation (tiles and cells swap roles; Felner, Zahavi, Schaeffer and Holte,
+//!   2005). With the blank elsewhere the plain inverse is *not* as far as the board (on 3x3
+//!   it is farther on 26,428 of 181,440 boards, which would make the lookup inadmissible),
+//!   so a dual exists only where a symmetry takes the goal's blank cell to the board's: for
+//!   a corner goal blank on a square board, the four corners, each with two symmetries (the
+//!   second is the *dual-reflected* lookup).
+//!
+//! In tables: slot `j` of group `g` (home cell `h`) sits, on `X`, at `φ⁻¹(p(φ(h)))`: read the
+//! tile on cell `φ(h)`, take its goal cell, map it by `φ⁻¹`. The dual lookups change
+//! abruptly as the blank enters or leaves such a cell, so the maximum is inconsistent
+//! (admissible still): IDA* then propagates values between parents and children (BPMX, see
+//! `idastar.rs`), and A* reopens states reached again more cheaply.
+
+use super::PdbSet;
+use crate::puzzle::{Board, Shape};
+use crate::search::heuristic::Heuristic;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// Which lookups [`Pdb`] takes the maximum of (`--pdb-lookup`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LookupMode {
+    /// The sum of the groups' values on the board.
+    Regular,
+    /// The larger of the regular sum and the sum on the reflected board (Korf and Felner).
+    Reflected,
+    /// The larger of the regular sum and the sum on the dual board, where there is one.
+    Dual,
+    /// The largest of the regular, reflected, dual and dual-reflected sums.
+    Max,
+}
+
+impl LookupMode {
+    /// Every mode, in `--help` order.
+    pub const ALL: [LookupMode; 4] = [
+        LookupMode::Regular,
+        LookupMode::Reflected,
+        LookupMode::Dual,
+        LookupMode::Max,
+    ];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            LookupMode::Regular => "regular",
+            LookupMode::Reflected => "reflected",
+            LookupMode::Dual => "dual",
+            LookupMode::Max => "max",
+        }
+    }
+
+    /// The mode used when `--pdb-lookup` is not given: `max` on every shape (on Korf's 100
+    /// with the 7-8 tables it generates a fraction of `reflected`'s nodes in less time; see
+    /// docs/strategies.md for the figures).
+    pub fn default_for(_shape: Shape) -> LookupMode {
+        LookupMode::Max
+    }
+
+    /// Whether the reflected board is scored.
+    pub fn reflects(self) -> bool {
+        matches!(self, LookupMode::Reflected | LookupMode::Max)
+    }
+
+    /// Whether the dual boards are scored.
+    pub fn duals(self) -> bool {
+        matches!(self, LookupMode::Dual | LookupMode::Max)
+    }
+}
+
+impl fmt::Display for LookupMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for LookupMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        LookupMode::ALL
+            .into_iter()
+            .find(|m| m.name() == s.trim())
+            .ok_or_else(|| {
+                let names: Vec<&str> = LookupMode::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown lookup mode `{s}`; choose {}", names.join(", "))
+            })
+    }
+}
+
+/// A cell map: `map[cell]` is the cell it goes to.
+type CellMap = [u8; 16];
+
+/// The symmetries of the board (cell maps that keep adjacency), the identity first, then
+/// those that are their own inverses in the order the reflection prefers them (the
+/// diagonals, which keep a square's corners, the half turn, the mirrors), then the quarter
+/// turns.
+fn symmetries(shape: Shape) -> Vec<CellMap> {
+    let (w, h) = (shape.width(), shape.height());
+    let square = w == h;
+    type Map<'a> = &'a dyn Fn(usize, usize) -> Option<(usize, usize)>;
+    let maps: [Map; 8] = [
+        &|r, c| Some((r, c)),
+        &|r, c| square.then_some((c, r)),
+        &|r, c| square.then(|| (w - 1 - c, h - 1 - r)),
+        &|r, c| Some((h - 1 - r, w - 1 - c)),
+        &|r, c| Some((r, w - 1 - c)),
+        &|r, c| Some((h - 1 - r, c)),
+        &|r, c| square.then(|| (c, w - 1 - r)),
+        &|r, c| square.then(|| (h - 1 - c, r)),
+    ];
+    maps.iter()
+        .filter_map(|f| {
+            let mut map = [0u8; 16];
+            for (p, slot) in map.iter_mut().enumerate().take(w * h) {
+                let (r, c) = f(p / w, p % w)?;
+                *slot = (r * w + c) as u8;
+            }
+            Some(map)
+        })
+        .collect()
+}
+
+fn inverse(map: &CellMap, cells: usize) -> CellMap {
+    let mut inv = [0u8; 16];
+    for c in 0..cells {
+        inv[map[c] as usize] = c as u8;
+    }
+    inv
+}
+
+/// The reflection: the first symmetry other than the identity that is its own inverse and
+/// keeps `blank` in place (for Korf's goal, blank top left, the main diagonal).
+fn reflection(shape: Shape, blank: usize) -> Option<CellMap> {
+    let n = shape.cells();
+    symmetries(shape)
+        .into_iter()
+        .skip(1)
+        .find(|m| m[blank] as usize == blank && inverse(m, n) == *m)
+}
+
+/// Groups as the problem's tile names: `tiles[g][slot]`, and for each tile its group.
+#[derive(Clone, Debug)]
+struct Lookup {
+    tiles: Vec<[u8; 16]>,
+    group_of: [u8; 16],
+    /// The cell map applied to a tile's cell before ranking (identity, or the reflection).
+    cell: CellMap,
+}
+
+impl Lookup {
+    /// The lookup through the self-inverse cell map `cell`: slot `j` of group `g` reads tile
+    /// `v` where the map sends `v`'s goal cell to the slot's home.
+    fn new(goal: &Board, set: &PdbSet, cell: CellMap) -> Lookup {
+        let mut l = Lookup {
+            tiles: Vec::new(),
+            group_of: [u8::MAX; 16],
+            cell,
+        };
+        for (g, home) in set.homes.iter().enumerate() {
+            let mut tiles = [0u8; 16];
+            for (j, &h) in home.iter().enumerate() {
+                let v = goal.tile(cell[h as usize] as usize);
+                tiles[j] = v;
+                l.group_of[v as usize] = g as u8;
+            }
+            l.tiles.push(tiles);
+        }
+        l
+    }
+}
+
+/// One dual lookup, for boards with the blank on one cell `b`, through a symmetry `φ` with
+/// `φ(B) = b`.
+#[derive(Clone, Debug)]
+struct Dual {
+    /// `read[g][slot]`: the cell `φ(home)` whose tile gives the slot's cell.
+    read: Vec<[u8; 16]>,
+    /// `cell_of[tile]`: `φ⁻¹` of the tile's goal cell, the cell of the slot it answers for.
+    cell_of: [u8; 16],
+}
+
+/// The additive pattern-database heuristic for one goal: the sum over groups of the table
+/// values, on the board and on the transformed boards its [`LookupMode`] chooses (see the
+/// module documentation), the largest of those sums.
+pub struct Pdb {
+    set: Arc<PdbSet>,
+    mode: LookupMode,
+    regular: Lookup,
+    mirror: Option<Lookup>,
+    /// `duals[b]`: the dual lookups of a board whose blank is on cell `b` (none where no
+    /// symmetry takes the goal's blank cell there, or when the mode takes no dual).
+    duals: Vec<Vec<Dual>>,
+}
+
+/// What [`Pdb`] carries from a node to its children: every tile's cell, and each group's
+/// value for the regular and the reflected board (the dual lookups are made afresh: a move
+/// changes the dual board in the cells of two groups at once, and they exist only with the
+/// blank on a few cells).
+#[derive(Clone, Copy, Debug)]
+pub struct PdbMemo {
+    cells: u64,
+    values: [u8; 16],
+    mirrored: [u8; 16],
+    sum: u16,
+    mirrored_sum: u16,
+}
+
+impl Pdb {
+    /// The heuristic for `goal` with the reflection where the board has one
+    /// ([`LookupMode::Reflected`]; a run's default is [`LookupMode::default_for`]).
+    pub fn new(goal: &Board, set: Arc<PdbSet>) -> Pdb {
+        Pdb::with_lookup(goal, set, LookupMode::Reflected)
+    }
+
+    /// The heuristic for `goal`, with the reflection ([`LookupMode::Reflected`]) or without
+    /// ([`LookupMode::Regular`]).
+    pub fn with_reflection(goal: &Board, set: Arc<PdbSet>, reflect: bool) -> Pdb {
+        let mode = if reflect {
+            LookupMode::Reflected
+        } else {
+            LookupMode::Regular
+        };
+        Pdb::with_lookup(goal, set, mode)
+    }
+
+    /// The heuristic for `goal` taking the maximum of the lookups `mode` names.
+    pub fn with_lookup(goal: &Board, set: Arc<PdbSet>, mode: LookupMode) -> Pdb {
+        let shape = goal.shape();
+        let n = shape.cells();
+        let identity: CellMap = std::array::from_fn(|c| c as u8);
+        let mirror = mode
+            .reflects()
+            .then(|| reflection(shape, goal.blank()))
+            .flatten()
+            .map(|r| Lookup::new(goal, &set, r));
+        let mut duals = vec![Vec::new(); n];
+        if mode.duals() {
+            let goal_cell: [u8; 16] = {
+                let mut gc = [0u8; 16];
+                for c in 0..n {
+                    gc[goal.tile(c) as usize] = c as u8;
+                }
+                gc
+            };
+            for phi in symmetries(shape) {
+                let b = phi[goal.blank()] as usize;
+                if mode == LookupMode::Dual && !duals[b].is_empty() {
+                    continue; // `dual` takes one symmetry per cell, `max` both
+                }
+                let inv = inverse(&phi, n);
+                let read = set
+                    .homes
+                    .iter()
+                    .map(|home| {
+                        let mut r = [0u8; 16];
+                        for (j, &h) in home.iter().enumerate() {
+                            r[j] = phi[h as usize];
+                        }
+                        r
+                    })
+                    .collect();
+                let cell_of = std::array::from_fn(|t| inv[goal_cell[t] as usize & 15]);
+                duals[b].push(Dual { read, cell_of });
+            }
+        }
+        Pdb {
+            regular: Lookup::new(goal, &set, identity),
+            mirror,
+            duals,
+            mode,
+            set,
+        }
+    }
+
+    /// Whether the reflected lookup is in use.
+    pub fn reflects(&self) -> bool {
+        self.mirror.is_some()
+    }
+
+    /// The lookups this heuristic takes the maximum of.
+    pub fn mode(&self) -> LookupMode {
+        self.mode
+    }
+
+    /// The regular sum of `b` alone (no reflection, no dual).
+    pub fn regular(&self, b: &Board) -> u32 {
+        self.memo(b).sum as u32
+    }
+
+    /// The sum on the reflected board of `b`, where the board has a reflection.
+    pub fn reflected(&self, b: &Board) -> Option<u32> {
+        self.mirror.as_ref().map(|_| self.memo(b).mirrored_sum as u32)
+    }
+
+    /// The sums on the dual boards of `b`, one per symmetry that takes the goal's blank cell
+    /// to `b`'s blank cell (none elsewhere; the `dual` mode takes one, `max` all).
+    pub fn dual_sums(&self, b: &Board) -> Vec<u32> {
+        self.duals[b.blank()]
+            .iter()
+            .map(|d| self.dual_sum(d, b.packed()))
+            .collect()
+    }
+
+    #[inline]
+    fn group_value<const MIRRORED: bool>(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
+        let tiles = &l.tiles[g];
+        let t = &self.set.tables[g];
+        let cell = |j: usize| ((cells >> (4 * tiles[j & 15])) & 0xF) as u8;
+        if MIRRORED {
+            t.value_of(|j| l.cell[cell(j) as usize]) as u8
+        } else {
+            t.value_of(cell) as u8 // the regular lookup's cell map is the identity
+        }
+    }
+
+    /// The sum over groups on the dual board of the board packed in `board` (cell → tile).
+    #[inline]
+    fn dual_sum(&self, d: &Dual, board: u64) -> u32 {
+        let mut sum = 0;
+        for (t, read) in self.set.tables.iter().zip(&d.read) {
+            sum += t.value_of(|j| {
+                let tile = (board >> (4 * (read[j & 15] & 15))) & 0xF;
+                d.cell_of[tile as usize]
+            });
+        }
+        sum
+    }
+
+    /// The largest dual sum of `b`, 0 where it has no dual.
+    #[inline]
+    fn best_dual(&self, b: &Board) -> u32 {
+        let packed = b.packed();
+        self.duals[b.blank() & 15]
+            .iter()
+            .map(|d| self.dual_sum(d, packed))
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn memo(&self, b: &Board) -> PdbMemo {
+        let mut cells = 0u64;
+        for p in 0..b.shape().cells() {
+            cells |= (p as u64) << (4 * b.tile(p));
+        }
+        let mut m = PdbMemo {
+            cells,
+            values: [0; 16],
+            mirrored: [0; 16],
+            sum: 0,
+            mirrored_sum: 0,
+        };
+        for g in 0..self.set.tables.len() {
+            m.values[g] = self.group_value::<false>(&self.regular, g, cells);
+            m.sum += m.values[g] as u16;
+            if let Some(l) = &self.mirror {
+                m.mirrored[g] = self.group_value::<true>(l, g, cells);
+                m.mirrored_sum += m.mirrored[g] as u16;
+            }
+        }
+        m
+    }
+}
+
+impl Heuristic for Pdb {
+    type Memo = PdbMemo;
+
+    fn estimate(&self, b: &Board) -> u32 {
+        self.start(b).0
+    }
+
+    /// Recomputes every group (a search that keeps the memo uses `step`).
+    fn update(&self, _h: u32, after: &Board, _tile: u8, _from: usize, _to: usize) -> u32 {
+        self.estimate(after)
+    }
+
+    fn start(&self, b: &Board) -> (u32, PdbMemo) {
+        let m = self.memo(b);
+        let h = (m.sum.max(m.mirrored_sum) as u32).max(self.best_dual(b));
+        (h, m)
+    }
+
+    /// Only the moved tile's group changes, in the regular and in the reflected lookup; the
+    /// dual lookups, where the board has them, are made whole.
+    #[inline]
+    fn step(
+        &self,
+        h: u32,
+        memo: &PdbMemo,
+        after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, PdbMemo) {
+        let (lazy, m) = self.step_lazy(h, memo, after, tile, from, to);
+        (self.refine(lazy, after), m)
+    }
+
+    /// The regular and reflected lookups, each updated for the moved tile's group.
+    #[inline]
+    fn step_lazy(
+        &self,
+        _h: u32,
+        memo: &PdbMemo,
+        _after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, PdbMemo) {
+        let mut m = *memo;
+        m.cells ^= ((from ^ to) as u64) << (4 * tile);
+        let g = self.regular.group_of[tile as usize] as usize;
+        let v = self.group_value::<false>(&self.regular, g, m.cells);
+        m.sum = m.sum + v as u16 - m.values[g] as u16;
+        m.values[g] = v;
+        if let Some(l) = &self.mirror {
+            let g = l.group_of[tile as usize] as usize;
+            let v = self.group_value::<true>(l, g, m.cells);
+            m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
+            m.mirrored[g] = v;
+        }
+        (m.sum.max(m.mirrored_sum) as u32, m)
+    }
+
+    /// Adds the dual lookups, where the board has them.
+    #[inline]
+    fn refine(&self, lazy: u32, after: &Board) -> u32 {
+        lazy.max(self.best_dual(after))
+    }
+
+    fn consistent(&self) -> bool {
+        self.duals.iter().all(Vec::is_empty)
+    }
+}
