@@ -27,7 +27,7 @@ struct Greedy;
 
 impl Solver for Greedy {
     fn name(&self) -> &str {
-        "greedy"
+        "my-greedy"
     }
 
     fn solve(&self, p: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {

@@ -320,9 +320,10 @@ fn pattern_database_options_without_the_pdb_heuristic_are_refused() {
                 "astar",
                 "--heuristic",
                 "linear-conflict",
-                "--pdb-no-reflection",
+                "--pdb-lookup",
+                "max",
             ],
-            "--pdb-no-reflection",
+            "--pdb-lookup max",
         ),
         (
             vec![

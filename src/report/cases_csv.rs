@@ -225,7 +225,7 @@ pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Resu
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 3] = ["optimal", "cpu_us", "max_rss_kb"];
+pub const LATER_COLUMNS: [&str; 4] = ["optimal", "cpu_us", "max_rss_kb", "optimum_steps"];
 
 /// Reads a cases.csv back. Errors name the file (and line, and column) and say what to do.
 ///
