@@ -25,12 +25,13 @@ fn dataset() -> &'static Path {
     })
 }
 
-fn args(out: &Path) -> Vec<String> {
+/// `run DATA -s STRATEGIES --threads 1 -q --out OUT`.
+fn run_args(data: &Path, strategies: &str, out: &Path) -> Vec<String> {
     [
         "run",
-        dataset().to_str().unwrap(),
+        data.to_str().unwrap(),
         "-s",
-        "bfs-set,astar",
+        strategies,
         "--threads",
         "1",
         "-q",
@@ -39,6 +40,10 @@ fn args(out: &Path) -> Vec<String> {
     ]
     .map(String::from)
     .to_vec()
+}
+
+fn args(out: &Path) -> Vec<String> {
+    run_args(dataset(), "bfs-set,astar", out)
 }
 
 /// The same run, uninterrupted (two threads: the thread count changes no result).
@@ -210,19 +215,7 @@ fn small_args(out: &Path) -> Vec<String> {
         std::fs::write(&p, head.join("\n") + "\n").unwrap();
         p
     });
-    [
-        "run",
-        data.to_str().unwrap(),
-        "-s",
-        "astar,idastar",
-        "--threads",
-        "1",
-        "-q",
-        "--out",
-        out.to_str().unwrap(),
-    ]
-    .map(String::from)
-    .to_vec()
+    run_args(data, "astar,idastar", out)
 }
 
 /// The files in `dir` a finished run must not have: journal files and temporaries.
