@@ -151,12 +151,22 @@ fn an_output_path_under_a_file_is_refused_before_solving() {
 fn a_read_only_output_directory_is_refused_before_solving() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     use std::os::unix::process::CommandExt;
-    let dir = temp_dir("fault-readonly");
+    // Under the system's temporary directory, with the binary and the dataset copied in:
+    // uid 65534 must reach them, and a clean clone may sit below a directory only its owner
+    // can enter (mktemp -d makes 0700).
+    let dir = std::env::temp_dir().join(format!("tilebench-fault-readonly-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let exe = dir.join("tilebench");
+    std::fs::copy(env!("CARGO_BIN_EXE_tilebench"), &exe).unwrap();
+    std::fs::copy("inputs/seeds.csv", dir.join("seeds.csv")).unwrap();
     let ro = dir.join("ro");
     std::fs::create_dir(&ro).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
     let root = std::fs::metadata(&dir).unwrap().uid() == 0;
     let as_user = |mut cmd: std::process::Command| {
+        cmd.current_dir(&dir);
         if root {
             cmd.uid(65534).gid(65534);
         }
@@ -164,7 +174,7 @@ fn a_read_only_output_directory_is_refused_before_solving() {
             panic!("cannot start a process as uid 65534 (root needs CAP_SETUID here): {e}")
         })
     };
-    let mut probe = std::process::Command::new("sh");
+    let mut probe = std::process::Command::new("/bin/sh");
     probe.args(["-c", "echo x > \"$0\"/probe"]).arg(&ro);
     let probe = as_user(probe);
     assert!(
@@ -173,8 +183,8 @@ fn a_read_only_output_directory_is_refused_before_solving() {
     );
     assert!(!ro.join("probe").exists());
     for out in [ro.clone(), ro.join("sub")] {
-        let mut cmd = bin();
-        cmd.args(["run", "inputs/seeds.csv", "-q", "-s", "astar", "--out"])
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.args(["run", "seeds.csv", "-q", "-s", "astar", "--out"])
             .arg(&out);
         let res = as_user(cmd);
         let err = stderr(&res);
@@ -198,4 +208,5 @@ fn a_read_only_output_directory_is_refused_before_solving() {
         "nothing was written"
     );
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
 }
