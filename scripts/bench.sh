@@ -112,7 +112,7 @@ for s in table idastar astar bibfs bfs-rank bfs-hash bfs-hashset bfs-set; do
   data="$tmp/pairs.csv"; n=$PAIRS
   case $s in bfs-*) data="$tmp/bfs-pairs.csv"; n=$BFS_PAIRS ;; esac
   rate() { $T run "$data" -s "$s" --threads "$1" -q --out "$tmp/r-$s-$1" >/dev/null 2>&1
-           awk -F, 'NR==2 {print $NF}' "$tmp/r-$s-$1/summary.csv"; }
+           awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next} NR == 2 {print $col["cases_per_s"]}' "$tmp/r-$s-$1/summary.csv"; }
   r1=$(rate 1); r2=$(rate 2)
   awk -v s="$s" -v n="$n" -v a="$r1" -v b="$r2" 'BEGIN { printf "%-12s %8d %14.0f %14.0f %8.2fx\n", s, n, a, b, b / a }'
 done
