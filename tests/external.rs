@@ -688,6 +688,39 @@ fn a_program_that_cannot_start_is_an_error_per_case() {
 }
 
 #[test]
+fn a_program_that_exits_before_reading_says_how_it_ended() {
+    // It closes its input first, so the case cannot even be written (a broken pipe): the
+    // error still gives its exit status and its stderr, not a bare "cannot write".
+    let out = temp_dir("ext-early-exit");
+    let res = run(
+        &out,
+        &[
+            "-s",
+            "none",
+            "-q",
+            "--solver-protocol",
+            "steps",
+            "--solver",
+            "early=exec 0<&-; echo 'no input for me' >&2; exit 3",
+        ],
+    );
+    assert_eq!(code(&res), 2);
+    let r = rows(&out, "early");
+    assert!(!r.is_empty());
+    assert!(r.iter().all(|row| row["status"] == "error"));
+    // The first starts say how it ended; after three, it is not started again.
+    let (tried, given_up): (Vec<_>, Vec<_>) = r
+        .iter()
+        .partition(|row| !row["message"].contains("not started again"));
+    assert!(!tried.is_empty() && !given_up.is_empty(), "{r:?}");
+    for row in tried {
+        let m = &row["message"];
+        assert!(m.contains("exited with status 3"), "{m}");
+        assert!(m.contains("no input for me"), "{m}");
+    }
+}
+
+#[test]
 fn results_without_the_new_columns_still_read() {
     // Files written before `optimal`, `cpu_us` and `max_rss_kb` existed lack them; runs made
     // now have them. The old form is made here from a fresh run (the columns dropped), and

@@ -251,8 +251,11 @@ impl Program {
                     return Ok(ex);
                 }
                 Asked::Gone => {
+                    // Ended before it read its case (a command the shell cannot find, a
+                    // program that exits at once): its exit status and stderr say why.
+                    let ex = session.gone();
                     *slot = None;
-                    return Ok(Exchange::Failed("exits before reading its input".into()));
+                    return Ok(ex);
                 }
                 Asked::Extra(text) => {
                     *slot = None;

@@ -145,6 +145,9 @@ mod unsupported {
         pub fn ask(&mut self, _input: &str, _timeout: Option<Duration>, _skip: bool) -> Asked {
             Asked::Done(Exchange::Failed(UNSUPPORTED.into()))
         }
+        pub fn gone(&mut self) -> Exchange {
+            Exchange::Failed(UNSUPPORTED.into())
+        }
     }
 
     pub fn run_once(

@@ -538,6 +538,16 @@ impl Session {
         })
     }
 
+    /// After [`Asked::Gone`]: how the program ended (its exit status, and what it printed on
+    /// stderr), waiting a moment for it to exit.
+    pub fn gone(&mut self) -> Exchange {
+        let how = self.proc.ended();
+        Exchange::Died {
+            how,
+            stderr: std::mem::take(&mut self.proc.stderr),
+        }
+    }
+
     /// Sends one case and waits for its answer line. With `skip_blank` (a case whose answer
     /// cannot be empty), empty lines are separators, not answers.
     pub fn ask(&mut self, input: &str, timeout: Option<Duration>, skip_blank: bool) -> Asked {
