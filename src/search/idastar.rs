@@ -144,7 +144,8 @@ impl<H: Heuristic> Search<'_, H> {
             if g + 1 + ch <= self.bound {
                 // The costly lookups only for a child the others do not prune.
                 let after = crate::puzzle::Board::from_parts(self.shape, child, to);
-                ch = heuristic.refine(ch, &after);
+                // Enough to prune it: above what the bound leaves.
+                ch = heuristic.refine(ch, &after, self.bound + 1 - g - 1);
                 h = h.max(ch.saturating_sub(1));
             }
             let f = g + 1 + ch;
