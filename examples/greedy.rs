@@ -27,7 +27,8 @@ struct Greedy;
 
 impl Solver for Greedy {
     fn name(&self) -> &str {
-        "greedy"
+        // Not `greedy`: that is a built-in strategy's name, and names must be unique.
+        "my-greedy"
     }
 
     fn solve(&self, p: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
@@ -99,7 +100,7 @@ fn main() {
     };
     for s in &run.summaries {
         println!(
-            "{:8} {:5} solved, {:4} not optimal, {:3} wrong, p50 {:>8.1} µs, mean expanded {:>10.1}",
+            "{:9} {:5} solved, {:4} not optimal, {:3} wrong, p50 {:>8.1} µs, mean expanded {:>10.1}",
             s.strategy,
             s.solved,
             s.non_optimal,

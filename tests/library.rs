@@ -192,7 +192,7 @@ fn the_greedy_example_runs_and_its_answers_are_judged() {
         .output()
         .unwrap();
     assert!(res.status.success(), "{}", stderr(&res));
-    let greedy = rows_of(&out, "greedy");
+    let greedy = rows_of(&out, "my-greedy");
     assert_eq!(greedy.len(), 300);
     let (mut longer, mut shortest) = (0, 0);
     for r in &greedy {
