@@ -27,6 +27,7 @@ struct Greedy;
 
 impl Solver for Greedy {
     fn name(&self) -> &str {
+        // Not `greedy`: that is a built-in strategy's name, and names must be unique.
         "my-greedy"
     }
 
@@ -99,7 +100,7 @@ fn main() {
     };
     for s in &run.summaries {
         println!(
-            "{:8} {:5} solved, {:4} not optimal, {:3} wrong, p50 {:>8.1} µs, mean expanded {:>10.1}",
+            "{:9} {:5} solved, {:4} not optimal, {:3} wrong, p50 {:>8.1} µs, mean expanded {:>10.1}",
             s.strategy,
             s.solved,
             s.non_optimal,

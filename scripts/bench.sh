@@ -8,10 +8,14 @@
 #   3. harness overhead: `tilebench run -s table` on 1,000,000 pairs, case-rows per second;
 #   4. 15-puzzle: IDA* with Manhattan beside a plain C IDA* (scripts/c/ida_manhattan.c, built
 #      here with gcc -O3 -march=native), same instances, same node counts, alternating runs;
-#   5. Korf's 100 with pattern databases: 6-6-3 (built into a fresh directory: build time,
-#      then the run), and 7-8 when its tables are cached (`tilebench pdb build --size 4x4
-#      --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"` builds them, about 3 minutes).
-#   6. the 3x4 census (`space --size 3x4`) against OEIS A090166: its time, and exit 1 if it differs.
+#   5. Korf's 100 with idastar, one row per heuristic and pattern-database lookup mode: nodes
+#      per instance, wall time for all 100 from process start to exit, build and load time of
+#      the tables (5-5-5 and 6-6-3 built into a fresh directory; 7-8 when its tables are cached:
+#      `tilebench pdb build --size 4x4 --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"` builds
+#      them, about 3 minutes); with BASELINE=path/to/an/older/tilebench, that binary's default
+#      7-8 run beside them. `manhattan` (2.5 minutes) only with --full;
+#   6. weighted A* and greedy on Korf's 100: quality (steps ÷ optimum) against time, by weight.
+#   7. the 3x4 census (`space --size 3x4`) against OEIS A090166: its time, and exit 1 if it differs.
 #
 # The peers are oracles too: the script exits 1 (after running every part) when the
 # pathfinding crate's lengths differ from tilebench's (examples/peers.rs), when the C IDA*'s
@@ -19,7 +23,8 @@
 # run fails --check, or when the 3x4 census differs from OEIS A090166.
 #
 # Usage: scripts/bench.sh [--quick]   (--quick: 2,000 pairs, 200 BFS pairs, 200,000 rows)
-# Only the 15-puzzle parts: scripts/bench.sh --korf
+# Only the 15-puzzle parts: scripts/bench.sh --korf [--full | --pdb (only the tables' rows)];
+# only part 6: scripts/bench.sh --weights. Pattern-database rows: the fastest of 3 runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS=10000 BFS_PAIRS=${BFS_PAIRS:-1000} ROWS=1000000 PEER_CASES=2000 PEER_BFS=300
@@ -76,32 +81,83 @@ korf() {
   done
 
   echo
-  echo "## Korf's 100, idastar --heuristic pdb (2 threads)"
-  start=$(date +%s.%N)
-  $T pdb build --size 4x4 --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" --pdb-partition 6-6-3 \
-     --pdb-dir "$tmp/pdb" 2>/dev/null
-  end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN { printf "6-6-3 build: %.1f s\n", b - a }'
-  for p in 6-6-3 7-8; do
-    dir="$tmp/pdb"
+  echo "## Korf's 100 with idastar, 2 threads, --check: by heuristic and lookup mode"
+  echo "# nodes = generated per instance (Korf's count less the root); all 100 = wall time of the"
+  echo "# whole run, process start to exit, tables loaded included; build and load: the tables'"
+  printf '%-20s %-10s %14s %12s %10s %9s\n' heuristic lookup "nodes/inst" "all 100 (s)" "build (s)" "load (s)"
+  # row REPS LABEL LOOKUP BUILD LOAD BINARY ARGS...: all 100, checked, REPS times; the
+  # fastest wall time is shown (the counts are the same every time).
+  row() {
+    local reps=$1 label=$2 lookup=$3 build=$4 load=$5 bin=$6; shift 6
+    local start end best=
+    for _ in $(seq "$reps"); do
+      start=$(date +%s.%N)
+      "$bin" run inputs/korf100.csv -s idastar --check -q --out "$tmp/k" --force "$@" >/dev/null 2>&1 \
+        || fail "Korf's 100, $label $lookup: --check failed"
+      end=$(date +%s.%N)
+      best=$(awk -v a="$start" -v b="$end" -v m="$best" 'BEGIN { t = b - a; if (m != "" && m < t) t = m; print t }')
+    done
+    awk -F, -v l="$label" -v m="$lookup" -v t="$best" -v bu="$build" -v lo="$load" \
+      'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+       {n += $col["generated"]; ok += ($col["matches_expected"] == "true")}
+       END { if (ok != 100) m = m " (" ok "/100 optimal)"
+             printf "%-20s %-10s %14.0f %12.2f %10s %9s\n", l, m, n / 100, t, bu, lo }' "$tmp/k/cases.csv"
+  }
+  elapsed() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+              awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f", b - a }'; }
+  heuristics="linear-conflict walking-distance walking-distance-lc"
+  if [ "${FULL:-}" = 1 ]; then heuristics="manhattan $heuristics"; fi
+  [ "${PDB_ONLY:-}" = 1 ] && heuristics=
+  for h in $heuristics; do row 1 "$h" - - - "$T" --heuristic $h; done
+  goal="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+  for p in 5-5-5 6-6-3 7-8; do
     if [ $p = 7-8 ]; then
-      dir=""
-      if ! ls "${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
-        echo "7-8: tables not cached, skipped (tilebench pdb build --size 4x4 --goal \"0 1 ... 15\" builds them)"
+      dir=${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}
+      if ! ls "$dir"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
+        echo "pdb 7-8: tables not cached, skipped (tilebench pdb build --size 4x4 --goal \"$goal\" builds them)"
         continue
       fi
+      build=cached
+    else
+      dir="$tmp/pdb-$p"
+      build=$(elapsed $T pdb build --size 4x4 --goal "$goal" --pdb-partition $p --pdb-dir "$dir")
     fi
-    start=$(date +%s.%N)
-    $T run inputs/korf100.csv -s idastar --heuristic pdb --pdb-partition $p ${dir:+--pdb-dir "$dir"} \
-       --check -q --out "$tmp/korf-$p" >/dev/null 2>&1 || fail "Korf's 100 with pdb $p: --check failed"
-    end=$(date +%s.%N)
-    awk -F, -v p=$p -v a="$start" -v b="$end" 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
-      {n += $col["generated"]; e += $col["expanded"]; ok += ($col["matches_expected"] == "true")}
-      END { printf "%s: %d/100 optimal, %.0f generated per instance (%.0f expanded), %.2f s wall incl. loading\n", p, ok, n / 100, e / 100, b - a }' \
-      "$tmp/korf-$p/cases.csv"
+    load=$(elapsed $T pdb build --size 4x4 --goal "$goal" --pdb-partition $p --pdb-dir "$dir")
+    for m in regular reflected dual max; do
+      row 3 "pdb $p" $m "$build" "$load" "$T" --heuristic pdb --pdb-partition $p --pdb-dir "$dir" --pdb-lookup $m
+    done
+    if [ $p = 7-8 ] && [ -n "${BASELINE:-}" ]; then
+      row 3 "pdb 7-8, baseline" default "$build" - "$BASELINE" --heuristic pdb --pdb-dir "$dir"
+    fi
   done
 }
-if [ "${1:-}" = "--korf" ]; then korf; verdict; exit 0; fi
+
+# Weighted A* (by weight) and greedy on Korf's 100 with the 7-8 tables if cached, else 6-6-3:
+# mean steps ÷ optimum, nodes and time per instance (2 threads).
+weights() {
+  echo
+  local p=6-6-3 dir="$tmp/pdb-w"
+  if ls "${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
+    p=7-8 dir=${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}
+  fi
+  echo "## Korf's 100: quality against time, --heuristic pdb ($p), 2 threads"
+  printf '%-10s %7s %12s %13s %12s %12s\n' strategy weight "steps÷opt" "non-optimal" "nodes/inst" "ms/inst"
+  for s in "astar 1" "wastar 1.25" "wastar 1.5" "wastar 2" "wastar 3" "wastar 5" "greedy -"; do
+    set -- $s
+    $T run inputs/korf100.csv -s "$1" --weight "${2/-/1}" --heuristic pdb --pdb-partition $p \
+       --pdb-dir "$dir" -q --out "$tmp/w" --force >/dev/null 2>&1 || fail "Korf's 100, $1 $2: the run failed"
+    awk -F, -v s="$1" -v w="$2" 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+      { q = $col["suboptimality_mean"]; if (q == "") q = "1 (optimal)"
+        printf "%-10s %7s %12s %13s %12.0f %12.2f\n", s, w, q, $col["non_optimal"], $col["generated_mean"], $col["latency_mean_us"] / 1000 }' \
+      "$tmp/w/summary.csv"
+  done
+}
+if [ "${1:-}" = "--korf" ]; then
+  [ "${2:-}" = "--full" ] && FULL=1
+  [ "${2:-}" = "--pdb" ] && PDB_ONLY=1
+  korf; weights; verdict; exit 0
+fi
+if [ "${1:-}" = "--weights" ]; then weights; verdict; exit 0; fi
 $T gen --count "$PAIRS" --seed 5 -o "$tmp/pairs.csv"
 awk -v n="$BFS_PAIRS" 'NR <= 3 + n' "$tmp/pairs.csv" > "$tmp/bfs-pairs.csv"
 
@@ -132,6 +188,7 @@ for t in 1 2; do
   awk -v t=$t -v a="$start" -v b="$end" -v n="$ROWS" 'BEGIN { printf "threads %d: %.2f s, %.0f case-rows/s\n", t, b - a, n / (b - a) }'
 done
 korf
+weights
 
 echo
 echo "## census of the 3x4 board (239,500,800 states) against OEIS A090166"

@@ -10,6 +10,10 @@
 //! order up, left, right, down; `generated` counts every child generated over all iterations
 //! (Korf's "nodes generated" is `generated + 1`, the root); the search stops at the first
 //! goal found. `expanded` counts nodes whose children were generated, over all iterations.
+//!
+//! With an inconsistent heuristic (a pattern database's dual lookups) the search propagates
+//! estimates between parents and children (BPMX, `Search::dfs_bpmx`); with a consistent
+//! one it is the plain search above, whose counts are Korf's.
 
 use super::heuristic::Heuristic;
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
@@ -144,7 +148,8 @@ impl<H: Heuristic> Search<'_, H> {
             if g + 1 + ch <= self.bound {
                 // The costly lookups only for a child the others do not prune.
                 let after = crate::puzzle::Board::from_parts(self.shape, child, to);
-                ch = heuristic.refine(ch, &after);
+                // Enough to prune it: above what the bound leaves it.
+                ch = heuristic.refine(ch, &after, self.bound - g);
                 h = h.max(ch.saturating_sub(1));
             }
             let f = g + 1 + ch;

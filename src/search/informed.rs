@@ -1,6 +1,6 @@
-//! `astar`, `idastar`, `wastar` and `greedy` behind the [`Solver`] trait: the heuristic chosen in the [`Config`],
-//! built per goal in [`Solver::prepare`] (pattern databases loaded there too), so a timed
-//! solve does one map lookup and no allocation, lock or parse.
+//! `astar`, `idastar`, `wastar` and `greedy` behind the [`Solver`] trait: the heuristic
+//! chosen in the [`Config`], built per goal in [`Solver::prepare`] (pattern databases loaded
+//! there too), so a timed solve does one map lookup and no allocation, lock or parse.
 
 use super::heuristic::{Guided, Ready, Shared};
 use super::{shortcut, Config, Limits, Outcome, Prepare, Problem, SolveError, Solver};

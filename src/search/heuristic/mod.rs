@@ -52,9 +52,11 @@ pub trait Heuristic {
     ) -> (u32, Self::Memo) {
         self.step(h, memo, after, tile, from, to)
     }
-    /// The full estimate of `after` from the one [`Heuristic::step_lazy`] returned.
+    /// The full estimate of `after` from the one [`Heuristic::step_lazy`] returned, or any
+    /// value of at least `enough` not above it (the caller only needs to know that much:
+    /// a bound the estimate exceeds).
     #[inline]
-    fn refine(&self, lazy: u32, _after: &Board) -> u32 {
+    fn refine(&self, lazy: u32, _after: &Board, _enough: u32) -> u32 {
         lazy
     }
 }

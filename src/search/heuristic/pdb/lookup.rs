@@ -205,6 +205,8 @@ pub struct Pdb {
     /// `duals[b]`: the dual lookups of a board whose blank is on cell `b` (none where no
     /// symmetry takes the goal's blank cell there, or when the mode takes no dual).
     duals: Vec<Vec<Dual>>,
+    /// Whether any cell has a dual lookup (the estimate is then inconsistent).
+    any_dual: bool,
 }
 
 /// What [`Pdb`] carries from a node to its children: every tile's cell, and each group's
@@ -281,6 +283,7 @@ impl Pdb {
         Pdb {
             regular: Lookup::new(goal, &set, identity),
             mirror,
+            any_dual: duals.iter().any(|d| !d.is_empty()),
             duals,
             mode,
             set,
@@ -341,17 +344,6 @@ impl Pdb {
         sum
     }
 
-    /// The largest dual sum of `b`, 0 where it has no dual.
-    #[inline]
-    fn best_dual(&self, b: &Board) -> u32 {
-        let packed = b.packed();
-        self.duals[b.blank() & 15]
-            .iter()
-            .map(|d| self.dual_sum(d, packed))
-            .max()
-            .unwrap_or(0)
-    }
-
     fn memo(&self, b: &Board) -> PdbMemo {
         let mut cells = 0u64;
         for p in 0..b.shape().cells() {
@@ -390,28 +382,33 @@ impl Heuristic for Pdb {
 
     fn start(&self, b: &Board) -> (u32, PdbMemo) {
         let m = self.memo(b);
-        let h = (m.sum.max(m.mirrored_sum) as u32).max(self.best_dual(b));
+        let h = self.refine(m.sum.max(m.mirrored_sum) as u32, b, u32::MAX);
         (h, m)
     }
 
     /// Only the moved tile's group changes, in the regular and in the reflected lookup; the
     /// dual lookups, where the board has them, are made whole.
-    #[inline]
+    #[inline(always)]
     fn step(
         &self,
-        h: u32,
+        _h: u32,
         memo: &PdbMemo,
         after: &Board,
         tile: u8,
         from: usize,
         to: usize,
     ) -> (u32, PdbMemo) {
-        let (lazy, m) = self.step_lazy(h, memo, after, tile, from, to);
-        (self.refine(lazy, after), m)
+        let m = self.advance(memo, tile, from, to);
+        let lazy = m.sum.max(m.mirrored_sum) as u32;
+        if self.any_dual {
+            (self.refine(lazy, after, u32::MAX), m)
+        } else {
+            (lazy, m)
+        }
     }
 
     /// The regular and reflected lookups, each updated for the moved tile's group.
-    #[inline]
+    #[inline(always)]
     fn step_lazy(
         &self,
         _h: u32,
@@ -421,6 +418,34 @@ impl Heuristic for Pdb {
         from: usize,
         to: usize,
     ) -> (u32, PdbMemo) {
+        let m = self.advance(memo, tile, from, to);
+        (m.sum.max(m.mirrored_sum) as u32, m)
+    }
+
+    /// Adds the dual lookups, where the board has them, stopping at the first that reaches
+    /// `enough`.
+    #[inline]
+    fn refine(&self, lazy: u32, after: &Board, enough: u32) -> u32 {
+        let mut h = lazy;
+        for d in &self.duals[after.blank() & 15] {
+            if h >= enough {
+                break;
+            }
+            h = h.max(self.dual_sum(d, after.packed()));
+        }
+        h
+    }
+
+    fn consistent(&self) -> bool {
+        !self.any_dual
+    }
+}
+
+impl Pdb {
+    /// The memo after `tile` slid from `from` to `to`: its group's value, regular and
+    /// reflected, looked up again.
+    #[inline(always)]
+    fn advance(&self, memo: &PdbMemo, tile: u8, from: usize, to: usize) -> PdbMemo {
         let mut m = *memo;
         m.cells ^= ((from ^ to) as u64) << (4 * tile);
         let g = self.regular.group_of[tile as usize] as usize;
@@ -433,16 +458,6 @@ impl Heuristic for Pdb {
             m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
             m.mirrored[g] = v;
         }
-        (m.sum.max(m.mirrored_sum) as u32, m)
-    }
-
-    /// Adds the dual lookups, where the board has them.
-    #[inline]
-    fn refine(&self, lazy: u32, after: &Board) -> u32 {
-        lazy.max(self.best_dual(after))
-    }
-
-    fn consistent(&self) -> bool {
-        self.duals.iter().all(Vec::is_empty)
+        m
     }
 }
