@@ -388,7 +388,8 @@ pub struct SpaceArgs {
 #[derive(Args, Debug)]
 #[command(allow_negative_numbers = true)]
 pub struct CompareArgs {
-    /// BASELINE CURRENT: results directories or their cases.csv (with --baseline, CURRENT only)
+    /// BASELINE CURRENT: results directories or their cases.csv, or directories of replicate
+    /// runs (with --baseline, CURRENT only; with --strategies, one RESULTS)
     #[arg(value_name = "RESULTS", num_args = 1..=2, required = true)]
     pub runs: Vec<PathBuf>,
     /// Use the saved baseline results/baselines/NAME as BASELINE
@@ -406,9 +407,15 @@ pub struct CompareArgs {
     /// interval says
     #[arg(long, value_name = "PERCENT", default_value_t = 2.0, value_parser = percent)]
     pub noise_threshold: f64,
-    /// Also write the comparison as Markdown to FILE
+    /// Compare two strategies of one run (or of replicate runs): A against B, case by case
+    #[arg(long, value_name = "A,B")]
+    pub strategies: Option<String>,
+    /// Also write the comparison as Markdown to FILE (for a pull-request comment)
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
+    /// Also write the comparison as JSON to FILE (for dashboards), intervals included
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
     /// How many per-case differences to list
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = whole::<usize>(0, u64::MAX))]
     pub show: usize,

@@ -669,15 +669,11 @@ fn merge_names_damaged_shard_files_in_sentences() {
     }
 }
 
-/// A/B with the paired latency comparison: one program under one name, answering 20 ms
-/// later per case in the current run than in the baseline, is a regression past a 20% gate;
-/// the same program against itself (A/A) is not.
-#[test]
-fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
-    let dir = temp_dir("cmp-ab");
+/// A small dataset for timing external programs: the cases of `inputs/per-depth.csv` of 4 to
+/// 12 moves (a few ms of Python A* each), written to `dir/cases.csv`.
+fn timing_cases(dir: &Path) -> PathBuf {
     let data = dir.join("cases.csv");
     let text = std::fs::read_to_string("inputs/per-depth.csv").unwrap();
-    // Cases of 4 to 12 moves: a few ms of Python A* each.
     let rows: Vec<&str> = text
         .lines()
         .enumerate()
@@ -691,28 +687,40 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
         .map(|(_, l)| l)
         .collect();
     std::fs::write(&data, rows.join("\n") + "\n").unwrap();
+    data
+}
+
+/// Runs `data` on one thread with the toy solver under each `NAME=DELAY_MS`, into `out`.
+fn run_toys(data: &Path, out: &Path, toys: &[(&str, &str)]) {
+    let mut cmd = bin();
+    cmd.args([
+        "run",
+        data.to_str().unwrap(),
+        "-q",
+        "-s",
+        "none",
+        "--threads",
+        "1",
+    ]);
+    for (name, delay) in toys {
+        cmd.arg("--solver").arg(format!(
+            "{name}=env -u PYTHONUNBUFFERED python3 tests/solvers/toy_solver.py --delay {delay}"
+        ));
+    }
+    let o = cmd.arg("--out").arg(out).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// A/B with the paired latency comparison: one program under one name, answering 20 ms
+/// later per case in the current run than in the baseline, is a regression past a 20% gate;
+/// the same program against itself (A/A) is not.
+#[test]
+fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
+    let dir = temp_dir("cmp-ab");
+    let data = timing_cases(&dir);
     let run_with = |name: &str, delay: &str| {
         let out = dir.join(name);
-        let solver = format!(
-            "prog=env -u PYTHONUNBUFFERED python3 tests/solvers/toy_solver.py --delay {delay}"
-        );
-        let o = bin()
-            .args([
-                "run",
-                data.to_str().unwrap(),
-                "-q",
-                "-s",
-                "none",
-                "--threads",
-                "1",
-                "--solver",
-            ])
-            .arg(&solver)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        run_toys(&data, &out, &[("prog", delay)]);
         out
     };
     // Sleeps dominate the latency (10 ms, against a few ms of Python A*), so load on the
@@ -732,4 +740,108 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
     assert!(line.ends_with("regressed"), "{line}");
     let (code, text) = compare(&a, &a2, &gate);
     assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("one run a side"),
+        "the gate's limit is said: {text}"
+    );
+
+    // Replicates: a directory of runs a side. The slow-down is still found, the note says
+    // how many runs each side has, and the JSON export holds the same figures with bounds.
+    for (side, delay) in [("base", "10"), ("cur", "30")] {
+        for r in ["1", "2"] {
+            run_toys(&data, &dir.join(side).join(r), &[("prog", delay)]);
+        }
+    }
+    let json = dir.join("cmp.json");
+    let mut args = gate.to_vec();
+    args.extend(["--export-json", json.to_str().unwrap()]);
+    let (code, text) = compare(&dir.join("base"), &dir.join("cur"), &args);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("latency over 2 baseline and 2 current run(s)"),
+        "{text}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["regressed"], true);
+    assert_eq!(v["runs"]["baseline"], 2);
+    let per_case = &v["strategies"][0]["latency"]["per_case"];
+    let f = |k: &str| per_case[k].as_f64().unwrap_or_else(|| panic!("{k}: {v}"));
+    assert!(
+        f("ratio_low") <= f("ratio") && f("ratio") <= f("ratio_high"),
+        "{per_case}"
+    );
+    // Sleeping 30 ms instead of 10 (plus a few ms of search each): 2 to 3 times as long.
+    assert!(f("ratio_low") > 1.5 && f("ratio_high") < 3.5, "{per_case}");
+    assert_eq!(per_case["verdict"], "regressed");
+    let shown = format!("{:+.2}%", (f("ratio") - 1.0) * 100.0);
+    assert!(
+        text.contains(&shown),
+        "the JSON's ratio {shown} is the table's: {text}"
+    );
+}
+
+/// `compare RUN --strategies A,B`: two solvers of one run, case by case, said as a sentence.
+#[test]
+fn two_strategies_of_one_run_are_compared_case_by_case() {
+    let dir = temp_dir("cmp-within");
+    let data = timing_cases(&dir);
+    let out = dir.join("run");
+    run_toys(&data, &out, &[("quick", "5"), ("slow", "25")]);
+    let o = bin()
+        .arg("compare")
+        .arg(&out)
+        .args(["--strategies", "slow,quick"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+    let line = text
+        .lines()
+        .find(|l| l.contains("slow is") && l.contains("per case"))
+        .unwrap_or_else(|| panic!("{text}"));
+    // "slow is 2.71× slower than quick per case (95% CI 2.60–2.83×)"
+    let times: f64 = line
+        .split("slow is ")
+        .nth(1)
+        .and_then(|s| s.split('×').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(line.contains("slower than quick"), "{line}");
+    assert!((1.8..5.0).contains(&times), "{line}");
+    // The same answers (one program), so nothing differs; the value columns are named.
+    assert!(text.contains("answers that differ"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("quick") && l.contains("slow") && l.contains("metric")),
+        "{text}"
+    );
+
+    for (args, needle) in [
+        (
+            vec!["--strategies", "slow,astar"],
+            "its strategies are quick, slow",
+        ),
+        (
+            vec!["--strategies", "slow"],
+            "give two different strategies",
+        ),
+        (
+            vec!["--strategies", "slow,slow"],
+            "give two different strategies",
+        ),
+    ] {
+        let o = bin().arg("compare").arg(&out).args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+    let o = bin()
+        .arg("compare")
+        .arg(&out)
+        .arg(&out)
+        .args(["--strategies", "slow,quick"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("give one RESULTS"), "{}", stderr(&o));
 }

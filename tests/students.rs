@@ -212,6 +212,10 @@ fn python_reading_all_of_stdin_first() {
     assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
     for r in rows(&out) {
         assert_eq!(r["latency_ns"], "", "not measured per case: {r:?}");
+        // Nor counted per case: one process answered all (unknown is empty, never 0).
+        for c in ["expanded", "generated", "stored", "peak_frontier"] {
+            assert_eq!(r[c], "", "{c}: {r:?}");
+        }
         assert!(
             matches!(r["status"].as_str(), "solved" | "unsolvable"),
             "{r:?}"

@@ -28,6 +28,8 @@ use tilebench::report::markdown::markdown_table;
 use tilebench::report::table::align;
 use tilebench::stats;
 
+mod json;
+
 type Key = (String, String, String);
 
 /// Rows keyed for matching; a key seen twice (duplicate ids) gets `#2`, `#3`… appended. Rows
@@ -102,9 +104,10 @@ struct CounterTotal {
 struct StrategyTotals {
     /// In [`COUNTERS`] order.
     work: [CounterTotal; 2],
-    /// Latencies (ns) of the matched cases both runs answered with a search, pair by pair.
-    base_lat: Vec<f64>,
-    cur_lat: Vec<f64>,
+    /// Latencies (ns) of the matched cases every run answered with a search, pair by pair:
+    /// `[run][case]`, one run a side unless replicates were given.
+    base_lat: Vec<Vec<f64>>,
+    cur_lat: Vec<Vec<f64>>,
     wrong: usize,
     work_regressed: usize,
     /// Matched rows with a counter in one run only.
@@ -183,6 +186,41 @@ fn load(p: &Path, which: &str) -> Result<Side, String> {
         .and_then(|t| serde_json::from_str::<Inputs>(&t).ok())
         .map(|i| i.inputs);
     Ok(Side { path, rows, inputs })
+}
+
+/// One side of a comparison: a run, or replicate runs of one build (a directory whose
+/// subdirectories are runs). The first run is checked for answers and work; latency is
+/// compared over all of them.
+struct Set {
+    runs: Vec<Side>,
+}
+
+/// Loads `p`: a run (its directory or cases.csv), or a directory of replicate runs.
+fn load_set(p: &Path, which: &str) -> Result<Set, String> {
+    if p.is_dir() && !p.join("cases.csv").exists() {
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(p)
+            .map_err(|e| {
+                format!(
+                    "cannot read {}: {}",
+                    p.display(),
+                    tilebench::util::io_reason(&e)
+                )
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|d| d.join("cases.csv").is_file())
+            .collect();
+        if !dirs.is_empty() {
+            dirs.sort();
+            let runs = dirs
+                .iter()
+                .map(|d| load(d, which))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Set { runs });
+        }
+    }
+    Ok(Set {
+        runs: vec![load(p, which)?],
+    })
 }
 
 /// How the two runs' inputs were paired.
@@ -327,43 +365,169 @@ pub fn run(args: CompareArgs) -> CmdResult {
         check_threshold("--max-latency-increase", max)?;
     }
     check_threshold("--noise-threshold", args.noise_threshold)?;
-    let (base_path, cur_path) = resolve(&args)?;
-    let base_side = load(&base_path, "baseline")?;
-    let mut cur_side = load(&cur_path, "current")?;
-    let inputs = match_inputs(&base_side, &mut cur_side)?;
+    let (mut base_set, mut cur_set, title) = match &args.strategies {
+        Some(pair) => {
+            let (a, b) = strategy_pair(pair)?;
+            let p = match (&args.baseline_name, args.runs.as_slice()) {
+                (None, [p]) => p,
+                _ => {
+                    return Err(
+                        "with --strategies A,B, give one RESULTS (a run, or a directory \
+                                of replicate runs), whose strategies A and B are compared"
+                            .into(),
+                    )
+                }
+            };
+            let (base, cur) = within(load_set(p, "given")?, &a, &b)?;
+            (base, cur, format!("{a} against {b} in {}", p.display()))
+        }
+        None => {
+            let (base_path, cur_path) = resolve(&args)?;
+            let base = load_set(&base_path, "baseline")?;
+            let cur = load_set(&cur_path, "current")?;
+            let title = format!(
+                "baseline {} vs current {}",
+                base_path.display(),
+                cur_path.display()
+            );
+            (base, cur, title)
+        }
+    };
+    let within = args.strategies.is_some();
+    let (base_side, base_more) = base_set.runs.split_first_mut().expect("a run");
+    let (cur_side, cur_more) = cur_set.runs.split_first_mut().expect("a run");
+    let inputs = match_inputs(base_side, cur_side)?;
+    // Replicates are paired with the first baseline run as the current run is.
+    for more in base_more.iter_mut().chain(cur_more.iter_mut()) {
+        match_inputs(base_side, more)?;
+    }
     let base = keyed(&base_side.rows, &inputs.only_base);
     let cur = keyed(&cur_side.rows, &inputs.only_cur);
-    let mut found = match_rows(&base, &cur, args.max_work_increase);
+    let replicates = Replicates {
+        base: latency_index(base_more, &inputs.only_base),
+        cur: latency_index(cur_more, &inputs.only_cur),
+    };
+    let mut found = match_rows(&base, &cur, &replicates, args.max_work_increase);
     found.inputs = inputs;
-    let (body, latency_regressed) = strategy_table(&mut found, &args);
+    found.runs = (1 + base_more.len(), 1 + cur_more.len());
+    found.within = within;
+    let (body, latencies, latency_regressed) = strategy_table(&found, &args);
     let lists = found.lists(&args);
 
-    let regressed = !found.wrong.is_empty()
-        || !found.work_worse.is_empty()
-        || found.missing_rows() > 0
-        || !found.gaps.is_empty()
-        || latency_regressed
-        || body.iter().any(|r| r[5] == "regressed");
-    let verdict = found.verdict(regressed, latency_regressed, base.len());
-    let mut report = String::new();
-    report += &format!(
-        "compare: baseline {} vs current {}\n",
-        base_path.display(),
-        cur_path.display()
-    );
-    for n in &found.inputs.notes {
+    // Two strategies of one run differ by design: only a gated latency fails.
+    let regressed = latency_regressed
+        || !within
+            && (!found.wrong.is_empty()
+                || !found.work_worse.is_empty()
+                || found.missing_rows() > 0
+                || !found.gaps.is_empty()
+                || body.iter().any(|r| r[5] == "regressed"));
+    let verdict = if within {
+        found.headline(&latencies, regressed)
+    } else {
+        found.verdict(regressed, latency_regressed, base.len())
+    };
+    let notes = found.notes(&args, &latencies);
+    // With --strategies, the value columns are the two strategies.
+    let names = args
+        .strategies
+        .as_deref()
+        .and_then(|p| strategy_pair(p).ok());
+    let mut header = HEADER;
+    if let Some((a, b)) = &names {
+        header[2] = b;
+        header[3] = a;
+    }
+    let mut report = format!("compare: {title}\n");
+    for n in &notes {
         report += &format!("compare: note: {n}\n");
     }
     report += "\n";
-    report += &align(&HEADER, &body);
+    report += &align(&header, &body);
     report += &lists;
     report += &format!("\ncompare: {verdict}\n");
     print!("{report}");
 
     if let Some(p) = &args.export_markdown {
-        export_markdown(p, &verdict, &found.inputs.notes, &body, &lists)?;
+        export_markdown(p, &[&title, &verdict], &notes, (&header, &body), &lists)?;
+    }
+    if let Some(p) = &args.export_json {
+        let json = json::comparison(
+            &title, &verdict, regressed, &notes, &found, &latencies, &args,
+        );
+        json::write(p, &json)?;
     }
     Ok(if regressed { FAILED } else { OK })
+}
+
+/// The latencies of replicate runs by key (rows of inputs in `skip` left out).
+fn latency_index(runs: &[Side], skip: &[(String, usize)]) -> Vec<HashMap<Key, Option<f64>>> {
+    runs.iter()
+        .map(|side| {
+            keyed(&side.rows, skip)
+                .into_iter()
+                .map(|(k, r)| (k, latency(r)))
+                .collect()
+        })
+        .collect()
+}
+
+/// `--strategies A,B`: the two names.
+fn strategy_pair(pair: &str) -> Result<(String, String), String> {
+    match pair
+        .split(',')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [a, b] if !a.is_empty() && !b.is_empty() && a != b => Ok((a.to_string(), b.to_string())),
+        _ => Err(format!(
+            "--strategies {pair}: give two different strategies of the run, A,B (e.g. \
+             astar,bfs-rank): A is compared against B"
+        )),
+    }
+}
+
+/// Two strategies of one set of runs as two sides: B's rows the baseline, A's the current,
+/// both under the label `A vs B` so that they pair case by case.
+fn within(set: Set, a: &str, b: &str) -> Result<(Set, Set), String> {
+    let label = format!("{a} vs {b}");
+    let first = &set.runs[0];
+    let present: Vec<&str> = {
+        let mut v: Vec<&str> = Vec::new();
+        for r in &first.rows {
+            if !v.contains(&r.strategy.as_str()) {
+                v.push(&r.strategy);
+            }
+        }
+        v
+    };
+    for name in [a, b] {
+        if !present.contains(&name) {
+            return Err(format!(
+                "{}: no rows of strategy `{name}`; its strategies are {}: give two of them \
+                 to --strategies",
+                first.path.display(),
+                present.join(", ")
+            ));
+        }
+    }
+    let pick = |side: &Side, name: &str| Side {
+        path: side.path.clone(),
+        rows: side
+            .rows
+            .iter()
+            .filter(|r| r.strategy == name)
+            .map(|r| CaseRow {
+                strategy: label.clone(),
+                ..r.clone()
+            })
+            .collect(),
+        inputs: side.inputs.clone(),
+    };
+    let base = set.runs.iter().map(|s| pick(s, b)).collect();
+    let cur = set.runs.iter().map(|s| pick(s, a)).collect();
+    Ok((Set { runs: base }, Set { runs: cur }))
 }
 
 /// A counter that one run has and the other lacks, on a row of both.
@@ -394,6 +558,32 @@ struct Findings<'a> {
     added: Vec<&'a Key>,
     /// How the inputs were paired (whole inputs one run lacks are listed there).
     inputs: InputMatch,
+    /// Runs a side: (baseline, current).
+    runs: (usize, usize),
+    /// Latency pairs left out because a replicate run lacks the case's latency.
+    unreplicated: usize,
+    /// Two strategies of one run (`--strategies`), not two runs.
+    within: bool,
+}
+
+/// The latencies of the replicate runs beyond the first, by key: `None` where the row is
+/// there without a latency that counts.
+struct Replicates {
+    base: Vec<HashMap<Key, Option<f64>>>,
+    cur: Vec<HashMap<Key, Option<f64>>>,
+}
+
+impl Replicates {
+    /// The case's latency in every run of both sides, `[first, replicates…]`; `None` when
+    /// one lacks it.
+    fn latencies(&self, k: &Key, b: f64, c: f64) -> Option<(Vec<f64>, Vec<f64>)> {
+        let side = |first: f64, more: &[HashMap<Key, Option<f64>>]| {
+            std::iter::once(Some(first))
+                .chain(more.iter().map(|m| m.get(k).copied().flatten()))
+                .collect::<Option<Vec<f64>>>()
+        };
+        Some((side(b, &self.base)?, side(c, &self.cur)?))
+    }
 }
 
 /// How one matched case's work changed.
@@ -408,6 +598,7 @@ enum WorkChange {
 fn match_rows<'a>(
     base: &'a [(Key, &CaseRow)],
     cur: &'a [(Key, &CaseRow)],
+    replicates: &Replicates,
     max_work_increase: f64,
 ) -> Findings<'a> {
     let cur_index: HashMap<&Key, &CaseRow> = cur.iter().map(|(k, r)| (k, *r)).collect();
@@ -432,8 +623,21 @@ fn match_rows<'a>(
             continue;
         };
         if let (Some(bl), Some(cl)) = (latency(b), latency(c)) {
-            t.base_lat.push(bl);
-            t.cur_lat.push(cl);
+            match replicates.latencies(k, bl, cl) {
+                Some((bs, cs)) => {
+                    t.base_lat.resize(bs.len(), Vec::new());
+                    t.cur_lat.resize(cs.len(), Vec::new());
+                    t.base_lat
+                        .iter_mut()
+                        .zip(bs)
+                        .for_each(|(run, x)| run.push(x));
+                    t.cur_lat
+                        .iter_mut()
+                        .zip(cs)
+                        .for_each(|(run, x)| run.push(x));
+                }
+                None => found.unreplicated += 1,
+            }
         }
         if b.status != c.status || b.steps != c.steps {
             t.wrong += 1;
@@ -501,18 +705,23 @@ fn compare_work<'a>(
     }
 }
 
-/// The per-strategy table's rows, and whether a gated latency regressed.
-fn strategy_table(found: &mut Findings, args: &CompareArgs) -> (Vec<Vec<String>>, bool) {
+/// The per-strategy table's rows, each strategy's latency figures, and whether a gated
+/// latency regressed.
+fn strategy_table(found: &Findings, args: &CompareArgs) -> (Vec<Vec<String>>, Latencies, bool) {
     let mut body: Vec<Vec<String>> = Vec::new();
+    let mut latencies = Vec::new();
     let mut latency_regressed = false;
     for s in &found.strategies {
-        let Some(t) = found.totals.get_mut(s) else {
+        let Some(t) = found.totals.get(s) else {
             continue;
         };
-        work_rows(&mut body, s, t, args.max_work_increase);
-        latency_regressed |= latency_rows(&mut body, s, t, args);
+        work_rows(&mut body, s, t, args.max_work_increase, found.within);
+        let (figures, regressed) = latency_figures(t, args);
+        latency_rows(&mut body, s, &figures);
+        latency_regressed |= regressed;
+        latencies.push((s.clone(), figures));
     }
-    (body, latency_regressed)
+    (body, latencies, latency_regressed)
 }
 
 /// The verdict on a change in work of `p` percent.
@@ -543,7 +752,43 @@ fn count_row(s: &str, metric: &str, n: usize) -> Vec<String> {
 /// Adds a strategy's rows on answers and work: wrong answers, total expanded and generated
 /// (over the rows that have them in both runs; "not compared" when none has), and the cases
 /// with more work or a missing counter if any.
-fn work_rows(body: &mut Vec<Vec<String>>, s: &str, t: &StrategyTotals, max_work_increase: f64) {
+fn work_rows(
+    body: &mut Vec<Vec<String>>,
+    s: &str,
+    t: &StrategyTotals,
+    max_work_increase: f64,
+    within: bool,
+) {
+    if within {
+        // Two strategies: more or less work is what tells them apart, never a regression.
+        body.push(vec![
+            s.to_string(),
+            "answers that differ".into(),
+            "".into(),
+            t.wrong.to_string(),
+            "".into(),
+            if t.wrong > 0 { "differ" } else { "same" }.into(),
+        ]);
+        for ((column, _), total) in COUNTERS.iter().zip(&t.work) {
+            if total.rows > 0 {
+                let p = pct(total.base as f64, total.cur as f64);
+                let word = match p.partial_cmp(&0.0) {
+                    Some(std::cmp::Ordering::Greater) => "more",
+                    Some(std::cmp::Ordering::Less) => "less",
+                    _ => "same",
+                };
+                body.push(vec![
+                    s.to_string(),
+                    format!("{column} (total)"),
+                    total.base.to_string(),
+                    total.cur.to_string(),
+                    fmt_pct(p),
+                    word.into(),
+                ]);
+            }
+        }
+        return;
+    }
     body.push(count_row(s, "wrong answers", t.wrong));
     for ((column, _), total) in COUNTERS.iter().zip(&t.work) {
         let metric = format!("{column} (total)");
@@ -576,42 +821,86 @@ fn work_rows(body: &mut Vec<Vec<String>>, s: &str, t: &StrategyTotals, max_work_
     }
 }
 
-/// Adds a strategy's paired latency rows (per case, p50, p99: the ratio current/baseline
-/// with its 95% interval); true when one regressed past `max_latency_increase` (the whole
-/// interval above it and above the noise threshold).
-fn latency_rows(
-    body: &mut Vec<Vec<String>>,
-    s: &str,
-    t: &mut StrategyTotals,
-    args: &CompareArgs,
-) -> bool {
-    let Ok(paired) = stats::Paired::new(&t.base_lat, &t.cur_lat) else {
-        return false;
+/// One figure of a strategy's paired latency comparison: per case (geometric mean of the
+/// ratios), p50 or p99, with its interval and verdict.
+struct LatencyFigure {
+    /// `per case`, `p50` or `p99`.
+    name: &'static str,
+    /// The baseline's and the current value: 1 and the ratio per case, else µs.
+    baseline: f64,
+    current: f64,
+    interval: stats::Interval,
+    verdict: &'static str,
+}
+
+impl LatencyFigure {
+    /// The table's metric column.
+    fn metric(&self) -> &'static str {
+        match self.name {
+            "p50" => "p50 latency µs",
+            "p99" => "p99 latency µs",
+            _ => "latency per case (geo. mean ratio)",
+        }
+    }
+}
+
+/// Each strategy's latency figures (empty when no case has a latency in every run).
+type Latencies = Vec<(String, Vec<LatencyFigure>)>;
+
+/// Each case's geometric mean over the runs of a side (`[run][case]`).
+fn case_means(runs: &[Vec<f64>]) -> Vec<f64> {
+    (0..runs[0].len())
+        .map(|i| (runs.iter().map(|r| r[i].ln()).sum::<f64>() / runs.len() as f64).exp())
+        .collect()
+}
+
+/// A strategy's paired latency figures (per case, p50, p99: the ratio current/baseline with
+/// its 95% interval), and whether one regressed past `max_latency_increase` (the whole
+/// interval above it and above the noise threshold). Empty when no case has a latency in
+/// every run.
+fn latency_figures(t: &StrategyTotals, args: &CompareArgs) -> (Vec<LatencyFigure>, bool) {
+    let Ok(paired) = stats::Paired::replicated(&t.base_lat, &t.cur_lat) else {
+        return (Vec::new(), false);
     };
     let c = paired.compare(stats::RESAMPLES, 1);
     let noise = args.noise_threshold / 100.0;
     let gate = args.max_latency_increase.map(|m| m / 100.0);
-    let mut regressed = false;
+    let (base, cur) = (case_means(&t.base_lat), case_means(&t.cur_lat));
     let us = |v: &[f64], q: f64| stats::quantile(&mut v.to_vec(), q) / 1000.0;
-    for (name, i) in c.figures() {
-        let (metric, b, cur) = match name {
-            "p50" => ("p50 latency µs", us(&t.base_lat, 0.5), us(&t.cur_lat, 0.5)),
-            "p99" => (
-                "p99 latency µs",
-                us(&t.base_lat, 0.99),
-                us(&t.cur_lat, 0.99),
-            ),
-            _ => ("latency per case (geo. mean ratio)", 1.0, c.mean.estimate),
-        };
-        let v = stats::Verdict::of(i, noise, gate.unwrap_or(noise));
-        let word = match (v, gate) {
-            (stats::Verdict::Regressed, Some(_)) => {
-                regressed = true;
-                "regressed"
+    let mut regressed = false;
+    let figures = c
+        .figures()
+        .into_iter()
+        .map(|(name, i)| {
+            let (baseline, current) = match name {
+                "p50" => (us(&base, 0.5), us(&cur, 0.5)),
+                "p99" => (us(&base, 0.99), us(&cur, 0.99)),
+                _ => (1.0, c.mean.estimate),
+            };
+            let verdict = match (stats::Verdict::of(i, noise, gate.unwrap_or(noise)), gate) {
+                (stats::Verdict::Regressed, Some(_)) => {
+                    regressed = true;
+                    "regressed"
+                }
+                (stats::Verdict::Regressed, None) => "slower (not gated)",
+                (v, _) => v.word(),
+            };
+            LatencyFigure {
+                name,
+                baseline,
+                current,
+                interval: *i,
+                verdict,
             }
-            (stats::Verdict::Regressed, None) => "slower (not gated)",
-            (v, _) => v.word(),
-        };
+        })
+        .collect();
+    (figures, regressed)
+}
+
+/// The table rows of a strategy's latency figures.
+fn latency_rows(body: &mut Vec<Vec<String>>, s: &str, figures: &[LatencyFigure]) {
+    for f in figures {
+        let i = &f.interval;
         let change = format!(
             "{} (95% CI {} to {})",
             fmt_pct((i.estimate - 1.0) * 100.0),
@@ -619,7 +908,7 @@ fn latency_rows(
             fmt_pct((i.high - 1.0) * 100.0)
         );
         let fmt = |x: f64| {
-            if name == "per case" {
+            if f.name == "per case" {
                 format!("{x:.3}×")
             } else {
                 format!("{x:.1}")
@@ -627,14 +916,13 @@ fn latency_rows(
         };
         body.push(vec![
             s.to_string(),
-            metric.into(),
-            fmt(b),
-            fmt(cur),
+            f.metric().into(),
+            fmt(f.baseline),
+            fmt(f.current),
             change,
-            word.into(),
+            f.verdict.into(),
         ]);
     }
-    regressed
 }
 
 /// Adds a titled list of at most `show` items (and how many more) to `lists`; `count` is the
@@ -705,6 +993,18 @@ impl Findings<'_> {
     /// missing, new.
     fn lists(&self, args: &CompareArgs) -> String {
         let mut lists = String::new();
+        if self.within {
+            // Two strategies: different answers are worth listing (one may not be optimal);
+            // different work is what strategies are for.
+            push_list(
+                &mut lists,
+                "Answers that differ: status or steps",
+                self.wrong.len(),
+                &self.wrong,
+                args.show,
+            );
+            return lists;
+        }
         push_list(
             &mut lists,
             "Correctness regressions: status or steps changed",
@@ -761,6 +1061,57 @@ impl Findings<'_> {
         lists
     }
 
+    /// The notes printed above the table: how inputs were paired, and what the latency
+    /// intervals can and cannot see.
+    fn notes(&self, args: &CompareArgs, latencies: &[(String, Vec<LatencyFigure>)]) -> Vec<String> {
+        let mut notes = self.inputs.notes.clone();
+        let timed = latencies.iter().any(|(_, f)| !f.is_empty());
+        match self.runs {
+            (1, 1) if timed && args.max_latency_increase.is_some() && !self.within => notes.push(
+                "one run a side: the latency intervals hold the noise between cases, not the \
+                 noise between runs (two runs of one build differ as wholes, by several percent \
+                 on a shared machine); for a latency gate that holds, give replicate runs: a \
+                 directory of runs per side"
+                    .into(),
+            ),
+            (1, 1) => {}
+            (b, c) => notes.push(format!(
+                "latency over {b} baseline and {c} current run(s): each case's value is its \
+                 geometric mean over a side's runs, and the intervals resample runs, then cases"
+            )),
+        }
+        if self.unreplicated > 0 {
+            notes.push(format!(
+                "{} case(s) left out of the latency figures: a replicate run lacks their latency",
+                self.unreplicated
+            ));
+        }
+        notes
+    }
+
+    /// `--strategies A,B`: the figures as sentences ("astar is 3.10× faster than bfs-rank per
+    /// case (95% CI …)").
+    fn headline(&self, latencies: &[(String, Vec<LatencyFigure>)], regressed: bool) -> String {
+        let mut out = Vec::new();
+        for (label, figures) in latencies {
+            let (a, b) = label.split_once(" vs ").unwrap_or((label, ""));
+            for f in figures {
+                let what = match f.name {
+                    "per case" => "per case".to_string(),
+                    q => format!("at {q}"),
+                };
+                out.push(stats::faster_or_slower(a, b, &what, &f.interval));
+            }
+        }
+        if out.is_empty() {
+            out.push("no case has a latency for both strategies".into());
+        }
+        if regressed {
+            out.push("REGRESSION: latency over threshold".into());
+        }
+        out.join("\ncompare: ")
+    }
+
     /// The one-line verdict: what regressed, or how many rows matched.
     fn verdict(&self, regressed: bool, latency_regressed: bool, base_rows: usize) -> String {
         if regressed {
@@ -791,20 +1142,27 @@ impl Findings<'_> {
 /// (--export-markdown).
 fn export_markdown(
     p: &Path,
-    verdict: &str,
+    [title, verdict]: &[&str; 2],
     notes: &[String],
-    body: &[Vec<String>],
+    (header, body): (&[&str], &[Vec<String>]),
     lists: &str,
 ) -> Result<(), String> {
     let notes: String = notes.iter().map(|n| format!("Note: {n}\n\n")).collect();
     let md = format!(
-        "**tilebench compare**: {verdict}\n\n{notes}{}{}",
-        markdown_table(&HEADER, body),
+        "**tilebench compare** {title}: {}\n\n{notes}{}{}",
+        verdict.replace("\ncompare: ", "; "),
+        markdown_table(header, body),
         if lists.is_empty() {
             String::new()
         } else {
             format!("\n```\n{}\n```\n", lists.trim())
         }
     );
-    std::fs::write(p, md).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    std::fs::write(p, md).map_err(|e| {
+        format!(
+            "cannot write {}: {}",
+            p.display(),
+            tilebench::util::io_reason(&e)
+        )
+    })
 }

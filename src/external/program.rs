@@ -690,6 +690,9 @@ impl Program {
         let mut o = self.outcome(request, &line)?;
         o.latency = None;
         o.untimed = true;
+        // One process answered every case: its stderr counters, if any, belong to no case in
+        // particular. Unknown, never 0.
+        o.reported = Some(crate::search::Counters::default());
         o.note = o.note.map(|n| {
             format!(
                 "{n} (batch of {} cases in {:.3} s)",

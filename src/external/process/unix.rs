@@ -255,6 +255,9 @@ impl Proc {
 
     /// Waits for the next stdout line, reading stderr meanwhile.
     fn next_line(&mut self, deadline: Option<Instant>) -> Result<String, Stop> {
+        // At the deadline, one last look without waiting: what is already in the pipe came
+        // in time, however late this thread got to run.
+        let mut looked_last = false;
         loop {
             if let Some(l) = self.out.line() {
                 // Whatever was written to stderr before the answer is in the pipe by now.
@@ -274,7 +277,10 @@ impl Proc {
                 Some(d) => {
                     let left = d.saturating_duration_since(Instant::now());
                     if left.is_zero() {
-                        return Err(Stop::Timeout);
+                        if looked_last {
+                            return Err(Stop::Timeout);
+                        }
+                        looked_last = true;
                     }
                     left.min(STOP_CHECK)
                 }
@@ -608,7 +614,16 @@ impl Session {
                 Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
                     let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
                     if ino.is_some_and(|ino| all_reading(p.pid(), ino)) {
-                        return Asked::Blocked;
+                        // Reading again may mean it answered after the wait ended and before
+                        // the look (a loaded machine descheduled this thread): an answer
+                        // waiting in the pipe is the answer, not a sign of a held-back one.
+                        match p.next_line(Some(Instant::now())) {
+                            Err(Stop::Timeout) => return Asked::Blocked,
+                            Ok(line) if skip_blank && line.trim().is_empty() => {
+                                self.blank_lines = true;
+                            }
+                            other => break other,
+                        }
                     }
                 }
                 other => break other,
