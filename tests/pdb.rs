@@ -142,11 +142,8 @@ fn cache_files_are_reused_and_damaged_ones_rebuilt() {
     let p = Partition::parse("3-2", shape).unwrap();
     let log = Collect::default();
     let first = load_or_build(shape, 5, &p, &dir, &log);
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(files.len(), 2);
+    let files: Vec<_> = files_in(&dir).iter().map(|n| dir.join(n)).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
     let again = load_or_build(shape, 5, &p, &dir, &log);
     assert!(
         log.notices()
@@ -311,11 +308,13 @@ fn pdb_build(args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), stderr(&out))
 }
 
-/// The names of the files in `dir`, sorted.
+/// The names of the files in `dir`, sorted, less the tables' stamps (`.NAME.pdb.ok`) and
+/// build locks (`.NAME.pdb.lock`), which stay beside them by design.
 fn files_in(dir: &std::path::Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !(n.ends_with(".pdb.ok") || n.ends_with(".pdb.lock")))
         .collect();
     names.sort();
     names
@@ -535,4 +534,218 @@ fn an_empty_table_file_is_named_as_such_and_rebuilt() {
         assert_eq!(set.cache[0], pdb::Cache::Written);
         assert_eq!(std::fs::metadata(&file).unwrap().len(), size);
     }
+}
+
+/// Loads the 3x3 4-4 tables (blank last) from `dir`: the notice about the first table and
+/// what became of it.
+fn load_first_table(dir: &std::path::Path) -> (String, pdb::Cache) {
+    let shape: Shape = "3x3".parse().unwrap();
+    let p = Partition::parse("4-4", shape).unwrap();
+    let log = Collect::default();
+    let set = load_or_build(shape, 8, &p, dir, &log);
+    let notice = log
+        .notices()
+        .into_iter()
+        .filter(|l| l.contains("tiles1_2_3_4.pdb"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (notice, set.cache[0].clone())
+}
+
+#[test]
+fn a_mapped_table_is_checked_in_full_once_then_by_header_size_and_samples() {
+    let dir = temp_dir("pdb-stamp");
+    let file = dir.join("3x3-blank8-tiles1_2_3_4.pdb");
+    let stamp = dir.join(".3x3-blank8-tiles1_2_3_4.pdb.ok");
+    assert_eq!(load_first_table(&dir).1, pdb::Cache::Written);
+    // The builder stamped the file it wrote: the next start reads only samples of it.
+    let (notice, cache) = load_first_table(&dir);
+    assert_eq!(cache, pdb::Cache::Loaded);
+    assert!(notice.contains("mapped into memory"), "{notice}");
+    assert!(
+        notice.contains("header, size and sampled blocks checked"),
+        "{notice}"
+    );
+    // Without its stamp (a table copied from elsewhere), the first start checks every byte,
+    // and stamps it for the next.
+    std::fs::remove_file(&stamp).unwrap();
+    let (notice, _) = load_first_table(&dir);
+    assert!(notice.contains("checksum verified in full"), "{notice}");
+    assert!(stamp.is_file());
+    assert!(load_first_table(&dir).0.contains("sampled blocks checked"));
+    // A sampled block that differs from the stamp forces the full check (the file is sound
+    // here, so it is used, and stamped again).
+    let text = std::fs::read_to_string(&stamp).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let last = lines.last_mut().unwrap();
+    *last = if last.starts_with('0') {
+        last.replacen('0', "1", 1)
+    } else {
+        format!("0{}", &last[1..])
+    };
+    std::fs::write(&stamp, lines.join("\n") + "\n").unwrap();
+    let (notice, cache) = load_first_table(&dir);
+    assert_eq!(cache, pdb::Cache::Loaded);
+    assert!(notice.contains("checksum verified in full"), "{notice}");
+    assert_eq!(std::fs::read_to_string(&stamp).unwrap(), text);
+    // A body byte flipped with the modification time set back: the status-change time still
+    // differs from the stamp's, so the full check runs and catches it.
+    let modified = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let (notice, cache) = load_first_table(&dir);
+    assert!(
+        notice.contains(
+            "its checksum does not match its entries (the file is damaged); rebuilding it"
+        ),
+        "{notice}"
+    );
+    assert_eq!(cache, pdb::Cache::Written);
+}
+
+#[test]
+fn each_kind_of_damage_is_named_and_the_table_rebuilt() {
+    let dir = temp_dir("pdb-damage");
+    let file = dir.join("3x3-blank8-tiles1_2_3_4.pdb");
+    load_first_table(&dir);
+    let good = std::fs::read(&file).unwrap();
+    let head = good
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(1)
+        .unwrap()
+        .0
+        + 1;
+    // A table of another shape with as many tiles: 2x4, 4 tiles.
+    let other = temp_dir("pdb-damage-other");
+    let s24: Shape = "2x4".parse().unwrap();
+    load_or_build(
+        s24,
+        7,
+        &Partition::parse("4-3", s24).unwrap(),
+        &other,
+        &Silent,
+    );
+    let wrong_shape = std::fs::read(other.join("2x4-blank7-tiles1_2_3_4.pdb")).unwrap();
+    let flip = |i: usize| {
+        let mut b = good.clone();
+        b[i] ^= 0x04;
+        b
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "truncated in the body",
+            good[..good.len() - 20].to_vec(),
+            "the file is truncated",
+        ),
+        (
+            "truncated in the header",
+            good[..12].to_vec(),
+            "the file is truncated",
+        ),
+        (
+            "a byte flipped in the magic",
+            flip(3),
+            "not a table of this tilebench version",
+        ),
+        (
+            "a byte flipped in the header",
+            flip(head - 3),
+            "its header is not this table's",
+        ),
+        (
+            "a byte flipped in the body",
+            flip(head + 700),
+            "its checksum does not match its entries",
+        ),
+        (
+            "a byte flipped in the checksum",
+            flip(good.len() - 1),
+            "its checksum does not match its entries",
+        ),
+        (
+            "bytes appended",
+            [good.as_slice(), b"0000"].concat(),
+            "bytes longer than its header says",
+        ),
+        (
+            "another shape's table",
+            wrong_shape,
+            "its header is not this table's (`TBPDB03 2x4 7",
+        ),
+    ];
+    for (what, bytes, want) in cases {
+        std::fs::write(&file, bytes).unwrap();
+        let (notice, cache) = load_first_table(&dir);
+        assert!(notice.contains(want), "{what}: {notice}");
+        assert!(notice.contains("; rebuilding it"), "{what}: {notice}");
+        assert_eq!(cache, pdb::Cache::Written, "{what}");
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            good,
+            "{what}: the rebuilt file"
+        );
+    }
+}
+
+/// `tilebench pdb verify` with these arguments: its exit code and stderr.
+fn pdb_verify(args: &[&str]) -> (i32, String) {
+    let out = bin().args(["pdb", "verify"]).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), stderr(&out))
+}
+
+#[test]
+fn pdb_verify_checks_every_byte_and_builds_nothing() {
+    let dir = temp_dir("pdb-verify");
+    let args = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.matches(": it is missing").count(), 2, "{err}");
+    assert!(err.contains("2 of 2 table(s)"), "{err}");
+    assert!(
+        err.contains("`tilebench pdb build` with the same arguments builds them"),
+        "{err}"
+    );
+    assert_eq!(files_in(&dir), Vec::<String>::new());
+    assert_eq!(pdb_build(&args).0, 0);
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("is sound (3024 entries, its checksum verified in full)")
+            .count(),
+        2,
+        "{err}"
+    );
+    // A flipped byte: verify names the file and its damage, and leaves it for build to fix.
+    let file = dir.join("3x3-blank8-tiles5_6_7_8.pdb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let i = bytes.len() - 100;
+    bytes[i] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("tiles5_6_7_8.pdb cannot be used: its checksum does not match its entries"),
+        "{err}"
+    );
+    assert!(err.contains("tiles1_2_3_4.pdb is sound"), "{err}");
+    assert!(err.contains("1 of 2 table(s)"), "{err}");
+    // Verify built nothing: the damaged file is still there as it was.
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
 }
