@@ -749,3 +749,170 @@ fn pdb_verify_checks_every_byte_and_builds_nothing() {
     // Verify built nothing: the damaged file is still there as it was.
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
 }
+
+/// A `tilebench pdb build` running in the background, its stderr read line by line.
+struct Builder {
+    id: u32,
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Builder {
+    fn start(args: &[&str], crash_at: Option<&str>) -> Builder {
+        use std::io::BufRead;
+        let mut cmd = bin();
+        cmd.args(["pdb", "build"]).args(args);
+        cmd.stderr(std::process::Stdio::piped());
+        if let Some(at) = crash_at {
+            cmd.env("TILEBENCH_CRASH_AT", at);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let err = child.stderr.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        Builder {
+            id: child.id(),
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits (at most a minute) for a line of stderr containing `text`.
+    fn wait_for(&mut self, text: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !self.seen.iter().any(|l| l.contains(text)) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => self.seen.push(l),
+                Err(_) => panic!("no line with `{text}` within a minute: {:?}", self.seen),
+            }
+        }
+    }
+
+    /// Waits (at most two minutes) for the process to end: its exit status and all of stderr.
+    fn finish(mut self) -> (std::process::ExitStatus, String) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let status = loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                break s;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!(
+                    "still running after two minutes (blocked?): {:?}",
+                    self.seen
+                );
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        self.seen.extend(self.lines.iter());
+        (status, self.seen.join("\n"))
+    }
+}
+
+/// The 5-5-5 tables on 4x4: each takes long enough to build (a second or more) that a
+/// process started after another's `building` line finds its lock taken.
+fn slow_build_args(dir: &std::path::Path) -> Vec<String> {
+    ["--size", "4x4", "--pdb-partition", "5-5-5", "--pdb-dir"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([dir.display().to_string()])
+        .collect()
+}
+
+#[test]
+fn processes_starting_together_build_each_missing_table_once() {
+    let dir = temp_dir("pdb-lock-two");
+    let args = slow_build_args(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut a = Builder::start(&args, None);
+    let a_id = a.id;
+    a.wait_for("pdb: building");
+    let b = Builder::start(&args, None);
+    let (sa, ea) = a.finish();
+    let (sb, eb) = b.finish();
+    assert!(sa.success() && sb.success(), "{ea}\n---\n{eb}");
+    let both = format!("{ea}\n{eb}");
+    // Each of the three tables was built by exactly one of the two, and the other waited
+    // for it, then mapped the file the builder wrote.
+    assert_eq!(
+        both.matches("pdb: building the 5-tile table").count(),
+        3,
+        "{both}"
+    );
+    assert_eq!(
+        both.matches("pdb: built the 5-tile table").count(),
+        3,
+        "{both}"
+    );
+    assert!(
+        eb.contains(&format!("pdb: waiting for process {a_id} to build")),
+        "{eb}"
+    );
+    assert!(
+        eb.contains("built by another process while this one waited"),
+        "{eb}"
+    );
+    assert_eq!(
+        files_in(&dir)
+            .iter()
+            .filter(|n| n.ends_with(".pdb"))
+            .count(),
+        3,
+        "{:?}",
+        files_in(&dir)
+    );
+}
+
+#[test]
+fn a_builder_killed_holding_the_lock_does_not_block_the_next() {
+    // Killed (kill -9, by the crash point) after building, holding the lock, before writing:
+    // the lock file stays, with its process id, and the kernel has released the lock.
+    let dir = temp_dir("pdb-lock-killed");
+    let small = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    let (status, err) = Builder::start(&small, Some("pdb-built")).finish();
+    assert_eq!(status.code(), None, "killed, not exited: {err}");
+    assert!(err.contains("pdb: building"), "{err}");
+    assert!(files_in(&dir).is_empty(), "{:?}", files_in(&dir));
+    assert!(dir.join(".3x3-blank8-tiles1_2_3_4.pdb.lock").is_file());
+    let (code, err) = pdb_build(&small);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("waiting"), "{err}");
+    assert!(err.contains("2 built and cached"), "{err}");
+
+    // Killed while another process waits for it: the waiter takes over and builds.
+    let dir = temp_dir("pdb-lock-killed-waiting");
+    let args = slow_build_args(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut a = Builder::start(&args, Some("pdb-built"));
+    a.wait_for("pdb: building");
+    let mut b = Builder::start(&args, None);
+    b.wait_for(&format!("pdb: waiting for process {} to build", a.id));
+    let (sa, ea) = a.finish();
+    assert_eq!(sa.code(), None, "killed, not exited: {ea}");
+    let (sb, eb) = b.finish();
+    assert!(sb.success(), "{eb}");
+    assert_eq!(
+        files_in(&dir)
+            .iter()
+            .filter(|n| n.ends_with(".pdb"))
+            .count(),
+        3,
+        "{eb}"
+    );
+    // Every table is sound: what b built after the kill, and what a may have written first.
+    assert_eq!(pdb_verify(&args).0, 0);
+}
