@@ -189,8 +189,8 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct PdbArgs {
-    /// What to do: `build` loads the tables, building and caching any that are missing or damaged
-    #[arg(value_parser = ["build"])]
+    /// What to do: `build` loads the tables, building and caching any that are missing or damaged; `verify` checks every byte of their files against the checksums, building nothing (exit 1 if one is missing or damaged)
+    #[arg(value_parser = ["build", "verify"])]
     pub action: String,
     /// Datasets (CSV, as `run` reads them): build exactly the tables their goals need
     #[arg(value_name = "FILE")]

@@ -142,11 +142,8 @@ fn cache_files_are_reused_and_damaged_ones_rebuilt() {
     let p = Partition::parse("3-2", shape).unwrap();
     let log = Collect::default();
     let first = load_or_build(shape, 5, &p, &dir, &log);
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(files.len(), 2);
+    let files: Vec<_> = files_in(&dir).iter().map(|n| dir.join(n)).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
     let again = load_or_build(shape, 5, &p, &dir, &log);
     assert!(
         log.notices()
@@ -311,11 +308,13 @@ fn pdb_build(args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), stderr(&out))
 }
 
-/// The names of the files in `dir`, sorted.
+/// The names of the files in `dir`, sorted, less the tables' stamps (`.NAME.pdb.ok`) and
+/// build locks (`.NAME.pdb.lock`), which stay beside them by design.
 fn files_in(dir: &std::path::Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !(n.ends_with(".pdb.ok") || n.ends_with(".pdb.lock")))
         .collect();
     names.sort();
     names
@@ -535,4 +534,385 @@ fn an_empty_table_file_is_named_as_such_and_rebuilt() {
         assert_eq!(set.cache[0], pdb::Cache::Written);
         assert_eq!(std::fs::metadata(&file).unwrap().len(), size);
     }
+}
+
+/// Loads the 3x3 4-4 tables (blank last) from `dir`: the notice about the first table and
+/// what became of it.
+fn load_first_table(dir: &std::path::Path) -> (String, pdb::Cache) {
+    let shape: Shape = "3x3".parse().unwrap();
+    let p = Partition::parse("4-4", shape).unwrap();
+    let log = Collect::default();
+    let set = load_or_build(shape, 8, &p, dir, &log);
+    let notice = log
+        .notices()
+        .into_iter()
+        .filter(|l| l.contains("tiles1_2_3_4.pdb"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (notice, set.cache[0].clone())
+}
+
+#[test]
+fn a_mapped_table_is_checked_in_full_once_then_by_header_size_and_samples() {
+    let dir = temp_dir("pdb-stamp");
+    let file = dir.join("3x3-blank8-tiles1_2_3_4.pdb");
+    let stamp = dir.join(".3x3-blank8-tiles1_2_3_4.pdb.ok");
+    assert_eq!(load_first_table(&dir).1, pdb::Cache::Written);
+    // The builder stamped the file it wrote: the next start reads only samples of it.
+    let (notice, cache) = load_first_table(&dir);
+    assert_eq!(cache, pdb::Cache::Loaded);
+    assert!(notice.contains("mapped into memory"), "{notice}");
+    assert!(
+        notice.contains("header, size and sampled blocks checked"),
+        "{notice}"
+    );
+    // Without its stamp (a table copied from elsewhere), the first start checks every byte,
+    // and stamps it for the next.
+    std::fs::remove_file(&stamp).unwrap();
+    let (notice, _) = load_first_table(&dir);
+    assert!(notice.contains("checksum verified in full"), "{notice}");
+    assert!(stamp.is_file());
+    assert!(load_first_table(&dir).0.contains("sampled blocks checked"));
+    // A sampled block that differs from the stamp forces the full check (the file is sound
+    // here, so it is used, and stamped again).
+    let text = std::fs::read_to_string(&stamp).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let last = lines.last_mut().unwrap();
+    *last = if last.starts_with('0') {
+        last.replacen('0', "1", 1)
+    } else {
+        format!("0{}", &last[1..])
+    };
+    std::fs::write(&stamp, lines.join("\n") + "\n").unwrap();
+    let (notice, cache) = load_first_table(&dir);
+    assert_eq!(cache, pdb::Cache::Loaded);
+    assert!(notice.contains("checksum verified in full"), "{notice}");
+    assert_eq!(std::fs::read_to_string(&stamp).unwrap(), text);
+    // A body byte flipped with the modification time set back: the status-change time still
+    // differs from the stamp's, so the full check runs and catches it.
+    let modified = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let (notice, cache) = load_first_table(&dir);
+    assert!(
+        notice.contains(
+            "its checksum does not match its entries (the file is damaged); rebuilding it"
+        ),
+        "{notice}"
+    );
+    assert_eq!(cache, pdb::Cache::Written);
+}
+
+#[test]
+fn each_kind_of_damage_is_named_and_the_table_rebuilt() {
+    let dir = temp_dir("pdb-damage");
+    let file = dir.join("3x3-blank8-tiles1_2_3_4.pdb");
+    load_first_table(&dir);
+    let good = std::fs::read(&file).unwrap();
+    let head = good
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(1)
+        .unwrap()
+        .0
+        + 1;
+    // A table of another shape with as many tiles: 2x4, 4 tiles.
+    let other = temp_dir("pdb-damage-other");
+    let s24: Shape = "2x4".parse().unwrap();
+    load_or_build(
+        s24,
+        7,
+        &Partition::parse("4-3", s24).unwrap(),
+        &other,
+        &Silent,
+    );
+    let wrong_shape = std::fs::read(other.join("2x4-blank7-tiles1_2_3_4.pdb")).unwrap();
+    let flip = |i: usize| {
+        let mut b = good.clone();
+        b[i] ^= 0x04;
+        b
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "truncated in the body",
+            good[..good.len() - 20].to_vec(),
+            "the file is truncated",
+        ),
+        (
+            "truncated in the header",
+            good[..12].to_vec(),
+            "the file is truncated",
+        ),
+        (
+            "a byte flipped in the magic",
+            flip(3),
+            "not a table of this tilebench version",
+        ),
+        (
+            "a byte flipped in the header",
+            flip(head - 3),
+            "its header is not this table's",
+        ),
+        (
+            "a byte flipped in the body",
+            flip(head + 700),
+            "its checksum does not match its entries",
+        ),
+        (
+            "a byte flipped in the checksum",
+            flip(good.len() - 1),
+            "its checksum does not match its entries",
+        ),
+        (
+            "bytes appended",
+            [good.as_slice(), b"0000"].concat(),
+            "bytes longer than its header says",
+        ),
+        (
+            "another shape's table",
+            wrong_shape,
+            "its header is not this table's (`TBPDB03 2x4 7",
+        ),
+    ];
+    for (what, bytes, want) in cases {
+        std::fs::write(&file, bytes).unwrap();
+        let (notice, cache) = load_first_table(&dir);
+        assert!(notice.contains(want), "{what}: {notice}");
+        assert!(notice.contains("; rebuilding it"), "{what}: {notice}");
+        assert_eq!(cache, pdb::Cache::Written, "{what}");
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            good,
+            "{what}: the rebuilt file"
+        );
+    }
+}
+
+/// `tilebench pdb verify` with these arguments: its exit code and stderr.
+fn pdb_verify(args: &[&str]) -> (i32, String) {
+    let out = bin().args(["pdb", "verify"]).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), stderr(&out))
+}
+
+#[test]
+fn pdb_verify_checks_every_byte_and_builds_nothing() {
+    let dir = temp_dir("pdb-verify");
+    let args = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.matches(": it is missing").count(), 2, "{err}");
+    assert!(err.contains("2 of 2 table(s)"), "{err}");
+    assert!(
+        err.contains("`tilebench pdb build` with the same arguments builds them"),
+        "{err}"
+    );
+    assert_eq!(files_in(&dir), Vec::<String>::new());
+    assert_eq!(pdb_build(&args).0, 0);
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("is sound (3024 entries, its checksum verified in full)")
+            .count(),
+        2,
+        "{err}"
+    );
+    // A flipped byte: verify names the file and its damage, and leaves it for build to fix.
+    let file = dir.join("3x3-blank8-tiles5_6_7_8.pdb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let i = bytes.len() - 100;
+    bytes[i] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("tiles5_6_7_8.pdb cannot be used: its checksum does not match its entries"),
+        "{err}"
+    );
+    assert!(err.contains("tiles1_2_3_4.pdb is sound"), "{err}");
+    assert!(err.contains("1 of 2 table(s)"), "{err}");
+    // Verify built nothing: the damaged file is still there as it was.
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+}
+
+/// A `tilebench pdb build` running in the background, its stderr read line by line.
+struct Builder {
+    id: u32,
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Builder {
+    fn start(args: &[&str], crash_at: Option<&str>) -> Builder {
+        use std::io::BufRead;
+        let mut cmd = bin();
+        cmd.args(["pdb", "build"]).args(args);
+        cmd.stderr(std::process::Stdio::piped());
+        if let Some(at) = crash_at {
+            cmd.env("TILEBENCH_CRASH_AT", at);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let err = child.stderr.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        Builder {
+            id: child.id(),
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits (at most a minute) for a line of stderr containing `text`.
+    fn wait_for(&mut self, text: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !self.seen.iter().any(|l| l.contains(text)) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => self.seen.push(l),
+                Err(_) => panic!("no line with `{text}` within a minute: {:?}", self.seen),
+            }
+        }
+    }
+
+    /// Waits (at most two minutes) for the process to end: its exit status and all of stderr.
+    fn finish(mut self) -> (std::process::ExitStatus, String) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let status = loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                break s;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!(
+                    "still running after two minutes (blocked?): {:?}",
+                    self.seen
+                );
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        self.seen.extend(self.lines.iter());
+        (status, self.seen.join("\n"))
+    }
+}
+
+/// The 5-5-5 tables on 4x4: each takes long enough to build (a second or more) that a
+/// process started after another's `building` line finds its lock taken.
+fn slow_build_args(dir: &std::path::Path) -> Vec<String> {
+    ["--size", "4x4", "--pdb-partition", "5-5-5", "--pdb-dir"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([dir.display().to_string()])
+        .collect()
+}
+
+#[test]
+fn processes_starting_together_build_each_missing_table_once() {
+    let dir = temp_dir("pdb-lock-two");
+    let args = slow_build_args(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut a = Builder::start(&args, None);
+    let a_id = a.id;
+    a.wait_for("pdb: building");
+    let b = Builder::start(&args, None);
+    let (sa, ea) = a.finish();
+    let (sb, eb) = b.finish();
+    assert!(sa.success() && sb.success(), "{ea}\n---\n{eb}");
+    let both = format!("{ea}\n{eb}");
+    // Each of the three tables was built by exactly one of the two, and the other waited
+    // for it, then mapped the file the builder wrote.
+    assert_eq!(
+        both.matches("pdb: building the 5-tile table").count(),
+        3,
+        "{both}"
+    );
+    assert_eq!(
+        both.matches("pdb: built the 5-tile table").count(),
+        3,
+        "{both}"
+    );
+    assert!(
+        eb.contains(&format!("pdb: waiting for process {a_id} to build")),
+        "{eb}"
+    );
+    assert!(
+        eb.contains("built by another process while this one waited"),
+        "{eb}"
+    );
+    assert_eq!(
+        files_in(&dir)
+            .iter()
+            .filter(|n| n.ends_with(".pdb"))
+            .count(),
+        3,
+        "{:?}",
+        files_in(&dir)
+    );
+}
+
+#[test]
+fn a_builder_killed_holding_the_lock_does_not_block_the_next() {
+    // Killed (kill -9, by the crash point) after building, holding the lock, before writing:
+    // the lock file stays, with its process id, and the kernel has released the lock.
+    let dir = temp_dir("pdb-lock-killed");
+    let small = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    let (status, err) = Builder::start(&small, Some("pdb-built")).finish();
+    assert_eq!(status.code(), None, "killed, not exited: {err}");
+    assert!(err.contains("pdb: building"), "{err}");
+    assert!(files_in(&dir).is_empty(), "{:?}", files_in(&dir));
+    assert!(dir.join(".3x3-blank8-tiles1_2_3_4.pdb.lock").is_file());
+    let (code, err) = pdb_build(&small);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("waiting"), "{err}");
+    assert!(err.contains("2 built and cached"), "{err}");
+
+    // Killed while another process waits for it: the waiter takes over and builds.
+    let dir = temp_dir("pdb-lock-killed-waiting");
+    let args = slow_build_args(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut a = Builder::start(&args, Some("pdb-built"));
+    a.wait_for("pdb: building");
+    let mut b = Builder::start(&args, None);
+    b.wait_for(&format!("pdb: waiting for process {} to build", a.id));
+    let (sa, ea) = a.finish();
+    assert_eq!(sa.code(), None, "killed, not exited: {ea}");
+    let (sb, eb) = b.finish();
+    assert!(sb.success(), "{eb}");
+    assert_eq!(
+        files_in(&dir)
+            .iter()
+            .filter(|n| n.ends_with(".pdb"))
+            .count(),
+        3,
+        "{eb}"
+    );
+    // Every table is sound: what b built after the kill, and what a may have written first.
+    assert_eq!(pdb_verify(&args).0, 0);
 }

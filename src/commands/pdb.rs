@@ -1,6 +1,8 @@
 //! `tilebench pdb build [FILE…]`: load or build the pattern databases of a shape and goal,
 //! or exactly those the goals of datasets need, and cache them. Exit 2 when a table cannot
-//! be cached (the next run would build it again).
+//! be cached (the next run would build it again). `tilebench pdb verify [FILE…]`: check
+//! every byte of those tables' files, building nothing; exit 1 when one is missing or
+//! damaged.
 
 use super::{CmdResult, OK};
 use crate::cli::{PdbArgs, PdbOptions};
@@ -75,6 +77,9 @@ pub fn run(args: PdbArgs) -> CmdResult {
                 .map_err(|e| format!("--pdb-partition: {e} (for the {shape} boards)"))
         })
         .collect::<Result<_, _>>()?;
+    if args.action == "verify" {
+        return Ok(verify(&sets, &dir));
+    }
     let terminal = super::terminal::Terminal::new(false);
     let mut reasons: Vec<String> = Vec::new();
     let (mut tables, mut not_cached) = (0, 0);
@@ -114,4 +119,35 @@ pub fn run(args: PdbArgs) -> CmdResult {
         ));
     }
     Ok(OK)
+}
+
+/// `pdb verify`: every byte of every table file the sets need, checked against its checksum;
+/// a line per table on stderr. 0 when all are sound, 1 when one is missing or damaged.
+fn verify(sets: &[(Shape, usize, Partition)], dir: &std::path::Path) -> i32 {
+    let (mut total, mut bad) = (0, 0);
+    for (shape, blank, partition) in sets {
+        for v in pdb::verify(*shape, *blank, partition, dir) {
+            total += 1;
+            match v.result {
+                Ok(entries) => eprintln!(
+                    "pdb: {} is sound ({entries} entries, its checksum verified in full)",
+                    v.path.display()
+                ),
+                Err(why) => {
+                    bad += 1;
+                    eprintln!("pdb: {} cannot be used: {why}", v.path.display());
+                }
+            }
+        }
+    }
+    if bad == 0 {
+        eprintln!("pdb: all {total} table(s) in {} are sound", dir.display());
+        return OK;
+    }
+    eprintln!(
+        "pdb: {bad} of {total} table(s) in {} are missing or damaged; `tilebench pdb build` with \
+         the same arguments builds them again (a run would too, before solving)",
+        dir.display()
+    );
+    super::FAILED
 }

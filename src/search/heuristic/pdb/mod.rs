@@ -9,7 +9,8 @@
 //! blank, see [`crate::space::canonical_goal`]), so one set serves every goal with its blank
 //! in the same cell: a problem's tiles are renamed on the fly. How a table is built:
 //! [`build`] (a breadth-first search over placements and blank regions, 4 bits an entry).
-//! Files: [`store`] (header, entries, checksum; rebuilt when missing or damaged). Which tiles share a table: [`Partition`]. The lookups (regular, Korf
+//! Files: [`store`] (header, entries, checksum; mapped into memory, checked as [`store::open`]
+//! says, rebuilt when missing or damaged, one builder at a time). Which tiles share a table: [`Partition`]. The lookups (regular, Korf
 //! and Felner's reflection, the dual boards) and their maximum: [`Pdb`], [`LookupMode`].
 
 pub mod build;
@@ -22,7 +23,7 @@ mod table;
 pub use lookup::{LookupMode, Pdb, PdbMemo};
 pub use partition::{Partition, MAX_PLACEMENTS};
 pub use store::{checksum, default_dir};
-pub use table::PatternTable;
+pub use table::{Entries, PatternTable};
 
 use crate::search::{Config, SolveError};
 use crate::puzzle::{Board, Shape};
@@ -48,7 +49,7 @@ pub struct PdbSet {
 /// Where a table of a [`PdbSet`] came from, and whether its cache file holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cache {
-    /// Read from its cache file.
+    /// Mapped from its cache file.
     Loaded,
     /// Built (the file was missing or could not be used) and written to its cache file.
     Written,
@@ -113,7 +114,35 @@ pub fn load_or_build(
     }
 }
 
-/// One group's table: read from its cache file, or built and written there.
+/// What a full check of one cache file found (`tilebench pdb verify`).
+pub struct Verified {
+    /// The table's cache file.
+    pub path: PathBuf,
+    /// Its entries, or why it cannot be used (missing, truncated, damaged, another table).
+    pub result: Result<u64, String>,
+}
+
+/// Checks every byte of the cache files of a partition's tables in `dir` against their
+/// checksums (and records the check in their stamps), building nothing.
+pub fn verify(shape: Shape, blank: usize, partition: &Partition, dir: &Path) -> Vec<Verified> {
+    let canon = crate::space::canonical_goal(shape, blank);
+    partition
+        .group_cells(shape, blank)
+        .iter()
+        .map(|home| {
+            let tiles: Vec<u8> = home.iter().map(|&c| canon.tile(c as usize)).collect();
+            let path = dir.join(store::file_name(shape, blank, &tiles));
+            let result = if path.is_file() {
+                store::open(&path, shape, blank, home, &tiles, true).map(|(t, _)| t.len())
+            } else {
+                Err("it is missing".to_string())
+            };
+            Verified { path, result }
+        })
+        .collect()
+}
+
+/// One group's table: mapped from its cache file, or built and written there.
 fn load_or_build_one(
     shape: Shape,
     blank: usize,
@@ -124,16 +153,38 @@ fn load_or_build_one(
 ) -> (PatternTable, Cache) {
     let log = |line: String| observer.notice(&line);
     let path = dir.join(store::file_name(shape, blank, tiles));
-    match store::read(&path, shape, blank, home, tiles) {
-        Ok(t) => {
-            log(format!("pdb: loaded {} ({} entries)", path.display(), t.len()));
-            return (t, Cache::Loaded);
-        }
+    let opened = |how: &str| {
+        let (t, checked) = store::open(&path, shape, blank, home, tiles, false)?;
+        let check = match checked {
+            store::Checked::Sampled => "header, size and sampled blocks checked",
+            store::Checked::Full => "checksum verified in full",
+        };
+        log(format!(
+            "pdb: loaded {}{how} (mapped into memory, {} entries, {check})",
+            path.display(),
+            t.len()
+        ));
+        Ok::<_, String>(t)
+    };
+    match opened("") {
+        Ok(t) => return (t, Cache::Loaded),
         Err(why) if path.is_file() => log(format!(
-            "pdb: cannot use {} ({why}); rebuilding it",
+            "pdb: cannot use {}: {why}; rebuilding it",
             path.display()
         )),
         Err(_) => {}
+    }
+    // One builder at a time: a process that finds the lock taken waits, then maps what the
+    // builder wrote (or builds it, if the builder died first).
+    let _lock = store::lock(&path, |pid| {
+        log(format!(
+            "pdb: waiting for {} to build {}",
+            pid.map_or("another process".to_string(), |p| format!("process {p}")),
+            path.display()
+        ));
+    });
+    if let Ok(t) = opened(", built by another process while this one waited") {
+        return (t, Cache::Loaded);
     }
     let entries = index::placements(shape.cells(), tiles.len());
     let memory = entries * (shape.cells() - tiles.len()) as u64 * 3 / 8 + entries / 2;
@@ -152,6 +203,8 @@ fn load_or_build_one(
     let t0 = std::time::Instant::now();
     let (t, built) = table::build_table(shape, blank, home, tiles, &|done, _| bar.set(done));
     bar.finish();
+    // A builder killed here holds the lock and has written nothing (the lock tests).
+    crate::util::crash_point("pdb-built", &store::file_name(shape, blank, tiles));
     log(format!(
         "pdb: built the {}-tile table of tiles {} for {shape} (blank at {blank}) in {:.1} s: {} entries, {:.1} MB at 4 bits each, largest value {}{}",
         tiles.len(),

@@ -6,10 +6,14 @@
 //! <entries / 2 bytes, rounded up>
 //! <16 hex digits: checksum of those bytes>
 //! ```
+//!
+//! Files are mapped into memory, not read: see [`open`] for what is checked when. Beside
+//! each file, `.NAME.pdb.ok` records the last full check (the file's identity, its checksum,
+//! a hash per MiB of entries), and `.NAME.pdb.lock` is the lock its builders take.
 
 use super::table::PatternTable;
 use crate::puzzle::Shape;
-use std::io::{BufRead, Read, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &str = "TBPDB03";
@@ -64,65 +68,314 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     h ^ bytes.len() as u64
 }
 
-/// Reads a cached table, or says why it cannot be used (the caller rebuilds it).
+/// Bytes of the entries per block of a [`Stamp`]: each start hashes a few blocks.
+const BLOCK: usize = 1 << 20;
+/// Blocks hashed at each start when the stamp matches the file.
+const SAMPLED_BLOCKS: usize = 4;
+
+/// How an opened cache file was checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checked {
+    /// Header, size and a few sampled blocks: the file is the one a full check passed.
+    Sampled,
+    /// Every byte against the checksum (first use, a changed file, or `pdb verify`).
+    Full,
+}
+
+/// The file's identity as the kernel reports it: size, device, inode, modification and
+/// status-change times. Any write, truncation, copy or rename over the file changes one of
+/// them (the status-change time cannot be set back by a user), so a file with the identity a
+/// full check recorded holds the bytes that check read, barring bit rot on the disk.
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> String {
+    use std::os::unix::fs::MetadataExt;
+    format!(
+        "{} {} {} {}.{:09} {}.{:09}",
+        meta.len(),
+        meta.dev(),
+        meta.ino(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec()
+    )
+}
+
+/// No identity off unix: every start checks the whole file.
+#[cfg(not(unix))]
+fn identity(_meta: &std::fs::Metadata) -> String {
+    String::new()
+}
+
+/// What a full check of a cache file found, kept beside it in `.NAME.pdb.ok`: the file's
+/// identity, its checksum, and a hash of each block of its entries.
+struct Stamp {
+    identity: String,
+    checksum: u64,
+    blocks: Vec<u64>,
+}
+
+const STAMP_MAGIC: &str = "TBPDB03-OK";
+
+/// The stamp file of the cache file `path`.
+fn stamp_path(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(".{name}.ok"))
+}
+
+impl Stamp {
+    fn of(entries: &[u8], identity: String) -> Stamp {
+        use rayon::prelude::*;
+        Stamp {
+            identity,
+            checksum: checksum(entries),
+            blocks: entries.par_chunks(BLOCK).map(checksum).collect(),
+        }
+    }
+
+    fn read(path: &Path) -> Option<Stamp> {
+        let text = std::fs::read_to_string(stamp_path(path)).ok()?;
+        let mut lines = text.lines();
+        if lines.next()? != STAMP_MAGIC {
+            return None;
+        }
+        let identity = lines.next()?.to_string();
+        let checksum = u64::from_str_radix(lines.next()?, 16).ok()?;
+        let blocks = lines
+            .map(|l| u64::from_str_radix(l, 16).ok())
+            .collect::<Option<Vec<u64>>>()?;
+        Some(Stamp {
+            identity,
+            checksum,
+            blocks,
+        })
+    }
+
+    /// Writes the stamp; a stamp that cannot be written only means a full check next time.
+    fn write(&self, path: &Path) {
+        if self.identity.is_empty() {
+            return;
+        }
+        let _ = crate::util::atomic_write(&stamp_path(path), |f| {
+            writeln!(f, "{STAMP_MAGIC}\n{}\n{:016x}", self.identity, self.checksum)?;
+            for b in &self.blocks {
+                writeln!(f, "{b:016x}")?;
+            }
+            Ok(())
+        });
+    }
+
+    /// Whether `SAMPLED_BLOCKS` blocks of `entries`, chosen at random, hash as recorded.
+    fn sample_matches(&self, entries: &[u8]) -> bool {
+        let n = entries.len().div_ceil(BLOCK);
+        if self.blocks.len() != n {
+            return false;
+        }
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            ^ u64::from(std::process::id());
+        let mut rng = crate::util::Rng::new(seed);
+        (0..SAMPLED_BLOCKS.min(n)).all(|_| {
+            let b = rng.below(n as u64) as usize;
+            let block = &entries[b * BLOCK..((b + 1) * BLOCK).min(entries.len())];
+            checksum(block) == self.blocks[b]
+        })
+    }
+}
+
+/// Where a table's header ends in `head` (its first bytes), or why the file is not one.
+fn header_len(head: &[u8], want: &str, bytes: u64) -> Result<usize, String> {
+    let truncated = || {
+        format!(
+            "the file is truncated ({bytes} bytes, within its header), probably by an \
+             interrupted write"
+        )
+    };
+    let magic = MAGIC.as_bytes();
+    if !head.starts_with(magic) {
+        return Err(if magic.starts_with(head) {
+            truncated()
+        } else {
+            "not a table of this tilebench version (its first line is not `TBPDB03`)".into()
+        });
+    }
+    let second = head
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(1)
+        .map(|(i, _)| i + 1);
+    let Some(end) = second else {
+        return Err(if head.len() as u64 == bytes && head.len() < want.len() + 64 {
+            truncated()
+        } else {
+            "its header is damaged (no second line)".into()
+        });
+    };
+    let got = String::from_utf8_lossy(&head[..end]);
+    if got != want {
+        return Err(format!(
+            "its header is not this table's (`{}`, where this one is `{}`): the file of \
+             another table, or damaged",
+            got.trim().replace('\n', " "),
+            want.trim().replace('\n', " ")
+        ));
+    }
+    Ok(end)
+}
+
+/// Maps a cached table into memory, or says why it cannot be used (the caller rebuilds it).
+///
+/// Every start checks the header (version, shape, goal blank, tiles, entries) and the file's
+/// size, which catch a truncated file or another table. The entries are checked in full
+/// against the checksum the first time a file is used, or whenever its identity (size,
+/// inode, modification and status-change times) differs from the one the last full check
+/// recorded in its stamp `.NAME.pdb.ok`; otherwise a few blocks, chosen at random, are
+/// hashed and compared with the stamp (a sampled block that differs forces the full check).
+/// `full` forces the full check (`tilebench pdb verify`). Returns the table and which check
+/// it passed.
 ///
 /// # Errors
-/// A file that cannot be opened or read, an empty or truncated file (an interrupted write), a
-/// header of another version or another table, or a checksum that does not match.
-pub fn read(
+/// A file that cannot be opened or mapped, an empty or truncated file (an interrupted write),
+/// a header of another version or another table, a file longer than its header says, or a
+/// checksum that does not match.
+pub fn open(
     path: &Path,
     shape: Shape,
     blank: usize,
     home: &[u8],
     tiles: &[u8],
-) -> Result<PatternTable, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let bytes = file.metadata().map_err(|e| e.to_string())?.len();
+    full: bool,
+) -> Result<(PatternTable, Checked), String> {
+    let reason = |e: std::io::Error| crate::util::io_reason(&e);
+    let file = std::fs::File::open(path).map_err(reason)?;
+    let meta = file.metadata().map_err(reason)?;
+    let bytes = meta.len();
     if bytes == 0 {
         return Err("the file is empty (0 bytes), probably left by an interrupted write".into());
     }
-    let mut r = std::io::BufReader::with_capacity(1 << 16, file);
-    let len = PatternTable::packed_len(shape, tiles.len());
+    // SAFETY: cache files are replaced whole by a rename (`atomic_write`), never written in
+    // place, so the mapped file keeps its bytes while this process runs; a user who
+    // truncates a file in place while a run maps it stops that run (SIGBUS), as documented.
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .map_err(|e| format!("cannot map it into memory: {}", reason(e)))?;
+    let len = PatternTable::packed_len(shape, tiles.len()) as usize;
     let want = header(
         shape,
         blank,
         tiles,
         super::index::placements(shape.cells(), tiles.len()),
     );
-    let mut got = String::new();
-    for _ in 0..2 {
-        r.read_line(&mut got).map_err(|e| e.to_string())?;
-    }
-    if !got.starts_with(MAGIC) {
-        return Err(if MAGIC.starts_with(got.as_str()) {
-            format!("the file is truncated ({bytes} bytes, within its header), probably by an interrupted write")
-        } else {
-            "not a table of this tilebench version".into()
-        });
-    }
-    if !got.ends_with('\n') || got.lines().count() < 2 {
+    let head = header_len(&map[..map.len().min(want.len() + 64)], &want, bytes)?;
+    let total = head + len + 16;
+    if map.len() < total {
         return Err(format!(
-            "the file is truncated ({bytes} bytes, within its header), probably by an interrupted write"
+            "the file is truncated ({bytes} bytes, shorter than the {total} its header says), \
+             probably by an interrupted write"
         ));
     }
-    if got != want {
+    if map.len() > total {
         return Err(format!(
-            "its header is for another table (`{}`, where this one is `{}`)",
-            got.trim().replace('\n', " "),
-            want.trim().replace('\n', " ")
+            "the file is {} bytes longer than its header says ({bytes} bytes, not {total}): it \
+             is damaged",
+            map.len() - total
         ));
     }
-    let mut packed = vec![0u8; len as usize];
-    r.read_exact(&mut packed).map_err(|_| {
-        format!("the file is truncated ({bytes} bytes, shorter than its header says), probably by an interrupted write")
-    })?;
-    let mut sum = String::new();
-    r.read_to_string(&mut sum)
-        .map_err(|_| "the checksum at its end is not text".to_string())?;
-    if sum != format!("{:016x}", checksum(&packed)) {
-        return Err("its checksum does not match its entries (the file is damaged)".into());
+    let trailer = std::str::from_utf8(&map[head + len..])
+        .ok()
+        .and_then(|t| u64::from_str_radix(t, 16).ok())
+        .ok_or("the checksum at its end is not 16 hex digits (the file is damaged)")?;
+    let entries = &map[head..head + len];
+    let id = identity(&meta);
+    let stamp = Stamp::read(path)
+        .filter(|s| !full && !id.is_empty() && s.identity == id && s.checksum == trailer);
+    let checked = match stamp {
+        Some(s) if s.sample_matches(entries) => Checked::Sampled,
+        _ => {
+            let stamp = Stamp::of(entries, id);
+            if stamp.checksum != trailer {
+                return Err("its checksum does not match its entries (the file is damaged)".into());
+            }
+            stamp.write(path);
+            Checked::Full
+        }
+    };
+    let entries = super::table::Entries::Mapped {
+        map,
+        offset: head,
+        len,
+    };
+    Ok((PatternTable::new(shape, home, tiles, entries), checked))
+}
+
+/// The lock the builders of one table take, held while this value lives: an exclusive
+/// `flock(2)` on `.NAME.pdb.lock` beside the table, which holds the builder's process id. The
+/// kernel releases it when the builder exits or is killed (`kill -9` too), so a lock is
+/// never stale; the file itself stays (removing it could let two builders in at once).
+pub struct BuildLock {
+    _file: Option<std::fs::File>,
+}
+
+/// Takes the build lock of the table file `path`, waiting while another process holds it;
+/// `waiting(pid)` is called first if it does (with the holder's id, when its file gives
+/// one). Without a lock (a directory that cannot be written, a system without `flock`),
+/// returns at once: the build goes on unlocked, as it would alone.
+pub fn lock(path: &Path, waiting: impl FnOnce(Option<u32>)) -> BuildLock {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let lock_path = path.with_file_name(format!(".{name}.lock"));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = std::fs::create_dir_all(dir);
     }
-    Ok(PatternTable::new(shape, home, tiles, packed))
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .ok();
+    let file = file.filter(|f| flock(f, &lock_path, waiting));
+    if let Some(mut f) = file.as_ref() {
+        use std::io::Seek as _;
+        let _ = f.set_len(0);
+        let _ = f.seek(std::io::SeekFrom::Start(0));
+        let _ = write!(f, "{}", std::process::id());
+        let _ = f.flush();
+    }
+    BuildLock { _file: file }
+}
+
+/// Locks `f` exclusively, waiting if need be: whether it is locked.
+#[cfg(unix)]
+fn flock(f: &std::fs::File, path: &Path, waiting: impl FnOnce(Option<u32>)) -> bool {
+    use std::os::unix::io::AsRawFd;
+    let fd = f.as_raw_fd();
+    // SAFETY: flock on an open descriptor this function borrows.
+    if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return true;
+    }
+    if std::io::Error::last_os_error().raw_os_error() != Some(libc::EWOULDBLOCK) {
+        return false;
+    }
+    let holder = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.trim().parse().ok());
+    waiting(holder);
+    loop {
+        // SAFETY: as above; this call blocks until the holder unlocks or exits.
+        if unsafe { libc::flock(fd, libc::LOCK_EX) } == 0 {
+            return true;
+        }
+        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
+/// No `flock` here: builds go on unlocked.
+#[cfg(not(unix))]
+fn flock(_f: &std::fs::File, _path: &Path, _waiting: impl FnOnce(Option<u32>)) -> bool {
+    false
 }
 
 /// Writes a table atomically with [`crate::util::atomic_write`] (a temporary file beside it,
@@ -139,7 +392,13 @@ pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Resul
         f.write_all(header(shape, blank, &t.tiles, t.len()).as_bytes())?;
         f.write_all(t.packed())?;
         write!(f, "{:016x}", checksum(t.packed()))
-    })
+    })?;
+    // The bytes just written are the table's: stamp them, so the next start need not read
+    // them all.
+    if let Ok(meta) = std::fs::metadata(path) {
+        Stamp::of(t.packed(), identity(&meta)).write(path);
+    }
+    Ok(())
 }
 
 /// Creates the cache directory, naming a file that stands in the way.
@@ -185,7 +444,8 @@ pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
 /// The id of the process that writes the table temporary file `name`, if it is one.
 fn temporary_pid(name: &str) -> Option<u32> {
     let digits = match name.strip_prefix('.') {
-        Some(rest) => rest.rsplit_once(".pdb.tmp-")?.1,
+        // `.NAME.pdb.tmp-PID`, and `..NAME.pdb.ok.tmp-PID` of a stamp.
+        Some(rest) => rest.rsplit_once(".tmp-").filter(|(stem, _)| stem.contains(".pdb"))?.1,
         None => {
             let (stem, digits) = name.rsplit_once(".tmp")?;
             if !(stem.contains("-blank") && stem.contains("-tiles")) {
@@ -226,6 +486,7 @@ mod tests {
     fn temporary_names_give_their_process() {
         assert_eq!(temporary_pid(".4x4-blank0-tiles1_2_3.pdb.tmp-4242"), Some(4242));
         assert_eq!(temporary_pid("4x4-blank0-tiles1_2_3.tmp17"), Some(17));
+        assert_eq!(temporary_pid("..4x4-blank0-tiles1_2_3.pdb.ok.tmp-99"), Some(99));
         for not in [
             "4x4-blank0-tiles1_2_3.pdb",
             ".4x4-blank0-tiles1_2_3.pdb.tmp-",

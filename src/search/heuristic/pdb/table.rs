@@ -14,13 +14,47 @@ pub struct PatternTable {
     /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
     dist: [[u8; 16]; 16],
     entries: u64,
-    packed: Vec<u8>,
+    packed: Entries,
+}
+
+/// A table's packed entries: built in memory, or a cache file mapped into memory (pages are
+/// read from the disk, or the page cache, when a lookup first touches them).
+pub enum Entries {
+    /// Entries in memory (a table just built).
+    Owned(Vec<u8>),
+    /// `len` bytes at `offset` of a mapped cache file.
+    Mapped {
+        /// The whole file.
+        map: memmap2::Mmap,
+        /// Where the entries start (after the header).
+        offset: usize,
+        /// How many bytes they take.
+        len: usize,
+    },
+}
+
+impl std::ops::Deref for Entries {
+    type Target = [u8];
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Entries::Owned(v) => v,
+            Entries::Mapped { map, offset, len } => &map[*offset..*offset + *len],
+        }
+    }
+}
+
+impl From<Vec<u8>> for Entries {
+    fn from(v: Vec<u8>) -> Entries {
+        Entries::Owned(v)
+    }
 }
 
 impl PatternTable {
-    /// A table from its packed entries (built or read from a cache file).
-    pub fn new(shape: Shape, home: &[u8], tiles: &[u8], packed: Vec<u8>) -> PatternTable {
+    /// A table from its packed entries (built, or mapped from a cache file).
+    pub fn new(shape: Shape, home: &[u8], tiles: &[u8], packed: impl Into<Entries>) -> PatternTable {
         let n = shape.cells();
+        let packed = packed.into();
         assert_eq!(packed.len() as u64, Self::packed_len(shape, tiles.len()));
         PatternTable {
             tiles: tiles.to_vec(),
@@ -54,7 +88,8 @@ impl PatternTable {
             used |= 1 << c;
             md += self.dist[j][c as usize & 15] as u32;
         }
-        let delta = (self.packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
+        let packed: &[u8] = &self.packed;
+        let delta = (packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
         // An unreached placement (the other parity, with every tile in the group) never
         // occurs in a search of a solvable pair; it reads as Manhattan + 30.
         md + 2 * delta as u32
@@ -72,6 +107,11 @@ impl PatternTable {
     /// The packed entries, as written to a cache file.
     pub fn packed(&self) -> &[u8] {
         &self.packed
+    }
+
+    /// Whether the entries are a mapped cache file (rather than built in this process).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.packed, Entries::Mapped { .. })
     }
 }
 
