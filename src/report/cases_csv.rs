@@ -198,10 +198,30 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
 /// # Errors
 /// A write to `w` that fails.
 pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
-    use rayon::prelude::*;
+    write_header(&mut w)?;
+    write_rows(&mut w, cases, records)?;
+    w.flush()?;
+    Ok(())
+}
+
+/// Writes cases.csv's header line (see [`write_rows`] for its rows).
+///
+/// # Errors
+/// A write to `w` that fails.
+pub fn write_header(mut w: impl Write) -> csv::Result<()> {
     let mut header = csv::Writer::from_writer(Vec::new());
     header.write_record(COLUMNS)?;
     w.write_all(&header.into_inner().map_err(|e| e.into_error())?)?;
+    Ok(())
+}
+
+/// Writes rows of cases.csv, one per record (of `cases[record.case]`), in the records'
+/// order: a run writes its records a chunk at a time. Rows are formatted in parallel.
+///
+/// # Errors
+/// A write to `w` that fails.
+pub fn write_rows(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
+    use rayon::prelude::*;
     for batch in records.chunks(CHUNK * BATCH) {
         let parts: Vec<csv::Result<Vec<u8>>> = batch
             .par_chunks(CHUNK)
@@ -219,7 +239,6 @@ pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Resu
             w.write_all(&part?)?;
         }
     }
-    w.flush()?;
     Ok(())
 }
 
