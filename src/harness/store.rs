@@ -278,6 +278,7 @@ impl Store {
         if !run.is_empty() {
             self.slots.write_all_at(&run, (first * SLOT) as u64)?;
         }
+        crate::util::crash_point("stored", "");
         Ok(())
     }
 
