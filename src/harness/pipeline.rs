@@ -495,17 +495,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     let rows = (&run.cases[..], &optimal[..], &run.plan.limits);
     let (summaries, digest) = done.write(&grid, rows, &mut run.info)?;
     let total = grid.len();
-    for e in &run.plan.exports {
-        std::fs::write(&e.path, e.format.export.render(&summaries))
-            .map_err(|err| Error::output(format!("cannot write {}: {err}", e.path.display())))?;
-    }
-    let baseline = match &run.plan.save_baseline {
-        Some(name) => Some((
-            name.clone(),
-            dir.save_baseline(name).map_err(Error::Output)?,
-        )),
-        None => None,
-    };
+    let baseline = exports(&run.plan, &dir, &summaries)?;
     Ok(Ending::Finished(Box::new(Finished {
         dir,
         cases: run.cases,
@@ -519,6 +509,26 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         baseline,
         limits: run.plan.limits,
     })))
+}
+
+/// Writes the plan's exports of the summaries and saves its baseline, if it asks for one
+/// (its name and directory).
+fn exports(
+    plan: &RunPlan,
+    dir: &RunDir,
+    summaries: &[StrategySummary],
+) -> Result<Option<(String, PathBuf)>> {
+    for e in &plan.exports {
+        std::fs::write(&e.path, e.format.export.render(summaries))
+            .map_err(|err| Error::output(format!("cannot write {}: {err}", e.path.display())))?;
+    }
+    Ok(match &plan.save_baseline {
+        Some(name) => Some((
+            name.clone(),
+            dir.save_baseline(name).map_err(Error::Output)?,
+        )),
+        None => None,
+    })
 }
 
 /// Beside a solver's raw p50 latency, the same less its measured process start-up
