@@ -25,6 +25,8 @@
 # Usage: scripts/bench.sh [--quick]   (--quick: 2,000 pairs, 200 BFS pairs, 200,000 rows)
 # Only the 15-puzzle parts: scripts/bench.sh --korf [--full | --pdb (only the tables' rows)];
 # only part 6: scripts/bench.sh --weights. Pattern-database rows: the fastest of 3 runs.
+# The scale benchmark (10,000,000 rows; SCALE_ROWS=N for another size), not run by default:
+# scripts/bench.sh --scale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS=10000 BFS_PAIRS=${BFS_PAIRS:-1000} ROWS=1000000 PEER_CASES=2000 PEER_BFS=300
@@ -152,6 +154,40 @@ weights() {
       "$tmp/w/summary.csv"
   done
 }
+# Runs of any size in bounded memory (issue 19): SCALE_ROWS generated pairs (default
+# 10,000,000) through `run -s table,astar` (twice), `run --shard I/4` and `merge` of the four
+# shards, `compare` of the two runs and `verify`: peak RSS (GNU time's %M) and wall time of
+# each, and exit 1 if the merged cases.csv differs from the single run's (timing aside). Only
+# with --scale: at 10M rows it takes tens of minutes and about 15 GB of disk under $TMPDIR.
+scale() {
+  local n=${SCALE_ROWS:-10000000} s="$tmp/scale"
+  mkdir -p "$s"
+  $T gen --count "$n" --seed 19 -o "$s/rows.csv" 2>/dev/null
+  echo
+  echo "## Scale: $n pairs, -s table,astar, 2 threads: peak RSS and wall time of each command"
+  printf "%-26s %12s %10s\n" command "peak RSS MB" "wall s"
+  # measure LABEL OK_CODES CMD…: OK_CODES are the exit codes that are not failures.
+  measure() {
+    local label=$1 ok=$2 rc=0; shift 2
+    /usr/bin/time -f "%M %e" -o "$s/time" "$@" >/dev/null 2>"$s/err" || rc=$?
+    case " $ok " in *" $rc "*) ;; *) fail "scale: $label exited $rc: $(tail -n 1 "$s/err")"; return ;; esac
+    read -r kb secs < "$s/time"
+    printf "%-26s %12d %10.1f\n" "$label" $((kb / 1024)) "$secs"
+  }
+  local run=($T run "$s/rows.csv" -s table,astar --threads 2 -q)
+  measure "run" 0 "${run[@]}" --out "$s/a"
+  measure "run (again)" 0 "${run[@]}" --out "$s/b"
+  for i in 1 2 3 4; do measure "run --shard $i/4" 0 "${run[@]}" --shard $i/4 --out "$s/s$i"; done
+  measure "merge of 4 shards" 0 $T merge -q --out "$s/m" "$s/s1" "$s/s2" "$s/s3" "$s/s4"
+  rm -rf "$s/s1" "$s/s2" "$s/s3" "$s/s4"
+  # Everything but the latency columns (16, 17) is equal to the single run's.
+  cmp -s <(cut -d, -f1-15,18- "$s/a/cases.csv") <(cut -d, -f1-15,18- "$s/m/cases.csv") \
+    || fail "scale: the merged cases.csv differs from the single run's beyond the latencies"
+  rm -rf "$s/m"
+  measure "compare of two runs" "0 1" $T compare "$s/a" "$s/b"
+  measure "verify" 0 $T verify "$s/a"
+}
+if [ "${1:-}" = "--scale" ]; then scale; verdict; exit 0; fi
 if [ "${1:-}" = "--korf" ]; then
   [ "${2:-}" = "--full" ] && FULL=1
   [ "${2:-}" = "--pdb" ] && PDB_ONLY=1

@@ -98,6 +98,9 @@ impl<'a> RowView<'a> {
 
     /// The message without its leading `file:line: solver: `, which a check line says once.
     fn detail(&self) -> &'a str {
+        if self.message.is_empty() {
+            return "";
+        }
         let prefix = format!("{}:{}: {}: ", self.input, self.line, self.strategy);
         self.message.strip_prefix(&prefix).unwrap_or(self.message)
     }

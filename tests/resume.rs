@@ -241,6 +241,8 @@ fn a_kill_at_any_moment_then_resume_gives_the_uninterrupted_results() {
         "solving",
         "solved:1",
         "solved:50",
+        "stored:1",
+        "stored:2",
         "journal-synced:1",
         "pass-ended:1",
         "pass-ended:2",

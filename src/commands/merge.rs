@@ -17,11 +17,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 use tilebench::harness::journal;
-use tilebench::harness::record::Record;
 use tilebench::harness::shard::Shard;
 use tilebench::report::cases_csv::{CaseRow, COLUMNS};
 use tilebench::report::run_json::RunInfo;
-use tilebench::report::summary::{read_summary_csv, StrategySummary};
+use tilebench::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
 use tilebench::report::table::Table;
 use tilebench::report::{hgrm, new_histogram, RunReport, SummaryExport};
 use tilebench::util::atomic_write;
@@ -47,19 +46,16 @@ pub fn run(args: MergeArgs) -> CmdResult {
     let k = names.len();
     let total: usize = info.inputs.iter().map(|f| f.rows).sum();
 
-    // Every shard's rows, checked against the grid they should fill.
-    let mut rows: Vec<Vec<csv::ByteRecord>> = Vec::new();
+    // Every shard's rows, checked against the grid they should fill (a pass that keeps
+    // nothing), before anything is written.
     for p in &parts {
-        rows.push(read_rows(p, &names, total)?);
+        check_rows(p, &names, total)?;
     }
     // Held (locked) until the merge is written.
     let out = tilebench::harness::rundir::RunDir::make(Some(&args.out), args.force, started)?;
     let out_dir = out.path().to_path_buf();
     let grid = Grid { total, n, k };
-    let header = csv::ByteRecord::from(COLUMNS.to_vec());
-    write_cases(&out_dir, &header, &rows, grid)?;
-    let records = read_records(&parts, &header, &rows, grid)?;
-    drop(rows);
+    let tallies = write_cases(&out_dir, &parts, grid)?;
 
     let Measures {
         histograms,
@@ -69,12 +65,11 @@ pub fn run(args: MergeArgs) -> CmdResult {
     let summaries: Vec<StrategySummary> = names
         .iter()
         .zip(&histograms)
+        .zip(&tallies)
         .zip(&wall)
-        .map(|((s, h), &w)| StrategySummary::compute(s, &records, h, w))
+        .map(|(((s, h), t), &w)| t.summary(s, h, w))
         .collect();
     let report = RunReport {
-        cases: &[],
-        records: &records,
         strategies: names.clone(),
         histograms,
         summaries,
@@ -173,51 +168,45 @@ struct Grid {
     k: usize,
 }
 
-impl Grid {
-    /// The rows in input order, as (case, part, row within the part): case i is row group
-    /// i / N of shard i mod N.
-    fn order(self) -> impl Iterator<Item = (usize, usize, usize)> {
-        let Grid { total, n, k } = self;
-        (0..total).flat_map(move |i| {
-            let part = i % n as usize;
-            let at = (i / n as usize) * k;
-            (at..at + k).map(move |r| (i, part, r))
-        })
-    }
-}
-
-/// Writes the merged cases.csv: the shards' rows, field for field, in input order.
-fn write_cases(
-    out_dir: &Path,
-    header: &csv::ByteRecord,
-    rows: &[Vec<csv::ByteRecord>],
-    grid: Grid,
-) -> Result<(), String> {
+/// Writes the merged cases.csv: the shards' rows, field for field, interleaved back into
+/// input order as they are read (case i is the next row group of shard i mod N), each
+/// shard read once, in order, side by side with the others; returns each strategy's summary
+/// figures, added up on the way.
+fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Vec<SummaryTally>, String> {
+    let Grid { total, n, k } = grid;
+    let path = |p: &Part| p.dir.join("cases.csv");
+    let mut readers = parts
+        .iter()
+        .map(|p| csv::Reader::from_path(path(p)).map_err(|e| format!("{}: {e}", path(p).display())))
+        .collect::<Result<Vec<_>, String>>()?;
+    let header = csv::ByteRecord::from(COLUMNS.to_vec());
+    let mut tallies: Vec<SummaryTally> = (0..k).map(|_| SummaryTally::default()).collect();
+    let mut row = csv::ByteRecord::new();
     atomic_write(&out_dir.join("cases.csv"), |w| {
         let mut out = csv::Writer::from_writer(w);
-        out.write_byte_record(header)?;
-        for (_, part, r) in grid.order() {
-            out.write_byte_record(&rows[part][r])?;
+        out.write_byte_record(&header)?;
+        for i in 0..total {
+            let part = i % n as usize;
+            for tally in &mut tallies {
+                let bad = |e: String| {
+                    std::io::Error::other(format!("{}: {e}", path(&parts[part]).display()))
+                };
+                if !readers[part]
+                    .read_byte_record(&mut row)
+                    .map_err(|e| bad(e.to_string()))?
+                {
+                    return Err(bad("it ended early: it changed during the merge".into()));
+                }
+                out.write_byte_record(&row)?;
+                let r: CaseRow = row
+                    .deserialize(Some(&header))
+                    .map_err(|e| bad(e.to_string()))?;
+                tally.add(&r.to_record(i));
+            }
         }
         out.flush()
-    })
-}
-
-/// The records the shards' rows were written from, in input order.
-fn read_records(
-    parts: &[Part],
-    header: &csv::ByteRecord,
-    rows: &[Vec<csv::ByteRecord>],
-    grid: Grid,
-) -> Result<Vec<Record>, String> {
-    let mut records = Vec::with_capacity(grid.total * grid.k);
-    for (i, part, r) in grid.order() {
-        let row: CaseRow = rows[part][r]
-            .deserialize(Some(header))
-            .map_err(|e| format!("{}: {e}", parts[part].dir.join("cases.csv").display()))?;
-        records.push(to_record(i, &row)?);
-    }
-    Ok(records)
+    })?;
+    Ok(tallies)
 }
 
 /// The shards' measures added up, per strategy.
@@ -332,9 +321,9 @@ fn read_part(dir: &Path) -> Result<Part, String> {
     })
 }
 
-/// A shard's cases.csv, checked: the columns, one row per case of the shard × strategy, the
-/// strategies in order.
-fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRecord>, String> {
+/// Checks a shard's cases.csv, reading it once and keeping nothing: the columns, one row per
+/// case of the shard × strategy, the strategies in order.
+fn check_rows(p: &Part, names: &[String], total: usize) -> Result<(), String> {
     let path = p.dir.join("cases.csv");
     let mut r = csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let header = r
@@ -359,7 +348,7 @@ fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRe
         .iter()
         .position(|&c| c == "strategy")
         .expect("column");
-    let mut rows = Vec::new();
+    let mut rows = 0;
     for (n, row) in r.byte_records().enumerate() {
         let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
         let want = &names[n % names.len()];
@@ -371,22 +360,16 @@ fn read_rows(p: &Part, names: &[String], total: usize) -> Result<Vec<csv::ByteRe
                 String::from_utf8_lossy(row.get(strategy).unwrap_or_default())
             ));
         }
-        rows.push(row);
+        rows += 1;
     }
     let want = p.shard.len(total) * names.len();
-    if rows.len() != want {
+    if rows != want {
         return Err(format!(
-            "{}: {} rows, but shard {} of {total} cases × {} strategies has {want}",
+            "{}: {rows} rows, but shard {} of {total} cases × {} strategies has {want}",
             path.display(),
-            rows.len(),
             p.shard,
             names.len()
         ));
     }
-    Ok(rows)
-}
-
-/// The record a cases.csv row was written from (what the summary needs of it).
-fn to_record(case: usize, row: &CaseRow) -> Result<Record, String> {
-    Ok(row.to_record(case))
+    Ok(())
 }

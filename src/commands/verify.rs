@@ -150,72 +150,106 @@ pub fn verify_row(r: &CaseRow) -> Vec<String> {
     bad
 }
 
+/// What verify found so far, over the rows read: counts, and the first failures.
+#[derive(Default)]
+struct Found {
+    rows: usize,
+    solved: usize,
+    replayed: usize,
+    failures: Vec<String>,
+    count: usize,
+}
+
+/// Rows checked together: whole cases (a case's rows are adjacent in a cases.csv), about
+/// this many rows, so that a run of any size is verified in bounded memory.
+const CHUNK: usize = 1 << 14;
+
+impl Found {
+    fn fail(&mut self, keep: usize, f: impl IntoIterator<Item = String>) {
+        for f in f {
+            if self.failures.len() < keep {
+                self.failures.push(f);
+            }
+            self.count += 1;
+        }
+    }
+
+    /// Checks rows of whole cases: each row alone, then the rows of each case together.
+    fn check(&mut self, rows: &[CaseRow], keep: usize) {
+        self.rows += rows.len();
+        for r in rows {
+            self.fail(keep, verify_row(r));
+            if r.status == RowStatus::Solved {
+                self.solved += 1;
+                self.replayed += usize::from(r.path.is_some() || r.steps == Some(0));
+            }
+        }
+        let views: Vec<RowView> = rows
+            .iter()
+            .map(|r| {
+                let mut v = RowView::of_row(r, registry::find(&r.strategy).is_some());
+                v.matches_expected = Record::compare(r.status, r.steps, r.expected_steps);
+                v
+            })
+            .collect();
+        self.fail(keep, check::disagreements(&views));
+        let wrong: Vec<String> = check::findings(&views, &tilebench::search::Limits::default())
+            .iter()
+            .filter(|f| f.reason.class() == check::Class::Wrong)
+            .filter(|f| f.reason != check::Reason::Disagreement)
+            .map(check::Finding::line)
+            .collect();
+        self.fail(keep, wrong);
+    }
+}
+
 pub fn run(args: VerifyArgs) -> CmdResult {
     let path = RunDir::cases_csv(&args.results);
-    let rows = cases_csv::read(&path)?;
-    if rows.is_empty() {
+    let mut found = Found::default();
+    let mut chunk: Vec<CaseRow> = Vec::new();
+    for row in cases_csv::Rows::open(&path)? {
+        let row = row?;
+        let new_case = chunk
+            .last()
+            .is_some_and(|l| (l.line, &l.input) != (row.line, &row.input));
+        if chunk.len() >= CHUNK && new_case {
+            found.check(&chunk, args.show);
+            chunk.clear();
+        }
+        chunk.push(row);
+    }
+    found.check(&chunk, args.show);
+    if found.rows == 0 {
         return Err(format!(
             "{}: no rows, only the header: the run recorded no cases, so there is nothing to \
              verify; give the results of a run that solved its dataset",
             path.display()
         ));
     }
-    let mut failures: Vec<String> = rows.iter().flat_map(verify_row).collect();
-    let views: Vec<RowView> = rows
-        .iter()
-        .map(|r| {
-            let mut v = RowView::of_row(r, registry::find(&r.strategy).is_some());
-            // Answers are checked against expected_steps itself: a matches_expected that
-            // disagrees was reported above.
-            v.matches_expected = Record::compare(r.status, r.steps, r.expected_steps);
-            v
-        })
-        .collect();
-    // The answers `run --check` calls wrong (differs from expected_steps, rejected by the
-    // judge, not optimal, optimal strategies disagreeing); rows it leaves unverified (limit,
-    // error, unconfirmed) are not verify's to fail.
-    // Disagreements are listed per case, whether or not the rows also differ from
-    // expected_steps.
-    failures.extend(check::disagreements(&views));
-    failures.extend(
-        check::findings(&views, &tilebench::search::Limits::default())
-            .iter()
-            .filter(|f| f.reason.class() == check::Class::Wrong)
-            .filter(|f| f.reason != check::Reason::Disagreement)
-            .map(check::Finding::line),
-    );
-    let solved = rows
-        .iter()
-        .filter(|r| r.status == RowStatus::Solved)
-        .count();
-    let replayed = rows
-        .iter()
-        .filter(|r| r.status == RowStatus::Solved && (r.path.is_some() || r.steps == Some(0)))
-        .count();
-    eprintln!(
-        "verify: {} rows, {replayed} of {solved} solved paths replayed",
-        rows.len()
-    );
+    let Found {
+        rows,
+        solved,
+        replayed,
+        failures,
+        count,
+    } = found;
+    eprintln!("verify: {rows} rows, {replayed} of {solved} solved paths replayed");
     if replayed < solved {
         eprintln!(
             "verify: {} solved rows have no path; run with --paths to store them",
             solved - replayed
         );
     }
-    if failures.is_empty() {
+    if count == 0 {
         eprintln!("verify: ok");
         return Ok(OK);
     }
-    for f in failures.iter().take(args.show) {
+    for f in &failures {
         eprintln!("verify failed: {f}");
     }
-    if failures.len() > args.show {
-        eprintln!("verify failed: … and {} more", failures.len() - args.show);
+    if count > failures.len() {
+        eprintln!("verify failed: … and {} more", count - failures.len());
     }
-    eprintln!(
-        "verify: {} failure(s) in {}",
-        failures.len(),
-        path.display()
-    );
+    eprintln!("verify: {count} failure(s) in {}", path.display());
     Ok(FAILED)
 }

@@ -18,6 +18,7 @@
 
 use super::record::{Column, Record};
 use super::runner::Sink;
+use super::store::{self, Batch, Store};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -148,10 +149,8 @@ pub fn create(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// What the journal holds.
+/// What the journal holds besides its records (which [`load`] hands over one by one).
 pub struct Loaded {
-    /// Every finished case × strategy, in completion order.
-    pub records: Vec<Record>,
     /// Per strategy: the time spent preparing it (e.g. building pattern databases), summed
     /// over all sessions.
     pub prepare: BTreeMap<String, Duration>,
@@ -161,84 +160,107 @@ pub struct Loaded {
     pub last_session: u32,
 }
 
-/// Reads the complete lines of a journal file: the text up to its last line end. A torn
-/// last line is cut off the file, so that appending starts on a fresh line.
-fn complete_lines(path: &Path, header: &str) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let good = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if good < bytes.len() {
-        let f = OpenOptions::new()
+/// Opens a journal file for reading its complete lines: the text up to its last line end. A
+/// torn last line is cut off the file first, so that appending starts on a fresh line; a
+/// file without even its header gets the header again. Only the file's tail is read to find
+/// its last line end, and its header line to check it.
+fn complete_lines(path: &Path, header: &str) -> Result<io::BufReader<File>, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
+    let mut f = File::open(path).map_err(cannot)?;
+    let len = f.metadata().map_err(cannot)?.len();
+    // Back from the end, a block at a time, to the last line end.
+    let mut good = 0;
+    let mut end = len;
+    let mut block = vec![0u8; 1 << 16];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let part = &mut block[..(end - start) as usize];
+        f.seek(SeekFrom::Start(start)).map_err(cannot)?;
+        f.read_exact(part).map_err(cannot)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            good = start + i as u64 + 1;
+            break;
+        }
+        end = start;
+    }
+    if good < len {
+        let w = OpenOptions::new()
             .write(true)
             .open(path)
-            .and_then(|f| f.set_len(good as u64).map(|_| f))
+            .and_then(|w| w.set_len(good).map(|_| w))
             .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
-        let _ = f.sync_all();
+        let _ = w.sync_all();
     }
-    let text = String::from_utf8_lossy(&bytes[..good]).into_owned();
     if good == 0 {
         // Not even the header made it: start the file again.
         std::fs::write(path, header)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        return Ok(header.to_string());
     }
-    if !text.starts_with(header) {
+    let mut first = vec![0u8; header.len()];
+    f.seek(SeekFrom::Start(0)).map_err(cannot)?;
+    let got = f.read(&mut first).map_err(cannot)?;
+    if good > 0 && (got < first.len() || first != header.as_bytes()) {
         return Err(format!(
             "{}: not a tilebench journal (its header is not `{}`)",
             path.display(),
             header.trim_end()
         ));
     }
-    Ok(text)
+    f.seek(SeekFrom::Start(0)).map_err(cannot)?;
+    Ok(io::BufReader::with_capacity(1 << 20, f))
 }
 
-/// Reads the journal of `dir` back (records in completion order).
+fn damaged(path: &Path, line: u64, e: &str) -> String {
+    format!(
+        "{}:{line}: damaged journal line ({e}); the run cannot be resumed safely: \
+         start it again with --force",
+        path.display()
+    )
+}
+
+/// Reads the journal of `dir` back, once, in order: each record (in completion order) goes
+/// to `each`, which may refuse it with a message (a record the run does not have).
 ///
 /// # Errors
 /// A journal file that cannot be read or repaired, that is not a tilebench journal (wrong
-/// header), or that has a damaged line other than a torn last one.
-pub fn load(dir: &Path) -> Result<Loaded, String> {
-    let damaged = |path: &Path, line: u64, e: String| {
-        format!(
-            "{}:{line}: damaged journal line ({e}); the run cannot be resumed safely: \
-             start it again with --force",
-            path.display()
-        )
-    };
+/// header), or that has a damaged line other than a torn last one; or `each`'s message.
+pub fn load(
+    dir: &Path,
+    mut each: impl FnMut(Record) -> Result<(), String>,
+) -> Result<Loaded, String> {
     let path = dir.join(JOURNAL);
     let text = complete_lines(&path, header())?;
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let mut records = Vec::new();
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let mut row = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut row) {
             Ok(true) => {
                 let line = row.position().map_or(0, |p| p.line());
-                records.push(decode(&row).map_err(|e| damaged(&path, line, e))?);
+                each(decode(&row).map_err(|e| damaged(&path, line, &e))?)?;
             }
             Ok(false) => break,
             Err(e) => {
                 let line = e.position().map_or(0, |p| p.line());
-                return Err(damaged(&path, line, e.to_string()));
+                return Err(damaged(&path, line, &e.to_string()));
             }
         }
     }
 
     let ppath = dir.join(PASSES);
     let text = complete_lines(&ppath, PASSES_HEADER)?;
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut reader = csv::Reader::from_reader(text);
     // (session, strategy) → (prepare, wall): the last checkpoint is the longest.
     let mut passes: BTreeMap<(u32, String), (u64, u64)> = BTreeMap::new();
     let mut last_session = 0;
     for row in reader.records() {
         let row =
-            row.map_err(|e| damaged(&ppath, e.position().map_or(0, |p| p.line()), e.to_string()))?;
+            row.map_err(|e| damaged(&ppath, e.position().map_or(0, |p| p.line()), &e.to_string()))?;
         let line = row.position().map_or(0, |p| p.line());
         let n = |i: usize| -> Result<u64, String> {
             row.get(i)
                 .and_then(|s| s.parse().ok())
-                .ok_or_else(|| damaged(&ppath, line, format!("field {} is not a number", i + 1)))
+                .ok_or_else(|| damaged(&ppath, line, &format!("field {} is not a number", i + 1)))
         };
         let session = n(0)? as u32;
         let (prepare, wall) = (n(2)?, n(3)?);
@@ -255,7 +277,6 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
         *wall.entry(name).or_default() += Duration::from_nanos(w);
     }
     Ok(Loaded {
-        records,
         prepare,
         wall,
         last_session,
@@ -268,14 +289,14 @@ pub fn remove(dir: &Path) {
     // with a stray journal file, never a manifest with no journal to resume.
     let _ = std::fs::remove_file(dir.join(MANIFEST));
     crate::util::crash_point("removing", "");
-    for f in [JOURNAL, PASSES] {
+    for f in [JOURNAL, PASSES, store::SLOTS, store::TEXTS] {
         let _ = std::fs::remove_file(dir.join(f));
     }
 }
 
 enum Msg {
-    /// Encoded lines, and how many.
-    Lines(Vec<u8>, usize),
+    /// Encoded lines, how many, and the same records for the store.
+    Lines(Vec<u8>, usize, Option<Batch>),
     Start {
         name: String,
         prepare: Duration,
@@ -286,19 +307,20 @@ enum Msg {
     },
 }
 
-/// Appends records to the journal from a writer thread; a [`Sink`] for the runner.
+/// Appends records to the journal from a writer thread, and puts them in the run's
+/// [`Store`]; a [`Sink`] for the runner.
 pub struct Writer {
     tx: Option<SyncSender<Msg>>,
     names: Vec<String>,
-    thread: Option<JoinHandle<io::Result<()>>>,
-    /// The records also kept in memory (see [`Writer::open`]).
-    kept: Option<std::sync::Mutex<Vec<Record>>>,
+    thread: Option<JoinHandle<io::Result<Option<Store>>>>,
+    /// The store's layout, when there is a store.
+    layout: Option<store::Layout>,
 }
 
 impl Writer {
     /// Opens the journal of `dir` for appending as session `session`; `names` are the jobs'
-    /// names, in job order. With `keep`, the records are also kept in memory and returned by
-    /// [`Writer::finish`], so a run that starts afresh need not read its journal back.
+    /// names, in job order. With a `store`, every record also goes into it (in its slot),
+    /// and [`Writer::finish`] hands it back.
     ///
     /// # Errors
     /// A journal file that cannot be opened for appending (see [`create`]), or a writer
@@ -307,7 +329,7 @@ impl Writer {
         dir: &Path,
         session: u32,
         names: Vec<String>,
-        keep: bool,
+        store: Option<Store>,
     ) -> Result<Writer, String> {
         let open = |name: &str| {
             let p = dir.join(name);
@@ -317,17 +339,23 @@ impl Writer {
                 .map_err(|e| format!("cannot append to {}: {e}", p.display()))
         };
         let (records, passes) = (open(JOURNAL)?, open(PASSES)?);
+        let layout = store.as_ref().map(|s| *s.layout());
         // Bounded: workers wait rather than pile records up in memory if the disk is slow.
         let (tx, rx) = sync_channel(1 << 10);
+        let files = Files {
+            records,
+            passes,
+            store,
+        };
         let thread = std::thread::Builder::new()
             .name("tilebench-journal".into())
-            .spawn(move || write_loop(rx, records, passes, session))
+            .spawn(move || write_loop(rx, files, session))
             .map_err(|e| format!("cannot start the journal thread: {e}"))?;
         Ok(Writer {
             tx: Some(tx),
             names,
             thread: Some(thread),
-            kept: keep.then(Default::default),
+            layout,
         })
     }
 
@@ -338,24 +366,20 @@ impl Writer {
         }
     }
 
-    /// Writes and syncs everything sent so far and closes the files. Returns the records
-    /// kept in memory (none unless opened with `keep`), in completion order.
+    /// Writes and syncs everything sent so far and closes the journal files. Returns the
+    /// store, if it was opened with one, with every record sent in it.
     ///
     /// # Errors
     /// A write or sync that failed at any point since [`Writer::open`], or a writer thread
     /// that panicked.
-    pub fn finish(mut self) -> Result<Vec<Record>, String> {
+    pub fn finish(mut self) -> Result<Option<Store>, String> {
         self.tx.take();
         match self.thread.take().map(JoinHandle::join) {
-            Some(Ok(Ok(()))) | None => {}
-            Some(Ok(Err(e))) => return Err(format!("cannot write the journal: {e}")),
-            Some(Err(_)) => return Err("the journal thread panicked".into()),
+            Some(Ok(Ok(store))) => Ok(store),
+            None => Ok(None),
+            Some(Ok(Err(e))) => Err(format!("cannot write the journal: {e}")),
+            Some(Err(_)) => Err("the journal thread panicked".into()),
         }
-        Ok(self
-            .kept
-            .take()
-            .map(|k| k.into_inner().expect("journal records"))
-            .unwrap_or_default())
     }
 }
 
@@ -370,15 +394,16 @@ impl Sink for Writer {
     fn record(&self, job: usize, rec: Record) {
         self.records(job, vec![rec]);
     }
-    fn records(&self, _job: usize, recs: Vec<Record>) {
+    fn records(&self, job: usize, recs: Vec<Record>) {
         let mut lines = Vec::with_capacity(recs.len() * 96);
+        let mut batch = self.layout.map(|_| Batch::default());
         for r in &recs {
             encode(r, &mut lines);
+            if let (Some(b), Some(layout)) = (&mut batch, &self.layout) {
+                b.push(layout, job, r);
+            }
         }
-        self.send(Msg::Lines(lines, recs.len()));
-        if let Some(kept) = &self.kept {
-            kept.lock().expect("journal records").extend(recs);
-        }
+        self.send(Msg::Lines(lines, recs.len(), batch));
     }
     fn pass_end(&self, _job: usize, wall: Duration) {
         self.send(Msg::End { wall });
@@ -394,12 +419,19 @@ impl Drop for Writer {
     }
 }
 
-fn write_loop(
-    rx: Receiver<Msg>,
-    mut records: File,
-    mut passes: File,
-    session: u32,
-) -> io::Result<()> {
+/// The writer thread's files.
+struct Files {
+    records: File,
+    passes: File,
+    store: Option<Store>,
+}
+
+fn write_loop(rx: Receiver<Msg>, files: Files, session: u32) -> io::Result<Option<Store>> {
+    let Files {
+        mut records,
+        mut passes,
+        mut store,
+    } = files;
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
     let mut pending = 0usize;
     let mut current: Option<(String, Duration, Instant)> = None;
@@ -418,7 +450,10 @@ fn write_loop(
         let wait = FLUSH_EVERY.saturating_sub(last_sync.elapsed());
         let msg = rx.recv_timeout(wait);
         match msg {
-            Ok(Msg::Lines(l, n)) => {
+            Ok(Msg::Lines(l, n, batch)) => {
+                if let (Some(st), Some(b)) = (&mut store, batch) {
+                    st.put(b)?;
+                }
                 buf.extend_from_slice(&l);
                 pending += n;
                 if pending >= FLUSH_RECORDS {
@@ -451,7 +486,7 @@ fn write_loop(
             Err(RecvTimeoutError::Disconnected) => {
                 records.write_all(&buf)?;
                 records.sync_data()?;
-                return Ok(());
+                return Ok(store);
             }
         }
         if last_sync.elapsed() >= FLUSH_EVERY {
@@ -502,23 +537,41 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         create(&dir).unwrap();
-        let w = Writer::open(&dir, 1, vec!["astar".into()], true).unwrap();
+        let layout = store::Layout {
+            shard: crate::harness::shard::Shard::ALL,
+            cases: 3,
+            solvers: 1,
+        };
+        let st = Store::create(&dir, layout).unwrap();
+        let w = Writer::open(&dir, 1, vec!["astar".into()], Some(st)).unwrap();
         let t0 = Instant::now();
         w.pass_start(0, "astar", Duration::ZERO, t0);
         for i in 0..3 {
             w.record(0, Record::empty(i, "astar"));
         }
         w.pass_end(0, Duration::from_millis(5));
-        let kept = w.finish().unwrap();
+        let st = w.finish().unwrap().unwrap();
         let mut f = OpenOptions::new()
             .append(true)
             .open(dir.join(JOURNAL))
             .unwrap();
         f.write_all(b"3,astar,sol").unwrap();
-        let l = load(&dir).unwrap();
-        assert_eq!(l.records.len(), 3);
-        // What the writer kept in memory is what the journal holds.
-        assert_eq!(format!("{kept:?}"), format!("{:?}", l.records));
+        let mut records = Vec::new();
+        let l = load(&dir, |r| {
+            records.push(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(records.len(), 3);
+        // What the writer put in the store is what the journal holds.
+        let names = ["astar".to_string()];
+        let stored: Vec<Record> = st
+            .read(0, 3, &names)
+            .unwrap()
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(stored, records);
         assert_eq!(l.wall["astar"], Duration::from_millis(5));
         assert_eq!(l.last_session, 1);
         let text = std::fs::read_to_string(dir.join(JOURNAL)).unwrap();

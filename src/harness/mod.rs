@@ -15,6 +15,7 @@ pub mod record;
 pub mod rundir;
 pub mod runner;
 pub mod shard;
+pub mod store;
 pub mod verdict;
 
 pub use measure::measure;

@@ -11,7 +11,7 @@
 //! plan.mode = OutMode::Force;
 //! match execute(plan, &Silent, &AtomicBool::new(false))? {
 //!     Ending::Finished(run) => {
-//!         assert_eq!(run.records.len(), 6 * 2); // the six seed rows × two strategies
+//!         assert_eq!(run.rows, 6 * 2); // the six seed rows × two strategies
 //!         assert!(run.check_failures().is_empty());
 //!         assert!(run.dir.join("cases.csv").is_file());
 //!     }
@@ -22,17 +22,19 @@
 
 use super::input::{duplicate_ids, read_inputs, Case, InputError};
 use super::plan::{OutMode, RunPlan};
-use super::record::{Record, RowStatus};
+use super::record::Record;
 use super::rundir::RunDir;
-use super::runner::{self, Pass, RunConfig, Workers};
+use super::runner::{self, Jobs, Pass, RunConfig, Workers};
 use super::shard::Shard;
+use super::store::{Batch, Layout, Store};
+use super::verdict::Digest;
 use super::{journal, Session};
-use crate::check::{self, RowView};
+use crate::check::SolverCheck;
 use crate::external::Program;
 use crate::observe::Observer;
 use crate::report::cases_csv;
 use crate::report::run_json::{PdbInfo, RunInfo};
-use crate::report::{RunReport, StrategySummary};
+use crate::report::{ReportTally, RunReport, StrategySummary};
 use crate::search::heuristic::HeuristicKind;
 use crate::search::{registry, Limits, Solver};
 use crate::util::atomic_write;
@@ -41,14 +43,18 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime};
 
-/// A finished run: its directory, and what it found.
+/// A finished run: its directory, and what it found. The rows themselves are in its
+/// cases.csv (a run of any size is never held in memory); what the checks found is summed
+/// up in [`Finished::digest`].
 pub struct Finished {
     /// Where the files are.
     pub dir: RunDir,
     /// Every case read.
     pub cases: Vec<Case>,
-    /// One record per case of the shard × solver, in case order then solver order.
-    pub records: Vec<Record>,
+    /// Rows written to cases.csv: one per case of the shard × solver.
+    pub rows: usize,
+    /// What the checks found over the rows: counts, and the first few messages of each kind.
+    pub digest: Digest,
     /// The solvers' names, and whether each is optimal by construction.
     pub solvers: Vec<(String, bool)>,
     /// Per solver, as in summary.csv.
@@ -84,43 +90,38 @@ pub enum Ending {
 }
 
 impl Finished {
-    /// The rows as the checks read them.
-    pub fn views(&self) -> Vec<RowView<'_>> {
-        self.records
-            .iter()
-            .map(|r| {
-                let optimal = self.solvers.iter().any(|(n, o)| *o && *n == r.strategy);
-                RowView::of_record(&self.cases[r.case], r, optimal)
-            })
-            .collect()
-    }
-
-    /// `--check`'s failures: every row that is not verified (wrong answers, and rows with no
-    /// answer or nothing to confirm it), as `file:line: solver: what` lines. Empty when
-    /// `--check` passes without `--allow-limit`.
+    /// `--check`'s failures: the rows that are not verified (wrong answers, and rows with no
+    /// answer or nothing to confirm it), as `file:line: solver: what` lines; the first
+    /// [`Digest::FAILURES`] of them (`digest.failures.count` says how many there are).
+    /// Empty when `--check` passes without `--allow-limit`.
     pub fn check_failures(&self) -> Vec<String> {
-        check::failures(&self.views(), &self.limits)
+        self.digest.failures.first.clone()
     }
 
     /// Each solver's rows counted by `--check`'s reasons: verified, wrong, unverified.
-    pub fn tally(&self) -> Vec<check::SolverCheck> {
-        check::by_solver(&check::findings(&self.views(), &self.limits))
+    pub fn tally(&self) -> Vec<SolverCheck> {
+        self.digest.solvers.clone()
     }
 
-    /// The messages of the shard's invalid rows.
+    /// The messages of the shard's invalid rows (the first 20; `digest.invalid.count` says
+    /// how many there are).
     pub fn invalid(&self) -> Vec<&str> {
-        self.shard
-            .cases(self.cases.len())
-            .filter_map(|i| self.cases[i].problem.as_ref().err().map(String::as_str))
+        self.digest
+            .invalid
+            .first
+            .iter()
+            .map(String::as_str)
             .collect()
     }
 
-    /// The messages of the `error` rows.
+    /// The messages of the `error` rows (the first 20; `digest.errors.count` says how many
+    /// there are).
     pub fn errors(&self) -> Vec<&str> {
-        self.records
+        self.digest
+            .errors
+            .first
             .iter()
-            .filter(|r| r.status == RowStatus::Error)
-            .map(|r| r.message.as_str())
+            .map(String::as_str)
             .collect()
     }
 
@@ -208,47 +209,36 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
 /// The shard's case × solver grid: which slot a record fills.
 struct Grid<'a> {
     dir: &'a RunDir,
-    cases: usize,
-    shard: Shard,
+    layout: Layout,
     names: &'a [String],
 }
 
 impl Grid<'_> {
     fn len(&self) -> usize {
-        self.shard.len(self.cases) * self.names.len()
+        self.layout.len()
     }
-    /// The record's place in the grid (input order, then solver order).
-    fn slot(&self, r: &Record) -> Result<usize> {
+    /// The solver of a record read back from the journal, checked against the grid.
+    fn job(&self, r: &Record) -> std::result::Result<usize, String> {
+        let l = &self.layout;
         match self.names.iter().position(|n| *n == r.strategy) {
-            Some(j) if r.case < self.cases && self.shard.contains(r.case) => {
-                Ok(self.shard.position(r.case) * self.names.len() + j)
-            }
-            _ => Err(Error::output(format!(
+            Some(j) if r.case < l.cases && l.shard.contains(r.case) => Ok(j),
+            _ => Err(format!(
                 "{}: a result for case {} × `{}`, which this run does not have; the journal \
                  does not belong to this run: start again with --force, or use another --out",
                 self.dir.join(journal::JOURNAL).display(),
                 r.case,
                 r.strategy
-            ))),
+            )),
         }
     }
-    /// Records in grid order; every slot must be filled.
-    fn order(&self, all: Vec<Record>) -> Result<Vec<Record>> {
-        let mut grid: Vec<Option<Record>> = vec![None; self.len()];
-        for r in all {
-            let at = self.slot(&r)?;
-            grid[at] = Some(r);
-        }
-        let records: Vec<Record> = grid.into_iter().flatten().collect();
-        if records.len() != self.len() {
-            return Err(Error::output(format!(
-                "{}: the journal holds {} of the {} results after the run; run again with --resume",
-                self.dir.join(journal::JOURNAL).display(),
-                records.len(),
-                self.len()
-            )));
-        }
-        Ok(records)
+    /// The error of a grid with empty slots after the run.
+    fn missing(&self, have: usize) -> Error {
+        Error::output(format!(
+            "{}: the journal holds {have} of the {} results after the run; run again with \
+             --resume",
+            self.dir.join(journal::JOURNAL).display(),
+            self.len()
+        ))
     }
 }
 
@@ -292,41 +282,64 @@ struct Run<'a> {
 
 /// What the journal says is left to do.
 struct Todo {
-    /// `todo[j]`: the cases solver `j` has yet to solve.
-    todo: Vec<Vec<usize>>,
+    /// The jobs left.
+    jobs: Jobs,
     /// Case × solver jobs already done.
     already: usize,
-    /// The journal as it was (the earlier sessions' records and times).
+    /// The journal's times (the earlier sessions').
     earlier: journal::Loaded,
+    /// The records so far, in their slots (those of the journal, read once, in order);
+    /// the journal's writer holds it while the cases are solved.
+    store: Option<Store>,
 }
 
 impl Todo {
-    /// The shard's case × solver grid minus the journal's records.
-    fn of(grid: &Grid, earlier: journal::Loaded) -> Result<Todo> {
-        let k = grid.names.len();
-        let mut done = vec![false; grid.len()];
-        for r in &earlier.records {
-            done[grid.slot(r)?] = true;
-        }
-        let already = done.iter().filter(|&&d| d).count();
-        let todo = (0..k)
-            .map(|j| {
-                grid.shard
-                    .cases(grid.cases)
-                    .filter(|&i| !done[grid.shard.position(i) * k + j])
-                    .collect()
+    /// Records in a batch of the store while the journal is read.
+    const BATCH: usize = 4096;
+
+    /// The shard's case × solver grid minus the journal's records, which go into a new
+    /// store as they are read.
+    fn of(grid: &Grid) -> Result<Todo> {
+        let dir = grid.dir.path();
+        let cannot = |e: std::io::Error| {
+            format!(
+                "cannot write the run's records beside its journal in {}: {}",
+                dir.display(),
+                crate::util::io_reason(&e)
+            )
+        };
+        let mut store = Store::create(dir, grid.layout).map_err(|e| Error::Output(cannot(e)))?;
+        let (mut done, mut already) = (Vec::new(), 0);
+        let mut batch = Batch::default();
+        let earlier = grid
+            .dir
+            .load_journal(|r| {
+                let j = grid.job(&r)?;
+                if done.is_empty() {
+                    done = vec![false; grid.len()];
+                }
+                let at = grid.layout.slot(r.case, j);
+                already += usize::from(!done[at]);
+                done[at] = true;
+                batch.push(&grid.layout, j, &r);
+                if batch.len() >= Self::BATCH {
+                    store.put(std::mem::take(&mut batch)).map_err(cannot)?;
+                }
+                Ok(())
             })
-            .collect();
+            .map_err(Error::Output)?;
+        store.put(batch).map_err(|e| Error::Output(cannot(e)))?;
+        let jobs = if done.is_empty() {
+            Jobs::all(grid.layout)
+        } else {
+            Jobs::except(grid.layout, done)
+        };
         Ok(Todo {
-            todo,
+            jobs,
             already,
             earlier,
+            store: Some(store),
         })
-    }
-
-    /// Whether any pass has something to do.
-    fn any(&self) -> bool {
-        self.todo.iter().any(|t| !t.is_empty())
     }
 }
 
@@ -357,37 +370,36 @@ impl Run<'_> {
         )?)
     }
 
-    /// Solves what `todo` lists, journalling each record; returns this session and its
-    /// records.
+    /// Solves what `todo` lists, journalling each record and putting it in the store;
+    /// returns this session and the store.
     fn solve(
         &mut self,
         dir: &RunDir,
-        todo: &Todo,
+        todo: &mut Todo,
         prepared: &[Duration],
         stop: &AtomicBool,
-    ) -> Result<(Session, Vec<Record>)> {
+    ) -> Result<Session> {
         let cfg = RunConfig {
             threads: self.plan.threads,
             limits: self.plan.limits,
             repeat: self.plan.repeat,
             keep_paths: self.plan.keep_paths,
         };
-        // The records are kept in memory as they are journalled: the final files are made
-        // from the earlier sessions' records (read once, before) and this session's.
         let session_no = todo.earlier.last_session + 1;
-        let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), true)
+        let store = todo.store.take();
+        let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), store)
             .map_err(Error::Output)?;
         let pass = Pass {
             cases: &self.cases,
             cfg: &cfg,
-            todo: &todo.todo,
+            todo: &todo.jobs,
             sink: &writer,
             stop,
             observer: self.observer,
         };
         let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass);
-        let kept = writer.finish().map_err(Error::Output)?;
-        Ok((session, kept))
+        todo.store = writer.finish().map_err(Error::Output)?;
+        Ok(session)
     }
 }
 
@@ -422,13 +434,17 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     let (dir, prepared) = run.open()?;
     let shard = run.plan.shard.unwrap_or(Shard::ALL);
     let names = run.names.clone();
+    let layout = Layout {
+        shard,
+        cases: run.cases.len(),
+        solvers: names.len(),
+    };
     let grid = Grid {
         dir: &dir,
-        cases: run.cases.len(),
-        shard,
+        layout,
         names: &names,
     };
-    let todo = Todo::of(&grid, dir.load_journal().map_err(Error::Output)?)?;
+    let mut todo = Todo::of(&grid)?;
     if todo.already > 0 {
         observer.notice(&format!(
             "tilebench: resuming {}: {} of {} case × strategy jobs were done, {} to go",
@@ -440,11 +456,15 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     }
     let prepared = match prepared {
         Some(p) => p,
-        None => run.prepare(&todo.todo.iter().map(|t| !t.is_empty()).collect::<Vec<_>>())?,
+        None => run.prepare(
+            &(0..names.len())
+                .map(|j| todo.jobs.left(j) > 0)
+                .collect::<Vec<_>>(),
+        )?,
     };
     crate::util::crash_point("solving", "");
     let t0 = Instant::now();
-    let (session, kept) = run.solve(&dir, &todo, &prepared, stop)?;
+    let session = run.solve(&dir, &mut todo, &prepared, stop)?;
     if session.stopped {
         return Ok(Ending::Stopped(Stopped {
             saved: todo.already + session.solved,
@@ -454,36 +474,33 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     }
     let wall = t0.elapsed();
     // A session with nothing to do (every job was done) ran no pass and is not counted.
-    let this_session = todo.any().then_some(todo.earlier.last_session + 1);
+    let this_session = todo.jobs.any().then_some(todo.earlier.last_session + 1);
+    let solvers: Vec<(String, bool)> = run
+        .solvers
+        .iter()
+        .map(|s| (s.name().to_string(), s.optimal()))
+        .collect();
     let done = Sessions {
+        store: todo
+            .store
+            .take()
+            .expect("the store is back from the writer"),
         earlier: todo.earlier,
-        kept,
         this_session,
         session: &session,
         wall,
         started,
     };
-    let (records, summaries) = done.write(&grid, &run.cases, &mut run.info)?;
-    for e in &run.plan.exports {
-        std::fs::write(&e.path, e.format.export.render(&summaries))
-            .map_err(|err| Error::output(format!("cannot write {}: {err}", e.path.display())))?;
-    }
-    let baseline = match &run.plan.save_baseline {
-        Some(name) => Some((
-            name.clone(),
-            dir.save_baseline(name).map_err(Error::Output)?,
-        )),
-        None => None,
-    };
-    let solvers = run
-        .solvers
-        .iter()
-        .map(|s| (s.name().to_string(), s.optimal()))
-        .collect();
+    let optimal: Vec<bool> = solvers.iter().map(|s| s.1).collect();
+    let rows = (&run.cases[..], &optimal[..], &run.plan.limits);
+    let (summaries, digest) = done.write(&grid, rows, &mut run.info)?;
+    let total = grid.len();
+    let baseline = exports(&run.plan, &dir, &summaries)?;
     Ok(Ending::Finished(Box::new(Finished {
         dir,
         cases: run.cases,
-        records,
+        rows: total,
+        digest,
         solvers,
         summaries,
         shard,
@@ -492,6 +509,26 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         baseline,
         limits: run.plan.limits,
     })))
+}
+
+/// Writes the plan's exports of the summaries and saves its baseline, if it asks for one
+/// (its name and directory).
+fn exports(
+    plan: &RunPlan,
+    dir: &RunDir,
+    summaries: &[StrategySummary],
+) -> Result<Option<(String, PathBuf)>> {
+    for e in &plan.exports {
+        std::fs::write(&e.path, e.format.export.render(summaries))
+            .map_err(|err| Error::output(format!("cannot write {}: {err}", e.path.display())))?;
+    }
+    Ok(match &plan.save_baseline {
+        Some(name) => Some((
+            name.clone(),
+            dir.save_baseline(name).map_err(Error::Output)?,
+        )),
+        None => None,
+    })
 }
 
 /// Beside a solver's raw p50 latency, the same less its measured process start-up
@@ -519,10 +556,10 @@ fn add_corrected(
 
 /// Every session's records and times, at the end of the last.
 struct Sessions<'a> {
-    /// The journal as it was when this session started.
+    /// Every record, in its slot.
+    store: Store,
+    /// The journal's times as they were when this session started.
     earlier: journal::Loaded,
-    /// This session's records.
-    kept: Vec<Record>,
     /// This session's number, when it ran a pass.
     this_session: Option<u32>,
     session: &'a Session,
@@ -532,16 +569,69 @@ struct Sessions<'a> {
     started: SystemTime,
 }
 
+/// What the final pass reads beside the records: the cases, whether each solver is optimal
+/// by construction, and the run's limits.
+type Rows<'a> = (&'a [Case], &'a [bool], &'a Limits);
+
+/// Cases whose records are read, checked and written together in the final pass.
+const CHUNK: usize = 1 << 14;
+
 impl Sessions<'_> {
+    /// Writes cases.csv from the store, a chunk of cases at a time (so in memory that does
+    /// not grow with the run), summing up the histograms, the summaries and the checks'
+    /// digest as it goes.
+    fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest)> {
+        let (cases, optimal, limits) = rows;
+        let (names, layout) = (grid.names, &grid.layout);
+        let mut tally = ReportTally::new(names);
+        let mut digest = Digest::default();
+        let mut have = 0;
+        let written = atomic_write(&grid.dir.join("cases.csv"), |w| {
+            cases_csv::write_header(&mut *w).map_err(std::io::Error::other)?;
+            for from in (0..layout.positions()).step_by(CHUNK) {
+                let to = (from + CHUNK).min(layout.positions());
+                let slots = self.store.read(from, to, names)?;
+                let full = slots.iter().all(Option::is_some);
+                let records: Vec<Record> = slots.into_iter().flatten().collect();
+                have += records.len();
+                if !full || have < (to * names.len()) {
+                    continue;
+                }
+                let of: Vec<&Case> = (from..to)
+                    .map(|p| &cases[layout.shard.case_at(p)])
+                    .collect();
+                let ((), written) = rayon::join(
+                    || {
+                        for (i, r) in records.iter().enumerate() {
+                            tally.add_at(i % names.len(), r);
+                        }
+                        digest.add(&of, &records, optimal, limits);
+                    },
+                    || cases_csv::write_rows(&mut *w, cases, &records),
+                );
+                written.map_err(std::io::Error::other)?;
+            }
+            if have < grid.len() {
+                return Err(std::io::Error::other("records missing"));
+            }
+            Ok(())
+        });
+        if have < grid.len() {
+            return Err(grid.missing(have));
+        }
+        written.map_err(Error::Output)?;
+        Ok((tally, digest))
+    }
+
     /// Writes the final files: cases.csv, then summary.csv, histograms and run.json (with
-    /// `info` completed); then the journal goes. Returns the records in grid order and the
-    /// summaries.
+    /// `info` completed); then the journal goes. Returns the summaries and the checks'
+    /// digest.
     fn write(
         self,
         grid: &Grid,
-        cases: &[Case],
+        rows: Rows,
         info: &mut RunInfo,
-    ) -> Result<(Vec<Record>, Vec<StrategySummary>)> {
+    ) -> Result<(Vec<StrategySummary>, Digest)> {
         let names = grid.names;
         let dir = grid.dir;
         // Per solver: the earlier sessions' time plus this one's.
@@ -555,14 +645,8 @@ impl Sessions<'_> {
         let wall = sum(&self.earlier.wall, &self.session.wall);
         let prepare = sum(&self.earlier.prepare, &self.session.prepare);
         let sessions = self.this_session.unwrap_or(self.earlier.last_session);
-        let mut all = self.earlier.records;
-        all.extend(self.kept);
-        let records = grid.order(all)?;
-        let report = RunReport::new(cases, &records, names, &wall);
-        atomic_write(&dir.join("cases.csv"), |w| {
-            cases_csv::write(w, cases, &records).map_err(std::io::Error::other)
-        })
-        .map_err(Error::Output)?;
+        let (tally, digest) = self.write_cases(grid, rows)?;
+        let report = tally.report(&wall);
         info.threads = self.session.threads;
         info.solver_facts = names
             .iter()
@@ -590,7 +674,6 @@ impl Sessions<'_> {
             .map_err(Error::Output)?;
         crate::util::crash_point("finished", "");
         dir.finish();
-        let summaries = report.summaries;
-        Ok((records, summaries))
+        Ok((report.summaries, digest))
     }
 }

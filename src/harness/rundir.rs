@@ -201,7 +201,15 @@ impl RunDir {
         if !manifest.is_file() {
             if dir.join("run.json").is_file() {
                 // A kill between the manifest's removal and the journal's leaves the journal.
-                remove_files(dir, |n| n == journal::JOURNAL || n == journal::PASSES)?;
+                remove_files(dir, |n| {
+                    [
+                        journal::JOURNAL,
+                        journal::PASSES,
+                        super::store::SLOTS,
+                        super::store::TEXTS,
+                    ]
+                    .contains(&n)
+                })?;
                 return Err(format!(
                     "{} holds a finished run (run.json, no manifest): nothing to resume; use \
                      it as it is, or pass --force instead of --resume to run it again",
@@ -257,12 +265,16 @@ impl RunDir {
         })
     }
 
-    /// Reads the journal back.
+    /// Reads the journal back, once, in order: each record goes to `each` (see
+    /// [`journal::load`]).
     ///
     /// # Errors
-    /// A damaged or foreign journal.
-    pub fn load_journal(&self) -> Result<journal::Loaded, String> {
-        journal::load(&self.path)
+    /// A damaged or foreign journal, or `each`'s message.
+    pub fn load_journal(
+        &self,
+        each: impl FnMut(super::record::Record) -> Result<(), String>,
+    ) -> Result<journal::Loaded, String> {
+        journal::load(&self.path, each)
     }
 
     /// The run's final files are written: the journal goes.
@@ -352,6 +364,8 @@ fn is_run_file(name: &str) -> bool {
             journal::MANIFEST,
             journal::JOURNAL,
             journal::PASSES,
+            super::store::SLOTS,
+            super::store::TEXTS,
             "latency.hlog",
         ]
         .contains(&name)

@@ -13,6 +13,7 @@ use super::input::Case;
 use super::judge::{judge, Optimum};
 use super::measure::measure;
 use super::record::{Record, RowStatus};
+use super::store::Layout;
 use crate::observe::Observer;
 use crate::puzzle::{Board, Move};
 use crate::search::{Limits, Prepare, SolveError, Solver};
@@ -164,7 +165,11 @@ pub fn run(
             .collect(),
         k,
     );
-    let todo: Vec<Vec<usize>> = vec![(0..cases.len()).collect(); k];
+    let todo = Jobs::all(Layout {
+        shard: super::shard::Shard::ALL,
+        cases: cases.len(),
+        solvers: k,
+    });
     let stop = AtomicBool::new(false);
     let workers = Workers::new(cfg.threads)?;
     let prepared = prepare(&workers, solvers, &[], cases, observer).map_err(|e| e.0)?;
@@ -201,14 +206,70 @@ pub fn goals_of(cases: &[Case]) -> Vec<Board> {
         .collect()
 }
 
+/// Which cases each solver has yet to solve: its shard's cases less the jobs done, kept as
+/// one flag per case × solver (none at all when nothing is done).
+pub struct Jobs {
+    layout: Layout,
+    /// Per slot of the layout, whether it is done; empty when none is.
+    done: Vec<bool>,
+    /// Per solver, the cases left.
+    left: Vec<usize>,
+}
+
+impl Jobs {
+    /// Every case of the layout, for every solver.
+    pub fn all(layout: Layout) -> Jobs {
+        Jobs {
+            left: vec![layout.positions(); layout.solvers],
+            layout,
+            done: Vec::new(),
+        }
+    }
+    /// The jobs of the layout whose flag in `done` (one per slot, see [`Layout::slot`]) is
+    /// false.
+    pub fn except(layout: Layout, done: Vec<bool>) -> Jobs {
+        assert_eq!(done.len(), layout.len(), "one flag per slot");
+        let n = layout.positions();
+        let left = (0..layout.solvers)
+            .map(|j| done[j * n..(j + 1) * n].iter().filter(|&&d| !d).count())
+            .collect();
+        Jobs { layout, done, left }
+    }
+    /// How many cases solver `job` has left.
+    pub fn left(&self, job: usize) -> usize {
+        self.left[job]
+    }
+    /// Whether any solver has a case left.
+    pub fn any(&self) -> bool {
+        self.left.iter().any(|&n| n > 0)
+    }
+    /// The case × solver jobs left.
+    pub fn total(&self) -> usize {
+        self.left.iter().sum()
+    }
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    /// The cases solver `job` has left, in order, as a parallel iterator.
+    fn cases(&self, job: usize) -> impl ParallelIterator<Item = usize> + '_ {
+        let n = self.layout.positions();
+        let shard = self.layout.shard;
+        (0..n)
+            .into_par_iter()
+            .filter(move |&p| !self.done.get(job * n + p).copied().unwrap_or(false))
+            .map(move |p| shard.case_at(p))
+    }
+}
+
 /// What [`run_into`] solves and where the records go.
 pub struct Pass<'a> {
     /// Every case of the run.
     pub cases: &'a [Case],
     /// Limits, repeats, paths.
     pub cfg: &'a RunConfig,
-    /// `todo[j]`: the indices into `cases` that solver `j` solves.
-    pub todo: &'a [Vec<usize>],
+    /// The cases each solver solves (indices into `cases`).
+    pub todo: &'a Jobs,
     /// Where each record goes as it finishes.
     pub sink: &'a dyn Sink,
     /// Raised to stop: cases not started yet are skipped (the ones in flight finish and are
@@ -218,7 +279,7 @@ pub struct Pass<'a> {
     pub observer: &'a dyn Observer,
 }
 
-/// Solves the cases `pass.todo[j]` with solver `j` (prepared, in `prepared[j]`), for every
+/// Solves the cases `pass.todo` lists for solver `j` with solver `j` (prepared, in `prepared[j]`), for every
 /// solver in turn, handing each record to the sink as it finishes.
 pub fn run_into(
     workers: &Workers,
@@ -234,10 +295,14 @@ pub fn run_into(
         stop,
         observer,
     } = *pass;
-    assert_eq!(todo.len(), solvers.len(), "one todo list per solver");
+    assert_eq!(
+        todo.layout.solvers,
+        solvers.len(),
+        "one todo list per solver"
+    );
     let pool = &workers.pool;
     let threads = workers.threads();
-    let total = todo.iter().map(Vec::len).sum::<usize>() as u64;
+    let total = todo.total() as u64;
     let bar = observer.progress("", total);
     let mut session = Session {
         wall: vec![Duration::ZERO; solvers.len()],
@@ -256,8 +321,8 @@ pub fn run_into(
     let mut optimum = Optimum::new(cases.len(), cfg.limits);
     if solvers
         .iter()
-        .zip(todo)
-        .any(|(s, t)| !s.optimal() && !t.is_empty())
+        .enumerate()
+        .any(|(j, s)| !s.optimal() && todo.left(j) > 0)
     {
         let goals = goals_of(cases);
         pool.install(|| optimum.prepare(cases, &goals));
@@ -271,8 +336,7 @@ pub fn run_into(
             session.stopped = true;
             break;
         }
-        let indices = &todo[j];
-        if indices.is_empty() {
+        if todo.left(j) == 0 {
             continue;
         }
         bar.label(solver.name());
@@ -283,9 +347,9 @@ pub fn run_into(
         std::thread::scope(|scope| {
             scope.spawn(|| watch.run(one, cases, stop, observer));
             pool.install(|| {
-                indices.par_iter().for_each_init(
+                todo.cases(j).for_each_init(
                     || Batch::new(sink, j),
-                    |batch, &i| {
+                    |batch, i| {
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }

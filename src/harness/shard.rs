@@ -28,6 +28,10 @@ impl Shard {
     pub fn position(self, case: usize) -> usize {
         case / self.count as usize
     }
+    /// The case at `position` among the shard's cases (the inverse of [`Shard::position`]).
+    pub fn case_at(self, position: usize) -> usize {
+        position * self.count as usize + (self.index - 1) as usize
+    }
     /// How many of `total` cases are in this shard.
     pub fn len(self, total: usize) -> usize {
         (total + self.count as usize - self.index as usize) / self.count as usize

@@ -1,9 +1,97 @@
 //! What a finished run says to its user: the problems, after the data is safely written,
 //! and whether a check failed.
 
+use super::input::Case;
 use super::pipeline::Finished;
-use crate::check::{self, AllowLimit, Class, Finding, Reason, SolverCheck};
+use super::record::{Record, RowStatus};
+use crate::check::{self, AllowLimit, Class, Reason, RowView, SolverCheck};
+use crate::search::Limits;
 use std::collections::BTreeMap;
+
+/// Messages of one kind: the first few kept, all counted.
+#[derive(Clone, Debug, Default)]
+pub struct Kept {
+    /// The first [`Kept::MAX`] (or the cap given), in row order.
+    pub first: Vec<String>,
+    /// How many there were.
+    pub count: usize,
+}
+
+impl Kept {
+    /// Messages kept of a kind, by default: enough for every line a verdict shows.
+    pub const MAX: usize = 20;
+
+    fn push(&mut self, cap: usize, m: impl FnOnce() -> String) {
+        if self.first.len() < cap {
+            self.first.push(m());
+        }
+        self.count += 1;
+    }
+}
+
+/// What the checks found over a run's rows, summed up as the rows stream by, a chunk of whole
+/// cases at a time: counts, and the first few messages of each kind, never every row.
+#[derive(Clone, Debug, Default)]
+pub struct Digest {
+    /// Rows with an answer to check (all but `invalid` ones).
+    pub findings: usize,
+    /// The messages of the shard's invalid cases.
+    pub invalid: Kept,
+    /// The messages of the `error` rows.
+    pub errors: Kept,
+    /// Each solver's rows counted by `--check`'s reasons, in order of first appearance.
+    pub solvers: Vec<SolverCheck>,
+    /// Per (solver, in `solvers`; reason that is not verified): the first [`SHOWN`] rows'
+    /// check lines, and how many rows.
+    pub failing: BTreeMap<(usize, Reason), Kept>,
+    /// The check lines of the rows that are not verified (the first [`Digest::FAILURES`]).
+    pub failures: Kept,
+}
+
+impl Digest {
+    /// Check lines kept for [`Finished::check_failures`].
+    pub const FAILURES: usize = 1000;
+
+    /// Adds whole cases: `cases` (as many as `records` has cases: `solvers` records each, in
+    /// solver order); `optimal[j]` says whether solver `j` is optimal by construction.
+    pub fn add(&mut self, cases: &[&Case], records: &[Record], optimal: &[bool], limits: &Limits) {
+        let k = optimal.len().max(1);
+        for c in cases {
+            if let Err(m) = &c.problem {
+                self.invalid.push(Kept::MAX, || m.clone());
+            }
+        }
+        let views: Vec<RowView> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| RowView::of_record(cases[i / k], r, optimal[i % k]))
+            .collect();
+        for r in records.iter().filter(|r| r.status == RowStatus::Error) {
+            self.errors.push(Kept::MAX, || r.message.clone());
+        }
+        for f in check::findings(&views, limits) {
+            self.findings += 1;
+            let s = match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
+                Some(s) => s,
+                None => {
+                    self.solvers.push(SolverCheck {
+                        solver: f.row.strategy.to_string(),
+                        ..SolverCheck::default()
+                    });
+                    self.solvers.len() - 1
+                }
+            };
+            *self.solvers[s].counts.entry(f.reason).or_default() += 1;
+            if f.reason.class() != Class::Verified {
+                self.failing
+                    .entry((s, f.reason))
+                    .or_default()
+                    .push(SHOWN, || f.line());
+                self.failures.push(Self::FAILURES, || f.line());
+            }
+        }
+    }
+}
 
 /// The lines a run ends with, and what they mean for an exit code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,21 +115,21 @@ impl Finished {
     pub fn verdict(&self, check: Option<&AllowLimit>) -> Verdict {
         let mut v = Verdict::default();
         let cases_path = self.cases_csv();
-        let mut shown = |label: &str, messages: &[&str]| {
-            for m in messages.iter().take(20) {
+        let mut shown = |label: &str, messages: &Kept| {
+            for m in &messages.first {
                 v.lines.push(format!("{label}: {m}"));
             }
-            if messages.len() > 20 {
+            if messages.count > messages.first.len() {
                 v.lines.push(format!(
                     "{label}: … and {} more (see the message column of {})",
-                    messages.len() - 20,
+                    messages.count - messages.first.len(),
                     cases_path.display()
                 ));
             }
         };
-        let (invalid, errors) = (self.invalid(), self.errors());
-        shown("invalid", &invalid);
-        shown("error", &errors);
+        let (invalid, errors) = (&self.digest.invalid, &self.digest.errors);
+        shown("invalid", invalid);
+        shown("error", errors);
         if let Some(allow) = check {
             self.check_lines(allow, &mut v);
         } else {
@@ -60,12 +148,12 @@ impl Finished {
                 ));
             }
         }
-        if !invalid.is_empty() || !errors.is_empty() {
+        if invalid.count + errors.count > 0 {
             v.lines.push(format!(
                 "tilebench: {} invalid row(s), {} error row(s); every row is in {} (status and \
                  message columns)",
-                invalid.len(),
-                errors.len(),
+                invalid.count,
+                errors.count,
                 cases_path.display()
             ));
             v.bad_rows = true;
@@ -76,11 +164,8 @@ impl Finished {
     /// `--check`'s lines: the rows that fail (the first few per solver and reason), each
     /// solver's counts, the allowances exceeded, the conclusion and what to do.
     fn check_lines(&self, allow: &AllowLimit, v: &mut Verdict) {
-        // The rows' views are built once for the findings.
-        let rows = self.views();
-        let findings = check::findings(&rows, &self.limits);
-        let solvers = check::by_solver(&findings);
-        let (accepted, exceeded) = allow.judge(&solvers);
+        let solvers = &self.digest.solvers;
+        let (accepted, exceeded) = allow.judge(solvers);
         for (name, _) in &allow.named {
             if !solvers.iter().any(|s| s.solver.eq_ignore_ascii_case(name)) {
                 v.lines.push(format!(
@@ -91,10 +176,16 @@ impl Finished {
         let failing = |s: usize, r: Reason| {
             r.class() != Class::Verified && !(r == Reason::Limit && accepted[s])
         };
-        for ((s, reason), (named, n)) in failing_rows(&findings, &solvers, failing) {
-            for f in named {
-                v.lines.push(format!("check failed: {}", f.line()));
+        let failing_rows = self
+            .digest
+            .failing
+            .iter()
+            .filter(|((s, r), _)| failing(*s, *r));
+        for (&(s, reason), rows) in failing_rows {
+            for line in &rows.first {
+                v.lines.push(format!("check failed: {line}"));
             }
+            let n = rows.count;
             if n > SHOWN {
                 v.lines.push(format!(
                     "check failed: {}: … and {} more {} rows",
@@ -121,33 +212,11 @@ impl Finished {
                 }
             }
         }
-        v.check_failed = !unaccepted.counts.is_empty() || findings.is_empty();
+        let findings = self.digest.findings;
+        v.check_failed = !unaccepted.counts.is_empty() || findings == 0;
         v.lines
-            .extend(conclusion(&total, &unaccepted, findings.len(), self));
+            .extend(conclusion(&total, &unaccepted, findings, self));
     }
-}
-
-/// Per solver (in order) and reason (in order) of the rows that fail: the first
-/// [`SHOWN`] and how many there are.
-fn failing_rows<'f, 'a>(
-    findings: &'f [Finding<'a>],
-    solvers: &[SolverCheck],
-    failing: impl Fn(usize, Reason) -> bool,
-) -> BTreeMap<(usize, Reason), (Vec<&'f Finding<'a>>, usize)> {
-    let mut out: BTreeMap<(usize, Reason), (Vec<&Finding>, usize)> = BTreeMap::new();
-    for f in findings {
-        let Some(s) = solvers.iter().position(|s| s.solver == f.row.strategy) else {
-            continue;
-        };
-        if failing(s, f.reason) {
-            let (named, n) = out.entry((s, f.reason)).or_default();
-            if named.len() < SHOWN {
-                named.push(f);
-            }
-            *n += 1;
-        }
-    }
-    out
 }
 
 /// `12 expected_steps, 6 parity`: the reasons of one class with their counts.

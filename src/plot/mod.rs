@@ -152,30 +152,42 @@ pub fn load(path: &Path) -> Result<RunData, String> {
             dir.display()
         ));
     }
-    let rows = cases_csv::read(&cases_path)?;
-
     let hlog_path = dir.join(HLOG);
-    let (mut hists, latency_source) = if hlog_path.is_file() {
+    let logged = hlog_path.is_file();
+    // cases.csv read once, a row at a time, into the aggregates the charts draw: the
+    // latency histograms (when there is no interval log), mean expanded by steps, and the
+    // per-case points.
+    let mut agg: BTreeMap<String, Aggregate> = BTreeMap::new();
+    for row in cases_csv::Rows::open(&cases_path)? {
+        add_row(&mut agg, &row?, logged);
+    }
+    let (mut hists, latency_source) = if logged {
         (
             crate::report::hgrm::read_interval_log(&hlog_path)?,
             LatencySource::IntervalLog,
         )
     } else {
-        (latency_from_rows(&rows), LatencySource::CasesCsv)
+        let h = agg
+            .iter_mut()
+            .filter_map(|(n, a)| Some((n.clone(), a.latency.take()?)));
+        (h.collect(), LatencySource::CasesCsv)
     };
 
     let strategies = summaries
         .iter()
-        .map(|s| StrategyData {
-            name: s.strategy.clone(),
-            latency_ns: hists.remove(&s.strategy).unwrap_or_else(new_histogram),
-            expanded_by_steps: expanded_by_steps(&rows, &s.strategy),
-            cases_per_s: s.cases_per_s,
-            cases: rows
-                .iter()
-                .filter(|r| r.strategy == s.strategy)
-                .map(CasePoint::of)
-                .collect(),
+        .map(|s| {
+            let a = agg.remove(&s.strategy).unwrap_or_default();
+            StrategyData {
+                name: s.strategy.clone(),
+                latency_ns: hists.remove(&s.strategy).unwrap_or_else(new_histogram),
+                expanded_by_steps: a
+                    .by_steps
+                    .into_iter()
+                    .map(|(st, (sum, n))| (st, sum / n as f64, n))
+                    .collect(),
+                cases_per_s: s.cases_per_s,
+                cases: a.cases,
+            }
         })
         .collect();
     Ok(RunData {
@@ -215,36 +227,35 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
     Ok(runs)
 }
 
-/// Latency histograms rebuilt from cases.csv (searched rows, as `run` records them).
-fn latency_from_rows(rows: &[CaseRow]) -> BTreeMap<String, Histogram<u64>> {
-    let mut out: BTreeMap<String, Histogram<u64>> = BTreeMap::new();
-    for r in rows {
-        if let Some(ns) = r.latency_ns {
-            out.entry(r.strategy.clone())
-                .or_insert_with(new_histogram)
-                .saturating_record(ns.max(1));
-        }
-    }
-    out
+/// One strategy's rows of a cases.csv, added up as they are read.
+#[derive(Default)]
+struct Aggregate {
+    /// Latency of the searched rows (without an interval log; none if no row has one).
+    latency: Option<Histogram<u64>>,
+    /// Solved rows by steps: expanded summed, rows.
+    by_steps: BTreeMap<u32, (f64, usize)>,
+    /// Every row, for the per-case charts.
+    cases: Vec<CasePoint>,
 }
 
-/// Mean expanded of one strategy's solved rows, by steps.
-fn expanded_by_steps(rows: &[CaseRow], strategy: &str) -> Vec<(u32, f64, usize)> {
-    let mut acc: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
-    for r in rows
-        .iter()
-        .filter(|r| r.strategy == strategy && r.status == crate::harness::record::RowStatus::Solved)
-    {
-        if let (Some(steps), Some(expanded)) = (r.steps, r.expanded) {
-            let Ok(steps) = u32::try_from(steps) else {
-                continue;
-            };
-            let e = acc.entry(steps).or_insert((0.0, 0));
+/// Adds a row to its strategy's aggregate; `logged`: the run has an interval log, so no
+/// histogram is rebuilt.
+fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
+    if !agg.contains_key(&r.strategy) {
+        agg.insert(r.strategy.clone(), Aggregate::default());
+    }
+    let a = agg.get_mut(&r.strategy).expect("inserted");
+    if let (false, Some(ns)) = (logged, r.latency_ns) {
+        a.latency
+            .get_or_insert_with(new_histogram)
+            .saturating_record(ns.max(1));
+    }
+    if r.status == crate::harness::record::RowStatus::Solved {
+        if let (Some(Ok(steps)), Some(expanded)) = (r.steps.map(u32::try_from), r.expanded) {
+            let e = a.by_steps.entry(steps).or_insert((0.0, 0));
             e.0 += expanded as f64;
             e.1 += 1;
         }
     }
-    acc.into_iter()
-        .map(|(s, (sum, n))| (s, sum / n as f64, n))
-        .collect()
+    a.cases.push(CasePoint::of(r));
 }

@@ -198,10 +198,30 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
 /// # Errors
 /// A write to `w` that fails.
 pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
-    use rayon::prelude::*;
+    write_header(&mut w)?;
+    write_rows(&mut w, cases, records)?;
+    w.flush()?;
+    Ok(())
+}
+
+/// Writes cases.csv's header line (see [`write_rows`] for its rows).
+///
+/// # Errors
+/// A write to `w` that fails.
+pub fn write_header(mut w: impl Write) -> csv::Result<()> {
     let mut header = csv::Writer::from_writer(Vec::new());
     header.write_record(COLUMNS)?;
     w.write_all(&header.into_inner().map_err(|e| e.into_error())?)?;
+    Ok(())
+}
+
+/// Writes rows of cases.csv, one per record (of `cases[record.case]`), in the records'
+/// order: a run writes its records a chunk at a time. Rows are formatted in parallel.
+///
+/// # Errors
+/// A write to `w` that fails.
+pub fn write_rows(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
+    use rayon::prelude::*;
     for batch in records.chunks(CHUNK * BATCH) {
         let parts: Vec<csv::Result<Vec<u8>>> = batch
             .par_chunks(CHUNK)
@@ -219,7 +239,6 @@ pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Resu
             w.write_all(&part?)?;
         }
     }
-    w.flush()?;
     Ok(())
 }
 
@@ -235,55 +254,86 @@ pub const LATER_COLUMNS: [&str; 4] = ["optimal", "cpu_us", "max_rss_kb", "optimu
 /// [`LATER_COLUMNS`]: a missing column would read as empty cells); a row that is not a
 /// [`CaseRow`] (a value that does not parse).
 pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
-    let p = path.display();
-    let redo = "give the cases.csv of a finished `tilebench run`, or run it again";
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{p}: cannot read: {e}"))?;
-    let header = r
-        .headers()
-        .map_err(|e| format!("{p}:1: cannot read the header line: {e}; {redo}"))?
-        .clone();
-    if header.iter().all(|h| h.trim().is_empty()) {
-        let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
-        return Err(format!(
-            "{p} is empty ({bytes} bytes, no header line): a cases.csv starts with the line \
-             `{},…`; the run that wrote it did not finish: {redo}",
-            COLUMNS[..4].join(",")
-        ));
+    Rows::open(path)?.collect()
+}
+
+/// A cases.csv read one row at a time, in file order: readers of runs of any size (verify,
+/// plot, compare) hold only the rows they work on. Errors are [`read`]'s.
+pub struct Rows {
+    path: std::path::PathBuf,
+    reader: csv::Reader<std::fs::File>,
+    header: csv::StringRecord,
+    record: csv::StringRecord,
+    done: bool,
+}
+
+const REDO: &str = "give the cases.csv of a finished `tilebench run`, or run it again";
+
+impl Rows {
+    /// Opens a cases.csv and checks its header (see [`read`]).
+    ///
+    /// # Errors
+    /// As [`read`], for the file and its header.
+    pub fn open(path: &Path) -> Result<Rows, String> {
+        let p = path.display();
+        let redo = REDO;
+        let mut r = csv::Reader::from_path(path).map_err(|e| format!("{p}: cannot read: {e}"))?;
+        let header = r
+            .headers()
+            .map_err(|e| format!("{p}:1: cannot read the header line: {e}; {redo}"))?
+            .clone();
+        if header.iter().all(|h| h.trim().is_empty()) {
+            let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+            return Err(format!(
+                "{p} is empty ({bytes} bytes, no header line): a cases.csv starts with the line \
+                 `{},…`; the run that wrote it did not finish: {redo}",
+                COLUMNS[..4].join(",")
+            ));
+        }
+        let missing: Vec<&str> = COLUMNS
+            .iter()
+            .filter(|c| !LATER_COLUMNS.contains(c) && !header.iter().any(|h| h == **c))
+            .copied()
+            .collect();
+        if missing.len() == COLUMNS.len() - LATER_COLUMNS.len() {
+            return Err(format!(
+                "{p}:1: no header line: the first line (`{}`) names none of the columns of a \
+                 cases.csv (`{},…`); the header was lost or this is another kind of file: {redo}",
+                crate::util::clip(&header.iter().collect::<Vec<_>>().join(","), 60),
+                COLUMNS[..4].join(",")
+            ));
+        }
+        if !missing.is_empty() {
+            return Err(format!(
+                "{p}:1: the header has no `{}` column{}; a cases.csv written by tilebench has \
+                 every one of `{}` (its cells would read as empty): {redo}",
+                missing.join("`, `"),
+                if missing.len() > 1 { "s" } else { "" },
+                COLUMNS.join(",")
+            ));
+        }
+        Ok(Rows {
+            path: path.to_path_buf(),
+            reader: r,
+            header,
+            record: csv::StringRecord::new(),
+            done: false,
+        })
     }
-    let missing: Vec<&str> = COLUMNS
-        .iter()
-        .filter(|c| !LATER_COLUMNS.contains(c) && !header.iter().any(|h| h == **c))
-        .copied()
-        .collect();
-    if missing.len() == COLUMNS.len() - LATER_COLUMNS.len() {
-        return Err(format!(
-            "{p}:1: no header line: the first line (`{}`) names none of the columns of a \
-             cases.csv (`{},…`); the header was lost or this is another kind of file: {redo}",
-            crate::util::clip(&header.iter().collect::<Vec<_>>().join(","), 60),
-            COLUMNS[..4].join(",")
-        ));
-    }
-    if !missing.is_empty() {
-        return Err(format!(
-            "{p}:1: the header has no `{}` column{}; a cases.csv written by tilebench has \
-             every one of `{}` (its cells would read as empty): {redo}",
-            missing.join("`, `"),
-            if missing.len() > 1 { "s" } else { "" },
-            COLUMNS.join(",")
-        ));
-    }
-    let mut rows = Vec::new();
-    let mut record = csv::StringRecord::new();
-    loop {
-        match r.read_record(&mut record) {
+
+    /// The next row, if any.
+    fn next_row(&mut self) -> Result<Option<CaseRow>, String> {
+        let (p, redo) = (self.path.display(), REDO);
+        match self.reader.read_record(&mut self.record) {
             Ok(true) => {}
-            Ok(false) => return Ok(rows),
+            Ok(false) => return Ok(None),
             Err(e) => {
                 let line = e.position().map_or(0, |p| p.line());
                 return Err(format!("{p}:{line}: {e}; the file is damaged: {redo}"));
             }
         }
-        let row = record.deserialize(Some(&header)).map_err(|e| {
+        let (header, record) = (&self.header, &self.record);
+        record.deserialize(Some(header)).map(Some).map_err(|e| {
             let line = record.position().map_or(0, |p| p.line());
             let csv::ErrorKind::Deserialize { err, .. } = e.kind() else {
                 return format!("{p}:{line}: {e}; {redo}");
@@ -301,8 +351,19 @@ pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
                 ),
                 None => format!("{p}:{line}: {}; {redo}", err.kind()),
             }
-        })?;
-        rows.push(row);
+        })
+    }
+}
+
+impl Iterator for Rows {
+    type Item = Result<CaseRow, String>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let next = self.next_row().transpose();
+        self.done = !matches!(next, Some(Ok(_)));
+        next
     }
 }
 

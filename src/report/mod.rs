@@ -85,23 +85,23 @@ pub fn new_histogram() -> Histogram<u64> {
 /// counts them apart).
 pub fn latency_histogram(records: &[Record], strategy: &str) -> Histogram<u64> {
     let mut h = new_histogram();
-    for r in records
-        .iter()
-        .filter(|r| r.strategy == strategy && r.status.searched() && r.status != RowStatus::Limit)
-    {
-        if let Some(ns) = r.latency_ns {
-            h.saturating_record(ns.max(1));
-        }
+    for r in records.iter().filter(|r| r.strategy == strategy) {
+        record_latency(&mut h, r);
     }
     h
 }
 
+/// Adds a row's latency to its solver's histogram, if it counts (see [`latency_histogram`]).
+pub fn record_latency(h: &mut Histogram<u64>, r: &Record) {
+    if r.status.searched() && r.status != RowStatus::Limit {
+        if let Some(ns) = r.latency_ns {
+            h.saturating_record(ns.max(1));
+        }
+    }
+}
+
 /// Everything a finished run reports.
-pub struct RunReport<'a> {
-    /// The run's cases, in input order; records refer to them by index.
-    pub cases: &'a [Case],
-    /// One record per case × strategy.
-    pub records: &'a [Record],
+pub struct RunReport {
     /// Strategy names (built-in and external), in output order.
     pub strategies: Vec<String>,
     /// Per strategy, in `strategies` order: its latency histogram in nanoseconds (see
@@ -111,30 +111,64 @@ pub struct RunReport<'a> {
     pub summaries: Vec<StrategySummary>,
 }
 
-impl<'a> RunReport<'a> {
-    /// Computes the histograms and summaries of `records`; `wall` is each strategy's pass
-    /// wall time, in `strategies` order (it gives `cases_per_s`).
+impl RunReport {
+    /// Computes the histograms and summaries of `records` (of `cases`); `wall` is each
+    /// strategy's pass wall time, in `strategies` order (it gives `cases_per_s`).
     pub fn new(
-        cases: &'a [Case],
-        records: &'a [Record],
+        _cases: &[Case],
+        records: &[Record],
         strategies: &[String],
         wall: &[Duration],
-    ) -> RunReport<'a> {
-        let histograms: Vec<_> = strategies
+    ) -> RunReport {
+        let mut t = ReportTally::new(strategies);
+        for r in records {
+            t.add(r);
+        }
+        t.report(wall)
+    }
+}
+
+/// A run's histograms and summaries, added up one record at a time: the same figures as
+/// [`RunReport::new`], in memory that does not grow with the run.
+pub struct ReportTally {
+    strategies: Vec<String>,
+    histograms: Vec<Histogram<u64>>,
+    tallies: Vec<summary::SummaryTally>,
+}
+
+impl ReportTally {
+    /// Nothing added yet, for these strategies (in output order).
+    pub fn new(strategies: &[String]) -> ReportTally {
+        ReportTally {
+            strategies: strategies.to_vec(),
+            histograms: strategies.iter().map(|_| new_histogram()).collect(),
+            tallies: strategies.iter().map(|_| Default::default()).collect(),
+        }
+    }
+    /// Adds a record (of one of the strategies; others are left out).
+    pub fn add(&mut self, r: &Record) {
+        if let Some(j) = self.strategies.iter().position(|s| *s == r.strategy) {
+            self.add_at(j, r);
+        }
+    }
+    /// Adds a record of the `j`-th strategy.
+    pub fn add_at(&mut self, j: usize, r: &Record) {
+        record_latency(&mut self.histograms[j], r);
+        self.tallies[j].add(r);
+    }
+    /// The report; `wall` is each strategy's pass wall time.
+    pub fn report(self, wall: &[Duration]) -> RunReport {
+        let summaries = self
+            .strategies
             .iter()
-            .map(|s| latency_histogram(records, s))
-            .collect();
-        let summaries = strategies
-            .iter()
-            .zip(&histograms)
+            .zip(&self.histograms)
+            .zip(&self.tallies)
             .zip(wall)
-            .map(|((s, h), &w)| StrategySummary::compute(s, records, h, w))
+            .map(|(((s, h), t), &w)| t.summary(s, h, w))
             .collect();
         RunReport {
-            cases,
-            records,
-            strategies: strategies.to_vec(),
-            histograms,
+            strategies: self.strategies,
+            histograms: self.histograms,
             summaries,
         }
     }

@@ -89,17 +89,87 @@ impl StrategySummary {
         hist: &Histogram<u64>,
         wall: Duration,
     ) -> StrategySummary {
+        let mut t = SummaryTally::default();
+        for r in records.iter().filter(|r| r.strategy == name) {
+            t.add(r);
+        }
+        t.summary(name, hist, wall)
+    }
+}
+
+/// A strategy's summary figures, added up one row at a time (so that a run of any size is
+/// summed in constant memory); [`SummaryTally::summary`] gives its summary.csv row.
+#[derive(Default)]
+pub struct SummaryTally {
+    s: Counts,
+    ratios: f64,
+    judged: u64,
+    searched: u64,
+    expanded: Tally,
+    generated: Tally,
+}
+
+/// The row counts of a summary.
+#[derive(Default)]
+struct Counts {
+    cases: u64,
+    solved: u64,
+    unsolvable: u64,
+    limit: u64,
+    invalid: u64,
+    errors: u64,
+    mismatches: u64,
+    wrong: u64,
+    non_optimal: u64,
+}
+
+impl SummaryTally {
+    /// Adds one of the strategy's rows.
+    pub fn add(&mut self, r: &Record) {
+        let s = &mut self.s;
+        s.cases += 1;
+        match r.status {
+            RowStatus::Solved => s.solved += 1,
+            RowStatus::Unsolvable => s.unsolvable += 1,
+            RowStatus::Limit => s.limit += 1,
+            RowStatus::Invalid => s.invalid += 1,
+            RowStatus::Error => s.errors += 1,
+            RowStatus::Wrong => s.wrong += 1,
+        }
+        if r.matches_expected == Some(false) {
+            s.mismatches += 1;
+        }
+        if r.optimal == Some(false) {
+            s.non_optimal += 1;
+        }
+        if let (Some(_), Some(steps), Some(best)) = (r.optimal, r.steps, r.optimum_steps) {
+            if best > 0 && steps >= 0 {
+                self.ratios += steps as f64 / best as f64;
+                self.judged += 1;
+            }
+        }
+        if r.status.searched() {
+            self.searched += 1;
+            self.expanded.add(r.counters.expanded);
+            self.generated.add(r.counters.generated);
+        }
+    }
+
+    /// The summary of strategy `name` from the rows added, its latency histogram `hist` (ns,
+    /// see [`super::latency_histogram`]) and its pass's wall time.
+    pub fn summary(&self, name: &str, hist: &Histogram<u64>, wall: Duration) -> StrategySummary {
+        let c = &self.s;
         let mut s = StrategySummary {
             strategy: name.to_string(),
-            cases: 0,
-            solved: 0,
-            unsolvable: 0,
-            limit: 0,
-            invalid: 0,
-            errors: 0,
-            mismatches: 0,
-            wrong: 0,
-            non_optimal: 0,
+            cases: c.cases,
+            solved: c.solved,
+            unsolvable: c.unsolvable,
+            limit: c.limit,
+            invalid: c.invalid,
+            errors: c.errors,
+            mismatches: c.mismatches,
+            wrong: c.wrong,
+            non_optimal: c.non_optimal,
             expanded_total: None,
             expanded_mean: None,
             expanded_max: None,
@@ -118,42 +188,11 @@ impl StrategySummary {
             cases_per_s: 0.0,
             suboptimality_mean: None,
         };
-        let (mut ratios, mut judged) = (0.0, 0u64);
-        let mut searched = 0u64;
-        let mut expanded = Tally::default();
-        let mut generated = Tally::default();
-        for r in records.iter().filter(|r| r.strategy == name) {
-            s.cases += 1;
-            match r.status {
-                RowStatus::Solved => s.solved += 1,
-                RowStatus::Unsolvable => s.unsolvable += 1,
-                RowStatus::Limit => s.limit += 1,
-                RowStatus::Invalid => s.invalid += 1,
-                RowStatus::Error => s.errors += 1,
-                RowStatus::Wrong => s.wrong += 1,
-            }
-            if r.matches_expected == Some(false) {
-                s.mismatches += 1;
-            }
-            if r.optimal == Some(false) {
-                s.non_optimal += 1;
-            }
-            if let (Some(_), Some(steps), Some(best)) = (r.optimal, r.steps, r.optimum_steps) {
-                if best > 0 && steps >= 0 {
-                    ratios += steps as f64 / best as f64;
-                    judged += 1;
-                }
-            }
-            if r.status.searched() {
-                searched += 1;
-                expanded.add(r.counters.expanded);
-                generated.add(r.counters.generated);
-            }
-        }
-        s.suboptimality_mean = (judged > 0).then(|| round3(ratios / judged as f64));
-        (s.expanded_total, s.expanded_mean, s.expanded_max) = expanded.figures();
-        (s.generated_total, s.generated_mean, s.generated_max) = generated.figures();
-        if searched > 0 {
+        let judged = self.judged;
+        s.suboptimality_mean = (judged > 0).then(|| round3(self.ratios / judged as f64));
+        (s.expanded_total, s.expanded_mean, s.expanded_max) = self.expanded.figures();
+        (s.generated_total, s.generated_mean, s.generated_max) = self.generated.figures();
+        if self.searched > 0 {
             s.latency_mean_us = round3(hist.mean() / 1000.0);
             s.latency_p50_us = super::percentile_us(hist, 0.5);
             s.latency_p90_us = super::percentile_us(hist, 0.9);
@@ -162,7 +201,7 @@ impl StrategySummary {
             s.latency_max_us = ns_to_us(hist.max());
             let secs = wall.as_secs_f64();
             if secs > 0.0 {
-                s.cases_per_s = round3(searched as f64 / secs);
+                s.cases_per_s = round3(self.searched as f64 / secs);
             }
         }
         s

@@ -1,0 +1,400 @@
+//! A run's records on disk in their final order, so that the final files are written in
+//! memory that does not grow with the run.
+//!
+//! The journal holds the records in completion order: the truth, appended and synced as the
+//! cases finish. Beside it, while a run is going, the results directory holds
+//!
+//! - `journal-slots.bin`: one fixed-width slot of [`SLOT`] bytes per case × solver of the
+//!   shard, solver-major (slot `job × positions + position`): a pass writes its records in
+//!   long runs of neighbouring slots, and the final pass reads each solver's slots in order;
+//!   an all-zero slot is a job not done yet;
+//! - `journal-texts.bin`: the messages and paths, appended; a slot says where its own are.
+//!
+//! Why slots rather than sorted runs merged at the end: each record is written once and read
+//! once, at a place computed from its case and solver, with no sorting pass and no temporary
+//! runs; a record's fixed-width part is small (no strategy name: the slot says which solver).
+//! The two files are a cache of the journal, never synced: a fresh run starts them empty,
+//! a resumed one rebuilds them from the journal as it reads it (once, in order), so what a
+//! kill left in them never matters.
+
+use super::record::{Record, RowStatus};
+use super::shard::Shard;
+use crate::search::Counters;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+/// The file of fixed-width slots.
+pub const SLOTS: &str = "journal-slots.bin";
+/// The file of messages and paths.
+pub const TEXTS: &str = "journal-texts.bin";
+/// Bytes per slot.
+pub const SLOT: usize = 104;
+
+/// Where a run's records go: its shard's cases × its solvers.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// The run's shard.
+    pub shard: Shard,
+    /// Cases in the run's inputs (all shards).
+    pub cases: usize,
+    /// Solvers, in output order.
+    pub solvers: usize,
+}
+
+impl Layout {
+    /// The shard's cases.
+    pub fn positions(&self) -> usize {
+        self.shard.len(self.cases)
+    }
+    /// Case × solver jobs.
+    pub fn len(&self) -> usize {
+        self.positions() * self.solvers
+    }
+    /// Whether there is no job.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The slot of case `case` (of the shard) × solver `job`.
+    pub fn slot(&self, case: usize, job: usize) -> usize {
+        job * self.positions() + self.shard.position(case)
+    }
+}
+
+const NONE_U64: u64 = u64::MAX;
+const NONE_I64: i64 = i64::MIN;
+
+fn flag(b: Option<bool>) -> u8 {
+    match b {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    }
+}
+
+fn unflag(b: u8) -> Option<bool> {
+    match b & 3 {
+        1 => Some(false),
+        2 => Some(true),
+        _ => None,
+    }
+}
+
+fn status_byte(s: RowStatus) -> u8 {
+    match s {
+        RowStatus::Solved => 1,
+        RowStatus::Unsolvable => 2,
+        RowStatus::Limit => 3,
+        RowStatus::Invalid => 4,
+        RowStatus::Error => 5,
+        RowStatus::Wrong => 6,
+    }
+}
+
+fn status_of(b: u8) -> Option<RowStatus> {
+    Some(match b {
+        1 => RowStatus::Solved,
+        2 => RowStatus::Unsolvable,
+        3 => RowStatus::Limit,
+        4 => RowStatus::Invalid,
+        5 => RowStatus::Error,
+        6 => RowStatus::Wrong,
+        _ => return None,
+    })
+}
+
+/// The counters and measurements of a slot, in slot order.
+fn numbers(r: &Record) -> [Option<u64>; 9] {
+    let c = &r.counters;
+    [
+        c.expanded,
+        c.generated,
+        c.stored,
+        c.peak_frontier,
+        r.latency_ns,
+        r.latency_min_ns,
+        r.cpu_us,
+        r.max_rss_kb,
+        r.optimum_steps,
+    ]
+}
+
+/// Encodes `r` as a slot; its message and path are appended to `text`, and the slot says
+/// where, relative to the start of `text` (see [`Batch::push`]).
+fn encode(r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
+    let mut s = [0u8; SLOT];
+    s[0] = status_byte(r.status);
+    s[1] = flag(r.matches_expected) | flag(r.optimal) << 2 | u8::from(r.path.is_some()) << 4;
+    let path = r.path.as_deref().unwrap_or("");
+    s[4..8].copy_from_slice(&(r.message.len() as u32).to_le_bytes());
+    s[8..12].copy_from_slice(&(path.len() as u32).to_le_bytes());
+    s[16..24].copy_from_slice(&(text.len() as u64).to_le_bytes());
+    text.extend_from_slice(r.message.as_bytes());
+    text.extend_from_slice(path.as_bytes());
+    s[24..32].copy_from_slice(&r.steps.unwrap_or(NONE_I64).to_le_bytes());
+    for (i, v) in numbers(r).into_iter().enumerate() {
+        let at = 32 + 8 * i;
+        s[at..at + 8].copy_from_slice(&v.unwrap_or(NONE_U64).to_le_bytes());
+    }
+    s
+}
+
+fn u64_at(s: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn u32_at(s: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(s[at..at + 4].try_into().expect("4 bytes")) as usize
+}
+
+/// Where a slot's texts are in the texts file, and how long the message and path are.
+fn text_span(s: &[u8]) -> (u64, usize, usize) {
+    (u64_at(s, 16), u32_at(s, 4), u32_at(s, 8))
+}
+
+/// Decodes a slot (none when it is empty), its texts read from `text` at `off` (the texts
+/// file's offset of `text[0]`).
+fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Option<Record> {
+    let status = status_of(s[0])?;
+    let n = |i: usize| Some(u64_at(s, 32 + 8 * i)).filter(|&v| v != NONE_U64);
+    let (at, msg, path) = text_span(s);
+    let t = if msg + path == 0 {
+        &[][..]
+    } else {
+        &text[(at - off) as usize..][..msg + path]
+    };
+    let string = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    Some(Record {
+        case,
+        strategy: strategy.to_string(),
+        status,
+        steps: Some(u64_at(s, 24) as i64).filter(|&v| v != NONE_I64),
+        matches_expected: unflag(s[1]),
+        optimal: unflag(s[1] >> 2),
+        optimum_steps: n(8),
+        counters: Counters {
+            expanded: n(0),
+            generated: n(1),
+            stored: n(2),
+            peak_frontier: n(3),
+        },
+        latency_ns: n(4),
+        latency_min_ns: n(5),
+        cpu_us: n(6),
+        max_rss_kb: n(7),
+        path: (s[1] & 16 != 0).then(|| string(&t[msg..])),
+        message: string(&t[..msg]),
+    })
+}
+
+/// Some records encoded for the store (by a worker, so that the writer thread only copies).
+#[derive(Default)]
+pub struct Batch {
+    /// Per record: its slot and its bytes (text offsets relative to `text`).
+    slots: Vec<(usize, [u8; SLOT])>,
+    /// The records' messages and paths.
+    text: Vec<u8>,
+}
+
+impl Batch {
+    /// Adds record `r` of solver `job`.
+    pub fn push(&mut self, layout: &Layout, job: usize, r: &Record) {
+        let slot = layout.slot(r.case, job);
+        let bytes = encode(r, &mut self.text);
+        self.slots.push((slot, bytes));
+    }
+    /// How many records.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+}
+
+/// The two files, open.
+pub struct Store {
+    layout: Layout,
+    slots: File,
+    texts: File,
+    texts_len: u64,
+}
+
+impl Store {
+    /// Creates the store of `dir` for `layout`, empty (every slot zero), replacing any.
+    ///
+    /// # Errors
+    /// A file that cannot be created or sized.
+    pub fn create(dir: &Path, layout: Layout) -> io::Result<Store> {
+        let open = |name: &str| {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(dir.join(name))
+        };
+        let slots = open(SLOTS)?;
+        slots.set_len((layout.len() * SLOT) as u64)?;
+        Ok(Store {
+            layout,
+            slots,
+            texts: open(TEXTS)?,
+            texts_len: 0,
+        })
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Writes a batch: its texts appended, its slots in place (neighbouring slots in one
+    /// write).
+    ///
+    /// # Errors
+    /// A write that fails.
+    pub fn put(&mut self, mut batch: Batch) -> io::Result<()> {
+        let base = self.texts_len;
+        self.texts.write_all_at(&batch.text, base)?;
+        self.texts_len += batch.text.len() as u64;
+        batch.slots.sort_unstable_by_key(|(s, _)| *s);
+        let mut run: Vec<u8> = Vec::with_capacity(batch.slots.len() * SLOT);
+        let mut first = 0;
+        for (slot, bytes) in &mut batch.slots {
+            let at = u64_at(bytes, 16) + base;
+            bytes[16..24].copy_from_slice(&at.to_le_bytes());
+            if !run.is_empty() && *slot != first + run.len() / SLOT {
+                self.slots.write_all_at(&run, (first * SLOT) as u64)?;
+                run.clear();
+            }
+            if run.is_empty() {
+                first = *slot;
+            }
+            run.extend_from_slice(bytes);
+        }
+        if !run.is_empty() {
+            self.slots.write_all_at(&run, (first * SLOT) as u64)?;
+        }
+        crate::util::crash_point("stored", "");
+        Ok(())
+    }
+
+    /// The records of positions `from..to` of the shard, in grid order (position, then
+    /// solver); `None` for a job not done. `names` are the solvers'.
+    ///
+    /// # Errors
+    /// A read that fails.
+    pub fn read(
+        &self,
+        from: usize,
+        to: usize,
+        names: &[String],
+    ) -> io::Result<Vec<Option<Record>>> {
+        let (n, k) = (to - from, self.layout.solvers);
+        if n == 0 || k == 0 {
+            return Ok(Vec::new());
+        }
+        let mut bytes = vec![0u8; n * k * SLOT];
+        for (j, part) in bytes.chunks_mut(n * SLOT).enumerate() {
+            let at = (j * self.layout.positions() + from) * SLOT;
+            self.slots.read_exact_at(part, at as u64)?;
+        }
+        // The texts of these slots, read in one piece when they lie close together.
+        let spans = bytes.chunks(SLOT).filter(|s| s[0] != 0).map(text_span);
+        let (lo, hi) = spans
+            .filter(|&(_, m, p)| m + p > 0)
+            .fold((u64::MAX, 0), |(lo, hi), (at, m, p)| {
+                (lo.min(at), hi.max(at + (m + p) as u64))
+            });
+        let mut text = Vec::new();
+        let near = hi > lo && hi - lo <= 16 << 20;
+        if near {
+            text = vec![0u8; (hi - lo) as usize];
+            self.texts.read_exact_at(&mut text, lo)?;
+        }
+        let mut out = Vec::with_capacity(n * k);
+        for p in 0..n {
+            let case = self.layout.shard.case_at(from + p);
+            for (j, name) in names.iter().enumerate().take(k) {
+                let s = &bytes[(j * n + p) * SLOT..][..SLOT];
+                let (at, m, l) = text_span(s);
+                let rec = if near || m + l == 0 || s[0] == 0 {
+                    decode(s, case, name, &text, lo)
+                } else {
+                    let mut own = vec![0u8; m + l];
+                    self.texts.read_exact_at(&mut own, at)?;
+                    decode(s, case, name, &own, at)
+                };
+                out.push(rec);
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_come_back_in_grid_order_whatever_order_they_were_put() {
+        let dir = std::env::temp_dir().join(format!("tilebench-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let shard = Shard { index: 2, count: 3 };
+        let layout = Layout {
+            shard,
+            cases: 20,
+            solvers: 2,
+        };
+        let names = vec!["astar".to_string(), "my,solver".to_string()];
+        let mut store = Store::create(&dir, layout).unwrap();
+        let mut want = Vec::new();
+        for case in shard.cases(20) {
+            for (j, name) in names.iter().enumerate() {
+                let mut r = Record::empty(case, name);
+                r.status = if case % 2 == 0 {
+                    RowStatus::Solved
+                } else {
+                    RowStatus::Wrong
+                };
+                r.steps = (case != 4).then_some(case as i64 - 7);
+                r.matches_expected = (case % 3 != 0).then_some(case % 2 == 0);
+                r.optimal = Some(j == 1);
+                r.counters.expanded = Some(case as u64 * 1000);
+                r.latency_ns = (case != 7).then_some(99 + case as u64);
+                r.path = match case % 3 {
+                    0 => None,
+                    1 => Some(String::new()),
+                    _ => Some("udlr".repeat(case)),
+                };
+                r.message = if j == 0 {
+                    String::new()
+                } else {
+                    format!("a \"note\",\n{case}")
+                };
+                want.push(r);
+            }
+        }
+        // Put in reverse order, in two batches, one job missing.
+        let mut batches = [Batch::default(), Batch::default()];
+        for (i, r) in want.iter().enumerate().rev().skip(1) {
+            batches[i % 2].push(&layout, i % 2, r);
+        }
+        for b in batches {
+            store.put(b).unwrap();
+        }
+        let back = store.read(0, layout.positions(), &names).unwrap();
+        let last = back.len() - 1;
+        assert!(back[last].is_none());
+        let back: Vec<Record> = back.into_iter().flatten().collect();
+        assert_eq!(back, want[..last]);
+        // A range in the middle.
+        let mid = store.read(2, 4, &names).unwrap();
+        assert_eq!(mid.into_iter().flatten().collect::<Vec<_>>(), want[4..8]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
