@@ -771,8 +771,9 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
         f("ratio_low") <= f("ratio") && f("ratio") <= f("ratio_high"),
         "{per_case}"
     );
-    // Sleeping 30 ms instead of 10 (plus a few ms of search each): 2 to 3 times as long.
-    assert!(f("ratio_low") > 1.5 && f("ratio_high") < 3.5, "{per_case}");
+    // Sleeping 30 ms instead of 10 (plus a few ms of search each): 2 to 3 times as long,
+    // noise on top.
+    assert!(f("ratio_low") > 1.5 && f("ratio_high") < 4.0, "{per_case}");
     assert_eq!(per_case["verdict"], "regressed");
     let shown = format!("{:+.2}%", (f("ratio") - 1.0) * 100.0);
     assert!(
@@ -808,7 +809,8 @@ fn two_strategies_of_one_run_are_compared_case_by_case() {
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("{line}"));
     assert!(line.contains("slower than quick"), "{line}");
-    assert!((1.8..5.0).contains(&times), "{line}");
+    // (25 + s) / (5 + s) ms, s the few ms of search: at most 5 in theory, noise on top.
+    assert!((1.8..6.5).contains(&times), "{line}");
     // The same answers (one program), so nothing differs; the value columns are named.
     assert!(text.contains("answers that differ"), "{text}");
     assert!(
