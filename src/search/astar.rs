@@ -638,8 +638,10 @@ mod tests {
 
     #[test]
     fn the_closed_table_forgets_earlier_cases_across_the_stamp_wrap_around() {
-        let mut closed = Closed::default();
-        closed.stamp = u32::MAX - 2;
+        let mut closed = Closed {
+            stamp: u32::MAX - 2,
+            ..Closed::default()
+        };
         // Cases at stamps MAX-1, MAX, then (wrapped, the table zeroed) 1 and 2: each sees
         // only its own states, whatever earlier cases left in the slots.
         for round in 0..4u64 {
