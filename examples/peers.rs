@@ -6,6 +6,10 @@
 //! cargo run --release --example peers -- [CASES] [BFS_CASES] [SEED]
 //! (defaults: 2000 random solvable 3x3 starts to `1 2 3 4 5 6 7 8 x`; BFS methods on the
 //! first 300 of them, since each takes milliseconds)
+//!
+//! With `TILEBENCH_SET_PEER=path/to/bfs_set` (`g++ -O2 -o bfs_set scripts/c/bfs_set.cpp`),
+//! the first seed article's `std::set` BFS solves the BFS cases too, in turn with the
+//! others: one process fed a board a line, each case timed by the program itself.
 
 #[path = "../benches/common/cases.rs"]
 mod cases;
@@ -43,6 +47,7 @@ fn main() {
         ("pathfinding::idastar", peer::pf_idastar, false),
     ];
     let bfs_like = |s: &str| s.starts_with("bfs") || s == "bibfs";
+    let mut set_peer = std::env::var_os("TILEBENCH_SET_PEER").map(SetPeer::start);
     let mut lat: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for (i, start) in starts.iter().enumerate() {
         let p = Problem::new(*start, goal).unwrap();
@@ -70,6 +75,11 @@ fn main() {
                 .push(t.elapsed().as_nanos() as u64);
             lengths.push(len);
         }
+        if let Some(peer) = set_peer.as_mut().filter(|_| i < bfs_n) {
+            let (len, ns) = peer.solve(start);
+            lat.entry(SET_PEER.to_string()).or_default().push(ns);
+            lengths.push(len);
+        }
         assert!(
             lengths.iter().all(|&l| l == lengths[0]),
             "case {i} ({start}): methods disagree on the length: {lengths:?}"
@@ -79,7 +89,45 @@ fn main() {
     report(lat, table_build);
 }
 
-/// Every built-in strategy, prepared for `goal`, and how long `table`'s build took.
+/// The latency table's name for the seed article's `std::set` program.
+const SET_PEER: &str = "article std::set (g++ -O2)";
+
+/// The seed article's `std::set` BFS (scripts/c/bfs_set.cpp), one process for all cases.
+struct SetPeer {
+    child: std::process::Child,
+    out: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl SetPeer {
+    fn start(path: std::ffi::OsString) -> SetPeer {
+        let mut child = std::process::Command::new(&path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("TILEBENCH_SET_PEER={path:?} does not start: {e}"));
+        let out = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        SetPeer { child, out }
+    }
+
+    /// The program's length for `start` and the nanoseconds it measured.
+    fn solve(&mut self, start: &Board) -> (usize, u64) {
+        use std::io::{BufRead, Write};
+        let stdin = self.child.stdin.as_mut().expect("piped");
+        writeln!(stdin, "{start}")
+            .and_then(|()| stdin.flush())
+            .expect("the set peer reads");
+        let mut line = String::new();
+        self.out.read_line(&mut line).expect("the set peer answers");
+        let mut it = line.split_whitespace().map(|w| w.parse::<u64>().ok());
+        match (it.next().flatten(), it.next().flatten()) {
+            (Some(len), Some(ns)) => (len as usize, ns),
+            _ => panic!("the set peer answered `{}` for {start}", line.trim()),
+        }
+    }
+}
+
+/// Every optimal built-in strategy (the lengths are compared), prepared for `goal`, and how
+/// long `table`'s build took.
 fn prepared(goal: Board) -> (Vec<Box<dyn Solver>>, std::time::Duration) {
     let ctx = Prepare {
         threads: 1,
@@ -88,6 +136,7 @@ fn prepared(goal: Board) -> (Vec<Box<dyn Solver>>, std::time::Duration) {
     };
     let mut solvers: Vec<Box<dyn Solver>> = registry::all()
         .iter()
+        .filter(|b| b.optimal())
         .map(|b| b.build(&Config::default()))
         .collect();
     let mut table_build = std::time::Duration::ZERO;
@@ -113,12 +162,16 @@ fn report(mut lat: BTreeMap<String, Vec<u64>>, table_build: std::time::Duration)
         table_build.as_secs_f64() * 1e3
     );
     println!(
-        "{:<34} {:>6} {:>12} {:>12}",
-        "method", "cases", "median µs", "p99 µs"
+        "{:<34} {:>6} {:>12} {:>12} {:>12}",
+        "method", "cases", "median µs", "p99 µs", "mean µs"
     );
     for (name, v) in lat.iter_mut() {
         let (m, p99) = (pct(v, 0.5), pct(v, 0.99));
-        println!("{name:<34} {:>6} {m:>12.2} {p99:>12.2}", v.len());
+        let mean = v.iter().sum::<u64>() as f64 / v.len() as f64 / 1000.0;
+        println!(
+            "{name:<34} {:>6} {m:>12.2} {p99:>12.2} {mean:>12.2}",
+            v.len()
+        );
         stats.insert(name.clone(), (v.len(), m, p99));
     }
     println!("\nratios (peer ÷ tilebench; > 1 means tilebench is faster), median / p99:");
@@ -136,5 +189,8 @@ fn report(mut lat: BTreeMap<String, Vec<u64>>, table_build: std::time::Duration)
         ratio(&format!("tilebench {s}"), "pathfinding::bfs");
     }
     ratio("tilebench bibfs", "pathfinding::bfs_bidirectional");
+    if stats.contains_key(SET_PEER) {
+        ratio("tilebench bfs-set", SET_PEER);
+    }
     ratio("tilebench table", "pathfinding::astar");
 }

@@ -2,12 +2,15 @@
 //! `tilebench space`, and exact answers for `tilebench gen`.
 //!
 //! A [`DistanceTable`] holds one byte per permutation rank (`n!` bytes: 363 KB for 3x3,
-//! 479 MB for 3x4) and is built by one BFS from the goal. Distances are symmetric, so the
-//! table answers "how far is this start from the goal" for every start at once.
+//! 479 MB for 3x4, plus its BFS frontiers, 1.1 GB at the peak for 3x4) and is built by one
+//! BFS from the goal. Distances are symmetric, so the table answers "how far is this start
+//! from the goal" for every start at once. The census alone ([`census`], `tilebench space`)
+//! needs only 2 bits a rank and expands each level in parallel.
 
 use crate::puzzle::{factorial, Board, Neighbors, Ranker, Shape};
 
-/// The largest board whose space is tabulated: 12 cells (12! bytes = 479 MB).
+/// The largest board whose space is tabulated: 12 cells (12! bytes = 479 MB for a distance
+/// table, 120 MB for a census).
 pub const MAX_TABLE_CELLS: usize = 12;
 
 /// A marker for states the goal cannot reach.
@@ -222,5 +225,135 @@ impl Oracle {
     pub fn distance(&mut self, start: &Board, goal: &Board) -> Option<u8> {
         let s = relabel(start, goal);
         self.table(goal.blank()).distance(&s)
+    }
+}
+
+/// The census of a goal's whole state space: how many states lie at each distance, and the
+/// farthest ones.
+pub struct Census {
+    /// `counts[d]`: how many states lie at distance `d`.
+    pub counts: Vec<u64>,
+    /// The first of the farthest states, in rank order (as many as asked for).
+    pub farthest: Vec<Board>,
+}
+
+/// 32 states' 2-bit marks in a word: unseen, expanded, or on one of the two frontiers.
+const UNSEEN: u64 = 0b00;
+const EXPANDED: u64 = 0b01;
+/// The frontier of distance `d` is marked `FRONTIER | (d & 1)`.
+const FRONTIER: u64 = 0b10;
+/// The low bit of every 2-bit field.
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+/// Words a rayon task scans at a time.
+const CHUNK_WORDS: usize = 1 << 12;
+
+/// The census of `goal`'s state space by a breadth-first search over 2 bits per permutation
+/// rank (`n!/4` bytes: 120 MB for 12 cells, against [`DistanceTable`]'s `n!`), each level
+/// expanded in parallel on rayon's threads: a pass scans the marks for the level's frontier,
+/// marks each unseen neighbour as the next frontier (an atomic OR, so two threads reaching
+/// one state count it once) and the state itself as expanded. `keep` is how many of the
+/// farthest states to return. The counts are [`DistanceTable::build`]'s.
+///
+/// ```
+/// use tilebench::puzzle::{Board, Shape};
+/// let c = tilebench::space::census(Board::standard_goal(Shape::S3X3), 2).unwrap();
+/// assert_eq!(c.counts.iter().sum::<u64>(), 181_440);
+/// assert_eq!((c.counts.len() - 1, c.farthest.len()), (31, 2));
+/// ```
+///
+/// # Errors
+/// As [`DistanceTable::check`], for the goal's shape.
+pub fn census(goal: Board, keep: usize) -> Result<Census, String> {
+    use std::sync::atomic::AtomicU64;
+    let shape = goal.shape();
+    DistanceTable::check(shape)?;
+    let ranker = Ranker::new(shape);
+    let words: Vec<AtomicU64> = (0..ranker.size().div_ceil(32))
+        .map(|_| AtomicU64::new(UNSEEN))
+        .collect();
+    let r = ranker.rank(goal.packed());
+    words[(r / 32) as usize].store(FRONTIER << (2 * (r % 32)), Ordering::Relaxed);
+    let level = Level {
+        shape,
+        ranker: &ranker,
+        neighbors: Neighbors::new(shape),
+        words: &words,
+    };
+    let mut counts = vec![1u64];
+    for d in 0.. {
+        let (found, farthest) = level.expand(d, keep);
+        if found == 0 {
+            return Ok(Census { counts, farthest });
+        }
+        counts.push(found);
+    }
+    unreachable!("a finite space")
+}
+
+use std::sync::atomic::Ordering;
+
+/// One level's pass of [`census`].
+struct Level<'a> {
+    shape: Shape,
+    ranker: &'a Ranker,
+    neighbors: Neighbors,
+    words: &'a [std::sync::atomic::AtomicU64],
+}
+
+impl Level<'_> {
+    /// Expands every state at distance `d`: returns how many states it found at `d + 1`,
+    /// and the first `keep` states at `d` in rank order.
+    fn expand(&self, d: u32, keep: usize) -> (u64, Vec<Board>) {
+        use rayon::prelude::*;
+        let here = FRONTIER | (d as u64 & 1);
+        let parts: Vec<(u64, Vec<Board>)> = self
+            .words
+            .par_chunks(CHUNK_WORDS)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut part = (0u64, Vec::new());
+                for (i, word) in chunk.iter().enumerate() {
+                    // The fields equal to `here` are the zero fields of `w ^ here·LOW_BITS`.
+                    let x = word.load(Ordering::Relaxed) ^ (here * LOW_BITS);
+                    let mut hits = !(x | x >> 1) & LOW_BITS;
+                    while hits != 0 {
+                        let field = hits.trailing_zeros() as u64 / 2;
+                        hits &= hits - 1;
+                        let rank = ((c * CHUNK_WORDS + i) as u64) * 32 + field;
+                        part.0 += self.visit(rank, here);
+                        if part.1.len() < keep {
+                            part.1
+                                .push(Board::from_packed(self.shape, self.ranker.unrank(rank)));
+                        }
+                        // Its own field, here → expanded (other threads may be changing
+                        // other fields of the word).
+                        word.fetch_xor((here ^ EXPANDED) << (2 * field), Ordering::Relaxed);
+                    }
+                }
+                part
+            })
+            .collect();
+        let found = parts.iter().map(|p| p.0).sum();
+        let farthest = parts.into_iter().flat_map(|p| p.1).take(keep).collect();
+        (found, farthest)
+    }
+
+    /// Marks the unseen neighbours of the state `rank` as the next frontier; returns how
+    /// many this call marked.
+    #[inline]
+    fn visit(&self, rank: u64, here: u64) -> u64 {
+        let next = here ^ 1;
+        let b = Board::from_packed(self.shape, self.ranker.unrank(rank));
+        let mut marked = 0;
+        for &(_, to) in self.neighbors.children(b.blank(), u8::MAX).as_slice() {
+            let r = self.ranker.rank(b.slide_blank_to(to as usize).packed());
+            let (word, shift) = (&self.words[(r / 32) as usize], 2 * (r % 32));
+            if (word.load(Ordering::Relaxed) >> shift) & 0b11 != UNSEEN {
+                continue;
+            }
+            let before = word.fetch_or(next << shift, Ordering::Relaxed);
+            marked += ((before >> shift) & 0b11 == UNSEEN) as u64;
+        }
+        marked
     }
 }

@@ -85,3 +85,27 @@ fn the_2_row_censuses_are_the_oeis_ones() {
         assert_eq!(census(&format!("{c}x{r}"), goal), want, "{c}x{r}");
     }
 }
+
+#[test]
+fn the_parallel_census_equals_the_distance_table_counts_and_farthest_states() {
+    use tilebench::puzzle::Board;
+    use tilebench::space::{census, DistanceTable};
+    for (size, goal) in [
+        ("3x3", "1 2 3 4 x 5 6 7 8"),
+        ("2x4", "x 1 2 3 4 5 6 7"),
+        ("2x5", "1 2 3 4 5 6 7 8 9 x"),
+    ] {
+        let goal = Board::parse(goal, Some(size.parse().unwrap())).unwrap();
+        let table = DistanceTable::build(goal).unwrap();
+        let far = table.states_at(table.max_distance() as u8);
+        for keep in [0, 1, far.len(), far.len() + 5] {
+            let c = census(goal, keep).unwrap();
+            assert_eq!(c.counts, table.counts(), "{size}");
+            assert_eq!(
+                c.farthest,
+                far[..keep.min(far.len())],
+                "{size}, keep {keep}"
+            );
+        }
+    }
+}

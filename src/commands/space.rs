@@ -5,7 +5,7 @@ use crate::cli::SpaceArgs;
 use std::io::Write;
 use std::time::Instant;
 use tilebench::puzzle::{Board, Shape};
-use tilebench::space::DistanceTable;
+use tilebench::space::census;
 
 pub fn run(args: SpaceArgs) -> CmdResult {
     let shape: Shape = args.size;
@@ -14,34 +14,33 @@ pub fn run(args: SpaceArgs) -> CmdResult {
         None => Board::standard_goal(shape),
     };
     let t0 = Instant::now();
-    let table = DistanceTable::build(goal)?;
+    let census = census(goal, args.farthest)?;
     let built = t0.elapsed();
-    let census = (|| {
+    let written = (|| {
         let mut out = std::io::stdout().lock();
         writeln!(out, "distance,states,cumulative_states")?;
         let mut cum = 0u64;
-        for (d, &n) in table.counts().iter().enumerate() {
+        for (d, &n) in census.counts.iter().enumerate() {
             cum += n;
             writeln!(out, "{d},{n},{cum}")?;
         }
         Ok(OK)
     })();
-    if census.is_err() {
-        return super::stdout_written(census);
+    if written.is_err() {
+        return super::stdout_written(written);
     }
-    let max = table.max_distance();
-    let farthest = table.states_at(max as u8);
+    let max = census.counts.len() - 1;
+    let at_max = census.counts[max];
     eprintln!(
-        "{shape} board, goal {goal}: {} reachable states, largest distance {max} ({} state(s)); built in {:.3} s",
-        table.reachable(),
-        farthest.len(),
+        "{shape} board, goal {goal}: {} reachable states, largest distance {max} ({at_max} state(s)); built in {:.3} s",
+        census.counts.iter().sum::<u64>(),
         built.as_secs_f64()
     );
-    for b in farthest.iter().take(args.farthest) {
+    for b in &census.farthest {
         eprintln!("  farthest: {b}");
     }
-    if farthest.len() > args.farthest {
-        eprintln!("  … and {} more", farthest.len() - args.farthest);
+    if at_max > census.farthest.len() as u64 {
+        eprintln!("  … and {} more", at_max - census.farthest.len() as u64);
     }
     Ok(OK)
 }

@@ -51,21 +51,25 @@ impl Ranker {
     }
 
     /// The packed cells with rank `r` (the inverse of [`Ranker::rank`]).
-    pub fn unrank(&self, mut r: u64) -> u64 {
-        let mut free: u32 = (1u32 << self.n) - 1;
+    #[inline]
+    pub fn unrank(&self, r: u64) -> u64 {
+        // The digits of `r` in the factorial base, lowest first: by the constants 2..=16,
+        // which the compiler turns into multiplications (the digits beyond n come out 0).
+        let mut digits = [0u8; 16];
+        let mut q = r;
+        for (k, d) in (1..=16u64).zip(digits.iter_mut().rev()) {
+            *d = (q % k) as u8;
+            q /= k;
+        }
+        // Cell i takes the digits[16 - n + i]-th smallest value not yet used: the values left
+        // are kept in order, 4 bits each, and the chosen one cut out.
+        let mut left: u64 = 0xFEDC_BA98_7654_3210;
         let mut cells = 0u64;
-        for i in 0..self.n {
-            let w = self.weights[i];
-            let k = (r / w) as u32;
-            r %= w;
-            // the k-th (0-based) set bit of `free`
-            let mut f = free;
-            for _ in 0..k {
-                f &= f - 1;
-            }
-            let v = f.trailing_zeros();
-            free &= !(1 << v);
-            cells |= (v as u64) << (4 * i);
+        for (i, &k) in digits[16 - self.n..].iter().enumerate() {
+            let at = 4 * k as u32;
+            cells |= ((left >> at) & 0xF) << (4 * i);
+            let below = left & ((1u64 << at) - 1);
+            left = below | (left >> at >> 4) << at;
         }
         cells
     }
@@ -73,5 +77,27 @@ impl Ranker {
     /// The rank of a board.
     pub fn rank_board(&self, b: &Board) -> u64 {
         self.rank(b.packed())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unrank_inverts_rank_on_every_2x4_board_and_across_the_4x4_ranks() {
+        let r = Ranker::new("2x4".parse().unwrap());
+        let mut seen = std::collections::HashSet::new();
+        for k in 0..r.size() {
+            let cells = r.unrank(k);
+            assert_eq!(r.rank(cells), k, "2x4 rank {k}: cells {cells:x}");
+            assert!(seen.insert(cells));
+        }
+        let r = Ranker::new(Shape::S4X4);
+        // Ranks spread over 0..16! (a stride prime to every factorial digit's base), and
+        // the last one.
+        for k in (0..r.size()).step_by(1_000_000_007).chain([r.size() - 1]) {
+            assert_eq!(r.rank(r.unrank(k)), k, "4x4 rank {k}");
+        }
     }
 }

@@ -8,8 +8,11 @@
 //! binary heap. The buckets are kept per thread and reused, so a case allocates nothing
 //! once the thread has warmed up.
 //!
-//! States live in an arena (`Vec<Node>`) indexed from a hash map, so a path is read back
-//! through parent indices. Each stored state keeps its heuristic's memo beside it (a
+//! States live in an arena (`Vec<Node>`, 16 bytes a node), so a path is read back through
+//! parent indices, and a per-thread closed table maps boards to it: open addressing whose
+//! slots carry the generation (the case) that wrote them, so nothing is cleared between
+//! cases, and whose active part starts small each case and doubles as it fills, so a small
+//! case after a huge one still works in a few cache-resident kilobytes. Each stored state keeps its heuristic's memo beside it (a
 //! pattern database's per-group values), so a child costs what a move costs IDA*: one
 //! lookup for the moved tile's group, not every group. A state reached again with a
 //! smaller `g` gets a new heap entry; the old entry becomes stale and is skipped when popped
@@ -23,42 +26,62 @@ use crate::puzzle::{Board, Move, Neighbors};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
+/// A stored state. It needs no "closed" flag: a state is pushed again only with a smaller
+/// `g`, so of its open-list entries only the newest matches its `g`, and that one is popped
+/// (and the state expanded) once.
 #[derive(Clone, Copy)]
 struct Node {
     cells: u64,
     parent: u32,
     g: u16,
-    h: u16,
-    blank: u8,
-    mv: u8,
-    closed: bool,
+    h: u8,
+    /// The blank's cell (low 4 bits) and the index of the move that made the state (high
+    /// 4 bits, [`NO_MOVE`] for the start).
+    blank_mv: u8,
 }
 
-const NO_MOVE: u8 = u8::MAX;
+impl Node {
+    #[inline]
+    fn blank(self) -> u8 {
+        self.blank_mv & 0xF
+    }
+    #[inline]
+    fn mv(self) -> u8 {
+        self.blank_mv >> 4
+    }
+}
 
-/// The open list: `levels[f][g]` is a stack of node indices; popped by smallest `f`, then
-/// largest `g`, then newest.
+const NO_MOVE: u8 = 0xF;
+
+/// The open list: `levels[f].stacks[g]` is a stack of node indices; popped by smallest `f`,
+/// then largest `g`, then newest.
 #[derive(Default)]
 struct Buckets {
-    levels: Vec<Vec<Vec<u32>>>,
-    /// Entries per `f` level.
-    counts: Vec<usize>,
-    /// Per `f` level: no stack above this `g` holds an entry.
-    top: Vec<usize>,
+    levels: Vec<Level>,
     /// No entry has an `f` below this.
     fmin: usize,
     len: usize,
 }
 
+/// The entries of one `f`.
+#[derive(Default)]
+struct Level {
+    stacks: Vec<Vec<u32>>,
+    /// Entries in all the stacks.
+    count: usize,
+    /// No stack above this `g` holds an entry.
+    top: usize,
+}
+
 impl Buckets {
     fn clear(&mut self) {
         for level in &mut self.levels {
-            for stack in level.iter_mut() {
-                stack.clear();
+            if level.count != 0 {
+                level.stacks.iter_mut().for_each(Vec::clear);
+                level.count = 0;
             }
+            level.top = 0;
         }
-        self.counts.iter_mut().for_each(|c| *c = 0);
-        self.top.iter_mut().for_each(|t| *t = 0);
         self.fmin = 0;
         self.len = 0;
     }
@@ -67,17 +90,15 @@ impl Buckets {
     fn push(&mut self, f: u32, g: u32, idx: u32) {
         let (f, g) = (f as usize, g as usize);
         if f >= self.levels.len() {
-            self.levels.resize_with(f + 1, Vec::new);
-            self.counts.resize(f + 1, 0);
-            self.top.resize(f + 1, 0);
+            self.levels.resize_with(f + 1, Level::default);
         }
         let level = &mut self.levels[f];
-        if g >= level.len() {
-            level.resize_with(g + 1, Vec::new);
+        if g >= level.stacks.len() {
+            level.stacks.resize_with(g + 1, Vec::new);
         }
-        level[g].push(idx);
-        self.top[f] = self.top[f].max(g);
-        self.counts[f] += 1;
+        level.stacks[g].push(idx);
+        level.top = level.top.max(g);
+        level.count += 1;
         self.fmin = self.fmin.min(f);
         self.len += 1;
     }
@@ -88,19 +109,17 @@ impl Buckets {
         if self.len == 0 {
             return None;
         }
-        while self.counts[self.fmin] == 0 {
+        while self.levels[self.fmin].count == 0 {
             self.fmin += 1;
         }
         let level = &mut self.levels[self.fmin];
-        let top = &mut self.top[self.fmin];
-        while level[*top].is_empty() {
-            *top -= 1;
+        while level.stacks[level.top].is_empty() {
+            level.top -= 1;
         }
-        let g = *top;
-        let idx = level[g].pop()?;
-        self.counts[self.fmin] -= 1;
+        let idx = level.stacks[level.top].pop()?;
+        level.count -= 1;
         self.len -= 1;
-        Some((g as u32, idx))
+        Some((level.top as u32, idx))
     }
 }
 
@@ -257,9 +276,109 @@ struct Scratch {
     open: Buckets,
     heap: Heap,
     nodes: Vec<Node>,
-    index: FxHashMap<u64, u32>,
+    closed: Closed,
     /// The heuristic's memos, one per node, one vector per memo type.
     memos: FxHashMap<std::any::TypeId, Box<dyn std::any::Any>>,
+}
+
+/// The closed table: packed boards to arena indices, by open addressing with linear probing.
+/// It is reused from case to case without being cleared: a slot is in use only if its
+/// stamp is the current generation, and each case (and each doubling) takes a new one; when
+/// the stamps run out, the table is zeroed once and they start again from 1. Each case
+/// starts on the first [`Closed::MIN_SLOTS`] slots and doubles its part when half full,
+/// re-inserting the arena's states (which are exactly the table's entries).
+#[derive(Default)]
+struct Closed {
+    slots: Vec<Slot>,
+    /// The active part's size less one (a power of two less one).
+    mask: usize,
+    /// The current generation, at least 1 once a case has begun (0 marks zeroed slots).
+    stamp: u32,
+    len: usize,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    cells: u64,
+    index: u32,
+    stamp: u32,
+}
+
+impl Closed {
+    /// The active part of a new case: 4,096 slots, 64 KB.
+    const MIN_SLOTS: usize = 1 << 12;
+
+    /// Starts a case with no state stored.
+    fn begin(&mut self) {
+        if self.slots.len() < Self::MIN_SLOTS {
+            self.slots.resize(Self::MIN_SLOTS, Slot::default());
+        }
+        self.mask = Self::MIN_SLOTS - 1;
+        self.len = 0;
+        self.next_generation();
+    }
+
+    /// Makes every slot free.
+    fn next_generation(&mut self) {
+        if self.stamp == u32::MAX {
+            self.slots.fill(Slot::default());
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+    }
+
+    #[inline]
+    fn home(&self, cells: u64) -> usize {
+        (cells.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask
+    }
+
+    /// The arena index of `cells` if this case stored it; otherwise records it at the
+    /// arena's next index (`stored.len()`, the states stored so far) and returns `None`.
+    #[inline]
+    fn find_or_insert(&mut self, cells: u64, stored: &[Node]) -> Option<u32> {
+        if 2 * (self.len + 1) > self.mask + 1 {
+            self.grow(stored);
+        }
+        let mut i = self.home(cells);
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.stamp != self.stamp {
+                *slot = Slot {
+                    cells,
+                    index: stored.len() as u32,
+                    stamp: self.stamp,
+                };
+                self.len += 1;
+                return None;
+            }
+            if slot.cells == cells {
+                return Some(slot.index);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Doubles the active part and stores `stored` (every entry so far) in it again.
+    #[cold]
+    fn grow(&mut self, stored: &[Node]) {
+        let size = 2 * (self.mask + 1);
+        if self.slots.len() < size {
+            self.slots.resize(size, Slot::default());
+        }
+        self.mask = size - 1;
+        self.next_generation();
+        for (index, node) in stored.iter().enumerate() {
+            let mut i = self.home(node.cells);
+            while self.slots[i].stamp == self.stamp {
+                i = (i + 1) & self.mask;
+            }
+            self.slots[i] = Slot {
+                cells: node.cells,
+                index: index as u32,
+                stamp: self.stamp,
+            };
+        }
+    }
 }
 
 thread_local! {
@@ -338,24 +457,17 @@ pub fn solve_with<H: Heuristic>(
             open,
             heap,
             nodes,
-            index,
+            closed,
             memos: all,
         } = &mut *scratch;
         open.clear();
         heap.heap.clear();
-        // Clearing a hash map costs its capacity: after a rare huge case, start small again
-        // rather than make every later (small) case pay for it.
-        if index.capacity() > 16 * index.len().max(4096) {
-            *index = FxHashMap::default();
-        } else {
-            index.clear();
-        }
         nodes.clear();
-        let memos = memos::<H::Memo>(all);
+        closed.begin();
         let store = Store {
             nodes,
-            index,
-            memos,
+            closed,
+            memos: memos::<H::Memo>(all),
         };
         match order {
             Order::Astar => search(problem, opts, h, order, open, store),
@@ -364,10 +476,10 @@ pub fn solve_with<H: Heuristic>(
     })
 }
 
-/// The stored states: the arena, its index by packed board, and the memos beside it.
+/// The stored states: the arena, its closed table, and the memos beside it.
 struct Store<'a, M> {
     nodes: &'a mut Vec<Node>,
-    index: &'a mut FxHashMap<u64, u32>,
+    closed: &'a mut Closed,
     memos: &'a mut Vec<M>,
 }
 
@@ -379,24 +491,18 @@ impl<M> Store<'_, M> {
     #[inline]
     fn reach(&mut self, node: Node, memo: M) -> Option<u32> {
         let next = self.nodes.len() as u32;
-        match self.index.entry(node.cells) {
-            std::collections::hash_map::Entry::Occupied(e) => {
-                let j = *e.get();
-                let old = &mut self.nodes[j as usize];
-                if old.g <= node.g {
-                    return None;
-                }
-                let h = old.h.max(node.h);
-                *old = Node { h, ..node };
-                Some(j)
-            }
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(next);
-                self.memos.push(memo);
-                self.nodes.push(node);
-                Some(next)
-            }
+        let Some(j) = self.closed.find_or_insert(node.cells, self.nodes) else {
+            self.memos.push(memo);
+            self.nodes.push(node);
+            return Some(next);
+        };
+        let old = &mut self.nodes[j as usize];
+        if old.g <= node.g {
+            return None;
         }
+        let h = old.h.max(node.h);
+        *old = Node { h, ..node };
+        Some(j)
     }
 }
 
@@ -421,10 +527,8 @@ fn search<H: Heuristic, O: Open>(
         cells: start.packed(),
         parent: u32::MAX,
         g: 0,
-        h: h0 as u16,
-        blank: start.blank() as u8,
-        mv: NO_MOVE,
-        closed: false,
+        h: estimate(h0),
+        blank_mv: start.blank() as u8 | NO_MOVE << 4,
     };
     store.reach(root, memo0);
     open.push(order.rank(0, h0), 0, 0);
@@ -433,10 +537,10 @@ fn search<H: Heuristic, O: Open>(
     while let Some((g, idx)) = open.pop() {
         let (g, idx) = (g as u16, idx as usize);
         let node = store.nodes[idx];
-        if node.closed || node.g != g {
+        if node.g != g {
             continue; // stale entry
         }
-        stats.stored = store.index.len() as u64;
+        stats.stored = store.nodes.len() as u64;
         if node.cells == goal {
             return Outcome::solved(path_to(store.nodes, idx), stats);
         }
@@ -445,10 +549,9 @@ fn search<H: Heuristic, O: Open>(
         let (Some(cg), false, false) = (node.g.checked_add(1), full, budget.exhausted(stats.expanded)) else {
             return Outcome::without_path(Status::Limit, stats);
         };
-        store.nodes[idx].closed = true;
         stats.expanded += 1;
-        let board = Board::from_parts(shape, node.cells, node.blank);
-        for &(m, to) in neighbors.children(node.blank as usize, node.mv).as_slice() {
+        let board = Board::from_parts(shape, node.cells, node.blank());
+        for &(m, to) in neighbors.children(node.blank() as usize, node.mv()).as_slice() {
             let tile = board.tile(to as usize);
             let child = board.slide_blank_to(to as usize);
             stats.generated += 1;
@@ -458,21 +561,19 @@ fn search<H: Heuristic, O: Open>(
                 &child,
                 tile,
                 to as usize,
-                node.blank as usize,
+                node.blank() as usize,
             );
             let ch = if pathmax {
                 ch.max((node.h as u32).saturating_sub(1))
             } else {
                 ch
-            } as u16;
+            };
             let reached = Node {
                 cells: child.packed(),
                 parent: idx as u32,
                 g: cg,
-                h: ch,
-                blank: to,
-                mv: m,
-                closed: false,
+                h: estimate(ch),
+                blank_mv: to | m << 4,
             };
             let Some(cidx) = store.reach(reached, child_memo) else {
                 continue;
@@ -482,16 +583,96 @@ fn search<H: Heuristic, O: Open>(
         }
         stats.peak_frontier = stats.peak_frontier.max(open.len() as u64);
     }
-    stats.stored = store.index.len() as u64;
+    stats.stored = store.nodes.len() as u64;
     Outcome::without_path(Status::Unsolvable, stats)
+}
+
+/// A heuristic value as a node holds it. No estimate reaches 255 on a board of at most 16
+/// cells: an admissible one is at most the distance (80 on 4x4), and Manhattan's sum at
+/// most 15 tiles × 15 cells on 1x16.
+#[inline]
+fn estimate(h: u32) -> u8 {
+    debug_assert!(h <= u8::MAX as u32, "estimate {h} does not fit a node");
+    h.min(u8::MAX as u32) as u8
 }
 
 fn path_to(nodes: &[Node], mut i: usize) -> Vec<Move> {
     let mut path = Vec::new();
-    while nodes[i].mv != NO_MOVE {
-        path.push(Move::from_index(nodes[i].mv));
+    while nodes[i].mv() != NO_MOVE {
+        path.push(Move::from_index(nodes[i].mv()));
         i = nodes[i].parent as usize;
     }
     path.reverse();
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(cells: u64) -> Node {
+        Node {
+            cells,
+            parent: 0,
+            g: 0,
+            h: 0,
+            blank_mv: NO_MOVE << 4,
+        }
+    }
+
+    /// Stores `keys` in a fresh case of `closed`, as the search does; returns what each
+    /// lookup found.
+    fn case(closed: &mut Closed, keys: &[u64]) -> Vec<Option<u32>> {
+        closed.begin();
+        let mut stored = Vec::new();
+        keys.iter()
+            .map(|&k| {
+                let found = closed.find_or_insert(k, &stored);
+                if found.is_none() {
+                    stored.push(node(k));
+                }
+                found
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_closed_table_forgets_earlier_cases_across_the_stamp_wrap_around() {
+        let mut closed = Closed {
+            stamp: u32::MAX - 2,
+            ..Closed::default()
+        };
+        // Cases at stamps MAX-1, MAX, then (wrapped, the table zeroed) 1 and 2: each sees
+        // only its own states, whatever earlier cases left in the slots.
+        for round in 0..4u64 {
+            let keys = [7, 7 + round, 1 << 40, 7];
+            let found = case(&mut closed, &keys);
+            let expected = if round == 0 {
+                vec![None, Some(0), None, Some(0)]
+            } else {
+                vec![None, None, None, Some(0)]
+            };
+            assert_eq!(found, expected, "round {round}, stamp {}", closed.stamp);
+        }
+        assert_eq!(closed.stamp, 2, "the generations wrapped to 1 and went on");
+    }
+
+    #[test]
+    fn the_closed_table_keeps_every_state_as_it_doubles() {
+        let mut closed = Closed::default();
+        // A small case first, then one that doubles the active part several times, then a
+        // small one again that must not see the big one's states.
+        case(&mut closed, &[1, 2, 3]);
+        let keys: Vec<u64> = (0..5 * Closed::MIN_SLOTS as u64).map(|k| k * 0x10001).collect();
+        assert!(case(&mut closed, &keys).iter().all(Option::is_none));
+        assert!(closed.mask + 1 >= 8 * Closed::MIN_SLOTS);
+        let again: Vec<Option<u32>> = keys
+            .iter()
+            .map(|&k| closed.find_or_insert(k, &[]))
+            .collect();
+        let expected: Vec<Option<u32>> = (0..keys.len() as u32).map(Some).collect();
+        assert_eq!(again, expected, "every state found at its arena index");
+        assert_eq!(case(&mut closed, &[keys[3], keys[3]]), vec![None, Some(0)]);
+        assert_eq!(closed.mask + 1, Closed::MIN_SLOTS, "a new case starts small");
+    }
 }
