@@ -878,6 +878,7 @@ fn latency_figures(t: &StrategyTotals, args: &CompareArgs) -> (Vec<LatencyFigure
                 _ => (1.0, c.mean.estimate),
             };
             let verdict = match (stats::Verdict::of(i, noise, gate.unwrap_or(noise)), gate) {
+                _ if !c.judgeable(name) => "too few cases",
                 (stats::Verdict::Regressed, Some(_)) => {
                     regressed = true;
                     "regressed"

@@ -203,6 +203,11 @@ fn comparison_table(h: &mut String, compared: &[Compared]) {
     for c in compared {
         for (name, i) in c.comparison.figures() {
             let v = Verdict::of(i, NOISE, NOISE);
+            let (class, word) = if c.comparison.judgeable(name) {
+                (v.word().replace(' ', "-"), c.word(v))
+            } else {
+                ("too-few".to_string(), "too few cases")
+            };
             let _ = write!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{name}</td><td>{:.3}×</td>\
@@ -213,8 +218,8 @@ fn comparison_table(h: &mut String, compared: &[Compared]) {
                 i.estimate,
                 i.low,
                 i.high,
-                v.word().replace(' ', "-"),
-                c.word(v)
+                class,
+                word
             );
         }
     }
