@@ -524,6 +524,8 @@ pub struct Launch {
 /// A program that reads case after case (persistent mode).
 pub struct Session {
     proc: Proc,
+    /// A case has been sent before.
+    asked: bool,
     /// It printed empty lines after an answer (dropped before the next case was sent).
     pub blank_lines: bool,
 }
@@ -540,6 +542,7 @@ impl Session {
     pub fn start(command: &str, launch: Launch) -> Result<Session, String> {
         Proc::start(command, launch.pty).map(|proc| Session {
             proc,
+            asked: false,
             blank_lines: false,
         })
     }
@@ -588,7 +591,11 @@ impl Session {
         if p.out.eof {
             return Asked::Gone;
         }
-        p.stderr = Stderr::default();
+        // What a fresh program wrote before its first case (a start-up error) is kept for
+        // that case's message; later, what came after the last answer belongs to no case.
+        if std::mem::replace(&mut self.asked, true) {
+            p.stderr = Stderr::default();
+        }
         let t0 = Instant::now();
         let deadline = timeout.map(|t| t0 + t);
         let stdin = p
