@@ -451,6 +451,13 @@ pub fn solve_with<H: Heuristic>(
     h: &H,
     order: Order,
 ) -> Outcome {
+    // Nodes keep the blank in 4 bits: a board built unchecked (`Board::from_parts`) with its
+    // blank off the board would be searched as another board and answered wrongly. Refuse it
+    // here, once, as idastar does.
+    assert!(
+        problem.start.blank() < problem.start.shape().cells(),
+        "the start board's blank is outside the board"
+    );
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
         let Scratch {
