@@ -442,3 +442,62 @@ fn three_shards_merge_into_the_single_run() {
         "--exhaustive: `true`",
     );
 }
+
+/// Past 65,536 cases the strategies take turns a block at a time, each block's pass synced
+/// as it ends: killed at the end of the third pass (table's second block, after table's and
+/// idastar's first), the journal holds exactly those three passes' records, and `--resume`
+/// finishes with the uninterrupted run's results.
+#[test]
+fn strategies_take_turns_a_block_at_a_time_and_a_kill_between_blocks_resumes() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = temp_dir("resume-blocks");
+    let data = dir.join("70k.csv");
+    let g = bin()
+        .args(["gen", "-n", "70000", "--walk", "12", "--seed", "7", "-o"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(g.status.success(), "{}", stderr(&g));
+    let args = |out: &Path| {
+        let mut a = run_args(&data, "table,idastar", out);
+        a[5] = "2".into();
+        a
+    };
+    let reference = dir.join("reference");
+    run_ok(
+        &args(&reference)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let out = dir.join("killed");
+    let o = bin()
+        .args(args(&out))
+        .env("TILEBENCH_CRASH_AT", "pass-ended:3")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
+    let passes = std::fs::read_to_string(out.join("journal-passes.csv")).unwrap();
+    let finished: Vec<&str> = passes
+        .lines()
+        .filter(|l| l.ends_with(",true"))
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(finished, ["table", "idastar", "table"], "{passes}");
+    assert_eq!(journal_lines(&out), 2 * 65_536 + (70_000 - 65_536));
+    let mut resume = args(&out);
+    resume.push("--resume".into());
+    let o = run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(resumed_with(&stderr(&o)), Some(2 * 65_536 + 4_464));
+    assert_eq!(
+        without(&out.join("cases.csv"), &TIMING),
+        without(&reference.join("cases.csv"), &TIMING)
+    );
+    // Both strategies' wall times add up over their blocks and the two sessions.
+    let (h, rows) = read_csv(&out.join("summary.csv"));
+    let wall = col(&h, "wall_s");
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert!(r[wall].parse::<f64>().unwrap() > 0.0, "{r:?}");
+    }
+}

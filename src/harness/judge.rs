@@ -43,32 +43,42 @@ impl Source {
 pub struct Optimum {
     limits: Limits,
     reference: Box<dyn Solver>,
+    /// The cases of the block being solved, in increasing order, and their cached optima.
+    block: Vec<usize>,
     cache: Vec<OnceLock<Result<u64, String>>>,
 }
 
 impl Optimum {
-    /// The optima of `cases` cases, computed by `astar` (Manhattan) within `limits`.
-    pub fn new(cases: usize, limits: Limits) -> Optimum {
+    /// Optima computed by `astar` (Manhattan) within `limits`, for cases whose goal is one of
+    /// `goals`.
+    pub fn new(limits: Limits, goals: &[Board]) -> Optimum {
         let astar = registry::find("astar").expect("astar is built in");
-        Optimum {
-            limits,
-            reference: astar.build(&Config::default()),
-            cache: (0..cases).map(|_| OnceLock::new()).collect(),
-        }
-    }
-
-    /// Computes, in parallel, the optimum of every solvable case that has no expected_steps.
-    pub fn prepare(&mut self, cases: &[Case], goals: &[Board]) {
-        use rayon::prelude::*;
+        let mut reference = astar.build(&Config::default());
         let ctx = Prepare {
             threads: rayon::current_num_threads(),
             problems: &[],
             observer: &Silent,
         };
         // Manhattan tables per goal: cannot fail.
-        let _ = self.reference.prepare(goals, &ctx);
+        let _ = reference.prepare(goals, &ctx);
+        Optimum {
+            limits,
+            reference,
+            block: Vec::new(),
+            cache: Vec::new(),
+        }
+    }
+
+    /// Computes, in parallel, the optimum of every solvable case of `block` (indices into
+    /// `cases`, in increasing order) that has no expected_steps; the previous block's are
+    /// forgotten, so that memory does not grow with the run.
+    pub fn prepare(&mut self, cases: &[Case], block: impl Iterator<Item = usize>) {
+        use rayon::prelude::*;
+        self.block = block.collect();
+        self.cache = self.block.iter().map(|_| OnceLock::new()).collect();
         let this = &*self;
-        cases.par_iter().enumerate().for_each(|(i, case)| {
+        this.block.par_iter().for_each(|&i| {
+            let case = &cases[i];
             if let Ok(p) = &case.problem {
                 if is_solvable(&p.start, &p.goal) {
                     let _ = this.of(i, case, p);
@@ -91,8 +101,15 @@ impl Optimum {
         if let Some(e) = case.expected_steps.filter(|&e| e >= 0) {
             return Ok((e as u64, Source::ExpectedSteps));
         }
+        let Ok(at) = self.block.binary_search(&index) else {
+            return Err(
+                "the optimum of a case outside the block being solved was asked for \
+                        (a bug in tilebench)"
+                    .to_string(),
+            );
+        };
         let found =
-            self.cache[index].get_or_init(|| match self.reference.solve(problem, &self.limits) {
+            self.cache[at].get_or_init(|| match self.reference.solve(problem, &self.limits) {
                 Ok(o) if o.status == Status::Solved => Ok(o.steps().unwrap_or(0) as u64),
                 Ok(o) if o.status == Status::Limit => Err(format!(
                     "the row has no expected_steps, and astar, computing the optimum, ran out \

@@ -1,8 +1,11 @@
 //! Solving every case × solver in parallel, timing each solve.
 //!
-//! Solvers run one after another, each over all cases in parallel on a rayon pool of
-//! `--threads` workers: a solver's wall time and cases/s are then its own, not shared with the
-//! others. Before its pass a solver is prepared (tables, processes), outside every latency.
+//! The cases are taken a block of [`BLOCK`] at a time; within a block the solvers run one
+//! after another, each over the block's cases in parallel on a rayon pool of `--threads`
+//! workers: a solver's wall time and cases/s are then its own, not shared with the others,
+//! and the solvers take turns every block, so that a change in the machine's load over a long
+//! run falls on all of them alike instead of on whichever ran last. Before the first block
+//! every solver is prepared (tables, processes), outside every latency.
 //! [`run_into`] hands each record to a [`Sink`] as it finishes (the run's journal, so an
 //! interrupted run keeps its finished cases) and can run any subset of the case × solver grid
 //! (a resumed run, a shard); [`run`] keeps every record in memory, in input order then solver
@@ -251,13 +254,32 @@ impl Jobs {
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
-    /// The cases solver `job` has left, in order, as a parallel iterator.
-    fn cases(&self, job: usize) -> impl ParallelIterator<Item = usize> + '_ {
-        let n = self.layout.positions();
+    /// Whether solver `job` has the shard's position `p` left.
+    fn is_left(&self, job: usize, p: usize) -> bool {
+        !self
+            .done
+            .get(job * self.layout.positions() + p)
+            .copied()
+            .unwrap_or(false)
+    }
+    /// How many of positions `block` solver `job` has left.
+    fn left_in(&self, job: usize, block: &std::ops::Range<usize>) -> usize {
+        if self.done.is_empty() {
+            return block.len();
+        }
+        block.clone().filter(|&p| self.is_left(job, p)).count()
+    }
+    /// The cases of positions `block` solver `job` has left, in order, as a parallel
+    /// iterator.
+    fn cases(
+        &self,
+        job: usize,
+        block: std::ops::Range<usize>,
+    ) -> impl ParallelIterator<Item = usize> + '_ {
         let shard = self.layout.shard;
-        (0..n)
+        block
             .into_par_iter()
-            .filter(move |&p| !self.done.get(job * n + p).copied().unwrap_or(false))
+            .filter(move |&p| self.is_left(job, p))
             .map(move |p| shard.case_at(p))
     }
 }
@@ -279,8 +301,11 @@ pub struct Pass<'a> {
     pub observer: &'a dyn Observer,
 }
 
-/// Solves the cases `pass.todo` lists for solver `j` with solver `j` (prepared, in `prepared[j]`), for every
-/// solver in turn, handing each record to the sink as it finishes.
+/// Solves the cases `pass.todo` lists for solver `j` with solver `j` (prepared, in
+/// `prepared[j]`), a [`BLOCK`] of positions at a time, every solver in turn within a block,
+/// handing each record to the sink as it finishes. Each solver's turn at a block is one pass
+/// for the sink ([`Sink::pass_start`], [`Sink::pass_end`]); its preparation time goes with
+/// its first.
 pub fn run_into(
     workers: &Workers,
     solvers: &mut [Box<dyn Solver>],
@@ -314,66 +339,63 @@ pub fn run_into(
     };
     let solved = AtomicUsize::new(0);
     crate::external::process::reset_stop();
-
     // Optimal lengths for judging the answers of solvers that are not optimal by
-    // construction: the rows' expected_steps, or astar's answer, computed before their
-    // passes so that it is not in their wall time.
-    let mut optimum = Optimum::new(cases.len(), cfg.limits);
-    if solvers
+    // construction: the rows' expected_steps, or astar's answer, computed for each block
+    // before its passes so that it is not in their wall time.
+    let judged = solvers
         .iter()
         .enumerate()
-        .any(|(j, s)| !s.optimal() && todo.left(j) > 0)
-    {
-        let goals = goals_of(cases);
-        pool.install(|| optimum.prepare(cases, &goals));
-    }
+        .any(|(j, s)| !s.optimal() && todo.left(j) > 0);
+    let goals = if judged { goals_of(cases) } else { Vec::new() };
+    let mut optimum = Optimum::new(cfg.limits, &goals);
     let tick = || {
         bar.inc(1);
         solved.fetch_add(1, Ordering::Relaxed);
     };
+    let mut started = vec![false; solvers.len()];
+    let positions = todo.layout.positions();
+    'blocks: for from in (0..positions).step_by(BLOCK) {
+        let block = from..(from + BLOCK).min(positions);
+        if judged {
+            let shard = todo.layout.shard;
+            pool.install(|| optimum.prepare(cases, block.clone().map(|p| shard.case_at(p))));
+        }
+        for (j, solver) in solvers.iter_mut().enumerate() {
+            if stop.load(Ordering::SeqCst) {
+                break 'blocks;
+            }
+            if todo.left_in(j, &block) == 0 {
+                continue;
+            }
+            bar.label(solver.name());
+            let t0 = Instant::now();
+            // The preparation is counted with the solver's first block only.
+            let prepare = if started[j] {
+                Duration::ZERO
+            } else {
+                session.prepare[j]
+            };
+            started[j] = true;
+            sink.pass_start(j, solver.name(), prepare, t0);
+            let one: &dyn Solver = &**solver;
+            let block = Block {
+                job: j,
+                positions: block.clone(),
+                optimum: &optimum,
+            };
+            solve_block(workers, one, pass, &block, &tick);
+            let elapsed = t0.elapsed();
+            session.wall[j] += elapsed;
+            sink.pass_end(j, elapsed);
+        }
+    }
+    // Ends what prepare started (an external program's processes), outside the passes' wall
+    // time.
     for (j, solver) in solvers.iter_mut().enumerate() {
-        if stop.load(Ordering::SeqCst) {
-            session.stopped = true;
-            break;
+        if started[j] {
+            solver.finish();
+            session.facts[j] = solver.facts();
         }
-        if todo.left(j) == 0 {
-            continue;
-        }
-        bar.label(solver.name());
-        let t0 = Instant::now();
-        sink.pass_start(j, solver.name(), session.prepare[j], t0);
-        let one: &dyn Solver = &**solver;
-        let watch = Watch::new(threads);
-        std::thread::scope(|scope| {
-            scope.spawn(|| watch.run(one, cases, stop, observer));
-            pool.install(|| {
-                todo.cases(j).for_each_init(
-                    || Batch::new(sink, j),
-                    |batch, i| {
-                        if stop.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        watch.begin(i);
-                        let rec = run_one(i, &cases[i], one, cfg, &optimum);
-                        watch.end();
-                        // A case cut short by the stop is left for --resume, not recorded.
-                        if rec.status == RowStatus::Error && stop.load(Ordering::SeqCst) {
-                            return;
-                        }
-                        batch.push(rec);
-                        tick();
-                    },
-                )
-            });
-            watch.done.store(true, Ordering::SeqCst);
-        });
-        let elapsed = t0.elapsed();
-        // Ends what prepare started (an external program's processes), outside the pass's
-        // wall time.
-        solver.finish();
-        session.facts[j] = solver.facts();
-        session.wall[j] = elapsed;
-        sink.pass_end(j, elapsed);
     }
     if stop.load(Ordering::SeqCst) {
         session.stopped = true;
@@ -382,6 +404,61 @@ pub fn run_into(
     session.solved = solved.load(Ordering::Relaxed);
     session
 }
+
+/// One solver's turn at a block of positions.
+struct Block<'a> {
+    job: usize,
+    positions: std::ops::Range<usize>,
+    optimum: &'a Optimum,
+}
+
+/// Solves the cases of `block` that `pass.todo` lists for its solver, in parallel, with a
+/// [`Watch`] beside; `tick` counts each record handed to the sink.
+fn solve_block(
+    workers: &Workers,
+    one: &dyn Solver,
+    pass: &Pass,
+    block: &Block,
+    tick: &(dyn Fn() + Sync),
+) {
+    let Pass {
+        cases,
+        cfg,
+        todo,
+        sink,
+        stop,
+        observer,
+    } = *pass;
+    let j = block.job;
+    let watch = Watch::new(workers.threads());
+    std::thread::scope(|scope| {
+        scope.spawn(|| watch.run(one, cases, stop, observer));
+        workers.pool.install(|| {
+            todo.cases(j, block.positions.clone()).for_each_init(
+                || Batch::new(sink, j),
+                |batch, i| {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    watch.begin(i);
+                    let rec = run_one(i, &cases[i], one, cfg, block.optimum);
+                    watch.end();
+                    // A case cut short by the stop is left for --resume, not recorded.
+                    if rec.status == RowStatus::Error && stop.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    batch.push(rec);
+                    tick();
+                },
+            )
+        });
+        watch.done.store(true, Ordering::SeqCst);
+    });
+}
+
+/// Cases (positions of the shard) solved by every solver in turn before the next block: the
+/// solvers take turns this often. Each block's pass is synced to the journal as it ends.
+pub const BLOCK: usize = 1 << 16;
 
 /// How long a case may be in flight before the user is told what is probably wrong.
 const STALL_AFTER: Duration = Duration::from_secs(5);
