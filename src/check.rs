@@ -238,17 +238,34 @@ impl Finding<'_> {
     }
 }
 
-/// The rows of optimal solvers that answered (solved or unsolvable), by case.
-fn optimal_answers<'r, 'a>(
-    rows: &'r [RowView<'a>],
-) -> BTreeMap<(&'a str, u64), Vec<&'r RowView<'a>>> {
-    let mut by_case: BTreeMap<(&str, u64), Vec<&RowView>> = BTreeMap::new();
-    for r in rows {
-        if r.optimal_solver && matches!(r.status, RowStatus::Solved | RowStatus::Unsolvable) {
-            by_case.entry((r.input, r.line)).or_default().push(r);
-        }
+/// The answers (solved or unsolvable) of optimal solvers, grouped by case: sorted by line,
+/// then input, each case's rows in their order. Rows arrive grouped and in line order (a
+/// chunk of a run, one case's solvers together), which a stable sort passes over in one pass.
+struct Answers<'r, 'a>(Vec<&'r RowView<'a>>);
+
+impl<'r, 'a> Answers<'r, 'a> {
+    fn of(rows: &'r [RowView<'a>]) -> Answers<'r, 'a> {
+        let mut v: Vec<&RowView> = rows
+            .iter()
+            .filter(|r| {
+                r.optimal_solver && matches!(r.status, RowStatus::Solved | RowStatus::Unsolvable)
+            })
+            .collect();
+        v.sort_by(|a, b| (a.line, a.input).cmp(&(b.line, b.input)));
+        Answers(v)
     }
-    by_case
+    /// The answers of the case on `line` of `input`.
+    fn peers(&self, input: &str, line: u64) -> &[&'r RowView<'a>] {
+        let key = (line, input);
+        let lo = self.0.partition_point(|r| (r.line, r.input) < key);
+        let n = self.0[lo..].partition_point(|r| (r.line, r.input) == key);
+        &self.0[lo..lo + n]
+    }
+    /// Each case's answers.
+    fn groups(&self) -> impl Iterator<Item = &[&'r RowView<'a>]> {
+        self.0
+            .chunk_by(|a, b| (a.line, a.input) == (b.line, b.input))
+    }
 }
 
 /// `astar 20 steps, bibfs 22 steps`.
@@ -262,10 +279,15 @@ fn answers_text(group: &[&RowView]) -> String {
 
 /// Cases on which optimal solvers that answered (solved or unsolvable) disagree.
 pub fn disagreements(rows: &[RowView]) -> Vec<String> {
-    // BTreeMap orders by input name then line; report in that order.
-    optimal_answers(rows)
-        .values()
+    let answers = Answers::of(rows);
+    let mut split: Vec<_> = answers
+        .groups()
         .filter(|group| group.iter().any(|r| r.steps != group[0].steps))
+        .collect();
+    // Reported by input name, then line.
+    split.sort_by_key(|group| (group[0].input, group[0].line));
+    split
+        .into_iter()
         .map(|group| {
             format!(
                 "{}: optimal strategies disagree: {}",
@@ -296,13 +318,11 @@ pub fn budget_spent(limits: &Limits, expanded: Option<u64>, stored: Option<u64>)
 /// or unverified, in row order. `limits` are the run's, to say which budget a `limit` row
 /// ran out of.
 pub fn findings<'a>(rows: &[RowView<'a>], limits: &Limits) -> Vec<Finding<'a>> {
-    let answers = optimal_answers(rows);
+    let answers = Answers::of(rows);
     rows.iter()
         .filter(|r| r.status != RowStatus::Invalid)
         .map(|r| {
-            let peers = answers
-                .get(&(r.input, r.line))
-                .map_or(&[][..], Vec::as_slice);
+            let peers = answers.peers(r.input, r.line);
             let (reason, detail) = classify(r, peers, limits);
             Finding {
                 row: *r,

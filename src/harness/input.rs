@@ -248,11 +248,6 @@ pub fn parse_dataset(
     // reader reads the file in order.)
     let parallel =
         text.len() - body > PARALLEL_READ_BYTES && !text.as_bytes()[body..].contains(&b'"');
-    let rows = if parallel {
-        read_pieces(text, body, &lines)
-    } else {
-        read_in_order(text, &lines, records)
-    };
     let maker = CaseMaker {
         label,
         source: Arc::from(label),
@@ -262,7 +257,13 @@ pub fn parse_dataset(
     };
     // The cases, and the checksum of the bytes meanwhile.
     let (cases, fnv1a64) = rayon::join(
-        || maker.cases(rows, file_shape),
+        || {
+            if parallel {
+                maker.cases_in_pieces(text, body, &lines, file_shape)
+            } else {
+                maker.cases(read_in_order(text, &lines, records), file_shape)
+            }
+        },
         || crate::util::fnv1a64(bytes),
     );
     let file = InputFile {
@@ -402,11 +403,20 @@ struct CaseMaker<'a> {
 impl CaseMaker<'_> {
     /// The case of one row: its problem, or why the row is invalid.
     fn case(&self, (line, result): RawRow, rule: &mut ShapeRule) -> Case {
+        self.case_of((line, result.as_ref().map_err(Clone::clone)), rule)
+    }
+
+    /// [`CaseMaker::case`] of a borrowed record.
+    fn case_of(
+        &self,
+        (line, result): (u64, Result<&csv::StringRecord, String>),
+        rule: &mut ShapeRule,
+    ) -> Case {
         match result {
             Ok(r) => row_to_case(
                 &self.source,
                 line,
-                &r,
+                r,
                 &self.cols,
                 self.opts,
                 self.default_goal,
@@ -466,14 +476,11 @@ fn blank(r: &csv::StringRecord) -> bool {
     r.len() == 1 && r[0].is_empty()
 }
 
-/// The rows of `text` from byte `body` on, for a file without quotes (one record a line):
-/// cut into pieces at line ends, each read by its own reader in parallel, in file order.
-fn read_pieces(text: &str, body: usize, lines: &LineIndex) -> Vec<RawRow> {
-    use rayon::prelude::*;
-    let bytes = text.as_bytes();
+/// Cuts `bytes[from..]` at line ends into about `8 × threads` pieces: the pieces' bounds.
+fn cut_at_line_ends(bytes: &[u8], from: usize) -> Vec<usize> {
     let pieces = 8 * rayon::current_num_threads();
-    let step = (bytes.len() - body).div_ceil(pieces).max(1);
-    let mut cuts = vec![body];
+    let step = (bytes.len() - from).div_ceil(pieces).max(1);
+    let mut cuts = vec![from];
     while let Some(&last) = cuts.last() {
         if last >= bytes.len() {
             break;
@@ -485,28 +492,74 @@ fn read_pieces(text: &str, body: usize, lines: &LineIndex) -> Vec<RawRow> {
             .map_or(bytes.len(), |i| target + i + 1);
         cuts.push(end);
     }
-    let parts: Vec<Vec<_>> = cuts
-        .par_windows(2)
-        .map(|w| {
-            let (from, to) = (w[0], w[1]);
-            csv_reader(&bytes[from..to])
-                .records()
-                .filter(|r| !matches!(r, Ok(r) if blank(r)))
-                .map(|rec| {
-                    let at = |p: Option<&csv::Position>| {
-                        lines
-                                .line(record_start(text, from as u64 + p.map_or(0, |p| p.byte()))
-                                    as u64)
-                    };
-                    match rec {
-                        Ok(r) => (at(r.position()), Ok(r)),
-                        Err(e) => (at(e.position()), Err(e.to_string())),
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    parts.into_iter().flatten().collect()
+    cuts
+}
+
+impl CaseMaker<'_> {
+    /// The cases of the rows in `text[from..to]` (whole lines), read by one reader that
+    /// reuses one record; `each` says whether to go on after a case (false: stop there) and
+    /// the byte after the last row read is returned with the cases.
+    fn piece(
+        &self,
+        text: &str,
+        (from, to): (usize, usize),
+        lines: &LineIndex,
+        rule: &mut ShapeRule,
+        each: impl Fn(&ShapeRule) -> bool,
+    ) -> (Vec<Case>, usize) {
+        let mut reader = csv_reader(&text.as_bytes()[from..to]);
+        let mut rec = csv::StringRecord::new();
+        let mut cases = Vec::new();
+        let at = |p: Option<&csv::Position>| {
+            lines.line(record_start(text, from as u64 + p.map_or(0, csv::Position::byte)) as u64)
+        };
+        loop {
+            let row = match reader.read_record(&mut rec) {
+                Ok(false) => break,
+                Ok(true) if blank(&rec) => continue,
+                Ok(true) => (at(rec.position()), Ok(&rec)),
+                Err(e) => (at(e.position()), Err(e.to_string())),
+            };
+            cases.push(self.case_of(row, rule));
+            if !each(rule) {
+                break;
+            }
+        }
+        (cases, from + reader.position().byte() as usize)
+    }
+
+    /// Every row's case for a file without quotes (one record a line): rows one by one until
+    /// the file's shape is fixed (by the first board read, when the file has no `size`
+    /// column), then the rest cut into pieces at line ends, each read by its own reader in
+    /// parallel, in file order.
+    fn cases_in_pieces(
+        &self,
+        text: &str,
+        body: usize,
+        lines: &LineIndex,
+        mut rule: ShapeRule,
+    ) -> Vec<Case> {
+        use rayon::prelude::*;
+        let unfixed = |r: &ShapeRule| matches!(r, ShapeRule::FromFirstBoard(None));
+        let (mut cases, from) = if unfixed(&rule) {
+            self.piece(text, (body, text.len()), lines, &mut rule, unfixed)
+        } else {
+            (Vec::new(), body)
+        };
+        let cuts = cut_at_line_ends(text.as_bytes(), from);
+        let parts: Vec<Vec<Case>> = cuts
+            .par_windows(2)
+            .map(|w| {
+                self.piece(text, (w[0], w[1]), lines, &mut rule.clone(), |_| true)
+                    .0
+            })
+            .collect();
+        cases.reserve(parts.iter().map(Vec::len).sum());
+        for part in parts {
+            cases.extend(part);
+        }
+        cases
+    }
 }
 
 /// Whether boards of several sizes may share the file.
