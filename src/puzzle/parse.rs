@@ -105,6 +105,72 @@ impl Board {
     /// range, a repeated tile, or a number of cells that does not fit the shape (or, without
     /// one, is not 4, 9 or 16).
     pub fn parse(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
+        if let Some(b) = Self::parse_plain(text.as_bytes(), shape) {
+            return Ok(b);
+        }
+        Self::parse_any(text, shape)
+    }
+
+    /// The common case, fast: ASCII numbers of one or two digits and `x`/`X`/`_` blanks
+    /// between separators, forming a valid board. Anything else (`None`) is left to
+    /// [`Board::parse_any`], which also words every error.
+    fn parse_plain(text: &[u8], shape: Option<Shape>) -> Option<Board> {
+        let mut tiles = [0u8; MAX_CELLS];
+        let (mut n, mut at) = (0usize, 0usize);
+        while at < text.len() {
+            let b = text[at];
+            if matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b',' | b';') {
+                at += 1;
+                continue;
+            }
+            if n == MAX_CELLS {
+                return None;
+            }
+            let tile = match (b, text.get(at + 1).copied()) {
+                (b'x' | b'X' | b'_', _) => {
+                    at += 1;
+                    0
+                }
+                (d @ b'0'..=b'9', Some(e @ b'0'..=b'9')) => {
+                    at += 2;
+                    (d - b'0') * 10 + (e - b'0')
+                }
+                (d @ b'0'..=b'9', _) => {
+                    at += 1;
+                    d - b'0'
+                }
+                _ => return None,
+            };
+            // The token must end here.
+            if text.get(at).is_some_and(|&c| {
+                !matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b',' | b';')
+            }) {
+                return None;
+            }
+            tiles[n] = tile;
+            n += 1;
+        }
+        // One token is the compact form, or an error: the general path.
+        if n < 2 {
+            return None;
+        }
+        let shape = match shape {
+            Some(s) if s.cells() == n => s,
+            Some(_) => return None,
+            None => Shape::from_cells(n)?,
+        };
+        let mut seen = 0u32;
+        for &t in &tiles[..n] {
+            if usize::from(t) >= n || seen & (1 << t) != 0 {
+                return None;
+            }
+            seen |= 1 << t;
+        }
+        Some(Board::from_tiles(shape, &tiles[..n]))
+    }
+
+    /// [`Board::parse`] of any text, every error worded.
+    fn parse_any(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
         // Up to 16 tokens on the stack; past that only the count matters (for the message).
         let mut tokens: [&str; MAX_CELLS] = [""; MAX_CELLS];
         let mut n = 0usize;
@@ -209,5 +275,94 @@ impl FromStr for Board {
     type Err = BoardError;
     fn from_str(s: &str) -> Result<Board, BoardError> {
         Board::parse(s, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Texts made of the pieces boards are written with, and of what goes wrong in them.
+    fn texts() -> impl Strategy<Value = String> {
+        let piece = prop::sample::select(vec![
+            "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
+            "16", "07", "123", "x", "X", "_", "xx", "-1", "+2", "a", "é", " ", "  ", ",", ";",
+            "\t", "\u{b}", "\u{a0}", "\r\n",
+        ]);
+        prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+    }
+
+    /// Permutations of 4, 9, 12 or 16 cells written with random separators and blanks,
+    /// sometimes with one token spoiled.
+    fn boards() -> impl Strategy<Value = String> {
+        (
+            prop::sample::select(vec![4usize, 9, 12, 16]),
+            any::<u64>(),
+            0usize..40,
+        )
+            .prop_map(|(n, seed, spoil)| {
+                let mut tiles: Vec<usize> = (0..n).collect();
+                let mut x = seed | 1;
+                let mut next = || {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x
+                };
+                for i in (1..n).rev() {
+                    tiles.swap(i, (next() % (i as u64 + 1)) as usize);
+                }
+                let seps = [" ", ",", ";", "\t", "  ", ", "];
+                let mut out = String::new();
+                for (i, t) in tiles.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(seps[(next() % 6) as usize]);
+                    }
+                    match (*t, next() % 3) {
+                        (0, 0) => out.push('x'),
+                        (0, 1) => out.push('_'),
+                        (t, _) if i == spoil => out.push_str(&format!("{}", t + n)),
+                        (t, _) => out.push_str(&t.to_string()),
+                    }
+                }
+                out
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// The fast path takes valid boards and gives what the general one gives.
+        #[test]
+        fn written_boards_read_alike_on_both_paths(text in boards()) {
+            let general = Board::parse_any(&text, None);
+            prop_assert_eq!(Board::parse(&text, None), general.clone());
+            if general.is_ok() && text.split([' ', ',', ';', '\t']).filter(|t| !t.is_empty()).count() != 12 {
+                prop_assert!(Board::parse_plain(text.as_bytes(), None).is_some(), "{}", text);
+            }
+        }
+
+        /// The fast path gives what the general one gives, on any text and shape.
+        #[test]
+        fn the_plain_path_reads_as_the_general_one(text in texts(), shape in 0usize..4) {
+            let shape = [None, Some(Shape::new(3, 3).unwrap()), Some(Shape::new(4, 3).unwrap()),
+                Some(Shape::new(2, 2).unwrap())][shape];
+            let general = Board::parse_any(&text, shape);
+            if let Some(b) = Board::parse_plain(text.as_bytes(), shape) {
+                prop_assert_eq!(Ok(b), general.clone());
+            }
+            prop_assert_eq!(Board::parse(&text, shape), general);
+        }
+    }
+
+    #[test]
+    fn plain_boards_take_the_fast_path() {
+        for t in [
+            "1 2 3 4 5 6 7 8 x",
+            "1,2,3,4,5,6,7,8,0",
+            "15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 _",
+        ] {
+            assert!(Board::parse_plain(t.as_bytes(), None).is_some(), "{t}");
+        }
     }
 }
