@@ -747,8 +747,10 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
 
     // Replicates: a directory of runs a side. The slow-down is still found, the note says
     // how many runs each side has, and the JSON export holds the same figures with bounds.
+    // Three runs a side: with two, Student's t has one or two degrees of freedom (12.7 or
+    // 4.3), and one run slowed by the machine's load widens the interval past any verdict.
     for (side, delay) in [("base", "10"), ("cur", "30")] {
-        for r in ["1", "2"] {
+        for r in ["1", "2", "3"] {
             run_toys(&data, &dir.join(side).join(r), &[("prog", delay)]);
         }
     }
@@ -758,13 +760,13 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
     let (code, text) = compare(&dir.join("base"), &dir.join("cur"), &args);
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("latency over 2 baseline and 2 current run(s)"),
+        text.contains("latency over 3 baseline and 3 current run(s)"),
         "{text}"
     );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["regressed"], true);
-    assert_eq!(v["runs"]["baseline"], 2);
+    assert_eq!(v["runs"]["baseline"], 3);
     let per_case = &v["strategies"][0]["latency"]["per_case"];
     let f = |k: &str| per_case[k].as_f64().unwrap_or_else(|| panic!("{k}: {v}"));
     assert!(
