@@ -210,10 +210,14 @@ fn reflection_is_the_plain_estimate_of_the_transposed_board() {
 
 /// The builder (a search over blank regions, see `search::pdb::build`) against a plain 0-1
 /// breadth-first search over (placement, blank cell) written here: every entry of every
-/// table agrees, on shapes where the free cells split into several regions.
+/// table agrees, on shapes where the free cells split into several regions, and with 1 to
+/// 9 free cells (the builder's fields of 2, 4, 8, 16 and 32 bits a placement).
 #[test]
 fn tables_equal_a_plain_search_over_placement_and_blank() {
     for (shape, partition, blank) in [
+        // One and two free cells (fields of 2 and 4 bits).
+        ("2x2", "3", 3),
+        ("2x3", "4-1", 5),
         ("3x3", "4-4", 8),
         // Blank top left, first group {1, 2, 3, 4}: cells 1 and 3 wall the blank's cell off.
         ("3x3", "4-4", 0),
@@ -230,7 +234,16 @@ fn tables_equal_a_plain_search_over_placement_and_blank() {
                 continue; // the plain search below is slow beyond a few tiles
             }
             let reference = plain_table(shape, blank as u8, home);
-            assert_eq!(reference.len() as u64, table.len());
+            if home.len() + 2 < shape.cells() {
+                assert_eq!(reference.len() as u64, table.len());
+            } else {
+                // With one or two free cells some placements are out of reach (every tile in
+                // the group: the other parity; on 2x3, 108 of the 4-tile group's 360).
+                assert!(
+                    reference.len() as u64 * 2 >= table.len(),
+                    "{shape} {home:?}"
+                );
+            }
             for (cells, want) in reference {
                 assert_eq!(
                     table.value(&cells),

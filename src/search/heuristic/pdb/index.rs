@@ -14,6 +14,8 @@ pub fn placements(n: usize, k: usize) -> u64 {
 pub struct PartialRanker {
     k: usize,
     weights: [u64; 16],
+    /// Whether every rank fits in 32 bits (then unranking divides in 32 bits, 2-3x faster).
+    small: bool,
 }
 
 impl PartialRanker {
@@ -22,7 +24,11 @@ impl PartialRanker {
         for (i, w) in weights.iter_mut().enumerate().take(k) {
             *w = placements(n - 1 - i, k - 1 - i);
         }
-        PartialRanker { k, weights }
+        PartialRanker {
+            k,
+            weights,
+            small: placements(n, k) <= u32::MAX as u64,
+        }
     }
 
     /// Slot `i`'s weight in the rank.
@@ -47,8 +53,15 @@ impl PartialRanker {
         let mut free: u32 = u32::MAX;
         for (i, slot) in out.iter_mut().enumerate().take(self.k) {
             let w = self.weights[i];
-            let d = (r / w) as u32;
-            r %= w;
+            let d = if self.small {
+                let (r32, w32) = (r as u32, w as u32);
+                r = (r32 % w32) as u64;
+                r32 / w32
+            } else {
+                let d = (r / w) as u32;
+                r %= w;
+                d
+            };
             let c = select(free, d);
             free &= !(1 << c);
             *slot = c as u8;

@@ -187,7 +187,7 @@ fn load_or_build_one(
         return (t, Cache::Loaded);
     }
     let entries = index::placements(shape.cells(), tiles.len());
-    let memory = entries * (shape.cells() - tiles.len()) as u64 * 3 / 8 + entries / 2;
+    let memory = build::memory(shape.cells(), tiles.len());
     log(format!(
         "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {:.2} GB of memory while building{}",
         tiles.len(),
