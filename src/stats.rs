@@ -333,24 +333,30 @@ impl Paired {
         (side(&self.baseline), side(&self.current))
     }
 
-    /// `stat(b, c, cases)` on every case (`b` and `c` the per-case log means over the runs,
-    /// `cases` the cases drawn; `stat` returns a log ratio), its interval from `resamples`
+    /// `stat(b, c, idx)` on every case (`b` and `c` the per-case log means over the runs,
+    /// `idx` the cases drawn; `stat` returns a log ratio), its interval from `resamples`
     /// bootstrap resamples of the cases from `seed`, widened by the spread between runs of
     /// `run_stat` (a run's values → its log statistic) where a side has replicates.
     fn interval(
         &self,
         resamples: usize,
         seed: u64,
-        stat: impl Fn(&[f32], &[f32], &mut dyn Iterator<Item = usize>) -> f64,
+        stat: impl Fn(&[f32], &[f32], &[u32]) -> f64,
         run_stat: impl Fn(&[f32]) -> f64,
     ) -> Interval {
         let n = self.len();
         let (b, c) = (case_means(&self.baseline), case_means(&self.current));
-        let estimate = stat(&b, &c, &mut (0..n));
+        // 4 bytes a case: a run of any size is far below 2^32 cases.
+        let mut idx: Vec<u32> = (0..n as u32).collect();
+        let estimate = stat(&b, &c, &idx);
         let mut rng = Rng::new(seed);
-        // The cases of a resample are drawn as the statistic reads them: no index array.
         let mut stats: Vec<f64> = (0..resamples)
-            .map(|_| stat(&b, &c, &mut (0..n).map(|_| rng.below(n as u64) as usize)))
+            .map(|_| {
+                for x in idx.iter_mut() {
+                    *x = rng.below(n as u64) as u32;
+                }
+                stat(&b, &c, &idx)
+            })
             .collect();
         let (low, high) = ends(&mut stats);
         let (mut below, mut above) = (estimate - low, high - estimate);
@@ -371,13 +377,11 @@ impl Paired {
         self.interval(
             resamples,
             seed,
-            |b, c, cases| {
-                let (mut sum, mut k) = (0.0, 0usize);
-                for i in cases {
-                    sum += f64::from(c[i]) - f64::from(b[i]);
-                    k += 1;
-                }
-                sum / k as f64
+            |b, c, idx| {
+                idx.iter()
+                    .map(|&i| f64::from(c[i as usize]) - f64::from(b[i as usize]))
+                    .sum::<f64>()
+                    / idx.len() as f64
             },
             |run| run.iter().map(|&x| f64::from(x)).sum::<f64>() / run.len() as f64,
         )
@@ -390,14 +394,12 @@ impl Paired {
         self.interval(
             resamples,
             seed,
-            |b, c, cases| {
+            |b, c, idx| {
                 let (bs, cs) = &mut *scratch.borrow_mut();
                 bs.clear();
                 cs.clear();
-                for i in cases {
-                    bs.push(b[i]);
-                    cs.push(c[i]);
-                }
+                bs.extend(idx.iter().map(|&i| b[i as usize]));
+                cs.extend(idx.iter().map(|&i| c[i as usize]));
                 f64::from(nearest_rank(cs, q, f32::total_cmp))
                     - f64::from(nearest_rank(bs, q, f32::total_cmp))
             },
