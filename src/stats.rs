@@ -481,7 +481,7 @@ pub fn quantile(xs: &mut [f64], q: f64) -> f64 {
 }
 
 /// [`quantile`] for values of any type, ordered by `cmp`.
-fn nearest_rank<T: Copy>(xs: &mut [T], q: f64, cmp: fn(&T, &T) -> std::cmp::Ordering) -> T {
+fn nearest_rank<T: Copy>(xs: &mut [T], q: f64, cmp: impl FnMut(&T, &T) -> std::cmp::Ordering) -> T {
     let rank = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len());
     let (_, v, _) = xs.select_nth_unstable_by(rank - 1, cmp);
     *v
