@@ -13,7 +13,9 @@
 //! let current: Vec<f64> = baseline.iter().map(|x| x * 1.5).collect();
 //! let p = Paired::new(&baseline, &current).unwrap();
 //! let g = p.geometric_mean(1000, 7);
-//! assert!((g.estimate - 1.5).abs() < 1e-9 && g.low <= 1.5 && 1.5 <= g.high);
+//! // Held as f32 logarithms (4 bytes a case): a ratio to 1 part in 10⁷.
+//! assert!((g.estimate - 1.5).abs() < 1e-6 && (g.low - 1.5).abs() < 1e-6);
+//! assert!(g.low <= g.estimate && g.estimate <= g.high);
 //! assert_eq!(Verdict::of(&g, 0.02, 0.05), Verdict::Regressed);
 //! ```
 
@@ -183,37 +185,60 @@ pub fn faster_or_slower(current: &str, baseline: &str, what: &str, r: &Interval)
 /// true ratio in 87% of simulated trials, not 95%.)
 #[derive(Clone, Debug)]
 pub struct Paired {
-    /// Natural logarithms of the baseline's values, `[run][case]`.
-    baseline: Vec<Vec<f64>>,
+    /// Natural logarithms of the baseline's values, `[run][case]`: an `f32` a value (a
+    /// latency's logarithm to 1 part in 10⁷), so that a run of millions of cases is held in
+    /// 4 bytes a case a side.
+    baseline: Vec<Vec<f32>>,
     /// Natural logarithms of the current values, `[run][case]`.
-    current: Vec<Vec<f64>>,
+    current: Vec<Vec<f32>>,
 }
 
-/// The logarithms of one side's runs, each checked: `None` names the bad value.
-fn logs(side: &str, runs: &[Vec<f64>], n: usize) -> Result<Vec<Vec<f64>>, String> {
+/// Checks one side's runs of logarithms: `n` values each, all finite; the error names the
+/// run and the pair.
+fn check_side(side: &str, runs: &[Vec<f32>], n: usize) -> Result<(), String> {
+    let several = runs.len() > 1;
+    for (r, values) in runs.iter().enumerate() {
+        let run = if several {
+            format!(" (run {} of {})", r + 1, runs.len())
+        } else {
+            String::new()
+        };
+        if values.len() != n {
+            return Err(format!(
+                "{n} pairs but {} {side} values{run}: a paired comparison needs one value per \
+                 case in every run",
+                values.len()
+            ));
+        }
+        if let Some(i) = values.iter().position(|x| !x.is_finite()) {
+            return Err(format!(
+                "pair {} has the {side} log latency {}{run}: each must be a finite number",
+                i + 1,
+                values[i]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The logarithms of one side's runs, each checked: the error names the bad value.
+fn logs(side: &str, runs: &[Vec<f64>]) -> Result<Vec<Vec<f32>>, String> {
     let several = runs.len() > 1;
     runs.iter()
         .enumerate()
         .map(|(r, values)| {
-            let run = if several {
-                format!(" (run {} of {})", r + 1, runs.len())
-            } else {
-                String::new()
-            };
-            if values.len() != n {
-                return Err(format!(
-                    "{n} pairs but {} {side} values{run}: a paired comparison needs one value \
-                     per case in every run",
-                    values.len()
-                ));
-            }
             values
                 .iter()
                 .enumerate()
                 .map(|(i, &x)| {
                     if x.is_finite() && x > 0.0 {
-                        Ok(x.ln())
+                        Ok(x.ln() as f32)
                     } else {
+                        let run = if several {
+                            format!(" (run {} of {})", r + 1, runs.len())
+                        } else {
+                            String::new()
+                        };
                         Err(format!(
                             "pair {} has the {side} latency {x}{run}: each must be a positive \
                              number",
@@ -226,17 +251,17 @@ fn logs(side: &str, runs: &[Vec<f64>], n: usize) -> Result<Vec<Vec<f64>>, String
         .collect()
 }
 
-/// The per-case means over the runs `pick` (indices into `runs`, repeats allowed).
-fn case_means(runs: &[Vec<f64>], pick: &[usize], out: &mut Vec<f64>) {
-    out.clear();
-    out.resize(runs[0].len(), 0.0);
-    for &r in pick {
-        for (o, x) in out.iter_mut().zip(&runs[r]) {
-            *o += x;
-        }
+/// Each case's mean over a side's runs (of logarithms: the geometric mean); the run itself
+/// when there is one.
+fn case_means(runs: &[Vec<f32>]) -> std::borrow::Cow<'_, [f32]> {
+    if let [one] = runs {
+        return std::borrow::Cow::Borrowed(one);
     }
-    let k = pick.len() as f64;
-    out.iter_mut().for_each(|o| *o /= k);
+    let k = runs.len() as f64;
+    (0..runs[0].len())
+        .map(|i| (runs.iter().map(|r| f64::from(r[i])).sum::<f64>() / k) as f32)
+        .collect::<Vec<f32>>()
+        .into()
 }
 
 impl Paired {
@@ -256,6 +281,17 @@ impl Paired {
     /// A side without runs, no cases, runs of different lengths, or a value that is not a
     /// positive finite number; the message says which run and pair.
     pub fn replicated(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Result<Paired, String> {
+        Paired::from_logs(logs("baseline", baseline)?, logs("current", current)?)
+    }
+
+    /// Pairs replicate runs given as the natural logarithms of their values, `[run][case]`,
+    /// taken as they are (no copy): a caller streaming millions of cases keeps 4 bytes a
+    /// case a run.
+    ///
+    /// # Errors
+    /// A side without runs, no cases, runs of different lengths, or a value that is not
+    /// finite; the message says which run and pair.
+    pub fn from_logs(baseline: Vec<Vec<f32>>, current: Vec<Vec<f32>>) -> Result<Paired, String> {
         let (Some(first), false) = (baseline.first(), current.is_empty()) else {
             return Err("a side without runs: each side needs at least one run".into());
         };
@@ -263,10 +299,9 @@ impl Paired {
         if n == 0 {
             return Err("no case is in both runs, so there is nothing to compare".into());
         }
-        Ok(Paired {
-            baseline: logs("baseline", baseline, n)?,
-            current: logs("current", current, n)?,
-        })
+        check_side("baseline", &baseline, n)?;
+        check_side("current", &current, n)?;
+        Ok(Paired { baseline, current })
     }
 
     /// How many pairs.
@@ -284,36 +319,41 @@ impl Paired {
         (self.baseline.len(), self.current.len())
     }
 
-    /// `stat(b, c, cases)` on every case (`b` and `c` the per-case log means over the runs;
-    /// `stat` returns a log ratio), its interval from `resamples` bootstrap resamples of the
-    /// cases from `seed`, widened by the spread between runs of `run_stat` (a run's values →
-    /// its log statistic) where a side has replicates.
+    /// The `q`-quantile (nearest rank) of each side's per-case values (a case's geometric
+    /// mean over the side's runs), in the values' unit: (baseline, current).
+    pub fn side_quantiles(&self, q: f64) -> (f64, f64) {
+        let side = |runs: &[Vec<f32>]| {
+            f64::from(nearest_rank(
+                &mut case_means(runs).into_owned(),
+                q,
+                f32::total_cmp,
+            ))
+            .exp()
+        };
+        (side(&self.baseline), side(&self.current))
+    }
+
+    /// `stat(b, c, idx)` on every case (`b` and `c` the per-case log means over the runs,
+    /// `idx` the cases drawn; `stat` returns a log ratio), its interval from `resamples`
+    /// bootstrap resamples of the cases from `seed`, widened by the spread between runs of
+    /// `run_stat` (a run's values → its log statistic) where a side has replicates.
     fn interval(
         &self,
         resamples: usize,
         seed: u64,
-        stat: impl Fn(&[f64], &[f64], &[usize]) -> f64,
-        run_stat: impl Fn(&[f64]) -> f64,
+        stat: impl Fn(&[f32], &[f32], &[u32]) -> f64,
+        run_stat: impl Fn(&[f32]) -> f64,
     ) -> Interval {
         let n = self.len();
-        let (mut b, mut c) = (Vec::new(), Vec::new());
-        case_means(
-            &self.baseline,
-            &(0..self.baseline.len()).collect::<Vec<_>>(),
-            &mut b,
-        );
-        case_means(
-            &self.current,
-            &(0..self.current.len()).collect::<Vec<_>>(),
-            &mut c,
-        );
-        let mut idx: Vec<usize> = (0..n).collect();
+        let (b, c) = (case_means(&self.baseline), case_means(&self.current));
+        // 4 bytes a case: a run of any size is far below 2^32 cases.
+        let mut idx: Vec<u32> = (0..n as u32).collect();
         let estimate = stat(&b, &c, &idx);
         let mut rng = Rng::new(seed);
         let mut stats: Vec<f64> = (0..resamples)
             .map(|_| {
                 for x in idx.iter_mut() {
-                    *x = rng.below(n as u64) as usize;
+                    *x = rng.below(n as u64) as u32;
                 }
                 stat(&b, &c, &idx)
             })
@@ -337,8 +377,13 @@ impl Paired {
         self.interval(
             resamples,
             seed,
-            |b, c, idx| idx.iter().map(|&i| c[i] - b[i]).sum::<f64>() / idx.len() as f64,
-            |run| run.iter().sum::<f64>() / run.len() as f64,
+            |b, c, idx| {
+                idx.iter()
+                    .map(|&i| f64::from(c[i as usize]) - f64::from(b[i as usize]))
+                    .sum::<f64>()
+                    / idx.len() as f64
+            },
+            |run| run.iter().map(|&x| f64::from(x)).sum::<f64>() / run.len() as f64,
         )
     }
 
@@ -353,11 +398,12 @@ impl Paired {
                 let (bs, cs) = &mut *scratch.borrow_mut();
                 bs.clear();
                 cs.clear();
-                bs.extend(idx.iter().map(|&i| b[i]));
-                cs.extend(idx.iter().map(|&i| c[i]));
-                quantile(cs, q) - quantile(bs, q)
+                bs.extend(idx.iter().map(|&i| b[i as usize]));
+                cs.extend(idx.iter().map(|&i| c[i as usize]));
+                f64::from(nearest_rank(cs, q, f32::total_cmp))
+                    - f64::from(nearest_rank(bs, q, f32::total_cmp))
             },
-            |run| quantile(&mut run.to_vec(), q),
+            |run| f64::from(nearest_rank(&mut run.to_vec(), q, f32::total_cmp)),
         )
     }
 
@@ -378,11 +424,11 @@ impl Paired {
 /// degrees of freedom. A side with one run is taken to spread as the other does (the same
 /// build, the same machine); `None` when neither side has two runs.
 fn run_half_width(
-    baseline: &[Vec<f64>],
-    current: &[Vec<f64>],
-    run_stat: &impl Fn(&[f64]) -> f64,
+    baseline: &[Vec<f32>],
+    current: &[Vec<f32>],
+    run_stat: &impl Fn(&[f32]) -> f64,
 ) -> Option<f64> {
-    let spread = |runs: &[Vec<f64>]| -> Option<f64> {
+    let spread = |runs: &[Vec<f32>]| -> Option<f64> {
         let k = runs.len();
         if k < 2 {
             return None;
@@ -431,8 +477,13 @@ pub fn student_t_975(df: f64) -> f64 {
 /// The `q`-quantile of `xs` (reordered), by the nearest rank: the smallest value with at
 /// least `q` of the values at or below it, as HdrHistogram's percentiles are.
 pub fn quantile(xs: &mut [f64], q: f64) -> f64 {
+    nearest_rank(xs, q, f64::total_cmp)
+}
+
+/// [`quantile`] for values of any type, ordered by `cmp`.
+fn nearest_rank<T: Copy>(xs: &mut [T], q: f64, cmp: impl FnMut(&T, &T) -> std::cmp::Ordering) -> T {
     let rank = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len());
-    let (_, v, _) = xs.select_nth_unstable_by(rank - 1, f64::total_cmp);
+    let (_, v, _) = xs.select_nth_unstable_by(rank - 1, cmp);
     *v
 }
 

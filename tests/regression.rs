@@ -849,3 +849,38 @@ fn two_strategies_of_one_run_are_compared_case_by_case() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("give one RESULTS"), "{}", stderr(&o));
 }
+
+/// Rows in another order (shards merged by hand, a file sorted by strategy) are still matched
+/// one to one: compare reads the runs as streams, and rows out of step wait for their partner.
+#[test]
+fn rows_in_another_order_are_matched_all_the_same() {
+    let a = fresh_run("cmp-order-a", &[]);
+    let b = fresh_run("cmp-order-b", &[]);
+    edit(&b, "astar", 40, "steps", |s| {
+        (s.parse::<i64>().unwrap() + 2).to_string()
+    });
+    // The current run's rows backwards: its first row is the baseline's last.
+    let path = b.join("cases.csv");
+    let (h, mut rows) = read_csv(&path);
+    rows.reverse();
+    let mut w = csv::Writer::from_path(&path).unwrap();
+    w.write_record(&h).unwrap();
+    for r in &rows {
+        w.write_record(r).unwrap();
+    }
+    w.flush().unwrap();
+    let (code, text) = compare(&a, &b, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("REGRESSION: 1 wrong answer(s), 0 case(s) with more work, 0 missing case(s), 0 row(s) missing a counter"),
+        "{text}"
+    );
+    assert!(
+        text.contains("inputs/per-depth.csv 41 astar: baseline solved in"),
+        "{text}"
+    );
+    assert!(!text.contains("New in the current run"), "{text}");
+    let (code, text) = compare(&b, &a, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("REGRESSION: 1 wrong answer(s)"), "{text}");
+}

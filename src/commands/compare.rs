@@ -23,38 +23,27 @@ use std::path::{Path, PathBuf};
 use tilebench::harness::input::InputFile;
 use tilebench::harness::rundir::RunDir;
 use tilebench::harness::rundir::BASELINES_DIR;
-use tilebench::report::cases_csv::{self, CaseRow};
+use tilebench::report::cases_csv::{Rows, Tally};
 use tilebench::report::markdown::markdown_table;
 use tilebench::report::table::align;
 use tilebench::stats;
 
+mod join;
 mod json;
+use join::Val;
 
 type Key = (String, String, String);
 
-/// Rows keyed for matching; a key seen twice (duplicate ids) gets `#2`, `#3`… appended. Rows
-/// of inputs in `skip` (read by one run only) are left out.
-fn keyed<'a>(rows: &'a [CaseRow], skip: &[(String, usize)]) -> Vec<(Key, &'a CaseRow)> {
-    let mut seen: HashMap<Key, usize> = HashMap::new();
-    rows.iter()
-        .filter(|r| !skip.iter().any(|(input, _)| *input == r.input))
-        .map(|r| {
-            let mut k = r.key();
-            let n = seen.entry(k.clone()).or_insert(0);
-            *n += 1;
-            if *n > 1 {
-                k.1 = format!("{}#{}", k.1, n);
-            }
-            (k, r)
-        })
-        .collect()
+/// "inputs/x.csv 17 astar"; a repeated id's later rows get `#2`, `#3`…
+fn describe(k: &Key, occurrence: usize) -> String {
+    if occurrence > 1 {
+        format!("{} {}#{occurrence} {}", k.0, k.1, k.2)
+    } else {
+        format!("{} {} {}", k.0, k.1, k.2)
+    }
 }
 
-fn describe(k: &Key) -> String {
-    format!("{} {} {}", k.0, k.1, k.2)
-}
-
-fn answer(r: &CaseRow) -> String {
+fn answer(r: &Val) -> String {
     match (r.status.as_str(), r.steps) {
         ("solved", Some(n)) => format!("solved in {n}"),
         (s, _) => s.to_string(),
@@ -82,13 +71,13 @@ fn fmt_pct(p: f64) -> String {
 
 /// A row's latency in ns when it counts: an answered row (searched, not out of budget), the
 /// rows summary.csv's percentiles are made of.
-fn latency(r: &CaseRow) -> Option<f64> {
+fn latency(r: &Val) -> Option<f64> {
     let answered = r.status.searched() && r.status != tilebench::harness::record::RowStatus::Limit;
     Some(r.latency_ns.filter(|&ns| answered && ns > 0)? as f64)
 }
 
 /// The work counters compared: the column's name, its value in a row.
-type Counter = (&'static str, fn(&CaseRow) -> Option<u64>);
+type Counter = (&'static str, fn(&Val) -> Option<u64>);
 const COUNTERS: [Counter; 2] = [("expanded", |r| r.expanded), ("generated", |r| r.generated)];
 
 /// One work counter of one strategy, summed over the matched rows that have it in both runs.
@@ -104,10 +93,13 @@ struct CounterTotal {
 struct StrategyTotals {
     /// In [`COUNTERS`] order.
     work: [CounterTotal; 2],
-    /// Latencies (ns) of the matched cases every run answered with a search, pair by pair:
-    /// `[run][case]`, one run a side unless replicates were given.
-    base_lat: Vec<Vec<f64>>,
-    cur_lat: Vec<Vec<f64>>,
+    /// The natural logarithms of the latencies (ns) of the matched cases every run answered
+    /// with a search, pair by pair: `[run][case]`, one run a side unless replicates were
+    /// given; 4 bytes a case a run, what the bootstrap needs.
+    base_lat: Vec<Vec<f32>>,
+    cur_lat: Vec<Vec<f32>>,
+    /// The cases in them.
+    lat_cases: usize,
     wrong: usize,
     work_regressed: usize,
     /// Matched rows with a counter in one run only.
@@ -126,14 +118,21 @@ fn resolve(args: &CompareArgs) -> Result<(PathBuf, PathBuf), String> {
     }
 }
 
-/// One run as given to compare: its cases.csv's rows, and its inputs' checksums when a
-/// run.json lies beside the cases.csv.
+/// One run as given to compare: its cases.csv (read as a stream when rows are matched), how
+/// many rows of each input and strategy it has, and its inputs' checksums when a run.json
+/// lies beside the cases.csv.
+#[derive(Clone)]
 struct Side {
     /// The cases.csv read.
     path: PathBuf,
-    rows: Vec<CaseRow>,
+    /// Rows by input and strategy, in order of first appearance.
+    tally: Vec<Tally>,
     /// run.json's inputs, when there is a readable one.
     inputs: Option<Vec<InputFile>>,
+    /// `--strategies`: only this strategy's rows, under this label.
+    pick: Option<(String, String)>,
+    /// Inputs read under another path than the baseline's, renamed to the baseline's path.
+    rename: HashMap<String, String>,
 }
 
 impl Side {
@@ -146,13 +145,20 @@ impl Side {
             .map(|f| f.fnv1a64.as_str())
     }
 
+    /// The rows compared (those of the picked strategy, if one is), by input and strategy.
+    fn tallies(&self) -> impl Iterator<Item = &Tally> {
+        self.tally
+            .iter()
+            .filter(|t| self.pick.as_ref().is_none_or(|(s, _)| *s == t.strategy))
+    }
+
     /// The distinct inputs of the rows, in order, with their row counts.
     fn input_rows(&self) -> Vec<(String, usize)> {
         let mut out: Vec<(String, usize)> = Vec::new();
-        for r in &self.rows {
-            match out.iter_mut().find(|(i, _)| *i == r.input) {
-                Some((_, n)) => *n += 1,
-                None => out.push((r.input.clone(), 1)),
+        for t in self.tallies() {
+            match out.iter_mut().find(|(i, _)| *i == t.input) {
+                Some((_, n)) => *n += t.rows,
+                None => out.push((t.input.clone(), t.rows)),
             }
         }
         out
@@ -167,8 +173,9 @@ fn load(p: &Path, which: &str) -> Result<Side, String> {
             path.display()
         ));
     }
-    let rows = cases_csv::read(&path)?;
-    if rows.is_empty() {
+    // One pass over two columns; the rows themselves are read when they are matched.
+    let tally = Rows::open(&path)?.tally()?;
+    if tally.is_empty() {
         return Err(format!(
             "{}: no rows, only the header: the {which} run recorded no cases, so there is \
              nothing to compare; give the results of a run that solved its dataset",
@@ -185,7 +192,13 @@ fn load(p: &Path, which: &str) -> Result<Side, String> {
         .ok()
         .and_then(|t| serde_json::from_str::<Inputs>(&t).ok())
         .map(|i| i.inputs);
-    Ok(Side { path, rows, inputs })
+    Ok(Side {
+        path,
+        tally,
+        inputs,
+        pick: None,
+        rename: HashMap::new(),
+    })
 }
 
 /// One side of a comparison: a run, or replicate runs of one build (a directory whose
@@ -282,11 +295,7 @@ fn match_inputs(base: &Side, cur: &mut Side) -> Result<InputMatch, String> {
     {
         found.notes.push(no_checksums(base, cur));
     }
-    for r in &mut cur.rows {
-        if let Some(b) = rename.get(&r.input) {
-            r.input.clone_from(b);
-        }
-    }
+    cur.rename = rename;
     Ok(found)
 }
 
@@ -359,73 +368,58 @@ fn check_threshold(option: &str, value: f64) -> Result<(), String> {
     }
 }
 
+/// The two sides and the title: two runs (or sets of replicates), or two strategies of one.
+fn sides(args: &CompareArgs) -> Result<(Set, Set, String), String> {
+    let Some(pair) = &args.strategies else {
+        let (base_path, cur_path) = resolve(args)?;
+        let base = load_set(&base_path, "baseline")?;
+        let cur = load_set(&cur_path, "current")?;
+        let title = format!(
+            "baseline {} vs current {}",
+            base_path.display(),
+            cur_path.display()
+        );
+        return Ok((base, cur, title));
+    };
+    let (a, b) = strategy_pair(pair)?;
+    let p = match (&args.baseline_name, args.runs.as_slice()) {
+        (None, [p]) => p,
+        _ => {
+            return Err(
+                "with --strategies A,B, give one RESULTS (a run, or a directory \
+                        of replicate runs), whose strategies A and B are compared"
+                    .into(),
+            )
+        }
+    };
+    let (base, cur) = within(load_set(p, "given")?, &a, &b)?;
+    Ok((base, cur, format!("{a} against {b} in {}", p.display())))
+}
+
 pub fn run(args: CompareArgs) -> CmdResult {
     check_threshold("--max-work-increase", args.max_work_increase)?;
     if let Some(max) = args.max_latency_increase {
         check_threshold("--max-latency-increase", max)?;
     }
     check_threshold("--noise-threshold", args.noise_threshold)?;
-    let (mut base_set, mut cur_set, title) = match &args.strategies {
-        Some(pair) => {
-            let (a, b) = strategy_pair(pair)?;
-            let p = match (&args.baseline_name, args.runs.as_slice()) {
-                (None, [p]) => p,
-                _ => {
-                    return Err(
-                        "with --strategies A,B, give one RESULTS (a run, or a directory \
-                                of replicate runs), whose strategies A and B are compared"
-                            .into(),
-                    )
-                }
-            };
-            let (base, cur) = within(load_set(p, "given")?, &a, &b)?;
-            (base, cur, format!("{a} against {b} in {}", p.display()))
-        }
-        None => {
-            let (base_path, cur_path) = resolve(&args)?;
-            let base = load_set(&base_path, "baseline")?;
-            let cur = load_set(&cur_path, "current")?;
-            let title = format!(
-                "baseline {} vs current {}",
-                base_path.display(),
-                cur_path.display()
-            );
-            (base, cur, title)
-        }
-    };
+    let (base_set, cur_set, title) = sides(&args)?;
     let within = args.strategies.is_some();
-    let (base_side, base_more) = base_set.runs.split_first_mut().expect("a run");
-    let (cur_side, cur_more) = cur_set.runs.split_first_mut().expect("a run");
-    let inputs = match_inputs(base_side, cur_side)?;
-    // Replicates are paired with the first baseline run as the current run is.
-    for more in base_more.iter_mut().chain(cur_more.iter_mut()) {
-        match_inputs(base_side, more)?;
-    }
-    let base = keyed(&base_side.rows, &inputs.only_base);
-    let cur = keyed(&cur_side.rows, &inputs.only_cur);
-    let replicates = Replicates {
-        base: latency_index(base_more, &inputs.only_base),
-        cur: latency_index(cur_more, &inputs.only_cur),
-    };
-    let mut found = match_rows(&base, &cur, &replicates, args.max_work_increase);
-    found.inputs = inputs;
-    found.runs = (1 + base_more.len(), 1 + cur_more.len());
-    found.within = within;
-    let (body, latencies, latency_regressed) = strategy_table(&found, &args);
+    let mut found = find(base_set, cur_set, &args)?;
+    let (body, latencies, latency_regressed) = strategy_table(&mut found, &args);
     let lists = found.lists(&args);
 
     // Two strategies of one run differ by design: only a gated latency fails.
     let regressed = latency_regressed
         || !within
-            && (!found.wrong.is_empty()
-                || !found.work_worse.is_empty()
+            && (found.wrong.count > 0
+                || found.work_worse.count > 0
                 || found.missing_rows() > 0
-                || !found.gaps.is_empty()
+                || found.gap_rows() > 0
                 || body.iter().any(|r| r[5] == "regressed"));
     let verdict = if within {
         found.headline(&latencies, regressed)
     } else {
-        found.verdict(regressed, latency_regressed, base.len())
+        found.verdict(regressed, latency_regressed)
     };
     let notes = found.notes(&args, &latencies);
     // With --strategies, the value columns are the two strategies.
@@ -460,16 +454,61 @@ pub fn run(args: CompareArgs) -> CmdResult {
     Ok(if regressed { FAILED } else { OK })
 }
 
-/// The latencies of replicate runs by key (rows of inputs in `skip` left out).
-fn latency_index(runs: &[Side], skip: &[(String, usize)]) -> Vec<HashMap<Key, Option<f64>>> {
-    runs.iter()
-        .map(|side| {
-            keyed(&side.rows, skip)
-                .into_iter()
-                .map(|(k, r)| (k, latency(r)))
-                .collect()
-        })
-        .collect()
+/// Pairs the sides' inputs, then reads every run side by side ([`join`]) and matches their
+/// rows: answers, work and latencies. What is kept is per strategy (totals, and one latency
+/// logarithm a case a run) and the lists' first `--show` rows.
+fn find(mut base_set: Set, mut cur_set: Set, args: &CompareArgs) -> Result<Findings, String> {
+    let (base_side, base_more) = base_set.runs.split_first_mut().expect("a run");
+    let (cur_side, cur_more) = cur_set.runs.split_first_mut().expect("a run");
+    let inputs = match_inputs(base_side, cur_side)?;
+    // Replicates are paired with the first baseline run as the current run is.
+    for more in base_more.iter_mut().chain(cur_more.iter_mut()) {
+        match_inputs(base_side, more)?;
+    }
+    // The inputs compared, in the baseline's order: those both runs read.
+    let ranks: HashMap<String, usize> = base_side
+        .input_rows()
+        .into_iter()
+        .map(|(input, _)| input)
+        .filter(|input| !inputs.only_base.iter().any(|(b, _)| b == input))
+        .enumerate()
+        .map(|(rank, input)| (input, rank))
+        .collect();
+    let mut found = Findings {
+        strategies: strategies(&[base_side, cur_side], &ranks),
+        runs: (1 + base_more.len(), 1 + cur_more.len()),
+        within: args.strategies.is_some(),
+        inputs,
+        ..Findings::new(args.show)
+    };
+    // The streams: the first baseline run, the first current run, then the replicates.
+    let streams = [&*base_side, &*cur_side]
+        .into_iter()
+        .chain(base_more.iter())
+        .chain(cur_more.iter())
+        .map(|side| join::Stream::open(side, &ranks))
+        .collect::<Result<Vec<_>, _>>()?;
+    let base_runs = found.runs.0;
+    join::Join::new(streams).run(|k, vals| {
+        found.add(k, vals, base_runs, args.max_work_increase);
+    })?;
+    found.finish();
+    Ok(found)
+}
+
+/// The strategies compared, in order of appearance, the baseline's first.
+fn strategies(sides: &[&Side], ranks: &HashMap<String, usize>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for side in sides {
+        for t in side.tallies() {
+            let input = side.rename.get(&t.input).unwrap_or(&t.input);
+            let name = side.pick.as_ref().map_or(&t.strategy, |(_, label)| label);
+            if ranks.contains_key(input) && !out.contains(name) {
+                out.push(name.clone());
+            }
+        }
+    }
+    out
 }
 
 /// `--strategies A,B`: the two names.
@@ -493,15 +532,12 @@ fn strategy_pair(pair: &str) -> Result<(String, String), String> {
 fn within(set: Set, a: &str, b: &str) -> Result<(Set, Set), String> {
     let label = format!("{a} vs {b}");
     let first = &set.runs[0];
-    let present: Vec<&str> = {
-        let mut v: Vec<&str> = Vec::new();
-        for r in &first.rows {
-            if !v.contains(&r.strategy.as_str()) {
-                v.push(&r.strategy);
-            }
+    let mut present: Vec<&str> = Vec::new();
+    for t in &first.tally {
+        if !present.contains(&t.strategy.as_str()) {
+            present.push(&t.strategy);
         }
-        v
-    };
+    }
     for name in [a, b] {
         if !present.contains(&name) {
             return Err(format!(
@@ -512,50 +548,95 @@ fn within(set: Set, a: &str, b: &str) -> Result<(Set, Set), String> {
             ));
         }
     }
-    let pick = |side: &Side, name: &str| Side {
-        path: side.path.clone(),
-        rows: side
-            .rows
+    let pick = |name: &str| Set {
+        runs: set
+            .runs
             .iter()
-            .filter(|r| r.strategy == name)
-            .map(|r| CaseRow {
-                strategy: label.clone(),
-                ..r.clone()
+            .map(|side| Side {
+                pick: Some((name.to_string(), label.clone())),
+                ..side.clone()
             })
             .collect(),
-        inputs: side.inputs.clone(),
     };
-    let base = set.runs.iter().map(|s| pick(s, b)).collect();
-    let cur = set.runs.iter().map(|s| pick(s, a)).collect();
-    Ok((Set { runs: base }, Set { runs: cur }))
+    Ok((pick(b), pick(a)))
 }
 
-/// A counter that one run has and the other lacks, on a row of both.
-struct Gap<'a> {
+/// A list of rows, as many as are shown: the first `cap` in their run's order, and how many
+/// there are in all.
+struct Listed {
+    count: usize,
+    cap: usize,
+    /// (the row's place in its run, the line shown); sorted and cut to `cap` when it holds
+    /// twice that.
+    items: Vec<(u64, String)>,
+    /// Once cut: the last place kept (later rows cannot be among the first `cap`).
+    bar: Option<u64>,
+}
+
+impl Listed {
+    fn new(cap: usize) -> Listed {
+        Listed {
+            count: 0,
+            cap,
+            items: Vec::new(),
+            bar: None,
+        }
+    }
+
+    /// Counts a row, and keeps its line (made only if it may be shown).
+    fn push(&mut self, seq: u64, line: impl FnOnce() -> String) {
+        self.count += 1;
+        if self.cap == 0 || self.bar.is_some_and(|bar| seq > bar) {
+            return;
+        }
+        self.items.push((seq, line()));
+        if self.items.len() >= 2 * self.cap {
+            self.cut();
+        }
+    }
+
+    /// Sorts the lines kept into their run's order and keeps the first `cap`.
+    fn cut(&mut self) {
+        self.items.sort_by_key(|(seq, _)| *seq);
+        self.items.truncate(self.cap);
+        self.bar = self.items.last().map(|(seq, _)| *seq);
+    }
+
+    /// The lines kept, in order (after [`Listed::cut`]).
+    fn lines(&self) -> Vec<String> {
+        self.items.iter().map(|(_, l)| l.clone()).collect()
+    }
+}
+
+/// The rows where one run lacks a counter the other has, for one (column, run).
+struct GapGroup {
     column: &'static str,
     /// Whether the current run lacks it (else the baseline does).
     in_current: bool,
-    key: &'a Key,
+    /// The first such row's place in the baseline (groups are listed in this order).
+    first: u64,
+    rows: Listed,
 }
 
 /// What matching the baseline's rows with the current run's found.
-#[derive(Default)]
-struct Findings<'a> {
+struct Findings {
     /// Strategies in order of appearance, baseline first.
     strategies: Vec<String>,
     totals: HashMap<String, StrategyTotals>,
     /// Cases whose status or steps changed, described.
-    wrong: Vec<String>,
+    wrong: Listed,
     /// Cases whose work grew past the threshold, described.
-    work_worse: Vec<String>,
+    work_worse: Listed,
     /// How many cases did less work.
     work_better: usize,
     /// Counters present in one run only.
-    gaps: Vec<Gap<'a>>,
+    gaps: Vec<GapGroup>,
+    /// Rows of the baseline compared (of inputs both runs read).
+    base_rows: usize,
     /// Keys in the baseline but not in the current run.
-    missing: Vec<&'a Key>,
+    missing: Listed,
     /// Keys in the current run but not in the baseline.
-    added: Vec<&'a Key>,
+    added: Listed,
     /// How the inputs were paired (whole inputs one run lacks are listed there).
     inputs: InputMatch,
     /// Runs a side: (baseline, current).
@@ -566,109 +647,133 @@ struct Findings<'a> {
     within: bool,
 }
 
-/// The latencies of the replicate runs beyond the first, by key: `None` where the row is
-/// there without a latency that counts.
-struct Replicates {
-    base: Vec<HashMap<Key, Option<f64>>>,
-    cur: Vec<HashMap<Key, Option<f64>>>,
-}
-
-impl Replicates {
-    /// The case's latency in every run of both sides, `[first, replicates…]`; `None` when
-    /// one lacks it.
-    fn latencies(&self, k: &Key, b: f64, c: f64) -> Option<(Vec<f64>, Vec<f64>)> {
-        let side = |first: f64, more: &[HashMap<Key, Option<f64>>]| {
-            std::iter::once(Some(first))
-                .chain(more.iter().map(|m| m.get(k).copied().flatten()))
-                .collect::<Option<Vec<f64>>>()
-        };
-        Some((side(b, &self.base)?, side(c, &self.cur)?))
-    }
-}
-
 /// How one matched case's work changed.
 enum WorkChange {
-    /// More than the threshold allows, described.
-    Worse(String),
+    /// More than the threshold allows.
+    Worse,
     Better,
     Same,
 }
 
-/// Matches the baseline's rows with the current run's: answers, work and latencies.
-fn match_rows<'a>(
-    base: &'a [(Key, &CaseRow)],
-    cur: &'a [(Key, &CaseRow)],
-    replicates: &Replicates,
-    max_work_increase: f64,
-) -> Findings<'a> {
-    let cur_index: HashMap<&Key, &CaseRow> = cur.iter().map(|(k, r)| (k, *r)).collect();
-    let base_index: HashMap<&Key, &CaseRow> = base.iter().map(|(k, r)| (k, *r)).collect();
-    let mut found = Findings {
-        added: cur
-            .iter()
-            .filter(|(k, _)| !base_index.contains_key(k))
-            .map(|(k, _)| k)
-            .collect(),
-        ..Findings::default()
-    };
-    for (k, _) in base.iter().chain(cur.iter()) {
-        if !found.strategies.contains(&k.2) {
-            found.strategies.push(k.2.clone());
+impl Findings {
+    /// Nothing found yet; lists keep their first `show` rows.
+    fn new(show: usize) -> Findings {
+        Findings {
+            strategies: Vec::new(),
+            totals: HashMap::new(),
+            wrong: Listed::new(show),
+            work_worse: Listed::new(show),
+            work_better: 0,
+            gaps: Vec::new(),
+            base_rows: 0,
+            missing: Listed::new(show),
+            added: Listed::new(show),
+            inputs: InputMatch::default(),
+            runs: (1, 1),
+            unreplicated: 0,
+            within: false,
         }
     }
-    for (k, b) in base {
-        let t = found.totals.entry(k.2.clone()).or_default();
-        let Some(c) = cur_index.get(k) else {
-            found.missing.push(k);
-            continue;
+
+    /// One key's rows from each run (the first baseline run, the first current run, then
+    /// `base_runs - 1` baseline replicates and the current ones; `None` where a run lacks
+    /// it): answers, work and latencies.
+    fn add(&mut self, k: &Key, vals: &[Option<Val>], base_runs: usize, max_work_increase: f64) {
+        let Some(b) = &vals[0] else {
+            if let Some(c) = &vals[1] {
+                self.added.push(c.seq, || describe(k, c.occurrence));
+            }
+            return;
+        };
+        self.base_rows += 1;
+        if !self.totals.contains_key(&k.2) {
+            self.totals.insert(k.2.clone(), StrategyTotals::default());
+        }
+        let t = self.totals.get_mut(&k.2).expect("inserted");
+        let Some(c) = &vals[1] else {
+            self.missing.push(b.seq, || describe(k, b.occurrence));
+            return;
         };
         if let (Some(bl), Some(cl)) = (latency(b), latency(c)) {
-            match replicates.latencies(k, bl, cl) {
-                Some((bs, cs)) => {
+            let (more_b, more_c) = vals[2..].split_at(base_runs - 1);
+            let side = |first: f64, more: &[Option<Val>]| {
+                std::iter::once(Some(first))
+                    .chain(more.iter().map(|v| v.as_ref().and_then(latency)))
+                    .map(|x| Some(x?.ln() as f32))
+                    .collect::<Option<Vec<f32>>>()
+            };
+            match (side(bl, more_b), side(cl, more_c)) {
+                (Some(bs), Some(cs)) => {
                     t.base_lat.resize(bs.len(), Vec::new());
                     t.cur_lat.resize(cs.len(), Vec::new());
-                    t.base_lat
-                        .iter_mut()
-                        .zip(bs)
-                        .for_each(|(run, x)| run.push(x));
-                    t.cur_lat
-                        .iter_mut()
-                        .zip(cs)
-                        .for_each(|(run, x)| run.push(x));
+                    t.base_lat.iter_mut().zip(bs).for_each(|(r, x)| r.push(x));
+                    t.cur_lat.iter_mut().zip(cs).for_each(|(r, x)| r.push(x));
+                    t.lat_cases += 1;
                 }
-                None => found.unreplicated += 1,
+                _ => self.unreplicated += 1,
             }
         }
         if b.status != c.status || b.steps != c.steps {
             t.wrong += 1;
-            found.wrong.push(format!(
-                "{}: baseline {}, current {}",
-                describe(k),
-                answer(b),
-                answer(c)
-            ));
-            continue;
+            self.wrong.push(b.seq, || {
+                format!(
+                    "{}: baseline {}, current {}",
+                    describe(k, b.occurrence),
+                    answer(b),
+                    answer(c)
+                )
+            });
+            return;
         }
-        match compare_work(t, k, b, c, max_work_increase, &mut found.gaps) {
-            WorkChange::Worse(w) => found.work_worse.push(w),
-            WorkChange::Better => found.work_better += 1,
+        match compare_work(t, k, b, c, max_work_increase, &mut self.gaps) {
+            WorkChange::Worse => self.work_worse.push(b.seq, || work_text(k, b, c)),
+            WorkChange::Better => self.work_better += 1,
             WorkChange::Same => {}
         }
     }
-    found
+
+    /// Puts the lists in their runs' order, cut to what is shown.
+    fn finish(&mut self) {
+        for list in [
+            &mut self.wrong,
+            &mut self.work_worse,
+            &mut self.missing,
+            &mut self.added,
+        ] {
+            list.cut();
+        }
+        for g in &mut self.gaps {
+            g.rows.cut();
+        }
+        self.gaps.sort_by_key(|g| g.first);
+    }
+}
+
+/// A case whose work grew: "inputs/x.csv 61 bfs-hash: expanded 100 → 110 (+10.00%), …".
+fn work_text(k: &Key, b: &Val, c: &Val) -> String {
+    let changes: Vec<String> = COUNTERS
+        .iter()
+        .filter_map(|(column, value)| {
+            let (bv, cv) = (value(b)?, value(c)?);
+            Some(format!(
+                "{column} {bv} → {cv} ({})",
+                fmt_pct(pct(bv as f64, cv as f64))
+            ))
+        })
+        .collect();
+    format!("{}: {}", describe(k, b.occurrence), changes.join(", "))
 }
 
 /// Adds a matched case's counters (those both rows have) to its strategy's totals, notes a
 /// counter that only one row has in `gaps`, and says how its work changed.
-fn compare_work<'a>(
+fn compare_work(
     t: &mut StrategyTotals,
-    k: &'a Key,
-    b: &CaseRow,
-    c: &CaseRow,
+    k: &Key,
+    b: &Val,
+    c: &Val,
     max_work_increase: f64,
-    gaps: &mut Vec<Gap<'a>>,
+    gaps: &mut Vec<GapGroup>,
 ) -> WorkChange {
-    let mut changes = Vec::new();
     let (mut worse, mut better) = (false, false);
     let mut gap = false;
     for (i, (column, value)) in COUNTERS.into_iter().enumerate() {
@@ -676,11 +781,24 @@ fn compare_work<'a>(
             (Some(bv), Some(cv)) => (bv, cv),
             (None, None) => continue,
             (bv, _) => {
-                gaps.push(Gap {
-                    column,
-                    in_current: bv.is_some(),
-                    key: k,
-                });
+                let in_current = bv.is_some();
+                let group = match gaps
+                    .iter()
+                    .position(|g| g.column == column && g.in_current == in_current)
+                {
+                    Some(g) => &mut gaps[g],
+                    None => {
+                        gaps.push(GapGroup {
+                            column,
+                            in_current,
+                            first: b.seq,
+                            rows: Listed::new(EXAMPLES),
+                        });
+                        gaps.last_mut().expect("pushed")
+                    }
+                };
+                group.first = group.first.min(b.seq);
+                group.rows.push(b.seq, || describe(k, b.occurrence));
                 gap = true;
                 continue;
             }
@@ -692,12 +810,11 @@ fn compare_work<'a>(
         let p = pct(bv as f64, cv as f64);
         worse |= p > max_work_increase;
         better |= cv < bv;
-        changes.push(format!("{column} {bv} → {cv} ({})", fmt_pct(p)));
     }
     t.counter_gaps += gap as usize;
     if worse {
         t.work_regressed += 1;
-        WorkChange::Worse(format!("{}: {}", describe(k), changes.join(", ")))
+        WorkChange::Worse
     } else if better {
         WorkChange::Better
     } else {
@@ -706,13 +823,13 @@ fn compare_work<'a>(
 }
 
 /// The per-strategy table's rows, each strategy's latency figures, and whether a gated
-/// latency regressed.
-fn strategy_table(found: &Findings, args: &CompareArgs) -> (Vec<Vec<String>>, Latencies, bool) {
+/// latency regressed. The latencies are handed to the statistics (not copied).
+fn strategy_table(found: &mut Findings, args: &CompareArgs) -> (Vec<Vec<String>>, Latencies, bool) {
     let mut body: Vec<Vec<String>> = Vec::new();
     let mut latencies = Vec::new();
     let mut latency_regressed = false;
     for s in &found.strategies {
-        let Some(t) = found.totals.get(s) else {
+        let Some(t) = found.totals.get_mut(s) else {
             continue;
         };
         work_rows(&mut body, s, t, args.max_work_increase, found.within);
@@ -847,34 +964,33 @@ impl LatencyFigure {
 /// Each strategy's latency figures (empty when no case has a latency in every run).
 type Latencies = Vec<(String, Vec<LatencyFigure>)>;
 
-/// Each case's geometric mean over the runs of a side (`[run][case]`).
-fn case_means(runs: &[Vec<f64>]) -> Vec<f64> {
-    (0..runs[0].len())
-        .map(|i| (runs.iter().map(|r| r[i].ln()).sum::<f64>() / runs.len() as f64).exp())
-        .collect()
-}
-
 /// A strategy's paired latency figures (per case, p50, p99: the ratio current/baseline with
 /// its 95% interval), and whether one regressed past `max_latency_increase` (the whole
 /// interval above it and above the noise threshold). Empty when no case has a latency in
 /// every run.
-fn latency_figures(t: &StrategyTotals, args: &CompareArgs) -> (Vec<LatencyFigure>, bool) {
-    let Ok(paired) = stats::Paired::replicated(&t.base_lat, &t.cur_lat) else {
+fn latency_figures(t: &mut StrategyTotals, args: &CompareArgs) -> (Vec<LatencyFigure>, bool) {
+    let logs = (
+        std::mem::take(&mut t.base_lat),
+        std::mem::take(&mut t.cur_lat),
+    );
+    let Ok(paired) = stats::Paired::from_logs(logs.0, logs.1) else {
         return (Vec::new(), false);
     };
     let c = paired.compare(stats::RESAMPLES, 1);
     let noise = args.noise_threshold / 100.0;
     let gate = args.max_latency_increase.map(|m| m / 100.0);
-    let (base, cur) = (case_means(&t.base_lat), case_means(&t.cur_lat));
-    let us = |v: &[f64], q: f64| stats::quantile(&mut v.to_vec(), q) / 1000.0;
+    let us = |q: f64| {
+        let (b, c) = paired.side_quantiles(q);
+        (b / 1000.0, c / 1000.0)
+    };
     let mut regressed = false;
     let figures = c
         .figures()
         .into_iter()
         .map(|(name, i)| {
             let (baseline, current) = match name {
-                "p50" => (us(&base, 0.5), us(&cur, 0.5)),
-                "p99" => (us(&base, 0.99), us(&cur, 0.99)),
+                "p50" => us(0.5),
+                "p99" => us(0.99),
                 _ => (1.0, c.mean.estimate),
             };
             let verdict = match (stats::Verdict::of(i, noise, gate.unwrap_or(noise)), gate) {
@@ -926,28 +1042,39 @@ fn latency_rows(body: &mut Vec<Vec<String>>, s: &str, figures: &[LatencyFigure])
     }
 }
 
-/// Adds a titled list of at most `show` items (and how many more) to `lists`; `count` is the
-/// number in the title; nothing when `items` is empty.
-fn push_list(lists: &mut String, title: &str, count: usize, items: &[String], show: usize) {
-    if items.is_empty() {
+/// Adds a titled list of at most `show` items (and how many more of `all` items) to `lists`;
+/// `count` is the number in the title; nothing when there are no items.
+fn push_list(
+    lists: &mut String,
+    title: &str,
+    count: usize,
+    (items, all): (&[String], usize),
+    show: usize,
+) {
+    if all == 0 {
         return;
     }
     *lists += &format!("\n{title} ({count}):\n");
     for i in items.iter().take(show) {
         *lists += &format!("  {i}\n");
     }
-    if items.len() > show {
-        *lists += &format!("  … and {} more\n", items.len() - show);
+    if all > show {
+        *lists += &format!("  … and {} more\n", all - show);
     }
 }
 
 /// Rows named as examples in a line about many rows.
 const EXAMPLES: usize = 5;
 
-impl Findings<'_> {
+impl Findings {
     /// Rows of the baseline the current run lacks: single rows and whole inputs.
     fn missing_rows(&self) -> usize {
-        self.missing.len() + self.inputs.only_base.iter().map(|(_, n)| n).sum::<usize>()
+        self.missing.count + self.inputs.only_base.iter().map(|(_, n)| n).sum::<usize>()
+    }
+
+    /// Rows of the current run the baseline lacks: single rows and whole inputs.
+    fn new_rows(&self) -> usize {
+        self.added.count + self.inputs.only_cur.iter().map(|(_, n)| n).sum::<usize>()
     }
 
     /// Matched rows with a counter in one run only.
@@ -957,31 +1084,21 @@ impl Findings<'_> {
 
     /// One line per (run, column) with a missing counter: how many rows, and the first few.
     fn gap_lines(&self) -> Vec<String> {
-        let mut groups: Vec<(&str, bool, Vec<&Key>)> = Vec::new();
-        for g in &self.gaps {
-            match groups
-                .iter_mut()
-                .find(|(c, cur, _)| *c == g.column && *cur == g.in_current)
-            {
-                Some((_, _, keys)) => keys.push(g.key),
-                None => groups.push((g.column, g.in_current, vec![g.key])),
-            }
-        }
-        groups
-            .into_iter()
-            .map(|(column, in_current, keys)| {
-                let (lacks, has) = if in_current {
+        self.gaps
+            .iter()
+            .map(|g| {
+                let (lacks, has) = if g.in_current {
                     ("the current run", "the baseline")
                 } else {
                     ("the baseline", "the current run")
                 };
-                let shown: Vec<String> = keys.iter().take(EXAMPLES).map(|k| describe(k)).collect();
+                let n = g.rows.count;
                 format!(
-                    "`{column}` is empty in {lacks} on {} row(s) where {has} has a value: {}{}",
-                    keys.len(),
-                    shown.join("; "),
-                    if keys.len() > EXAMPLES {
-                        format!("; … and {} more", keys.len() - EXAMPLES)
+                    "`{}` is empty in {lacks} on {n} row(s) where {has} has a value: {}{}",
+                    g.column,
+                    g.rows.lines().join("; "),
+                    if n > EXAMPLES {
+                        format!("; … and {} more", n - EXAMPLES)
                     } else {
                         String::new()
                     }
@@ -1000,8 +1117,8 @@ impl Findings<'_> {
             push_list(
                 &mut lists,
                 "Answers that differ: status or steps",
-                self.wrong.len(),
-                &self.wrong,
+                self.wrong.count,
+                (&self.wrong.lines(), self.wrong.count),
                 args.show,
             );
             return lists;
@@ -1009,8 +1126,8 @@ impl Findings<'_> {
         push_list(
             &mut lists,
             "Correctness regressions: status or steps changed",
-            self.wrong.len(),
-            &self.wrong,
+            self.wrong.count,
+            (&self.wrong.lines(), self.wrong.count),
             args.show,
         );
         push_list(
@@ -1019,15 +1136,15 @@ impl Findings<'_> {
                 "Work regressions: expanded or generated grew by more than {}%",
                 args.max_work_increase
             ),
-            self.work_worse.len(),
-            &self.work_worse,
+            self.work_worse.count,
+            (&self.work_worse.lines(), self.work_worse.count),
             args.show,
         );
         push_list(
             &mut lists,
             "Missing counters: a counter one run has and the other lacks (regression)",
             self.gap_rows(),
-            &self.gap_lines(),
+            (&self.gap_lines(), self.gaps.len()),
             args.show,
         );
         let whole = |list: &[(String, usize)], why: &str| -> Vec<String> {
@@ -1039,24 +1156,24 @@ impl Findings<'_> {
             &self.inputs.only_base,
             "the current run did not read this input",
         );
-        missing_s.extend(self.missing.iter().map(|k| describe(k)));
+        missing_s.extend(self.missing.lines());
         push_list(
             &mut lists,
             "Missing from the current run (regression)",
             self.missing_rows(),
-            &missing_s,
+            (&missing_s, self.inputs.only_base.len() + self.missing.count),
             args.show,
         );
         let mut added_s = whole(
             &self.inputs.only_cur,
             "the baseline did not read this input",
         );
-        added_s.extend(self.added.iter().map(|k| describe(k)));
+        added_s.extend(self.added.lines());
         push_list(
             &mut lists,
             "New in the current run (not in the baseline)",
-            self.added.len() + self.inputs.only_cur.iter().map(|(_, n)| n).sum::<usize>(),
-            &added_s,
+            self.new_rows(),
+            (&added_s, self.inputs.only_cur.len() + self.added.count),
             args.show,
         );
         lists
@@ -1114,13 +1231,13 @@ impl Findings<'_> {
     }
 
     /// The one-line verdict: what regressed, or how many rows matched.
-    fn verdict(&self, regressed: bool, latency_regressed: bool, base_rows: usize) -> String {
+    fn verdict(&self, regressed: bool, latency_regressed: bool) -> String {
         if regressed {
             format!(
                 "REGRESSION: {} wrong answer(s), {} case(s) with more work, {} missing case(s), \
                  {} row(s) missing a counter{}",
-                self.wrong.len(),
-                self.work_worse.len(),
+                self.wrong.count,
+                self.work_worse.count,
                 self.missing_rows(),
                 self.gap_rows(),
                 if latency_regressed {
@@ -1132,7 +1249,7 @@ impl Findings<'_> {
         } else {
             format!(
                 "no regression ({} rows matched, {} with less work)",
-                base_rows - self.missing.len(),
+                self.base_rows - self.missing.count,
                 self.work_better
             )
         }

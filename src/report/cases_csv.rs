@@ -355,6 +355,63 @@ impl Rows {
     }
 }
 
+/// How many rows of one strategy one input has in a cases.csv (see [`Rows::tally`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// The `input` column.
+    pub input: String,
+    /// The `strategy` column.
+    pub strategy: String,
+    /// Rows with this input and strategy.
+    pub rows: usize,
+}
+
+impl Rows {
+    /// Counts the rows of each (input, strategy) in one pass that reads only those two
+    /// columns, in order of first appearance: what a reader needs to know about a whole file
+    /// before it streams it (compare pairs the runs' inputs and strategies this way).
+    ///
+    /// # Errors
+    /// A line the CSV reader cannot read (the file is damaged), named by its line.
+    pub fn tally(mut self) -> Result<Vec<Tally>, String> {
+        let column = |name: &str| self.header.iter().position(|h| h == name);
+        let (Some(input), Some(strategy)) = (column("input"), column("strategy")) else {
+            return Err(format!(
+                "{}:1: the header has no `input` or no `strategy` column: {REDO}",
+                self.path.display()
+            ));
+        };
+        let mut out: Vec<Tally> = Vec::new();
+        let mut record = csv::ByteRecord::new();
+        loop {
+            match self.reader.read_byte_record(&mut record) {
+                Ok(true) => {}
+                Ok(false) => return Ok(out),
+                Err(e) => {
+                    let line = e.position().map_or(0, |p| p.line());
+                    let p = self.path.display();
+                    return Err(format!("{p}:{line}: {e}; the file is damaged: {REDO}"));
+                }
+            }
+            let cell = |i: usize| String::from_utf8_lossy(record.get(i).unwrap_or_default());
+            let (i, s) = (cell(input), cell(strategy));
+            // Rows come in blocks of one input, then strategies in turn: look from the end.
+            match out
+                .iter_mut()
+                .rev()
+                .find(|t| t.input == i && t.strategy == s)
+            {
+                Some(t) => t.rows += 1,
+                None => out.push(Tally {
+                    input: i.into_owned(),
+                    strategy: s.into_owned(),
+                    rows: 1,
+                }),
+            }
+        }
+    }
+}
+
 impl Iterator for Rows {
     type Item = Result<CaseRow, String>;
     fn next(&mut self) -> Option<Self::Item> {

@@ -61,10 +61,7 @@ pub(super) fn comparison(
                 .filter(|(_, f)| !f.is_empty())
                 .map(|(_, figures)| {
                     let mut l = serde_json::Map::new();
-                    l.insert(
-                        "cases".into(),
-                        json!(t.base_lat.first().map_or(0, Vec::len)),
-                    );
+                    l.insert("cases".into(), json!(t.lat_cases));
                     for f in figures {
                         l.insert(f.name.replace(' ', "_"), figure(f));
                     }
@@ -94,7 +91,7 @@ pub(super) fn comparison(
             "noise_threshold_pct": args.noise_threshold,
         },
         "missing_rows": found.missing_rows(),
-        "new_rows": found.added.len() + found.inputs.only_cur.iter().map(|(_, n)| n).sum::<usize>(),
+        "new_rows": found.new_rows(),
         "strategies": strategies,
     })
 }
