@@ -264,6 +264,13 @@ fn case_means(runs: &[Vec<f32>]) -> std::borrow::Cow<'_, [f32]> {
         .into()
 }
 
+/// The per-case log values of both sides, pair `i` at `b[i]`, `c[i]`: all the cases, or a
+/// bootstrap resample of them (a statistic may reorder each side).
+struct Pairs {
+    b: Vec<f32>,
+    c: Vec<f32>,
+}
+
 impl Paired {
     /// Pairs `baseline[i]` with `current[i]`: one run a side.
     ///
@@ -333,30 +340,47 @@ impl Paired {
         (side(&self.baseline), side(&self.current))
     }
 
-    /// `stat(b, c, idx)` on every case (`b` and `c` the per-case log means over the runs,
-    /// `idx` the cases drawn; `stat` returns a log ratio), its interval from `resamples`
-    /// bootstrap resamples of the cases from `seed`, widened by the spread between runs of
-    /// `run_stat` (a run's values → its log statistic) where a side has replicates.
+    /// `stat` on every case (`stat(b, c, scratch)` with `b` and `c` the per-case log means
+    /// over the runs; it returns a log ratio), and its interval from `resamples` bootstrap
+    /// resamples of the cases (`stat` on the resampled pairs, put in `scratch`), widened by the
+    /// spread between runs of `run_stat` (a run's values → its log statistic) where a side has
+    /// replicates. Resample `r` draws from its own generator (seeded by `seed` and `r`), so
+    /// the resamples run in parallel and give the same interval on any number of threads.
     fn interval(
         &self,
         resamples: usize,
         seed: u64,
-        stat: impl Fn(&[f32], &[f32], &[u32]) -> f64,
+        stat: impl Fn(&mut Pairs) -> f64 + Sync,
         run_stat: impl Fn(&[f32]) -> f64,
     ) -> Interval {
+        use rayon::prelude::*;
         let n = self.len();
         let (b, c) = (case_means(&self.baseline), case_means(&self.current));
-        // 4 bytes a case: a run of any size is far below 2^32 cases.
-        let mut idx: Vec<u32> = (0..n as u32).collect();
-        let estimate = stat(&b, &c, &idx);
-        let mut rng = Rng::new(seed);
+        let estimate = stat(&mut Pairs {
+            b: b.to_vec(),
+            c: c.to_vec(),
+        });
+        // 8 bytes a case a thread of scratch: as many threads as fit in 256 MB.
+        let threads = (256 << 20) / (8 * n).max(1);
+        let chunk = resamples.div_ceil(threads.clamp(1, rayon::current_num_threads()));
         let mut stats: Vec<f64> = (0..resamples)
-            .map(|_| {
-                for x in idx.iter_mut() {
-                    *x = rng.below(n as u64) as u32;
-                }
-                stat(&b, &c, &idx)
-            })
+            .into_par_iter()
+            .with_min_len(chunk)
+            .map_init(
+                || Pairs {
+                    b: vec![0.0; n],
+                    c: vec![0.0; n],
+                },
+                |pairs, r| {
+                    let mut rng =
+                        Rng::new(seed ^ (r as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+                    for (x, y) in pairs.b.iter_mut().zip(pairs.c.iter_mut()) {
+                        let i = rng.index(n as u64) as usize;
+                        (*x, *y) = (b[i], c[i]);
+                    }
+                    stat(pairs)
+                },
+            )
             .collect();
         let (low, high) = ends(&mut stats);
         let (mut below, mut above) = (estimate - low, high - estimate);
@@ -377,11 +401,12 @@ impl Paired {
         self.interval(
             resamples,
             seed,
-            |b, c, idx| {
-                idx.iter()
-                    .map(|&i| f64::from(c[i as usize]) - f64::from(b[i as usize]))
+            |p| {
+                p.b.iter()
+                    .zip(&p.c)
+                    .map(|(&b, &c)| f64::from(c) - f64::from(b))
                     .sum::<f64>()
-                    / idx.len() as f64
+                    / p.b.len() as f64
             },
             |run| run.iter().map(|&x| f64::from(x)).sum::<f64>() / run.len() as f64,
         )
@@ -390,18 +415,12 @@ impl Paired {
     /// The ratio of the `q`-quantile (0.5 for p50, 0.99 for p99) of the current values to that
     /// of the baseline's, with its interval: each resample draws cases, pairs kept together.
     pub fn quantile_ratio(&self, q: f64, resamples: usize, seed: u64) -> Interval {
-        let scratch = std::cell::RefCell::new((Vec::new(), Vec::new()));
         self.interval(
             resamples,
             seed,
-            |b, c, idx| {
-                let (bs, cs) = &mut *scratch.borrow_mut();
-                bs.clear();
-                cs.clear();
-                bs.extend(idx.iter().map(|&i| b[i as usize]));
-                cs.extend(idx.iter().map(|&i| c[i as usize]));
-                f64::from(nearest_rank(cs, q, f32::total_cmp))
-                    - f64::from(nearest_rank(bs, q, f32::total_cmp))
+            |p| {
+                f64::from(nearest_rank(&mut p.c, q, f32::total_cmp))
+                    - f64::from(nearest_rank(&mut p.b, q, f32::total_cmp))
             },
             |run| f64::from(nearest_rank(&mut run.to_vec(), q, f32::total_cmp)),
         )
@@ -629,6 +648,32 @@ mod tests {
             p.quantile_ratio(0.99, 500, 3),
             p.quantile_ratio(0.99, 500, 3)
         );
+        // Resamples run in parallel, each from its own generator: any number of threads
+        // gives the same intervals.
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| p.compare(500, 3))
+        };
+        assert_eq!(on(1), on(3));
+        assert_ne!(p.geometric_mean(500, 3), p.geometric_mean(500, 4));
+    }
+
+    #[test]
+    fn indices_are_in_range_and_uniform() {
+        let mut rng = Rng::new(5);
+        let mut counts = [0u32; 7];
+        for _ in 0..70_000 {
+            counts[rng.index(7) as usize] += 1;
+        }
+        // 10,000 expected each; 5 standard deviations is about ±460.
+        assert!(
+            counts.iter().all(|&c| c.abs_diff(10_000) < 460),
+            "{counts:?}"
+        );
+        assert!((0..1000).all(|_| rng.index(1) == 0));
     }
 
     /// Runs that differ as wholes (each run of a side off by its own factor, as a process's

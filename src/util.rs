@@ -30,6 +30,19 @@ impl Rng {
             }
         }
     }
+    /// Uniform in `0..n` (n > 0), without bias, by a multiplication instead of a division
+    /// (Lemire's method): for drawing many indices. Its sequence differs from
+    /// [`Rng::below`]'s, which datasets are made with and must not change.
+    pub fn index(&mut self, n: u64) -> u64 {
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        if (m as u64) < n {
+            let t = n.wrapping_neg() % n;
+            while (m as u64) < t {
+                m = u128::from(self.next_u64()) * u128::from(n);
+            }
+        }
+        (m >> 64) as u64
+    }
     /// Uniform in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
