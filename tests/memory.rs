@@ -31,22 +31,8 @@ fn a_run_finishes_in_capped_memory_with_every_row_in_order() {
     let mut run = bin();
     run.args(["run", "-s", "table", "-j", "2", "-q", "-o"])
         .arg(&out)
-        .arg(&data)
-        .env("MALLOC_ARENA_MAX", "1");
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        run.pre_exec(|| {
-            let cap = CAP_MB << 20;
-            let lim = libc::rlimit {
-                rlim_cur: cap,
-                rlim_max: cap,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+        .arg(&data);
+    cap_address_space(&mut run, CAP_MB);
     let res = run.output().unwrap();
     assert!(
         res.status.success(),

@@ -421,27 +421,20 @@ fn solve_block(
     block: &Block,
     tick: &(dyn Fn() + Sync),
 ) {
-    let Pass {
-        cases,
-        cfg,
-        todo,
-        sink,
-        stop,
-        observer,
-    } = *pass;
+    let (cases, stop, sink) = (pass.cases, pass.stop, pass.sink);
     let j = block.job;
     let watch = Watch::new(workers.threads());
     std::thread::scope(|scope| {
-        scope.spawn(|| watch.run(one, cases, stop, observer));
+        scope.spawn(|| watch.run(one, cases, stop, pass.observer));
         workers.pool.install(|| {
-            todo.cases(j, block.positions.clone()).for_each_init(
+            pass.todo.cases(j, block.positions.clone()).for_each_init(
                 || Batch::new(sink, j),
                 |batch, i| {
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
                     watch.begin(i);
-                    let rec = run_one(i, &cases[i], one, cfg, block.optimum);
+                    let rec = run_one(i, &cases[i], one, pass.cfg, block.optimum);
                     watch.end();
                     // A case cut short by the stop is left for --resume, not recorded.
                     if rec.status == RowStatus::Error && stop.load(Ordering::SeqCst) {
