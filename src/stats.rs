@@ -32,6 +32,11 @@ pub const LEVEL: f64 = 0.95;
 /// The fewest cases beyond a percentile for it to get a verdict: p99 needs 500 cases, p50 10.
 pub const MIN_TAIL_CASES: f64 = 5.0;
 
+/// Cases drawn per bootstrap resample at most: past this many cases, each resample draws this
+/// many and the interval is scaled to the whole run's size (see `Paired::interval_drawing`),
+/// so that comparing runs of millions of cases takes seconds, not hours.
+pub const MAX_DRAWN: usize = 100_000;
+
 /// An estimate with its 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interval {
@@ -340,21 +345,28 @@ impl Paired {
         (side(&self.baseline), side(&self.current))
     }
 
-    /// `stat` on every case (`stat(b, c, scratch)` with `b` and `c` the per-case log means
-    /// over the runs; it returns a log ratio), and its interval from `resamples` bootstrap
-    /// resamples of the cases (`stat` on the resampled pairs, put in `scratch`), widened by the
-    /// spread between runs of `run_stat` (a run's values → its log statistic) where a side has
-    /// replicates. Resample `r` draws from its own generator (seeded by `seed` and `r`), so
-    /// the resamples run in parallel and give the same interval on any number of threads.
-    fn interval(
+    /// `stat` on every case (`stat(pairs)` on the per-case log means over the runs, pair `i`
+    /// at `b[i]`, `c[i]`; it returns a log ratio), and its interval from `resamples` bootstrap
+    /// resamples of the cases, widened by the spread between runs of `run_stat` (a run's
+    /// values → its log statistic) where a side has replicates. Resample `r` draws from its
+    /// own generator (seeded by `seed` and `r`), so the resamples run in parallel and give the
+    /// same interval on any number of threads. A resample draws at most `most` cases: past that, `most` of
+    /// the `n` cases are drawn (the m-out-of-n bootstrap) and the resamples' spread around the
+    /// estimate is scaled by √(m/n), as the spread of a √n-consistent statistic (a mean, a
+    /// quantile) shrinks. The interval's width is then estimated as well as from `most`
+    /// cases, at a cost that does not grow with the run.
+    fn interval_drawing(
         &self,
         resamples: usize,
         seed: u64,
+        most: usize,
         stat: impl Fn(&mut Pairs) -> f64 + Sync,
         run_stat: impl Fn(&[f32]) -> f64,
     ) -> Interval {
         use rayon::prelude::*;
-        let n = self.len();
+        let all = self.len();
+        let n = all.min(most);
+        let scale = (n as f64 / all as f64).sqrt();
         let (b, c) = (case_means(&self.baseline), case_means(&self.current));
         let estimate = stat(&mut Pairs {
             b: b.to_vec(),
@@ -375,7 +387,7 @@ impl Paired {
                     let mut rng =
                         Rng::new(seed ^ (r as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
                     for (x, y) in pairs.b.iter_mut().zip(pairs.c.iter_mut()) {
-                        let i = rng.index(n as u64) as usize;
+                        let i = rng.index(all as u64) as usize;
                         (*x, *y) = (b[i], c[i]);
                     }
                     stat(pairs)
@@ -383,7 +395,7 @@ impl Paired {
             )
             .collect();
         let (low, high) = ends(&mut stats);
-        let (mut below, mut above) = (estimate - low, high - estimate);
+        let (mut below, mut above) = ((estimate - low) * scale, (high - estimate) * scale);
         if let Some(w) = run_half_width(&self.baseline, &self.current, &run_stat) {
             below = below.hypot(w);
             above = above.hypot(w);
@@ -398,9 +410,15 @@ impl Paired {
     /// The geometric mean of the per-case ratios current/baseline, with its interval
     /// (`resamples` bootstrap resamples, from `seed`).
     pub fn geometric_mean(&self, resamples: usize, seed: u64) -> Interval {
-        self.interval(
+        self.mean_drawing(resamples, seed, MAX_DRAWN)
+    }
+
+    /// [`Paired::geometric_mean`] drawing at most `most` cases a resample.
+    fn mean_drawing(&self, resamples: usize, seed: u64, most: usize) -> Interval {
+        self.interval_drawing(
             resamples,
             seed,
+            most,
             |p| {
                 p.b.iter()
                     .zip(&p.c)
@@ -415,9 +433,15 @@ impl Paired {
     /// The ratio of the `q`-quantile (0.5 for p50, 0.99 for p99) of the current values to that
     /// of the baseline's, with its interval: each resample draws cases, pairs kept together.
     pub fn quantile_ratio(&self, q: f64, resamples: usize, seed: u64) -> Interval {
-        self.interval(
+        self.quantile_drawing(q, resamples, seed, MAX_DRAWN)
+    }
+
+    /// [`Paired::quantile_ratio`] drawing at most `most` cases a resample.
+    fn quantile_drawing(&self, q: f64, resamples: usize, seed: u64, most: usize) -> Interval {
+        self.interval_drawing(
             resamples,
             seed,
+            most,
             |p| {
                 f64::from(nearest_rank(&mut p.c, q, f32::total_cmp))
                     - f64::from(nearest_rank(&mut p.b, q, f32::total_cmp))
@@ -659,6 +683,37 @@ mod tests {
         };
         assert_eq!(on(1), on(3));
         assert_ne!(p.geometric_mean(500, 3), p.geometric_mean(500, 4));
+    }
+
+    /// Past [`MAX_DRAWN`] cases a resample draws fewer cases and the spread is scaled: on
+    /// 20,000 cases, drawing 2,000 a resample gives intervals as wide as drawing all of them
+    /// (within the bootstrap's own noise), around the same estimate.
+    #[test]
+    fn drawing_fewer_cases_and_scaling_gives_the_full_bootstrap_s_interval() {
+        let (b, c) = noisy(20_000, 1.1, 0.4, 21);
+        let p = Paired::new(&b, &c).unwrap();
+        let width = |i: &Interval| (i.high / i.low).ln();
+        let pairs = [
+            (
+                p.mean_drawing(1000, 5, 20_000),
+                p.mean_drawing(1000, 5, 2_000),
+            ),
+            (
+                p.quantile_drawing(0.5, 1000, 5, 20_000),
+                p.quantile_drawing(0.5, 1000, 5, 2_000),
+            ),
+            (
+                p.quantile_drawing(0.99, 1000, 5, 20_000),
+                p.quantile_drawing(0.99, 1000, 5, 2_000),
+            ),
+        ];
+        for (full, drawn) in pairs {
+            assert_eq!(full.estimate, drawn.estimate);
+            let r = width(&drawn) / width(&full);
+            assert!((0.75..1.33).contains(&r), "{full:?} vs {drawn:?}: {r}");
+        }
+        // Unscaled, the 2,000-case spread would be √10 ≈ 3.2 times too wide.
+        assert!(p.mean_drawing(1000, 5, 2_000) != p.mean_drawing(1000, 5, 20_000));
     }
 
     #[test]
