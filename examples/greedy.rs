@@ -9,6 +9,7 @@
 //!
 //! cargo run --release --example greedy -- [DATASET] [OUT_DIR]
 //! (defaults: inputs/random-1k.csv, results/greedy-example)
+#![warn(clippy::too_many_lines)]
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};

@@ -10,6 +10,7 @@
 //! With `TILEBENCH_SET_PEER=path/to/bfs_set` (`g++ -O2 -o bfs_set scripts/c/bfs_set.cpp`),
 //! the first seed article's `std::set` BFS solves the BFS cases too, in turn with the
 //! others: one process fed a board a line, each case timed by the program itself.
+#![warn(clippy::too_many_lines)]
 
 #[path = "../benches/common/cases.rs"]
 mod cases;

@@ -1,5 +1,6 @@
 //! The `tilebench` command line: parse the arguments, run one command, map its result to an
 //! exit code. Everything else is in the library.
+#![warn(clippy::too_many_lines)]
 
 mod cli;
 mod commands;
