@@ -4,8 +4,7 @@
 //! request: `--fault suboptimal|garbage|crash|hang|lie|illegal`) and the `tilebench solve`
 //! binary itself, which is a seed-article-style program.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Output;

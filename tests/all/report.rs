@@ -2,8 +2,7 @@
 //! inline, the summaries, the paired comparisons and links to the CSV files; opened in a real
 //! headless browser when one is installed.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn the_report_is_one_self_contained_page_with_every_chart() {

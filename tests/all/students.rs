@@ -11,8 +11,7 @@
 //! solvers' processes behind (background children included); `--check` fails when nothing
 //! was answered.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -7,8 +7,7 @@
 //! needs 300 to 350 MB of address space for this run (measured with `ulimit -v`) and is
 //! killed by the cap; with the records streamed, the run needs 140 to 160 MB.
 
-mod common;
-use common::{bin, col, stderr, temp_dir};
+use crate::common::{bin, col, stderr, temp_dir};
 use std::os::unix::process::CommandExt;
 
 /// Rows of the generated dataset.

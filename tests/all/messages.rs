@@ -3,8 +3,7 @@
 //! be written, damaged results), no stderr holds Rust's `Some(`, `None`, `{ ` (Debug output)
 //! or a bare `os error N`.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// The words of Rust's Debug output that must never reach a user.
 fn rust_in(text: &str) -> Vec<&'static str> {

@@ -2,8 +2,7 @@
 //! with the default `--out` never share a directory, and a journal without its manifest is
 //! refused rather than silently discarded.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::process::{Child, Stdio};
 

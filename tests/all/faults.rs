@@ -1,7 +1,6 @@
 //! Faults: a strategy that panics on one case, and output directories that cannot be written.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::sync::Arc;
 use tilebench::harness::input::Case;

@@ -1,8 +1,7 @@
 //! `plot`'s per-case charts (scatter, coverage, states expanded against latency): drawn from
 //! a run, with what each shows counted again from cases.csv.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::HashMap;
 use std::path::Path;
 

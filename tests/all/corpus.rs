@@ -3,8 +3,7 @@
 //! outcome the table says (a file error with its message, or per-row statuses with
 //! `file:line:` messages), and the good rows beside bad ones solved by every strategy.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 

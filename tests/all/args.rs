@@ -3,8 +3,7 @@
 //! Each run ends with exit 0, 1 or 2 and no panic; a refused value exits 2 with a message
 //! that names the option and the range it takes.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::any::TypeId;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -12,7 +11,7 @@ use std::time::Duration;
 
 // The binary's command line, read here for its definition (which options take numbers).
 #[allow(dead_code)]
-#[path = "../src/cli.rs"]
+#[path = "../../src/cli.rs"]
 mod cli;
 
 /// The value types clap parses numeric options into.

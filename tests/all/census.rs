@@ -3,8 +3,7 @@
 //! the distance tables that `gen` answers from. The 3x4 census (A090166, 239,500,800 states)
 //! takes tens of seconds and is checked by `scripts/bench.sh`.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// The `states` column of `tilebench space`, by distance.
 fn census(size: &str, goal: &str) -> Vec<u64> {

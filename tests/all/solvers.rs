@@ -2,11 +2,9 @@
 //! strategies, and the seed articles' samples; the suboptimal strategies (weighted A*,
 //! greedy) against exact distances and their bound, and as runs report them.
 
-mod common;
-
-#[path = "../benches/common/cases.rs"]
+#[path = "../../benches/common/cases.rs"]
 mod cases;
-#[path = "../benches/common/peer.rs"]
+#[path = "../../benches/common/peer.rs"]
 mod peer;
 
 use proptest::prelude::*;
@@ -626,7 +624,7 @@ fn weights_are_read_exactly_and_checked() {
 /// them out; a weight below 1 is refused.
 #[test]
 fn a_run_judges_the_suboptimal_strategies_and_reports_their_suboptimality() {
-    use common::{col, read_csv, run_ok, temp_dir};
+    use crate::common::{col, read_csv, run_ok, temp_dir};
     let dir = temp_dir("suboptimal");
     let root = env!("CARGO_MANIFEST_DIR");
     let text = std::fs::read_to_string(format!("{root}/inputs/random-1k.csv")).unwrap();
@@ -724,7 +722,7 @@ fn a_run_judges_the_suboptimal_strategies_and_reports_their_suboptimality() {
     assert!(cases
         .iter()
         .all(|r| !["wastar", "greedy"].contains(&r[col(&h, "strategy")].as_str())));
-    let bad = common::bin()
+    let bad = crate::common::bin()
         .args([
             "run",
             with.to_str().unwrap(),

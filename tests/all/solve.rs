@@ -1,7 +1,6 @@
 //! `tilebench solve` reproduces the seed articles' programs on their samples.
 
-mod common;
-use common::*;
+use crate::common::*;
 use tilebench::puzzle::{Board, Move};
 
 const STRATEGIES: [&str; 8] = [

@@ -1,8 +1,7 @@
 //! `tilebench plot`: run, then plot; the SVGs parse as XML and show the expected series,
 //! axis labels and titles; bad result paths are named.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 
 const CHARTS: [&str; 3] = ["latency.svg", "expanded-by-length.svg", "throughput.svg"];

@@ -2,8 +2,7 @@
 //! compared with uninterrupted, unsplit runs.
 #![cfg(unix)]
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::sync::OnceLock;

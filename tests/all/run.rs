@@ -1,7 +1,6 @@
 //! `tilebench run` end to end: files written, row counts, checks, bad input, determinism.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const STRATEGIES: usize = 8;
 

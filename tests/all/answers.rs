@@ -4,8 +4,7 @@
 //! under `--check`, and the bundled 3x4 (gen's table answers) and 4x4 (bibfs answers)
 //! datasets solved with every pattern-database partition that builds in CI time.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::PathBuf;
 
 /// The tables' cache, shared with tests/pdb.rs and tests/pdb_tables.rs: each is built once.

@@ -1,7 +1,6 @@
 //! `compare`, `verify`, `--repeat`, baselines, and `merge`'s messages about damaged shards.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 
 /// A run of `inputs/per-depth.csv` with astar and bfs-hash, paths stored.

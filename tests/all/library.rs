@@ -2,8 +2,7 @@
 //! strategy (path replay, parity, optimality against `expected_steps`), written as a normal
 //! run directory. Plus the example under `examples/`, run as a user would.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use tilebench::harness::pipeline::{execute, Ending, Finished};

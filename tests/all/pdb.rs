@@ -312,8 +312,7 @@ fn plain_table(
     table
 }
 
-mod common;
-use common::{bin, stderr, temp_dir};
+use crate::common::{bin, stderr, temp_dir};
 
 /// `tilebench pdb build` with these arguments: its exit code and stderr.
 fn pdb_build(args: &[&str]) -> (i32, String) {

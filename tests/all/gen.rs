@@ -1,8 +1,7 @@
 //! `gen` and `space`: datasets with exact answers, deterministic per seed, as plain CSV (the
 //! bundled datasets too), streamed.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::time::Duration;
 

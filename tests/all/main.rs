@@ -1,0 +1,34 @@
+//! Every integration test, in one binary: one link instead of one per file (CI's build
+//! time), and the tests of all files share the test harness's threads. Each file is a module;
+//! `cargo test --test all resume::` runs one file's tests.
+
+mod common;
+
+mod answers;
+mod args;
+mod census;
+mod corpus;
+mod docs;
+mod external;
+mod faults;
+mod formats;
+mod fuzz;
+mod gen;
+mod heuristics;
+mod korf;
+mod library;
+mod memory;
+mod messages;
+mod pdb;
+mod pdb_tables;
+mod plot;
+mod plot_per_case;
+mod puzzle;
+mod regression;
+mod report;
+mod resume;
+mod run;
+mod rundir;
+mod solve;
+mod solvers;
+mod students;
