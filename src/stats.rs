@@ -198,16 +198,20 @@ pub struct Paired {
     current: Vec<Vec<f32>>,
 }
 
+/// ` (run 2 of 3)` for run `r` (0-based) of `k`, in messages; empty when a side has one run.
+fn run_label(r: usize, k: usize) -> String {
+    if k > 1 {
+        format!(" (run {} of {k})", r + 1)
+    } else {
+        String::new()
+    }
+}
+
 /// Checks one side's runs of logarithms: `n` values each, all finite; the error names the
 /// run and the pair.
 fn check_side(side: &str, runs: &[Vec<f32>], n: usize) -> Result<(), String> {
-    let several = runs.len() > 1;
     for (r, values) in runs.iter().enumerate() {
-        let run = if several {
-            format!(" (run {} of {})", r + 1, runs.len())
-        } else {
-            String::new()
-        };
+        let run = run_label(r, runs.len());
         if values.len() != n {
             return Err(format!(
                 "{n} pairs but {} {side} values{run}: a paired comparison needs one value per \
@@ -228,7 +232,6 @@ fn check_side(side: &str, runs: &[Vec<f32>], n: usize) -> Result<(), String> {
 
 /// The logarithms of one side's runs, each checked: the error names the bad value.
 fn logs(side: &str, runs: &[Vec<f64>]) -> Result<Vec<Vec<f32>>, String> {
-    let several = runs.len() > 1;
     runs.iter()
         .enumerate()
         .map(|(r, values)| {
@@ -239,11 +242,7 @@ fn logs(side: &str, runs: &[Vec<f64>]) -> Result<Vec<Vec<f32>>, String> {
                     if x.is_finite() && x > 0.0 {
                         Ok(x.ln() as f32)
                     } else {
-                        let run = if several {
-                            format!(" (run {} of {})", r + 1, runs.len())
-                        } else {
-                            String::new()
-                        };
+                        let run = run_label(r, runs.len());
                         Err(format!(
                             "pair {} has the {side} latency {x}{run}: each must be a positive \
                              number",
@@ -350,11 +349,11 @@ impl Paired {
     /// resamples of the cases, widened by the spread between runs of `run_stat` (a run's
     /// values → its log statistic) where a side has replicates. Resample `r` draws from its
     /// own generator (seeded by `seed` and `r`), so the resamples run in parallel and give the
-    /// same interval on any number of threads. A resample draws at most `most` cases: past that, `most` of
-    /// the `n` cases are drawn (the m-out-of-n bootstrap) and the resamples' spread around the
-    /// estimate is scaled by √(m/n), as the spread of a √n-consistent statistic (a mean, a
-    /// quantile) shrinks. The interval's width is then estimated as well as from `most`
-    /// cases, at a cost that does not grow with the run.
+    /// same interval on any number of threads. A resample draws at most `most` cases: past
+    /// that, `most` of the `n` cases are drawn (the m-out-of-n bootstrap) and the resamples'
+    /// spread around the estimate is scaled by √(m/n), as the spread of a √n-consistent
+    /// statistic (a mean, a quantile) shrinks. The interval's width is then estimated as well
+    /// as from `most` cases, at a cost that does not grow with the run.
     fn interval_drawing(
         &self,
         resamples: usize,

@@ -403,7 +403,10 @@ struct CaseMaker<'a> {
 impl CaseMaker<'_> {
     /// The case of one row: its problem, or why the row is invalid.
     fn case(&self, (line, result): RawRow, rule: &mut ShapeRule) -> Case {
-        self.case_of((line, result.as_ref().map_err(Clone::clone)), rule)
+        match result {
+            Ok(r) => self.case_of((line, Ok(&r)), rule),
+            Err(msg) => self.case_of((line, Err(msg)), rule),
+        }
     }
 
     /// [`CaseMaker::case`] of a borrowed record.

@@ -90,6 +90,12 @@ fn is_integer(tok: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// The ASCII bytes that separate a board's tokens: what `char::is_whitespace`, `,` and `;`
+/// are among ASCII (the general path splits on those).
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b',' | b';')
+}
+
 fn is_blank(tok: &str) -> bool {
     matches!(tok, "x" | "X" | "_" | "0")
 }
@@ -119,7 +125,7 @@ impl Board {
         let (mut n, mut at) = (0usize, 0usize);
         while at < text.len() {
             let b = text[at];
-            if matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b',' | b';') {
+            if is_separator(b) {
                 at += 1;
                 continue;
             }
@@ -142,9 +148,7 @@ impl Board {
                 _ => return None,
             };
             // The token must end here.
-            if text.get(at).is_some_and(|&c| {
-                !matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b',' | b';')
-            }) {
+            if text.get(at).is_some_and(|&c| !is_separator(c)) {
                 return None;
             }
             tiles[n] = tile;

@@ -3,6 +3,7 @@
 //! linear conflict (exact distances from whole-space tables and BFS, neighbours for
 //! consistency, the published table size), and the optimality of the searches using them.
 
+use crate::common::{bfs_distance, walk};
 use proptest::prelude::*;
 use std::sync::Arc;
 use tilebench::observe::Silent;
@@ -12,36 +13,13 @@ use tilebench::search::heuristic::{
     Heuristic, LinearConflict, Manhattan, WalkingDistance, WalkingDistanceLc,
 };
 use tilebench::search::pdb::{self, LookupMode, Partition, Pdb, PdbSet};
-use tilebench::search::{astar, idastar, registry, Config, Limits, Problem, SolveOptions};
+use tilebench::search::{astar, idastar, Problem, SolveOptions};
 use tilebench::space::DistanceTable;
 
 fn tables(goal: &Board, partition: &str) -> Arc<PdbSet> {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pdb-heuristics");
     let p = Partition::parse(partition, goal.shape()).unwrap();
     pdb::shared(goal.shape(), goal.blank(), &p, &dir, &Silent)
-}
-
-fn bfs_distance(start: Board, goal: Board) -> u32 {
-    registry::find("bfs-hashset")
-        .unwrap()
-        .solve_once(
-            &Config::default(),
-            &Problem::new(start, goal).unwrap(),
-            &Limits::default(),
-        )
-        .unwrap()
-        .steps()
-        .unwrap() as u32
-}
-
-fn walk(goal: Board, moves: &[u8]) -> Board {
-    let mut b = goal;
-    for &m in moves {
-        if let Some(n) = b.apply(Move::from_index(m)) {
-            b = n;
-        }
-    }
-    b
 }
 
 /// The eight maps of the square's symmetry group (four on a rectangle), as cell maps,

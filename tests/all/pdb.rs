@@ -2,6 +2,7 @@
 //! at least Manhattan, and IDA*/A* with them find optimal paths; the cache file is reused,
 //! and a damaged file is rebuilt.
 
+use crate::common::bfs_distance;
 use proptest::prelude::*;
 use std::sync::Arc;
 use tilebench::observe::{Collect, Silent};
@@ -29,19 +30,6 @@ fn heuristic_without_reflection(goal: &Board, partition: &str) -> Pdb {
         pdb::shared(goal.shape(), goal.blank(), &p, &pdb_dir(), &Silent),
         false,
     )
-}
-
-fn bfs_distance(start: Board, goal: Board) -> u32 {
-    registry::find("bfs-hashset")
-        .unwrap()
-        .solve_once(
-            &Config::default(),
-            &Problem::new(start, goal).unwrap(),
-            &Limits::default(),
-        )
-        .unwrap()
-        .steps()
-        .unwrap() as u32
 }
 
 fn board(shape: Shape) -> impl proptest::strategy::Strategy<Value = Board> {

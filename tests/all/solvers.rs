@@ -7,6 +7,7 @@ mod cases;
 #[path = "../../benches/common/peer.rs"]
 mod peer;
 
+use crate::common::walk;
 use proptest::prelude::*;
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
@@ -177,17 +178,6 @@ fn true_distance(start: Board, goal: Board) -> u32 {
     )
     .unwrap();
     out.steps().unwrap() as u32
-}
-
-/// A random walk of `n` moves from `goal` (a shallow 4x4 instance BFS can solve).
-fn walk(goal: Board, moves: &[u8]) -> Board {
-    let mut b = goal;
-    for &m in moves {
-        if let Some(next) = b.apply(Move::from_index(m)) {
-            b = next;
-        }
-    }
-    b
 }
 
 proptest! {

@@ -132,3 +132,31 @@ pub fn run_bounded(args: &[&str], max_stdout: usize, timeout: std::time::Duratio
         stderr: err.join().unwrap(),
     }
 }
+
+/// The exact distance from `start` to `goal`, by breadth-first search (`bfs-hashset`): the
+/// truth heuristics are checked against.
+pub fn bfs_distance(start: tilebench::puzzle::Board, goal: tilebench::puzzle::Board) -> u32 {
+    use tilebench::search::{registry, Config, Limits, Problem};
+    registry::find("bfs-hashset")
+        .unwrap()
+        .solve_once(
+            &Config::default(),
+            &Problem::new(start, goal).unwrap(),
+            &Limits::default(),
+        )
+        .unwrap()
+        .steps()
+        .unwrap() as u32
+}
+
+/// The board the moves `moves` (move indices; impossible ones skipped) make from `goal`: a
+/// shallow instance BFS can solve.
+pub fn walk(goal: tilebench::puzzle::Board, moves: &[u8]) -> tilebench::puzzle::Board {
+    let mut b = goal;
+    for &m in moves {
+        if let Some(next) = b.apply(tilebench::puzzle::Move::from_index(m)) {
+            b = next;
+        }
+    }
+    b
+}
