@@ -138,7 +138,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     }
     eprintln!(
         "tilebench: {} cases × {} strategies on {} threads in {:.2} s; results in {}",
-        run.shard.len(run.cases.len()),
+        run.shard.len(run.cases),
         run.solvers.len(),
         run.threads,
         run.wall.as_secs_f64(),

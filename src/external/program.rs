@@ -509,6 +509,10 @@ impl Solver for Program {
         &self.spec.name
     }
 
+    fn wants_problems(&self) -> bool {
+        true
+    }
+
     fn prepare(&mut self, _goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
         self.sessions = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
         self.last = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();

@@ -11,6 +11,7 @@ use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
 use crate::util::clip;
 use std::fmt;
+use super::pieces::Pieces;
 use std::io::Read;
 use std::sync::Arc;
 
@@ -80,53 +81,61 @@ impl std::error::Error for InputError {}
 /// in file order then row order. An empty `paths` reads the built-in dataset.
 ///
 /// # Errors
-/// When a file (or stdin) cannot be read, or when [`parse_dataset`] rejects one: the first
-/// such file ends the reading.
+/// As [`read_all`].
 pub fn read_inputs(
     paths: &[String],
     opts: &InputOptions,
 ) -> Result<(Vec<InputFile>, Vec<Case>), InputError> {
-    each_once(paths)?;
-    let mut files = Vec::new();
     let mut cases = Vec::new();
+    let files = read_all(paths, opts, |_, c| c, |_, c| cases.extend(c))?;
+    Ok((files, cases))
+}
+
+/// Reads every dataset in `paths` (`-` = stdin; none: the built-in dataset) as a stream, one
+/// file after another, as [`read_dataset`] reads one: `map` gets each piece's cases with
+/// the file's index in `paths`, on the worker threads, and `each` what it made of them, in
+/// file order then row order. Returns the files' facts.
+///
+/// # Errors
+/// A file named twice; a file (or stdin) that cannot be opened or read, or that
+/// [`read_dataset`] rejects: the first such file ends the reading.
+pub fn read_all<T: Send>(
+    paths: &[String],
+    opts: &InputOptions,
+    map: impl Fn(usize, Vec<Case>) -> T + Sync,
+    mut each: impl FnMut(usize, T),
+) -> Result<Vec<InputFile>, InputError> {
+    each_once(paths)?;
     if paths.is_empty() {
-        let (f, c) = parse_dataset(BUILTIN_NAME, BUILTIN.as_bytes(), opts)?;
-        files.push(f);
-        cases.extend(c);
+        let f = read_dataset(BUILTIN_NAME, BUILTIN.as_bytes(), opts, |c| map(0, c), |t| {
+            each(0, t);
+        })?;
+        return Ok(vec![f]);
     }
-    for p in paths {
-        let bytes = if p == "-" {
-            let mut buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).map_err(|e| {
-                InputError(format!(
-                    "cannot read standard input: {}",
-                    crate::util::io_reason(&e)
-                ))
-            })?;
-            buf
+    let mut files = Vec::new();
+    for (k, p) in paths.iter().enumerate() {
+        let (map, each) = (|c| map(k, c), |t| each(k, t));
+        let f = if p == "-" {
+            read_dataset(p, std::io::stdin(), opts, map, each)?
         } else {
-            std::fs::read(p).map_err(|e| {
+            let file = std::fs::File::open(p).map_err(|e| {
                 InputError(match e.kind() {
                     std::io::ErrorKind::NotFound => {
                         format!("{p}: no such file; check the path (datasets ship in inputs/)")
                     }
-                    std::io::ErrorKind::IsADirectory => format!(
-                        "{p}: a directory, not a dataset; give a CSV file (datasets ship in \
-                         inputs/)"
-                    ),
                     _ => format!("{p}: cannot read: {}", crate::util::io_reason(&e)),
                 })
-            })?
+            })?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(InputError(format!(
+                    "{p}: a directory, not a dataset; give a CSV file (datasets ship in inputs/)"
+                )));
+            }
+            read_dataset(p, file, opts, map, each)?
         };
-        let (f, c) = parse_dataset(p, &bytes, opts)?;
         files.push(f);
-        if cases.is_empty() {
-            cases = c; // no copy of a large file's cases
-        } else {
-            cases.extend(c);
-        }
     }
-    Ok((files, cases))
+    Ok(files)
 }
 
 /// Refuses a file named twice (as the same path, or two paths to one file) and stdin named
@@ -214,40 +223,132 @@ impl Columns {
     }
 }
 
-/// A row as split from the file: its line, and its record or why it could not be read.
-type RawRow = (u64, Result<csv::StringRecord, String>);
-
 /// Parses one dataset's bytes. `label` names it in messages.
 ///
 /// # Errors
-/// When the bytes are not UTF-8, when `opts.goal` is not a board, when the file is empty or
-/// its header cannot be read, or when the header has no `start` column. Bad rows are not
-/// errors: they become cases whose `problem` is an `Err`.
+/// As [`read_dataset`].
 pub fn parse_dataset(
     label: &str,
     bytes: &[u8],
     opts: &InputOptions,
 ) -> Result<(InputFile, Vec<Case>), InputError> {
-    let text = unify_line_ends(decode(label, bytes)?);
-    let text: &str = &text;
+    let mut cases = Vec::new();
+    let file = read_dataset(label, bytes, opts, |c| c, |c| cases.extend(c))?;
+    Ok((file, cases))
+}
+
+/// Bytes in a piece of a dataset (about): the pieces are read in parallel, a few at a time.
+const PIECE: usize = 1 << 20;
+
+/// Reads one dataset from `input` (named `label` in messages) as a stream: its pieces are
+/// turned into cases on the worker threads a few at a time, `map` turns each piece's cases
+/// into what `each` receives, in file order. What is held is the pieces in flight, never the
+/// whole file; the file's facts (rows, invalid rows, size, checksum) are returned at the end.
+///
+/// # Errors
+/// When the input cannot be read, when its bytes are not UTF-8, when `opts.goal` is not a
+/// board, when the file is empty or its header cannot be read, or when the header has no
+/// `start` column. Bad rows are not errors: they become cases whose `problem` is an `Err`.
+pub fn read_dataset<T: Send>(
+    label: &str,
+    input: impl Read + Send,
+    opts: &InputOptions,
+    map: impl Fn(Vec<Case>) -> T + Sync,
+    each: impl FnMut(T),
+) -> Result<InputFile, InputError> {
+    read_in_pieces(label, input, opts, PIECE, &map, each)
+}
+
+/// A piece of a file as the reader hands it on: its text, its first line, and whether it
+/// is the file's last.
+struct Text {
+    bytes: Vec<u8>,
+    line: u64,
+    last: bool,
+}
+
+/// The reading side of [`read_in_pieces`]: the stream, and the line the next piece starts on.
+struct Reader<'a, R> {
+    label: &'a str,
+    pieces: Pieces<R>,
+    line: u64,
+    /// The piece read ahead (to know which piece is the last).
+    ahead: Option<Vec<u8>>,
+    size: usize,
+}
+
+impl<R: Read> Reader<'_, R> {
+    fn next(&mut self) -> Result<Option<Text>, InputError> {
+        let cannot = |e: std::io::Error| {
+            InputError(format!(
+                "{}: cannot read: {}",
+                self.label,
+                crate::util::io_reason(&e)
+            ))
+        };
+        let Some(bytes) = self.ahead.take() else {
+            return Ok(None);
+        };
+        self.ahead = self.pieces.next(self.size).map_err(cannot)?;
+        let line = self.line;
+        self.line += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        Ok(Some(Text {
+            bytes,
+            line,
+            last: self.ahead.is_none(),
+        }))
+    }
+
+    /// Up to `n` pieces.
+    fn group(&mut self, n: usize) -> Result<Vec<Text>, InputError> {
+        let mut out = Vec::new();
+        while out.len() < n {
+            match self.next()? {
+                Some(t) => out.push(t),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn read_in_pieces<T: Send>(
+    label: &str,
+    input: impl Read + Send,
+    opts: &InputOptions,
+    size: usize,
+    map: &(impl Fn(Vec<Case>) -> T + Sync),
+    mut each: impl FnMut(T),
+) -> Result<InputFile, InputError> {
+    use rayon::prelude::*;
     let default_goal = default_goal(opts)?;
-
-    let lines = LineIndex::new(text.as_bytes());
-    let mut reader = csv_reader(text.as_bytes());
-    let mut records = reader.records().filter(|r| !matches!(r, Ok(r) if blank(r)));
-    let (header, header_line) = read_header(label, text, &lines, &mut records)?;
+    let mut reader = Reader {
+        label,
+        pieces: Pieces::new(input),
+        line: 1,
+        ahead: None,
+        size,
+    };
+    reader.ahead = reader
+        .pieces
+        .next(size)
+        .map_err(|e| InputError(format!("{label}: cannot read: {}", crate::util::io_reason(&e))))?;
+    // The header: the first record that is not blank or a comment.
+    let mut first = true;
+    let (text, lines, header, header_line, body, last) = loop {
+        let Some(t) = reader.next()? else {
+            return Err(InputError(format!(
+                "{label}: the file is empty; a dataset needs a header row with a `start` column, \
+                 then one row per case"
+            )));
+        };
+        let text = decode(label, t.bytes, t.line, std::mem::take(&mut first))?;
+        let lines = LineIndex::new(text.as_bytes(), t.line);
+        if let Some((header, line, body)) = header_in(label, &text, &lines)? {
+            break (text, lines, header, line, body, t.last);
+        }
+    };
     let cols = Columns::find(label, &header, header_line)?;
-    let file_shape = ShapeRule::for_file(&cols, opts);
-
-    // The CSV reader must see the file in order (a quoted field may span lines), so rows are
-    // split here, one after another; turning them into cases (two board parses, a parity
-    // test) is the larger part and runs in parallel below.
-    let body = body_start(text, &header);
-    // A file without quotes has one record a line: a big one is split at line ends into
-    // pieces read in parallel. (A quoted field may hold a line end, so with quotes one
-    // reader reads the file in order.)
-    let parallel =
-        text.len() - body > PARALLEL_READ_BYTES && !text.as_bytes()[body..].contains(&b'"');
     let maker = CaseMaker {
         label,
         source: Arc::from(label),
@@ -255,56 +356,113 @@ pub fn parse_dataset(
         opts,
         default_goal,
     };
-    // The cases, and the checksum of the bytes meanwhile.
-    let (cases, fnv1a64) = rayon::join(
-        || {
-            if parallel {
-                maker.cases_in_pieces(text, body, &lines, file_shape)
-            } else {
-                maker.cases(read_in_order(text, &lines, records), file_shape)
-            }
-        },
-        || crate::util::fnv1a64(bytes),
-    );
-    let file = InputFile {
-        path: label.to_string(),
-        rows: cases.len(),
-        invalid_rows: cases.iter().filter(|c| c.problem.is_err()).count(),
-        bytes: bytes.len(),
-        fnv1a64,
+    let unclosed = |r: &Reader<_>| r.pieces.unclosed();
+    let (mut rows, mut invalid) = (0, 0);
+    // A piece's rows, its invalid rows, and what `map` made of its cases.
+    let mapped = |cases: Vec<Case>| {
+        let bad = cases.iter().filter(|c| c.problem.is_err()).count();
+        (cases.len(), bad, map(cases))
     };
-    Ok((file, cases))
+    let mut emit = |(n, bad, out): (usize, usize, T)| {
+        rows += n;
+        invalid += bad;
+        each(out);
+    };
+    // Rows one by one until the file's shape is fixed (by the first board read, when the
+    // file has no `size` column), then the rest of the piece.
+    let mut rule = ShapeRule::for_file(&maker.cols, opts);
+    let unfixed = |r: &ShapeRule| matches!(r, ShapeRule::FromFirstBoard(None));
+    let mut piece = (text, lines, body, last);
+    loop {
+        let (text, lines, from, last) = &piece;
+        let (mut cases, stop) = maker.piece(text, (*from, text.len()), lines, &mut rule, unfixed);
+        if stop < text.len() {
+            cases.extend(maker.piece(text, (stop, text.len()), lines, &mut rule, |_| true).0);
+        }
+        if *last && unclosed(&reader) {
+            maker.close_unclosed(&mut cases, text, lines, &mut rule);
+        }
+        emit(mapped(cases));
+        if !unfixed(&rule) {
+            break;
+        }
+        let Some(t) = reader.next()? else { break };
+        let text = decode(label, t.bytes, t.line, false)?;
+        let lines = LineIndex::new(text.as_bytes(), t.line);
+        piece = (text, lines, 0, t.last);
+    }
+    // The rest: a group of pieces read in parallel while the next group is read.
+    let n = 2 * rayon::current_num_threads().max(1);
+    let mut group = reader.group(n)?;
+    while !group.is_empty() {
+        let ended = group.last().is_some_and(|t| t.last) && unclosed(&reader);
+        let work = |t: Text| -> Result<(usize, usize, T), InputError> {
+            let text = decode(label, t.bytes, t.line, false)?;
+            let lines = LineIndex::new(text.as_bytes(), t.line);
+            let mut rule = rule;
+            let mut cases = maker.piece(&text, (0, text.len()), &lines, &mut rule, |_| true).0;
+            if t.last && ended {
+                maker.close_unclosed(&mut cases, &text, &lines, &mut rule);
+            }
+            Ok(mapped(cases))
+        };
+        let (cases, next) = rayon::join(
+            || group.into_par_iter().map(work).collect::<Vec<_>>(),
+            || reader.group(n),
+        );
+        for c in cases {
+            emit(c?);
+        }
+        group = next?;
+    }
+    let (bytes, fnv1a64) = reader.pieces.checksum();
+    Ok(InputFile {
+        path: label.to_string(),
+        rows,
+        invalid_rows: invalid,
+        bytes,
+        fnv1a64,
+    })
 }
 
-/// The dataset's bytes as UTF-8 text, without a byte-order mark.
-fn decode<'a>(label: &str, bytes: &'a [u8]) -> Result<&'a str, InputError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        let line = LineIndex::new(&bytes[..at]).line(at as u64);
+/// A piece's bytes as UTF-8 text (the file's first piece without its byte-order mark).
+fn decode(label: &str, bytes: Vec<u8>, line: u64, first: bool) -> Result<String, InputError> {
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = LineIndex::new(&bytes[..at], line).line(at as u64);
         InputError(format!(
             "{label}:{line}: not valid UTF-8 (byte 0x{:02x}); tilebench reads UTF-8 CSV: re-save the file as UTF-8",
             bytes[at]
         ))
     })?;
-    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+    if first && text.starts_with('\u{feff}') {
+        text.replace_range(..3, "");
+    }
+    Ok(text)
 }
 
-/// The text with every lone `\r` (an old Mac line end) made a `\n`, byte for byte, so
-/// offsets and line numbers stay the same. The CSV reader ends a `#` comment only at `\n`:
-/// in a file of lone `\r`s, a comment line would swallow the rest of the file.
-fn unify_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
-    let b = text.as_bytes();
-    let lone = |i: usize| b[i] == b'\r' && b.get(i + 1) != Some(&b'\n');
-    if !(text.contains('\r') && (0..b.len()).any(lone)) {
-        return text.into();
+/// The header in `text`, the first record that is not blank or a comment: the record, its
+/// line, and where the rows after it start; `None` when `text` holds no record.
+fn header_in(
+    label: &str,
+    text: &str,
+    lines: &LineIndex,
+) -> Result<Option<(csv::StringRecord, u64, usize)>, InputError> {
+    let mut reader = csv_reader(text.as_bytes());
+    let mut records = reader.records().filter(|r| !matches!(r, Ok(r) if blank(r)));
+    match records.next() {
+        Some(Ok(r)) => {
+            let start = record_start(text, r.position().map_or(0, |p| p.byte()));
+            let body = text.as_bytes()[start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(text.len(), |i| start + i + 1);
+            Ok(Some((r, lines.line(start as u64), body)))
+        }
+        Some(Err(e)) => Err(InputError(format!("{label}: cannot read the header: {e}"))),
+        None => Ok(None),
     }
-    let unified: Vec<u8> = (0..b.len())
-        .map(|i| if lone(i) { b'\n' } else { b[i] })
-        .collect();
-    // One ASCII byte for another: still UTF-8.
-    String::from_utf8(unified)
-        .expect("ASCII replaced by ASCII")
-        .into()
 }
 
 /// The --goal board, for rows without a goal.
@@ -315,78 +473,6 @@ fn default_goal(opts: &InputOptions) -> Result<Option<Board>, InputError> {
         )),
         None => Ok(None),
     }
-}
-
-/// The header, the first record that is not blank or a comment, and its line.
-fn read_header(
-    label: &str,
-    text: &str,
-    lines: &LineIndex,
-    records: &mut impl Iterator<Item = csv::Result<csv::StringRecord>>,
-) -> Result<(csv::StringRecord, u64), InputError> {
-    match records.next() {
-        Some(Ok(r)) => {
-            let line = r
-                .position()
-                .map_or(1, |p| lines.line(record_start(text, p.byte()) as u64));
-            Ok((r, line))
-        }
-        Some(Err(e)) => Err(InputError(format!("{label}: cannot read the header: {e}"))),
-        None => Err(InputError(format!(
-            "{label}: the file is empty; a dataset needs a header row with a `start` column, then one row per case"
-        ))),
-    }
-}
-
-/// Where the rows start: after the header's line.
-fn body_start(text: &str, header: &csv::StringRecord) -> usize {
-    let header_start = record_start(text, header.position().map_or(0, |p| p.byte()));
-    text.as_bytes()[header_start..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(text.len(), |i| header_start + i + 1)
-}
-
-/// The rows after the header, from one reader that reads the file in order (as a file with
-/// quotes must be read).
-fn read_in_order(
-    text: &str,
-    lines: &LineIndex,
-    records: impl Iterator<Item = csv::Result<csv::StringRecord>>,
-) -> Vec<RawRow> {
-    let mut rows = Vec::new();
-    let mut records = records.peekable();
-    while let Some(rec) = records.next() {
-        let last = records.peek().is_none();
-        let (line, result) = match rec {
-            Ok(r) => {
-                let byte = r.position().map_or(0, |p| record_start(text, p.byte()));
-                let line = lines.line(byte as u64);
-                // A quote that is never closed swallows the rest of the file into one field:
-                // say so, instead of reporting a board with too many cells.
-                if last && unclosed_quote(text.get(byte..).unwrap_or("")) {
-                    let end = lines.line(text.len().saturating_sub(1) as u64);
-                    (
-                        line,
-                        Err(format!(
-                            "a quoted field opened on this line is never closed, so lines {line}–{end} \
-                             were read as one row; add the closing `\"`"
-                        )),
-                    )
-                } else {
-                    (line, Ok(r))
-                }
-            }
-            Err(e) => {
-                let line = e
-                    .position()
-                    .map_or(0, |p| lines.line(record_start(text, p.byte()) as u64));
-                (line, Err(e.to_string()))
-            }
-        };
-        rows.push((line, result));
-    }
-    rows
 }
 
 /// Turns one dataset's rows into cases.
@@ -401,14 +487,6 @@ struct CaseMaker<'a> {
 }
 
 impl CaseMaker<'_> {
-    /// The case of one row: its problem, or why the row is invalid.
-    fn case(&self, (line, result): RawRow, rule: &mut ShapeRule) -> Case {
-        match result {
-            Ok(r) => self.case_of((line, Ok(&r)), rule),
-            Err(msg) => self.case_of((line, Err(msg)), rule),
-        }
-    }
-
     /// [`CaseMaker::case`] of a borrowed record.
     fn case_of(
         &self,
@@ -436,33 +514,7 @@ impl CaseMaker<'_> {
             },
         }
     }
-
-    /// Every row's case, in order: rows one by one until the file's shape is fixed (by the
-    /// first board read, when the file has no `size` column), then the rest in parallel.
-    fn cases(&self, rows: Vec<RawRow>, mut file_shape: ShapeRule) -> Vec<Case> {
-        use rayon::prelude::*;
-        let mut cases = Vec::with_capacity(rows.len());
-        let mut rows = rows.into_iter();
-        while matches!(file_shape, ShapeRule::FromFirstBoard(None)) {
-            match rows.next() {
-                Some(row) => cases.push(self.case(row, &mut file_shape)),
-                None => break,
-            }
-        }
-        let rule = file_shape;
-        // Consumed, so each record is freed by the thread that read it.
-        let rest: Vec<_> = rows.collect();
-        cases.par_extend(
-            rest.into_par_iter()
-                .with_min_len(1024)
-                .map(|row| self.case(row, &mut rule.clone())),
-        );
-        cases
-    }
 }
-
-/// Files with more row bytes than this, and no quotes, are read in parallel pieces.
-const PARALLEL_READ_BYTES: usize = 1 << 20;
 
 /// The CSV reader every dataset is read with.
 fn csv_reader(bytes: &[u8]) -> csv::Reader<&[u8]> {
@@ -477,25 +529,6 @@ fn csv_reader(bytes: &[u8]) -> csv::Reader<&[u8]> {
 /// Lines of spaces only are blank lines too (the reader sees them as one empty field).
 fn blank(r: &csv::StringRecord) -> bool {
     r.len() == 1 && r[0].is_empty()
-}
-
-/// Cuts `bytes[from..]` at line ends into about `8 × threads` pieces: the pieces' bounds.
-fn cut_at_line_ends(bytes: &[u8], from: usize) -> Vec<usize> {
-    let pieces = 8 * rayon::current_num_threads();
-    let step = (bytes.len() - from).div_ceil(pieces).max(1);
-    let mut cuts = vec![from];
-    while let Some(&last) = cuts.last() {
-        if last >= bytes.len() {
-            break;
-        }
-        let target = (last + step).min(bytes.len());
-        let end = bytes[target..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |i| target + i + 1);
-        cuts.push(end);
-    }
-    cuts
 }
 
 impl CaseMaker<'_> {
@@ -531,38 +564,27 @@ impl CaseMaker<'_> {
         (cases, from + reader.position().byte() as usize)
     }
 
-    /// Every row's case for a file without quotes (one record a line): rows one by one until
-    /// the file's shape is fixed (by the first board read, when the file has no `size`
-    /// column), then the rest cut into pieces at line ends, each read by its own reader in
-    /// parallel, in file order.
-    fn cases_in_pieces(
+    /// Makes the last of `cases`, the file's last record, say that its quoted field is never
+    /// closed (it swallowed the rest of the file), instead of reporting a board with too
+    /// many cells.
+    fn close_unclosed(
         &self,
+        cases: &mut [Case],
         text: &str,
-        body: usize,
         lines: &LineIndex,
-        mut rule: ShapeRule,
-    ) -> Vec<Case> {
-        use rayon::prelude::*;
-        let unfixed = |r: &ShapeRule| matches!(r, ShapeRule::FromFirstBoard(None));
-        let (mut cases, from) = if unfixed(&rule) {
-            self.piece(text, (body, text.len()), lines, &mut rule, unfixed)
-        } else {
-            (Vec::new(), body)
+        rule: &mut ShapeRule,
+    ) {
+        let Some(last) = cases.last_mut() else {
+            return;
         };
-        let cuts = cut_at_line_ends(text.as_bytes(), from);
-        let parts: Vec<Vec<Case>> = cuts
-            .par_windows(2)
-            .map(|w| {
-                self.piece(text, (w[0], w[1]), lines, &mut rule.clone(), |_| true)
-                    .0
-            })
-            .collect();
-        cases.reserve(parts.iter().map(Vec::len).sum());
-        for part in parts {
-            cases.extend(part);
-        }
-        cases
+        let (line, end) = (last.line, lines.line(text.len().saturating_sub(1) as u64));
+        let why = format!(
+            "a quoted field opened on this line is never closed, so lines {line}–{end} were \
+             read as one row; add the closing `\"`"
+        );
+        *last = self.case_of((line, Err(why)), rule);
     }
+
 }
 
 /// Whether boards of several sizes may share the file.
@@ -591,23 +613,25 @@ impl ShapeRule {
 /// reader reads them (the reader's own line count is off on `\r\n` files).
 struct LineIndex {
     starts: Vec<usize>,
+    first: u64,
 }
 
 impl LineIndex {
-    fn new(text: &[u8]) -> LineIndex {
+    /// The lines of `text`, whose first is line `first` of its file.
+    fn new(text: &[u8], first: u64) -> LineIndex {
         let mut starts = vec![0];
         for (i, &b) in text.iter().enumerate() {
             if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
                 starts.push(i + 1);
             }
         }
-        LineIndex { starts }
+        LineIndex { starts, first }
     }
 
-    /// The 1-based line holding `byte`.
+    /// The file's 1-based line holding `byte` of the text.
     fn line(&self, byte: u64) -> u64 {
         let byte = usize::try_from(byte).unwrap_or(usize::MAX);
-        self.starts.partition_point(|&s| s <= byte).max(1) as u64
+        self.starts.partition_point(|&s| s <= byte).max(1) as u64 + self.first - 1
     }
 }
 
@@ -627,36 +651,6 @@ fn record_start(text: &str, byte: u64) -> usize {
             continue;
         }
         return i;
-    }
-}
-
-/// Whether the record at the start of `rest` opens a quoted field that the file never
-/// closes. A quote opens a field only as its first character (elsewhere it is a plain
-/// character, as the reader reads it); `""` inside a quoted field is an escaped quote.
-fn unclosed_quote(rest: &str) -> bool {
-    let b = rest.as_bytes();
-    let mut i = 0;
-    loop {
-        if b.get(i) == Some(&b'"') {
-            i += 1;
-            loop {
-                match b[i..].iter().position(|&c| c == b'"') {
-                    None => return true,
-                    Some(k) if b.get(i + k + 1) == Some(&b'"') => i += k + 2,
-                    Some(k) => {
-                        i += k + 1;
-                        break;
-                    }
-                }
-            }
-        }
-        while i < b.len() && !matches!(b[i], b',' | b'\n' | b'\r') {
-            i += 1;
-        }
-        if b.get(i) != Some(&b',') {
-            return false;
-        }
-        i += 1;
     }
 }
 
@@ -805,16 +799,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unclosed_quotes() {
-        assert!(unclosed_quote("a,\"1 2 3\nb,4\n"));
-        assert!(unclosed_quote("\"x\"\""));
-        assert!(!unclosed_quote("a,\"1 2\",3\nb"));
-        assert!(!unclosed_quote("a\"b,1 2 3\n"));
-        assert!(!unclosed_quote("\"say \"\"hi\"\"\",1\n"));
-        assert!(!unclosed_quote(""));
-    }
-
-    #[test]
     fn bad_utf8_is_placed_on_its_line_whatever_the_line_ends() {
         for end in ["\n", "\r\n", "\r"] {
             let mut bytes = format!("id,start{end}a,1 2 3 x 4 6 7 5 8{end}").into_bytes();
@@ -826,7 +810,7 @@ mod tests {
 
     #[test]
     fn line_index_counts_every_kind_of_line_end() {
-        let l = LineIndex::new(b"a\r\nb\nc\rd");
+        let l = LineIndex::new(b"a\r\nb\nc\rd", 1);
         assert_eq!([0, 3, 5, 7].map(|b| l.line(b)), [1, 2, 3, 4]);
     }
 }
@@ -836,34 +820,75 @@ mod line_tests {
     use super::*;
 
     #[test]
-    fn a_large_file_read_in_parallel_pieces_reads_as_one_reader_reads_it() {
-        // Over PARALLEL_READ_BYTES of rows with every kind of line: comments, blank and
-        // whitespace-only lines, CRLF ends, bad boards, a board of another size, extra
-        // fields. A quote in a comment at the end makes the same rows go through one reader.
-        let mut text = String::from("# head\r\nid,start,expected_steps\n");
-        let mut i = 0;
-        while text.len() < 3 * PARALLEL_READ_BYTES {
-            text.push_str(&match i % 13 {
-                0 => "# a comment\n".to_string(),
-                1 => "\n   \n".to_string(),
-                2 => format!("{i},1 2 3 4 5 6 7 7 x,\r\n"),
-                3 => format!("{i},1 2 3 4 5 6 7 8 9 10 11 x 12 13 14 15,\n"),
-                4 => format!("{i},1 2 3 4 5 6 7 x 8,1,extra\n"),
-                5 => format!("{i},1 2 3 4 5 6 7 x 8,oops\n"),
-                _ => format!("{i},2 3 4 1 5 x 7 6 8,19\r\n"),
-            });
-            i += 1;
+    fn a_file_read_in_pieces_of_any_size_gives_every_row_its_line_and_fields() {
+        // Every kind of line, each with the line, id and validity it must have: comments
+        // (with a quote), blank and whitespace-only lines, CRLF and lone-CR ends, quoted
+        // fields holding a line end or `""`, a quote inside an unquoted field, bad boards, a
+        // board of another size; after a byte-order mark.
+        let mut text = String::from("\u{feff}# head \"\r\nid,start,expected_steps\n");
+        let mut want: Vec<(u64, String, bool)> = Vec::new();
+        let mut line = 3;
+        for i in 0..400 {
+            let (row, lines, id, ok) = match i % 10 {
+                0 => ("# a \"comment\n".to_string(), 1, None, true),
+                1 => ("\n   \n".to_string(), 2, None, true),
+                2 => (format!("{i},2 3 4 1 5 x 7 6 8,19\r\n"), 1, Some(i.to_string()), true),
+                3 => (format!("{i},1 2 3 4 5 6 7 x 8,1\r"), 1, Some(i.to_string()), true),
+                4 => (format!("\"{i}\nsecond\",1 2 3 4 5 6 7 x 8,\n"), 2, Some(format!("{i}\nsecond")), true),
+                5 => (format!("\"{i}\"\"q\",\"1 2 3 4 5 6 7 x 8\",\n"), 1, Some(format!("{i}\"q")), true),
+                6 => (format!("{i},1 2 3 4 5 6 7 7 x,\r\n"), 1, Some(i.to_string()), false),
+                7 => (format!("{i},1 2 3 4 5 6 7 8 9 10 11 x 12 13 14 15,\n"), 1, Some(i.to_string()), false),
+                8 => (format!("{i},1 2 3 4 5 6 7 x 8,oops\n"), 1, Some(i.to_string()), false),
+                _ => (format!("{i},1 2 3 4 5 6 7 x 8,1,a\"b\n"), 1, Some(i.to_string()), true),
+            };
+            if let Some(id) = id {
+                want.push((line, id, ok));
+            }
+            text.push_str(&row);
+            line += lines;
         }
-        let read = |t: &str| parse_dataset("p.csv", t.as_bytes(), &InputOptions::default());
-        let (_, pieces) = read(&text).unwrap();
-        let (_, one) = read(&(text.clone() + "# \"quoted\"\n")).unwrap();
-        assert_eq!(pieces.len(), one.len());
-        assert!(pieces.iter().any(|c| c.problem.is_err()));
-        for (a, b) in pieces.iter().zip(&one) {
-            assert_eq!(
-                (a.line, &a.id, a.expected_steps, format!("{:?}", a.problem)),
-                (b.line, &b.id, b.expected_steps, format!("{:?}", b.problem))
-            );
+        let opts = InputOptions::default();
+        let read = |size: usize| {
+            let mut cases = Vec::new();
+            let file =
+                read_in_pieces("p.csv", text.as_bytes(), &opts, size, &|c| c, |c| cases.extend(c))
+                    .unwrap();
+            assert_eq!(file.rows, want.len());
+            assert_eq!(file.fnv1a64, crate::util::fnv1a64(text.as_bytes()));
+            cases
+        };
+        let whole = read(usize::MAX);
+        for size in [1, 7, 100, 4096, usize::MAX] {
+            let cases = read(size);
+            let got: Vec<(u64, String, bool)> = cases
+                .iter()
+                .map(|c| (c.line, c.id.clone(), c.problem.is_ok()))
+                .collect();
+            assert_eq!(got, want, "pieces of {size} bytes");
+            for (a, b) in cases.iter().zip(&whole) {
+                assert_eq!(format!("{:?}", a.problem), format!("{:?}", b.problem));
+                assert!(
+                    a.problem.as_ref().err().is_none_or(|m| m.starts_with(&format!("p.csv:{}:", a.line))),
+                    "{:?}",
+                    a.problem
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_quote_never_closed_is_named_on_the_row_that_opens_it() {
+        let text = "id,start\na,1 2 3 4 5 6 7 x 8\nb,\"1 2 3\nc,4 5\n";
+        for size in [1, 1 << 20] {
+            let mut cases = Vec::new();
+            read_in_pieces("q.csv", text.as_bytes(), &InputOptions::default(), size, &|c| c, |c| {
+                cases.extend(c)
+            })
+            .unwrap();
+            assert_eq!(cases.len(), 2);
+            assert!(cases[0].problem.is_ok());
+            let msg = cases[1].problem.as_ref().unwrap_err();
+            assert!(msg.starts_with("q.csv:3: a quoted field opened on this line is never closed, so lines 3–4"), "{msg}");
         }
     }
 

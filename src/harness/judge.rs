@@ -14,6 +14,7 @@
 
 use super::input::Case;
 use super::record::RowStatus;
+use super::spool::CaseBlock;
 use crate::observe::Silent;
 use crate::puzzle::{is_solvable, Board};
 use crate::search::{registry, Config, Limits, Outcome, Prepare, Problem, Solver, Status};
@@ -72,13 +73,13 @@ impl Optimum {
     /// Computes, in parallel, the optimum of every solvable case of `block` (indices into
     /// `cases`, in increasing order) that has no expected_steps; the previous block's are
     /// forgotten, so that memory does not grow with the run.
-    pub fn prepare(&mut self, cases: &[Case], block: impl Iterator<Item = usize>) {
+    pub fn prepare(&mut self, cases: &CaseBlock, block: impl Iterator<Item = usize>) {
         use rayon::prelude::*;
         self.block = block.collect();
         self.cache = self.block.iter().map(|_| OnceLock::new()).collect();
         let this = &*self;
         this.block.par_iter().for_each(|&i| {
-            let case = &cases[i];
+            let case = cases.get(i);
             if let Ok(p) = &case.problem {
                 if is_solvable(&p.start, &p.goal) {
                     let _ = this.of(i, case, p);

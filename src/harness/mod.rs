@@ -9,12 +9,14 @@ pub mod interrupt;
 pub mod journal;
 pub mod judge;
 pub mod measure;
+mod pieces;
 pub mod pipeline;
 pub mod plan;
 pub mod record;
 pub mod rundir;
 pub mod runner;
 pub mod shard;
+pub mod spool;
 pub mod store;
 pub mod verdict;
 

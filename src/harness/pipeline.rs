@@ -20,12 +20,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::input::{duplicate_ids, read_inputs, Case, InputError};
+use super::input::InputError;
 use super::plan::{OutMode, RunPlan};
 use super::record::Record;
 use super::rundir::RunDir;
-use super::runner::{self, Jobs, Pass, RunConfig, Workers};
+use super::runner::{self, Cases, Jobs, Pass, RunConfig, Workers};
 use super::shard::Shard;
+use super::spool::Dataset;
 use super::store::{Batch, Layout, Store};
 use super::verdict::Digest;
 use super::{journal, Session};
@@ -49,8 +50,8 @@ use std::time::{Duration, Instant, SystemTime};
 pub struct Finished {
     /// Where the files are.
     pub dir: RunDir,
-    /// Every case read.
-    pub cases: Vec<Case>,
+    /// Cases read (all shards').
+    pub cases: usize,
     /// Rows written to cases.csv: one per case of the shard × solver.
     pub rows: usize,
     /// What the checks found over the rows: counts, and the first few messages of each kind.
@@ -133,9 +134,8 @@ impl Finished {
 
 /// The solvers of a plan, in output order: built-in strategies, external programs, the
 /// user's own.
-fn solvers_of(plan: &mut RunPlan, cases: &[Case]) -> Vec<Box<dyn Solver>> {
+fn solvers_of(plan: &mut RunPlan, shapes: &[crate::puzzle::Shape]) -> Vec<Box<dyn Solver>> {
     let mut out: Vec<Box<dyn Solver>> = if plan.fitting_strategies {
-        let shapes = super::input::shapes_of(cases);
         registry::defaults()
             .into_iter()
             .map(|b| b.build(&plan.config))
@@ -242,12 +242,23 @@ impl Grid<'_> {
     }
 }
 
-/// The cases of a plan's inputs, with word of repeated ids.
-fn read_cases(
-    plan: &RunPlan,
-    observer: &dyn Observer,
-) -> Result<(Vec<super::input::InputFile>, Vec<Case>)> {
-    let (files, cases) = read_inputs(&plan.inputs, &plan.input)?;
+/// Where a run may keep its cases while it runs, in order of preference: its results
+/// directory when it exists, else beside it (the nearest directory of `--out` that exists,
+/// or `results/`), else the system's temporary directory.
+fn scratch_dirs(plan: &RunPlan) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    match &plan.out {
+        Some(out) => dirs.extend(out.ancestors().find(|a| a.is_dir()).map(PathBuf::from)),
+        None => dirs.push(PathBuf::from("results")),
+    }
+    dirs.push(std::env::temp_dir());
+    dirs
+}
+
+/// The cases of a plan's inputs, spooled, with word of repeated ids.
+fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
+    let cases = Dataset::read(&plan.inputs, &plan.input, &scratch_dirs(plan))?;
+    let files = &cases.files;
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         return Err(Error::Input(InputError(format!(
@@ -255,23 +266,23 @@ fn read_cases(
             names.join(", ")
         ))));
     }
-    let duplicates = duplicate_ids(&cases);
-    for w in duplicates.iter().take(20) {
+    let (duplicates, n) = &cases.duplicates;
+    for w in duplicates {
         observer.notice(&format!("warning: {w}"));
     }
-    if duplicates.len() > 20 {
+    if *n > duplicates.len() {
         observer.notice(&format!(
             "warning: … and {} more repeated ids",
-            duplicates.len() - 20
+            n - duplicates.len()
         ));
     }
-    Ok((files, cases))
+    Ok(cases)
 }
 
 /// A run between its plan and its files.
 struct Run<'a> {
     plan: RunPlan,
-    cases: Vec<Case>,
+    cases: Dataset,
     solvers: Vec<Box<dyn Solver>>,
     names: Vec<String>,
     info: RunInfo,
@@ -365,7 +376,7 @@ impl Run<'_> {
             &self.workers,
             &mut self.solvers,
             needed,
-            &self.cases,
+            Cases::Spooled(&self.cases),
             self.observer,
         )?)
     }
@@ -390,14 +401,15 @@ impl Run<'_> {
         let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), store)
             .map_err(Error::Output)?;
         let pass = Pass {
-            cases: &self.cases,
+            cases: Cases::Spooled(&self.cases),
             cfg: &cfg,
             todo: &todo.jobs,
             sink: &writer,
             stop,
             observer: self.observer,
         };
-        let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass);
+        let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass)
+            .map_err(Error::Output)?;
         todo.store = writer.finish().map_err(Error::Output)?;
         Ok(session)
     }
@@ -416,10 +428,10 @@ impl Run<'_> {
 pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) -> Result<Ending> {
     let started = SystemTime::now();
     plan.check().map_err(Error::Plan)?;
-    let (files, cases) = read_cases(&plan, observer)?;
-    let solvers = solvers_of(&mut plan, &cases);
+    let cases = read_cases(&plan, observer)?;
+    let solvers = solvers_of(&mut plan, &cases.shapes);
     let names: Vec<String> = solvers.iter().map(|s| s.name().to_string()).collect();
-    let mut info = info_of(&plan, files, &names);
+    let mut info = info_of(&plan, cases.files.clone(), &names);
     info.started_at = crate::util::rfc3339(started);
     let mut run = Run {
         workers: Workers::new(plan.threads).map_err(Error::Output)?,
@@ -492,13 +504,13 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         started,
     };
     let optimal: Vec<bool> = solvers.iter().map(|s| s.1).collect();
-    let rows = (&run.cases[..], &optimal[..], &run.plan.limits);
+    let rows = (Cases::Spooled(&run.cases), &optimal[..], &run.plan.limits);
     let (summaries, digest) = done.write(&grid, rows, &mut run.info)?;
     let total = grid.len();
     let baseline = exports(&run.plan, &dir, &summaries)?;
     Ok(Ending::Finished(Box::new(Finished {
         dir,
-        cases: run.cases,
+        cases: run.cases.len(),
         rows: total,
         digest,
         solvers,
@@ -571,7 +583,7 @@ struct Sessions<'a> {
 
 /// What the final pass reads beside the records: the cases, whether each solver is optimal
 /// by construction, and the run's limits.
-type Rows<'a> = (&'a [Case], &'a [bool], &'a Limits);
+type Rows<'a> = (Cases<'a>, &'a [bool], &'a Limits);
 
 /// Cases whose records are read, checked and written together in the final pass.
 const CHUNK: usize = 1 << 14;
@@ -597,8 +609,9 @@ impl Sessions<'_> {
                 if !full || have < (to * names.len()) {
                     continue;
                 }
-                let of: Vec<&Case> = (from..to)
-                    .map(|p| &cases[layout.shard.case_at(p)])
+                let held = cases.block(layout.shard, from..to)?;
+                let of: Vec<&super::input::Case> = (from..to)
+                    .map(|p| held.get(layout.shard.case_at(p)))
                     .collect();
                 let ((), written) = rayon::join(
                     || {
@@ -607,7 +620,7 @@ impl Sessions<'_> {
                         }
                         digest.add(&of, &records, optimal, limits);
                     },
-                    || cases_csv::write_rows(&mut *w, cases, &records),
+                    || cases_csv::write_rows(&mut *w, &held, &records),
                 );
                 written.map_err(std::io::Error::other)?;
             }

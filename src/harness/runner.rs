@@ -16,6 +16,7 @@ use super::input::Case;
 use super::judge::{judge, Optimum};
 use super::measure::measure;
 use super::record::{Record, RowStatus};
+use super::spool::{CaseBlock, Dataset};
 use super::store::Layout;
 use crate::observe::Observer;
 use crate::puzzle::{Board, Move};
@@ -82,6 +83,20 @@ pub struct Session {
     pub facts: Vec<Vec<(String, String)>>,
 }
 
+impl Session {
+    /// A session about to start, for solvers prepared in `prepared`.
+    fn new(prepared: &[Duration], threads: usize) -> Session {
+        Session {
+            wall: vec![Duration::ZERO; prepared.len()],
+            prepare: prepared.to_vec(),
+            threads,
+            solved: 0,
+            stopped: false,
+            facts: vec![Vec::new(); prepared.len()],
+        }
+    }
+}
+
 /// The worker threads of a run.
 pub struct Workers {
     pool: rayon::ThreadPool,
@@ -116,14 +131,24 @@ pub fn prepare(
     workers: &Workers,
     solvers: &mut [Box<dyn Solver>],
     needed: &[bool],
-    cases: &[Case],
+    cases: Cases,
     observer: &dyn Observer,
 ) -> Result<Vec<Duration>, SolveError> {
-    let goals = goals_of(cases);
-    let problems: Vec<crate::search::Problem> = cases
+    let goals = cases.goals();
+    let wanted = solvers
         .iter()
-        .filter_map(|c| c.problem.as_ref().ok().copied())
-        .collect();
+        .enumerate()
+        .any(|(j, s)| needed.get(j) != Some(&false) && s.wants_problems());
+    let problems = if wanted {
+        cases.problems().map_err(|e| {
+            SolveError(format!(
+                "cannot read the cases back from the run's scratch file: {}",
+                crate::util::io_reason(&e)
+            ))
+        })?
+    } else {
+        Vec::new()
+    };
     let ctx = Prepare {
         threads: workers.threads(),
         problems: &problems,
@@ -175,16 +200,16 @@ pub fn run(
     });
     let stop = AtomicBool::new(false);
     let workers = Workers::new(cfg.threads)?;
-    let prepared = prepare(&workers, solvers, &[], cases, observer).map_err(|e| e.0)?;
+    let prepared = prepare(&workers, solvers, &[], Cases::Memory(cases), observer).map_err(|e| e.0)?;
     let pass = Pass {
-        cases,
+        cases: Cases::Memory(cases),
         cfg,
         todo: &todo,
         sink: &sink,
         stop: &stop,
         observer,
     };
-    let session = run_into(&workers, solvers, &prepared, &pass);
+    let session = run_into(&workers, solvers, &prepared, &pass)?;
     let records = sink
         .0
         .into_iter()
@@ -196,6 +221,53 @@ pub fn run(
         prepare: session.prepare,
         threads: session.threads,
     })
+}
+
+/// A run's cases, as the runner reads them: all in memory, or spooled to disk and read back
+/// a block at a time.
+#[derive(Clone, Copy)]
+pub enum Cases<'a> {
+    /// Every case, in memory (indexed by its number in the run).
+    Memory(&'a [Case]),
+    /// Read once and spooled ([`Dataset`]).
+    Spooled(&'a Dataset),
+}
+
+impl<'a> Cases<'a> {
+    /// The cases of `shard` at `positions`, held while they are solved or written.
+    ///
+    /// # Errors
+    /// Spooled cases that cannot be read back.
+    pub fn block(
+        &self,
+        shard: super::shard::Shard,
+        positions: std::ops::Range<usize>,
+    ) -> std::io::Result<CaseBlock<'a>> {
+        match *self {
+            Cases::Memory(c) => Ok(CaseBlock::all(c)),
+            Cases::Spooled(d) => d.cases(shard, positions),
+        }
+    }
+    /// The distinct goals of the valid cases, in first-seen order.
+    pub fn goals(&self) -> Vec<Board> {
+        match *self {
+            Cases::Memory(c) => goals_of(c),
+            Cases::Spooled(d) => d.goals.clone(),
+        }
+    }
+    /// Every valid case's problem, in order.
+    ///
+    /// # Errors
+    /// Spooled cases that cannot be read back.
+    pub fn problems(&self) -> std::io::Result<Vec<crate::search::Problem>> {
+        match *self {
+            Cases::Memory(c) => Ok(c
+                .iter()
+                .filter_map(|c| c.problem.as_ref().ok().copied())
+                .collect()),
+            Cases::Spooled(d) => d.problems(),
+        }
+    }
 }
 
 /// The distinct goals of the valid cases, in first-seen order.
@@ -287,7 +359,7 @@ impl Jobs {
 /// What [`run_into`] solves and where the records go.
 pub struct Pass<'a> {
     /// Every case of the run.
-    pub cases: &'a [Case],
+    pub cases: Cases<'a>,
     /// Limits, repeats, paths.
     pub cfg: &'a RunConfig,
     /// The cases each solver solves (indices into `cases`).
@@ -306,12 +378,15 @@ pub struct Pass<'a> {
 /// handing each record to the sink as it finishes. Each solver's turn at a block is one pass
 /// for the sink ([`Sink::pass_start`], [`Sink::pass_end`]); its preparation time goes with
 /// its first.
+///
+/// # Errors
+/// Spooled cases that cannot be read back (what was solved before is in the sink).
 pub fn run_into(
     workers: &Workers,
     solvers: &mut [Box<dyn Solver>],
     prepared: &[Duration],
     pass: &Pass,
-) -> Session {
+) -> Result<Session, String> {
     let Pass {
         cases,
         cfg,
@@ -329,14 +404,7 @@ pub fn run_into(
     let threads = workers.threads();
     let total = todo.total() as u64;
     let bar = observer.progress("", total);
-    let mut session = Session {
-        wall: vec![Duration::ZERO; solvers.len()],
-        prepare: prepared.to_vec(),
-        threads,
-        solved: 0,
-        stopped: false,
-        facts: vec![Vec::new(); solvers.len()],
-    };
+    let mut session = Session::new(prepared, threads);
     let solved = AtomicUsize::new(0);
     crate::external::process::reset_stop();
     // Optimal lengths for judging the answers of solvers that are not optimal by
@@ -346,19 +414,32 @@ pub fn run_into(
         .iter()
         .enumerate()
         .any(|(j, s)| !s.optimal() && todo.left(j) > 0);
-    let goals = if judged { goals_of(cases) } else { Vec::new() };
+    let goals = if judged { cases.goals() } else { Vec::new() };
     let mut optimum = Optimum::new(cfg.limits, &goals);
     let tick = || {
         bar.inc(1);
         solved.fetch_add(1, Ordering::Relaxed);
     };
+    let k = solvers.len();
+    let skip = |block: &std::ops::Range<usize>| (0..k).all(|j| todo.left_in(j, block) == 0);
     let mut started = vec![false; solvers.len()];
     let positions = todo.layout.positions();
+    let shard = todo.layout.shard;
+    let mut failed = None;
     'blocks: for from in (0..positions).step_by(BLOCK) {
         let block = from..(from + BLOCK).min(positions);
+        if skip(&block) {
+            continue;
+        }
+        let held = match pool.install(|| cases.block(shard, block.clone())) {
+            Ok(h) => h,
+            Err(e) => {
+                failed = Some(unreadable(&e));
+                break;
+            }
+        };
         if judged {
-            let shard = todo.layout.shard;
-            pool.install(|| optimum.prepare(cases, block.clone().map(|p| shard.case_at(p))));
+            pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }
         for (j, solver) in solvers.iter_mut().enumerate() {
             if stop.load(Ordering::SeqCst) {
@@ -382,6 +463,7 @@ pub fn run_into(
                 job: j,
                 positions: block.clone(),
                 optimum: &optimum,
+                cases: &held,
             };
             solve_block(workers, one, pass, &block, &tick);
             let elapsed = t0.elapsed();
@@ -402,7 +484,19 @@ pub fn run_into(
     }
     bar.finish();
     session.solved = solved.load(Ordering::Relaxed);
-    session
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(session),
+    }
+}
+
+/// The error of spooled cases that cannot be read back.
+fn unreadable(e: &std::io::Error) -> String {
+    format!(
+        "cannot read the cases back from the run's scratch file: {}; the journal holds what \
+         was solved: run again with --resume",
+        crate::util::io_reason(e)
+    )
 }
 
 /// One solver's turn at a block of positions.
@@ -410,6 +504,8 @@ struct Block<'a> {
     job: usize,
     positions: std::ops::Range<usize>,
     optimum: &'a Optimum,
+    /// The block's cases.
+    cases: &'a CaseBlock<'a>,
 }
 
 /// Solves the cases of `block` that `pass.todo` lists for its solver, in parallel, with a
@@ -421,7 +517,7 @@ fn solve_block(
     block: &Block,
     tick: &(dyn Fn() + Sync),
 ) {
-    let (cases, stop, sink) = (pass.cases, pass.stop, pass.sink);
+    let (cases, stop, sink) = (block.cases, pass.stop, pass.sink);
     let j = block.job;
     let watch = Watch::new(workers.threads());
     std::thread::scope(|scope| {
@@ -434,7 +530,7 @@ fn solve_block(
                         return;
                     }
                     watch.begin(i);
-                    let rec = run_one(i, &cases[i], one, pass.cfg, block.optimum);
+                    let rec = run_one(i, cases.get(i), one, pass.cfg, block.optimum);
                     watch.end();
                     // A case cut short by the stop is left for --resume, not recorded.
                     if rec.status == RowStatus::Error && stop.load(Ordering::SeqCst) {
@@ -483,7 +579,13 @@ impl Watch {
     fn end(&self) {
         *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
-    fn run(&self, solver: &dyn Solver, cases: &[Case], stop: &AtomicBool, observer: &dyn Observer) {
+    fn run(
+        &self,
+        solver: &dyn Solver,
+        cases: &CaseBlock,
+        stop: &AtomicBool,
+        observer: &dyn Observer,
+    ) {
         let mut warned = std::collections::HashSet::new();
         let mut stopped = false;
         loop {
@@ -503,7 +605,7 @@ impl Watch {
                     continue;
                 };
                 if since.elapsed() >= STALL_AFTER && warned.insert(i) {
-                    let c = &cases[i];
+                    let c = cases.get(i);
                     let hint = solver
                         .stall_hint()
                         .map_or_else(String::new, |h| format!("; {h}"));

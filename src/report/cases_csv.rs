@@ -1,6 +1,7 @@
 //! cases.csv: one row per case × strategy, in input order then strategy order.
 
 use crate::harness::input::Case;
+use crate::harness::spool::CaseBlock;
 use crate::harness::record::{Column, Record, RowStatus};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -199,7 +200,7 @@ fn write_row(out: &mut csv::Writer<Vec<u8>>, case: &Case, r: &Record) -> csv::Re
 /// A write to `w` that fails.
 pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
     write_header(&mut w)?;
-    write_rows(&mut w, cases, records)?;
+    write_rows(&mut w, &CaseBlock::all(cases), records)?;
     w.flush()?;
     Ok(())
 }
@@ -220,7 +221,7 @@ pub fn write_header(mut w: impl Write) -> csv::Result<()> {
 ///
 /// # Errors
 /// A write to `w` that fails.
-pub fn write_rows(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
+pub fn write_rows(mut w: impl Write, cases: &CaseBlock, records: &[Record]) -> csv::Result<()> {
     use rayon::prelude::*;
     for batch in records.chunks(CHUNK * BATCH) {
         let parts: Vec<csv::Result<Vec<u8>>> = batch
@@ -230,7 +231,7 @@ pub fn write_rows(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv:
                     .has_headers(false)
                     .from_writer(Vec::with_capacity(chunk.len() * 128));
                 for r in chunk {
-                    write_row(&mut out, &cases[r.case], r)?;
+                    write_row(&mut out, cases.get(r.case), r)?;
                 }
                 out.into_inner().map_err(|e| e.into_error().into())
             })

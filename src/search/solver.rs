@@ -36,7 +36,8 @@ pub struct Prepare<'a> {
     /// Worker threads of the pass (an external program runs one process per thread).
     pub threads: usize,
     /// Every valid problem of the run, in case order (a program run in batch mode gets them
-    /// all at once).
+    /// all at once), for a solver whose [`Solver::wants_problems`] is true; empty for others,
+    /// so that a run's memory does not grow with its dataset.
     pub problems: &'a [Problem],
     /// Where notices and progress go (the library never prints).
     pub observer: &'a dyn Observer,
@@ -64,6 +65,12 @@ pub trait Solver: Send + Sync {
     /// Why the shape is not taken (for example, a table that would not fit in memory).
     fn supports(&self, _shape: Shape) -> Result<(), SolveError> {
         Ok(())
+    }
+
+    /// Whether [`Solver::prepare`] needs every problem of the run in [`Prepare::problems`]
+    /// (held in memory for the whole run: 32 bytes a case). False unless overridden.
+    fn wants_problems(&self) -> bool {
+        false
     }
 
     /// Builds what cases share (tables, heuristics, processes) for these goals, before the
@@ -114,6 +121,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn supports(&self, shape: Shape) -> Result<(), SolveError> {
         (**self).supports(shape)
+    }
+    fn wants_problems(&self) -> bool {
+        (**self).wants_problems()
     }
     fn prepare(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
         (**self).prepare(goals, ctx)

@@ -1,0 +1,546 @@
+//! A run's cases on disk while it runs, so that memory does not grow with the dataset.
+//!
+//! The inputs are read once, as a stream ([`super::input::read_all`]); each case is written
+//! to a scratch file in a compact binary form as its piece is read, and what the run needs
+//! across the whole dataset is kept beside, compactly: the files' facts, the distinct goals
+//! and board shapes, and an 8-byte hash per id (to find repeated ids). The runner then reads
+//! the cases back a block at a time ([`Dataset::cases`]), which costs a small fraction of
+//! parsing them again.
+//!
+//! The scratch file is created beside the results and unlinked at once: it holds no name,
+//! and vanishes with the process however it ends (kill -9 included).
+
+use super::input::{self, Case, InputError, InputFile, InputOptions};
+use super::shard::Shard;
+use crate::puzzle::{Board, Shape};
+use crate::search::Problem;
+use std::borrow::Cow;
+use std::fs::File;
+use std::hash::{Hash, Hasher};
+use std::io::{self, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Cases between two entries of the spool's index.
+const EVERY: usize = 1024;
+
+/// The cases of a run's inputs, read once and spooled to disk, with the facts a run needs
+/// about all of them.
+pub struct Dataset {
+    /// The input files' facts, in order.
+    pub files: Vec<InputFile>,
+    /// The distinct goals of the valid cases, in first-seen order.
+    pub goals: Vec<Board>,
+    /// The board shapes of the valid cases, each once, in order.
+    pub shapes: Vec<Shape>,
+    /// Warnings about repeated ids (the first [`Dataset::KEPT`]), and how many there are.
+    pub duplicates: (Vec<String>, usize),
+    spool: Spool,
+}
+
+/// The spooled cases.
+struct Spool {
+    file: File,
+    /// The byte offset of every [`EVERY`]-th case, and the end.
+    index: Vec<u64>,
+    end: u64,
+    len: usize,
+    sources: Vec<Arc<str>>,
+}
+
+/// One piece of the inputs, encoded (on a worker thread).
+struct Piece {
+    bytes: Vec<u8>,
+    /// Where each case's bytes end.
+    ends: Vec<u32>,
+    goals: Vec<Board>,
+    shapes: Vec<Shape>,
+    ids: Vec<u64>,
+}
+
+/// The hash of an id of file `file`.
+fn id_hash(file: usize, id: &str) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    file.hash(&mut h);
+    id.hash(&mut h);
+    h.finish()
+}
+
+impl Dataset {
+    /// Warnings about repeated ids that are kept.
+    pub const KEPT: usize = 20;
+
+    /// Reads every dataset in `paths` as [`input::read_all`] does, spooling the cases to a
+    /// scratch file in the first of `dirs` where one can be created.
+    ///
+    /// # Errors
+    /// As [`input::read_all`]; and when the scratch file cannot be created or written.
+    pub fn read(
+        paths: &[String],
+        opts: &InputOptions,
+        dirs: &[PathBuf],
+    ) -> Result<Dataset, InputError> {
+        let (file, dir) = scratch_file(dirs).map_err(|(e, dir)| {
+            InputError(format!(
+                "cannot create a scratch file for the cases in {}: {}; give --out a directory \
+                 you can write",
+                dir.display(),
+                crate::util::io_reason(&e)
+            ))
+        })?;
+        let scratch = |e: io::Error| {
+            InputError(format!(
+                "cannot write the cases being read to a scratch file in {}: {}; free some \
+                 space there, or give --out a directory on another disk",
+                dir.display(),
+                crate::util::io_reason(&e)
+            ))
+        };
+        let mut out = io::BufWriter::with_capacity(1 << 20, &file);
+        let (mut index, mut at, mut len) = (Vec::new(), 0u64, 0usize);
+        let mut goals = Vec::new();
+        let mut seen_goals = std::collections::HashSet::new();
+        let mut shapes = std::collections::BTreeSet::new();
+        let mut ids = Vec::new();
+        let mut failed: Option<io::Error> = None;
+        let files = input::read_all(
+            paths,
+            opts,
+            |k, cases| encode_piece(k, &cases),
+            |_, piece: Piece| {
+                let mut from = 0;
+                for &end in &piece.ends {
+                    if len % EVERY == 0 {
+                        index.push(at + u64::from(from));
+                    }
+                    len += 1;
+                    from = end;
+                }
+                at += piece.bytes.len() as u64;
+                if failed.is_none() {
+                    failed = out.write_all(&piece.bytes).err();
+                }
+                for g in piece.goals {
+                    if seen_goals.insert(g) {
+                        goals.push(g);
+                    }
+                }
+                shapes.extend(piece.shapes);
+                ids.extend(piece.ids);
+            },
+        )?;
+        if let Some(e) = failed {
+            return Err(scratch(e));
+        }
+        out.flush().map_err(scratch)?;
+        drop(out);
+        let sources = files.iter().map(|f| Arc::from(f.path.as_str())).collect();
+        let spool = Spool {
+            file,
+            index,
+            end: at,
+            len,
+            sources,
+        };
+        let duplicates = spool.duplicates(ids).map_err(scratch)?;
+        Ok(Dataset {
+            files,
+            goals,
+            shapes: shapes.into_iter().collect(),
+            duplicates,
+            spool,
+        })
+    }
+
+    /// How many cases (all shards').
+    pub fn len(&self) -> usize {
+        self.spool.len
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.spool.len == 0
+    }
+
+    /// The cases of `shard` at its positions `positions`, read back, in order.
+    ///
+    /// # Errors
+    /// The scratch file cannot be read.
+    pub fn cases(
+        &self,
+        shard: Shard,
+        positions: std::ops::Range<usize>,
+    ) -> io::Result<CaseBlock<'static>> {
+        let first = shard.case_at(positions.start);
+        if positions.is_empty() {
+            return Ok(CaseBlock::owned(Vec::new(), first, shard));
+        }
+        let last = shard.case_at(positions.end - 1);
+        let cases = self
+            .spool
+            .read(first..last + 1, |i| shard.contains(i))?;
+        Ok(CaseBlock::owned(cases, first, shard))
+    }
+
+    /// Every valid case's problem, in order.
+    ///
+    /// # Errors
+    /// The scratch file cannot be read.
+    pub fn problems(&self) -> io::Result<Vec<Problem>> {
+        let mut out = Vec::new();
+        for from in (0..self.len()).step_by(1 << 16) {
+            let to = (from + (1 << 16)).min(self.len());
+            let cases = self.spool.read(from..to, |_| true)?;
+            out.extend(cases.iter().filter_map(|c| c.problem.as_ref().ok().copied()));
+        }
+        Ok(out)
+    }
+}
+
+/// A file with no name in the first of `dirs` where one can be made: created, then
+/// unlinked at once; or the last directory's error.
+fn scratch_file(dirs: &[PathBuf]) -> Result<(File, &Path), (io::Error, &Path)> {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let mut last = (io::Error::other("no directory to write in"), Path::new("."));
+    for dir in dirs {
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!(".tilebench-cases-{}-{n}.tmp", std::process::id()));
+        let made = std::fs::create_dir_all(dir).and_then(|()| {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&path)
+        });
+        match made {
+            Ok(file) => {
+                std::fs::remove_file(&path).map_err(|e| (e, dir.as_path()))?;
+                return Ok((file, dir));
+            }
+            Err(e) => last = (e, dir),
+        }
+    }
+    Err(last)
+}
+
+/// Cases held for a while, looked up by their index in the run.
+pub struct CaseBlock<'a> {
+    cases: Cow<'a, [Case]>,
+    /// The index of `cases[0]`, and the step between two held cases' indices.
+    first: usize,
+    stride: usize,
+}
+
+impl<'a> CaseBlock<'a> {
+    /// Every case of a run, in memory.
+    pub fn all(cases: &'a [Case]) -> CaseBlock<'a> {
+        CaseBlock {
+            cases: Cow::Borrowed(cases),
+            first: 0,
+            stride: 1,
+        }
+    }
+
+    fn owned(cases: Vec<Case>, first: usize, shard: Shard) -> CaseBlock<'static> {
+        CaseBlock {
+            cases: Cow::Owned(cases),
+            first,
+            stride: shard.count as usize,
+        }
+    }
+
+    /// Case `i` of the run (one of those held).
+    pub fn get(&self, i: usize) -> &Case {
+        &self.cases[(i - self.first) / self.stride]
+    }
+
+    /// The cases held, in order.
+    pub fn held(&self) -> &[Case] {
+        &self.cases
+    }
+}
+
+impl Spool {
+    /// Cases `range` for which `keep` holds, decoded.
+    fn read(
+        &self,
+        range: std::ops::Range<usize>,
+        keep: impl Fn(usize) -> bool + Sync,
+    ) -> io::Result<Vec<Case>> {
+        use rayon::prelude::*;
+        if range.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (g0, g1) = (range.start / EVERY, (range.end - 1) / EVERY);
+        let at = |g: usize| self.index.get(g).copied().unwrap_or(self.end);
+        let mut bytes = vec![0u8; (at(g1 + 1) - at(g0)) as usize];
+        self.file.read_exact_at(&mut bytes, at(g0))?;
+        let base = at(g0);
+        let parts: Vec<Vec<Case>> = (g0..=g1)
+            .into_par_iter()
+            .map(|g| {
+                let mut b = &bytes[(at(g) - base) as usize..(at(g + 1) - base) as usize];
+                let mut out = Vec::new();
+                let mut i = g * EVERY;
+                while !b.is_empty() {
+                    let wanted = range.contains(&i) && keep(i);
+                    match decode(&mut b, &self.sources, wanted) {
+                        Some(c) => out.push(c),
+                        None if wanted => out.push(broken(i)),
+                        None => {}
+                    }
+                    i += 1;
+                }
+                out
+            })
+            .collect();
+        Ok(parts.concat())
+    }
+
+    /// The warnings of [`input::duplicate_ids`], found from the ids' hashes: only the cases
+    /// whose hash is repeated are read back.
+    fn duplicates(&self, mut ids: Vec<u64>) -> io::Result<(Vec<String>, usize)> {
+        use rayon::prelude::*;
+        ids.par_sort_unstable();
+        let repeated: rustc_hash::FxHashSet<u64> = ids
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        drop(ids);
+        if repeated.is_empty() {
+            return Ok((Vec::new(), 0));
+        }
+        let mut candidates = Vec::new();
+        for from in (0..self.len).step_by(1 << 16) {
+            let to = (from + (1 << 16)).min(self.len);
+            let cases = self.read(from..to, |_| true)?;
+            candidates.extend(cases.into_iter().filter(|c| {
+                let k = self.sources.iter().position(|s| *s == c.source).unwrap_or(0);
+                !c.id.is_empty() && repeated.contains(&id_hash(k, &c.id))
+            }));
+        }
+        let mut all = input::duplicate_ids(&candidates);
+        let n = all.len();
+        all.truncate(Dataset::KEPT);
+        Ok((all, n))
+    }
+}
+
+/// A case whose spooled bytes do not decode (a damaged scratch file): an invalid row that
+/// says so.
+fn broken(i: usize) -> Case {
+    Case {
+        source: Arc::from("<scratch>"),
+        line: 0,
+        id: String::new(),
+        start_text: String::new(),
+        goal_text: String::new(),
+        expected_steps: None,
+        problem: Err(format!(
+            "case {} could not be read back from the run's scratch file (a bug in tilebench, \
+             or a damaged disk); run again",
+            i + 1
+        )),
+    }
+}
+
+fn encode_piece(file: usize, cases: &[Case]) -> Piece {
+    let mut p = Piece {
+        bytes: Vec::with_capacity(cases.len() * 40),
+        ends: Vec::with_capacity(cases.len()),
+        goals: Vec::new(),
+        shapes: Vec::new(),
+        ids: Vec::new(),
+    };
+    for c in cases {
+        encode(file, c, &mut p.bytes);
+        p.ends.push(u32::try_from(p.bytes.len()).expect("a piece is under 4 GB"));
+        if let Ok(pr) = &c.problem {
+            if !p.goals.contains(&pr.goal) {
+                p.goals.push(pr.goal);
+            }
+            if !p.shapes.contains(&pr.start.shape()) {
+                p.shapes.push(pr.start.shape());
+            }
+        }
+        if !c.id.is_empty() {
+            p.ids.push(id_hash(file, &c.id));
+        }
+    }
+    p
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_varint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn put_board(out: &mut Vec<u8>, b: &Board) {
+    out.extend_from_slice(&b.packed().to_le_bytes());
+    out.push(b.blank() as u8);
+}
+
+/// A case as bytes: file, line, flags (valid, has expected_steps), expected_steps, then the
+/// shape and both boards (valid) or the message and texts (invalid), then the id.
+fn encode(file: usize, c: &Case, out: &mut Vec<u8>) {
+    put_varint(out, file as u64);
+    put_varint(out, c.line);
+    out.push(u8::from(c.problem.is_ok()) | u8::from(c.expected_steps.is_some()) << 1);
+    if let Some(e) = c.expected_steps {
+        put_varint(out, ((e << 1) ^ (e >> 63)) as u64);
+    }
+    match &c.problem {
+        Ok(p) => {
+            let s = p.start.shape();
+            out.push((s.width() as u8) << 4 | s.height() as u8);
+            put_board(out, &p.start);
+            put_board(out, &p.goal);
+        }
+        Err(m) => {
+            put_str(out, m);
+            put_str(out, &c.start_text);
+            put_str(out, &c.goal_text);
+        }
+    }
+    put_str(out, &c.id);
+}
+
+fn take<'b>(b: &mut &'b [u8], n: usize) -> Option<&'b [u8]> {
+    if b.len() < n {
+        return None;
+    }
+    let (head, rest) = b.split_at(n);
+    *b = rest;
+    Some(head)
+}
+
+fn varint(b: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = take(b, 1)?[0];
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+fn string(b: &mut &[u8], keep: bool) -> Option<String> {
+    let n = usize::try_from(varint(b)?).ok()?;
+    let s = take(b, n)?;
+    Some(if keep {
+        String::from_utf8_lossy(s).into_owned()
+    } else {
+        String::new()
+    })
+}
+
+fn board(b: &mut &[u8], shape: Shape) -> Option<Board> {
+    let cells = u64::from_le_bytes(take(b, 8)?.try_into().ok()?);
+    let blank = take(b, 1)?[0];
+    Some(Board::from_parts(shape, cells, blank))
+}
+
+/// The next case of `b` (advanced past it); `None` when the bytes do not decode, or when the
+/// case is not `wanted` (then it is only skipped).
+fn decode(b: &mut &[u8], sources: &[Arc<str>], wanted: bool) -> Option<Case> {
+    let file = usize::try_from(varint(b)?).ok()?;
+    let line = varint(b)?;
+    let flags = take(b, 1)?[0];
+    let expected_steps = if flags & 2 != 0 {
+        let z = varint(b)?;
+        Some((z >> 1) as i64 ^ -((z & 1) as i64))
+    } else {
+        None
+    };
+    let (problem, start_text, goal_text) = if flags & 1 != 0 {
+        let s = take(b, 1)?[0];
+        let shape = Shape::new(usize::from(s >> 4), usize::from(s & 15)).ok()?;
+        let start = board(b, shape)?;
+        let goal = board(b, shape)?;
+        (Ok(Problem { start, goal }), String::new(), String::new())
+    } else {
+        let m = string(b, wanted)?;
+        (Err(m), string(b, wanted)?, string(b, wanted)?)
+    };
+    let id = string(b, wanted)?;
+    if !wanted {
+        return None;
+    }
+    Some(Case {
+        source: sources.get(file)?.clone(),
+        line,
+        id,
+        start_text,
+        goal_text,
+        expected_steps,
+        problem,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases_come_back_as_they_were_read_for_any_shard_and_range() {
+        // Valid and invalid rows, ids repeated, two files, more than one index entry.
+        let dir = std::env::temp_dir().join(format!("tilebench-spool-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut a = String::from("id,start,goal,expected_steps\n");
+        for i in 0..3000 {
+            a.push_str(&match i % 5 {
+                0 => format!("r{i},1 2 3 4 5 6 7 x 8,,1\n"),
+                1 => format!("r{i},1 2 3 4 5 6 7 7 x,,\n"),
+                2 => "dup,x 1 2 3 4 5 6 7 8,1 2 3 4 5 6 7 8 x,-1\n".to_string(),
+                3 => format!("r{i},1 2 3 4 5 6 7 8 9 10 11 x 12 13 14 15,,\n"),
+                _ => format!("é{i},8 7 6 5 4 3 2 1 x,x 1 2 3 4 5 6 7 8,{}\n", i * 1000),
+            });
+        }
+        let pa = dir.join("a.csv");
+        let pb = dir.join("b.csv");
+        std::fs::write(&pa, &a).unwrap();
+        std::fs::write(&pb, "start\n2 1 3 4 5 6 7 8 x\n").unwrap();
+        let paths = [pa.display().to_string(), pb.display().to_string()];
+        let opts = InputOptions::default();
+        let (files, want) = input::read_inputs(&paths, &opts).unwrap();
+        let d = Dataset::read(&paths, &opts, &[dir.clone()]).unwrap();
+        assert_eq!(d.len(), want.len());
+        assert_eq!(d.files.len(), files.len());
+        assert_eq!(d.goals, crate::harness::runner::goals_of(&want));
+        assert_eq!(d.shapes, input::shapes_of(&want));
+        let dups = input::duplicate_ids(&want);
+        assert!(dups.len() > Dataset::KEPT);
+        assert_eq!(d.duplicates.1, dups.len());
+        assert_eq!(d.duplicates.0, dups[..Dataset::KEPT]);
+        let show = |c: &Case| format!("{c:?}");
+        for shard in [Shard::ALL, Shard { index: 2, count: 3 }] {
+            let n = shard.len(want.len());
+            for (from, to) in [(0, n), (5, n.min(1030)), (n - 1, n), (3, 3)] {
+                let block = d.cases(shard, from..to).unwrap();
+                assert_eq!(block.held().len(), to - from);
+                for p in from..to {
+                    let i = shard.case_at(p);
+                    assert_eq!(show(block.get(i)), show(&want[i]), "case {i}");
+                }
+            }
+        }
+        let problems: Vec<Problem> = want.iter().filter_map(|c| c.problem.clone().ok()).collect();
+        assert_eq!(d.problems().unwrap(), problems);
+        // The scratch file has no name in the directory.
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
