@@ -7,11 +7,11 @@
 //! error (status `invalid` in the results): one bad row never costs the others their results.
 //! A file that cannot be read at all is an [`InputError`], reported before any solving.
 
+use super::pieces::Pieces;
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
 use crate::util::clip;
 use std::fmt;
-use super::pieces::Pieces;
 use std::io::Read;
 use std::sync::Arc;
 
@@ -107,9 +107,15 @@ pub fn read_all<T: Send>(
 ) -> Result<Vec<InputFile>, InputError> {
     each_once(paths)?;
     if paths.is_empty() {
-        let f = read_dataset(BUILTIN_NAME, BUILTIN.as_bytes(), opts, |c| map(0, c), |t| {
-            each(0, t);
-        })?;
+        let f = read_dataset(
+            BUILTIN_NAME,
+            BUILTIN.as_bytes(),
+            opts,
+            |c| map(0, c),
+            |t| {
+                each(0, t);
+            },
+        )?;
         return Ok(vec![f]);
     }
     let mut files = Vec::new();
@@ -329,10 +335,12 @@ fn read_in_pieces<T: Send>(
         ahead: None,
         size,
     };
-    reader.ahead = reader
-        .pieces
-        .next(size)
-        .map_err(|e| InputError(format!("{label}: cannot read: {}", crate::util::io_reason(&e))))?;
+    reader.ahead = reader.pieces.next(size).map_err(|e| {
+        InputError(format!(
+            "{label}: cannot read: {}",
+            crate::util::io_reason(&e)
+        ))
+    })?;
     // The header: the first record that is not blank or a comment.
     let mut first = true;
     let (text, lines, header, header_line, body, last) = loop {
@@ -377,7 +385,11 @@ fn read_in_pieces<T: Send>(
         let (text, lines, from, last) = &piece;
         let (mut cases, stop) = maker.piece(text, (*from, text.len()), lines, &mut rule, unfixed);
         if stop < text.len() {
-            cases.extend(maker.piece(text, (stop, text.len()), lines, &mut rule, |_| true).0);
+            cases.extend(
+                maker
+                    .piece(text, (stop, text.len()), lines, &mut rule, |_| true)
+                    .0,
+            );
         }
         if *last && unclosed(&reader) {
             maker.close_unclosed(&mut cases, text, lines, &mut rule);
@@ -400,7 +412,9 @@ fn read_in_pieces<T: Send>(
             let text = decode(label, t.bytes, t.line, false)?;
             let lines = LineIndex::new(text.as_bytes(), t.line);
             let mut rule = rule;
-            let mut cases = maker.piece(&text, (0, text.len()), &lines, &mut rule, |_| true).0;
+            let mut cases = maker
+                .piece(&text, (0, text.len()), &lines, &mut rule, |_| true)
+                .0;
             if t.last && ended {
                 maker.close_unclosed(&mut cases, &text, &lines, &mut rule);
             }
@@ -584,7 +598,6 @@ impl CaseMaker<'_> {
         );
         *last = self.case_of((line, Err(why)), rule);
     }
-
 }
 
 /// Whether boards of several sizes may share the file.
@@ -832,14 +845,54 @@ mod line_tests {
             let (row, lines, id, ok) = match i % 10 {
                 0 => ("# a \"comment\n".to_string(), 1, None, true),
                 1 => ("\n   \n".to_string(), 2, None, true),
-                2 => (format!("{i},2 3 4 1 5 x 7 6 8,19\r\n"), 1, Some(i.to_string()), true),
-                3 => (format!("{i},1 2 3 4 5 6 7 x 8,1\r"), 1, Some(i.to_string()), true),
-                4 => (format!("\"{i}\nsecond\",1 2 3 4 5 6 7 x 8,\n"), 2, Some(format!("{i}\nsecond")), true),
-                5 => (format!("\"{i}\"\"q\",\"1 2 3 4 5 6 7 x 8\",\n"), 1, Some(format!("{i}\"q")), true),
-                6 => (format!("{i},1 2 3 4 5 6 7 7 x,\r\n"), 1, Some(i.to_string()), false),
-                7 => (format!("{i},1 2 3 4 5 6 7 8 9 10 11 x 12 13 14 15,\n"), 1, Some(i.to_string()), false),
-                8 => (format!("{i},1 2 3 4 5 6 7 x 8,oops\n"), 1, Some(i.to_string()), false),
-                _ => (format!("{i},1 2 3 4 5 6 7 x 8,1,a\"b\n"), 1, Some(i.to_string()), true),
+                2 => (
+                    format!("{i},2 3 4 1 5 x 7 6 8,19\r\n"),
+                    1,
+                    Some(i.to_string()),
+                    true,
+                ),
+                3 => (
+                    format!("{i},1 2 3 4 5 6 7 x 8,1\r"),
+                    1,
+                    Some(i.to_string()),
+                    true,
+                ),
+                4 => (
+                    format!("\"{i}\nsecond\",1 2 3 4 5 6 7 x 8,\n"),
+                    2,
+                    Some(format!("{i}\nsecond")),
+                    true,
+                ),
+                5 => (
+                    format!("\"{i}\"\"q\",\"1 2 3 4 5 6 7 x 8\",\n"),
+                    1,
+                    Some(format!("{i}\"q")),
+                    true,
+                ),
+                6 => (
+                    format!("{i},1 2 3 4 5 6 7 7 x,\r\n"),
+                    1,
+                    Some(i.to_string()),
+                    false,
+                ),
+                7 => (
+                    format!("{i},1 2 3 4 5 6 7 8 9 10 11 x 12 13 14 15,\n"),
+                    1,
+                    Some(i.to_string()),
+                    false,
+                ),
+                8 => (
+                    format!("{i},1 2 3 4 5 6 7 x 8,oops\n"),
+                    1,
+                    Some(i.to_string()),
+                    false,
+                ),
+                _ => (
+                    format!("{i},1 2 3 4 5 6 7 x 8,1,a\"b\n"),
+                    1,
+                    Some(i.to_string()),
+                    true,
+                ),
             };
             if let Some(id) = id {
                 want.push((line, id, ok));
@@ -850,9 +903,10 @@ mod line_tests {
         let opts = InputOptions::default();
         let read = |size: usize| {
             let mut cases = Vec::new();
-            let file =
-                read_in_pieces("p.csv", text.as_bytes(), &opts, size, &|c| c, |c| cases.extend(c))
-                    .unwrap();
+            let file = read_in_pieces("p.csv", text.as_bytes(), &opts, size, &|c| c, |c| {
+                cases.extend(c)
+            })
+            .unwrap();
             assert_eq!(file.rows, want.len());
             assert_eq!(file.fnv1a64, crate::util::fnv1a64(text.as_bytes()));
             cases
@@ -868,7 +922,10 @@ mod line_tests {
             for (a, b) in cases.iter().zip(&whole) {
                 assert_eq!(format!("{:?}", a.problem), format!("{:?}", b.problem));
                 assert!(
-                    a.problem.as_ref().err().is_none_or(|m| m.starts_with(&format!("p.csv:{}:", a.line))),
+                    a.problem
+                        .as_ref()
+                        .err()
+                        .is_none_or(|m| m.starts_with(&format!("p.csv:{}:", a.line))),
                     "{:?}",
                     a.problem
                 );
@@ -881,14 +938,24 @@ mod line_tests {
         let text = "id,start\na,1 2 3 4 5 6 7 x 8\nb,\"1 2 3\nc,4 5\n";
         for size in [1, 1 << 20] {
             let mut cases = Vec::new();
-            read_in_pieces("q.csv", text.as_bytes(), &InputOptions::default(), size, &|c| c, |c| {
-                cases.extend(c)
-            })
+            read_in_pieces(
+                "q.csv",
+                text.as_bytes(),
+                &InputOptions::default(),
+                size,
+                &|c| c,
+                |c| cases.extend(c),
+            )
             .unwrap();
             assert_eq!(cases.len(), 2);
             assert!(cases[0].problem.is_ok());
             let msg = cases[1].problem.as_ref().unwrap_err();
-            assert!(msg.starts_with("q.csv:3: a quoted field opened on this line is never closed, so lines 3–4"), "{msg}");
+            assert!(
+                msg.starts_with(
+                    "q.csv:3: a quoted field opened on this line is never closed, so lines 3–4"
+                ),
+                "{msg}"
+            );
         }
     }
 

@@ -206,7 +206,8 @@ mod tests {
         }
         assert!(got.len() >= 6, "{got:?}");
         // Bytes, hash and all: the pieces put together are the text with lone `\r`s made `\n`.
-        let lone: Vec<u8> = b"id,start\r\na,\"1 2\n3\"\r\n# say \"hi\nb,x\"y\nc,\"q\"\"\n\"\n\nd,1\ne,2".to_vec();
+        let lone: Vec<u8> =
+            b"id,start\r\na,\"1 2\n3\"\r\n# say \"hi\nb,x\"y\nc,\"q\"\"\n\"\n\nd,1\ne,2".to_vec();
         assert_eq!(got.concat(), lone);
         let (_, want) = (0, crate::util::fnv1a64(text));
         let mut p = Pieces::new(&text[..]);

@@ -200,7 +200,8 @@ pub fn run(
     });
     let stop = AtomicBool::new(false);
     let workers = Workers::new(cfg.threads)?;
-    let prepared = prepare(&workers, solvers, &[], Cases::Memory(cases), observer).map_err(|e| e.0)?;
+    let prepared =
+        prepare(&workers, solvers, &[], Cases::Memory(cases), observer).map_err(|e| e.0)?;
     let pass = Pass {
         cases: Cases::Memory(cases),
         cfg,

@@ -177,9 +177,7 @@ impl Dataset {
             return Ok(CaseBlock::owned(Vec::new(), first, shard));
         }
         let last = shard.case_at(positions.end - 1);
-        let cases = self
-            .spool
-            .read(first..last + 1, |i| shard.contains(i))?;
+        let cases = self.spool.read(first..last + 1, |i| shard.contains(i))?;
         Ok(CaseBlock::owned(cases, first, shard))
     }
 
@@ -192,7 +190,11 @@ impl Dataset {
         for from in (0..self.len()).step_by(1 << 16) {
             let to = (from + (1 << 16)).min(self.len());
             let cases = self.spool.read(from..to, |_| true)?;
-            out.extend(cases.iter().filter_map(|c| c.problem.as_ref().ok().copied()));
+            out.extend(
+                cases
+                    .iter()
+                    .filter_map(|c| c.problem.as_ref().ok().copied()),
+            );
         }
         Ok(out)
     }
@@ -317,7 +319,11 @@ impl Spool {
             let to = (from + (1 << 16)).min(self.len);
             let cases = self.read(from..to, |_| true)?;
             candidates.extend(cases.into_iter().filter(|c| {
-                let k = self.sources.iter().position(|s| *s == c.source).unwrap_or(0);
+                let k = self
+                    .sources
+                    .iter()
+                    .position(|s| *s == c.source)
+                    .unwrap_or(0);
                 !c.id.is_empty() && repeated.contains(&id_hash(k, &c.id))
             }));
         }
@@ -356,7 +362,8 @@ fn encode_piece(file: usize, cases: &[Case]) -> Piece {
     };
     for c in cases {
         encode(file, c, &mut p.bytes);
-        p.ends.push(u32::try_from(p.bytes.len()).expect("a piece is under 4 GB"));
+        p.ends
+            .push(u32::try_from(p.bytes.len()).expect("a piece is under 4 GB"));
         if let Ok(pr) = &c.problem {
             if !p.goals.contains(&pr.goal) {
                 p.goals.push(pr.goal);
@@ -539,7 +546,10 @@ mod tests {
         let problems: Vec<Problem> = want.iter().filter_map(|c| c.problem.clone().ok()).collect();
         assert_eq!(d.problems().unwrap(), problems);
         // The scratch file has no name in the directory.
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 2, "{names:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -35,8 +35,54 @@ pub struct StrategyData {
     pub expanded_by_steps: Vec<(u32, f64, usize)>,
     /// summary.csv's `cases_per_s`.
     pub cases_per_s: f64,
-    /// Every row of the strategy, for the per-case charts, in cases.csv order.
+    /// The rows of the strategy for the per-case charts, in cases.csv order: every row, or
+    /// in a large run a sample of at most [`MAX_POINTS`] (see [`StrategyData::every`]).
     pub cases: Vec<CasePoint>,
+    /// The rows the strategy has in cases.csv.
+    pub rows: usize,
+    /// `cases` holds the rows whose case hash is a multiple of this (a power of two; 1: all
+    /// rows). The same cases are kept in every run and strategy, so that pairs still match.
+    pub every: u64,
+}
+
+/// The most rows of a strategy kept for the per-case charts: beyond, a sample by case hash
+/// (memory that does not grow with the run, and charts a browser can draw).
+pub const MAX_POINTS: usize = 50_000;
+
+impl StrategyData {
+    /// "" when every row is drawn; else " (a sample of N of M cases)".
+    pub fn sample_note(&self) -> String {
+        if self.every == 1 {
+            String::new()
+        } else {
+            format!(" (a sample of {} of {} cases)", self.cases.len(), self.rows)
+        }
+    }
+}
+
+/// Case points, thinned by case hash as they come so that at most [`MAX_POINTS`] are held.
+#[derive(Default)]
+struct Sample {
+    points: Vec<CasePoint>,
+    /// Points kept have their `bits` lowest hash bits zero.
+    bits: u32,
+    rows: usize,
+}
+
+impl Sample {
+    fn push(&mut self, p: CasePoint) {
+        self.rows += 1;
+        let mask = (1u64 << self.bits) - 1;
+        if p.case & mask != 0 {
+            return;
+        }
+        self.points.push(p);
+        if self.points.len() > MAX_POINTS {
+            self.bits += 1;
+            let mask = (1u64 << self.bits) - 1;
+            self.points.retain(|p| p.case & mask == 0);
+        }
+    }
 }
 
 /// One case × strategy row, as the per-case charts need it.
@@ -186,7 +232,9 @@ pub fn load(path: &Path) -> Result<RunData, String> {
                     .map(|(st, (sum, n))| (st, sum / n as f64, n))
                     .collect(),
                 cases_per_s: s.cases_per_s,
-                cases: a.cases,
+                rows: a.cases.rows,
+                every: 1 << a.cases.bits,
+                cases: a.cases.points,
             }
         })
         .collect();
@@ -234,8 +282,8 @@ struct Aggregate {
     latency: Option<Histogram<u64>>,
     /// Solved rows by steps: expanded summed, rows.
     by_steps: BTreeMap<u32, (f64, usize)>,
-    /// Every row, for the per-case charts.
-    cases: Vec<CasePoint>,
+    /// The rows for the per-case charts.
+    cases: Sample,
 }
 
 /// Adds a row to its strategy's aggregate; `logged`: the run has an interval log, so no
@@ -258,4 +306,50 @@ fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
         }
     }
     a.cases.push(CasePoint::of(r));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(case: u64) -> CasePoint {
+        CasePoint {
+            case,
+            latency_ns: Some(1),
+            expanded: Some(1),
+            answered: true,
+        }
+    }
+
+    #[test]
+    fn a_sample_keeps_exactly_the_cases_whose_hash_fits_and_the_same_in_every_run() {
+        let mut rng = crate::util::Rng::new(7);
+        let hashes: Vec<u64> = (0..300_000).map(|_| rng.next_u64()).collect();
+        let mut big = Sample::default();
+        hashes.iter().for_each(|&h| big.push(point(h)));
+        assert_eq!(big.rows, hashes.len());
+        assert!(big.points.len() <= MAX_POINTS);
+        // Exactly the cases with `bits` low zero bits, in order.
+        let mask = (1u64 << big.bits) - 1;
+        let want: Vec<u64> = hashes.iter().copied().filter(|h| h & mask == 0).collect();
+        let got: Vec<u64> = big.points.iter().map(|p| p.case).collect();
+        assert_eq!(got, want);
+        assert_eq!(big.bits, 3, "300,000 rows thin to 1 in 8");
+        // A smaller run of the same cases keeps more of them, and every case the big one kept.
+        let mut small = Sample::default();
+        hashes[..80_000].iter().for_each(|&h| small.push(point(h)));
+        assert!(small.bits < big.bits);
+        let kept: std::collections::HashSet<u64> = small.points.iter().map(|p| p.case).collect();
+        let first: std::collections::HashSet<u64> = hashes[..80_000].iter().copied().collect();
+        assert!(want
+            .iter()
+            .filter(|h| first.contains(h))
+            .all(|h| kept.contains(h)));
+        // Under MAX_POINTS rows, every row.
+        let mut all = Sample::default();
+        hashes[..MAX_POINTS]
+            .iter()
+            .for_each(|&h| all.push(point(h)));
+        assert_eq!((all.bits, all.points.len()), (0, MAX_POINTS));
+    }
 }

@@ -26,6 +26,22 @@ pub fn paired_latency(x: &StrategyData, y: &StrategyData) -> Option<crate::stats
     crate::stats::Paired::new(&a, &b).ok()
 }
 
+/// Every strategy of every run.
+fn all_strategies(runs: &[RunData]) -> Vec<&StrategyData> {
+    runs.iter().flat_map(|r| &r.strategies).collect()
+}
+
+/// "" when every case of `of` is drawn; else how the cases were sampled (a large run keeps
+/// at most [`super::MAX_POINTS`] a strategy, the same cases in every run).
+fn sampled(of: &[&StrategyData]) -> String {
+    match of.iter().map(|s| s.every).max() {
+        Some(every) if every > 1 => {
+            format!(", a sample: 1 case in {every}, chosen by case")
+        }
+        _ => String::new(),
+    }
+}
+
 /// The per-case charts: file name and SVG text.
 ///
 /// # Errors
@@ -177,7 +193,12 @@ fn scatter(x: &Side<'_>, y: &Side<'_>, m: Measure) -> Result<String, String> {
     let colour = RGBColor(0x4E, 0x79, 0xA7);
     let legend = vec![
         LegendEntry {
-            label: format!("{} cases ({} one-sided)", pairs.len(), one_sided),
+            label: format!(
+                "{} cases ({} one-sided){}",
+                pairs.len(),
+                one_sided,
+                sampled(&[x.1, y.1])
+            ),
             colour,
             swatch: Swatch::Line {
                 run: 0,
@@ -247,8 +268,9 @@ fn coverage(runs: &[RunData], budget: Budget) -> Result<String, String> {
         Budget::Nodes => ("node", "budget of states expanded per case (log scale)"),
     };
     let title = format!(
-        "Cases answered within a {what} budget: {}",
-        runs_named(runs)
+        "Cases answered within a {what} budget: {}{}",
+        runs_named(runs),
+        sampled(&all_strategies(runs))
     );
     let order = strategy_order(runs);
     let mut series = Vec::new();
@@ -263,11 +285,13 @@ fn coverage(runs: &[RunData], budget: Budget) -> Result<String, String> {
                 continue;
             }
             v.sort_by(f64::total_cmp);
+            // A sample's counts stand for `every` cases each.
+            let every = s.every as f64;
             let mut points = vec![(v[0].log10(), 0.0)];
             for (i, x) in v.iter().enumerate() {
                 let x = x.log10();
-                points.push((x, i as f64));
-                points.push((x, (i + 1) as f64));
+                points.push((x, i as f64 * every));
+                points.push((x, (i + 1) as f64 * every));
             }
             series.push(Series::new(runs, ri, &order, &s.name, points));
         }
@@ -321,8 +345,9 @@ fn nice_step(max: f64) -> f64 {
 /// strategy: a strategy's points lie along its cost per node.
 fn cost_per_node(runs: &[RunData]) -> Result<String, String> {
     let title = format!(
-        "States expanded against latency, per case: {}",
-        runs_named(runs)
+        "States expanded against latency, per case: {}{}",
+        runs_named(runs),
+        sampled(&all_strategies(runs))
     );
     let order = strategy_order(runs);
     let mut series = Vec::new();

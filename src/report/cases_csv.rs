@@ -1,8 +1,8 @@
 //! cases.csv: one row per case × strategy, in input order then strategy order.
 
 use crate::harness::input::Case;
-use crate::harness::spool::CaseBlock;
 use crate::harness::record::{Column, Record, RowStatus};
+use crate::harness::spool::CaseBlock;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;

@@ -179,7 +179,9 @@ fn comparison_table(h: &mut String, compared: &[Compared]) {
     h.push_str(
         "<p>Each case's latency ratio, paired on the same cases: the geometric mean of the \
          ratios, and the ratio of the p50s and of the p99s, each with its 95% interval. A \
-         verdict needs the whole interval past ±2%.</p><ul>",
+         verdict needs the whole interval past ±2%. A strategy with more than 50,000 cases \
+         is compared on a sample of them, the same cases on each side; `tilebench compare` \
+         reads every case.</p><ul>",
     );
     for c in compared {
         let v = c.verdict();

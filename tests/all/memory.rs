@@ -61,6 +61,21 @@ fn a_run_finishes_in_capped_memory_with_every_row_in_order() {
         n += 1;
     }
     assert_eq!(n, ROWS);
+
+    // `plot` of the run under the same cap: its per-case charts draw a sample (the old
+    // reader held every row, and drew 600,000 points into one coverage chart).
+    let charts = dir.join("charts");
+    let mut plot = bin();
+    plot.args(["plot", "-o"]).arg(&charts).arg(&out);
+    cap_address_space(&mut plot, CAP_MB);
+    let res = plot.output().unwrap();
+    assert!(res.status.success(), "plot under the cap: {}", stderr(&res));
+    let coverage = std::fs::read_to_string(charts.join("coverage-time.svg")).unwrap();
+    assert!(
+        coverage.contains("a sample: 1 case in 8, chosen by case"),
+        "300,000 rows thin to 1 in 8 (≤ 50,000 points)"
+    );
+    assert!(coverage.len() < 8 << 20, "{} bytes", coverage.len());
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert_eq!(
         summary
