@@ -273,6 +273,20 @@ struct Text {
     last: bool,
 }
 
+/// A dataset's header and the piece it is in.
+struct Head {
+    /// The piece, as text, and its lines.
+    text: String,
+    lines: LineIndex,
+    /// The header record, and its line.
+    record: csv::StringRecord,
+    line: u64,
+    /// Where the rows after it start in `text`.
+    body: usize,
+    /// Whether the piece is the file's last.
+    last: bool,
+}
+
 /// The reading side of [`read_in_pieces`]: the stream, and the line the next piece starts on.
 struct Reader<'a, R> {
     label: &'a str,
@@ -283,7 +297,50 @@ struct Reader<'a, R> {
     size: usize,
 }
 
-impl<R: Read> Reader<'_, R> {
+impl<'a, R: Read> Reader<'a, R> {
+    fn new(label: &'a str, input: R, size: usize) -> Result<Reader<'a, R>, InputError> {
+        let mut pieces = Pieces::new(input);
+        let ahead = pieces.next(size).map_err(|e| {
+            InputError(format!(
+                "{label}: cannot read: {}",
+                crate::util::io_reason(&e)
+            ))
+        })?;
+        Ok(Reader {
+            label,
+            pieces,
+            line: 1,
+            ahead,
+            size,
+        })
+    }
+
+    /// The header, the first record that is not blank or a comment, and the piece it is in.
+    fn header(&mut self) -> Result<Head, InputError> {
+        let label = self.label;
+        let mut first = true;
+        loop {
+            let Some(t) = self.next()? else {
+                return Err(InputError(format!(
+                    "{label}: the file is empty; a dataset needs a header row with a `start` \
+                     column, then one row per case"
+                )));
+            };
+            let text = decode(label, t.bytes, t.line, std::mem::take(&mut first))?;
+            let lines = LineIndex::new(text.as_bytes(), t.line);
+            if let Some((record, line, body)) = header_in(label, &text, &lines)? {
+                return Ok(Head {
+                    text,
+                    lines,
+                    record,
+                    line,
+                    body,
+                    last: t.last,
+                });
+            }
+        }
+    }
+
     fn next(&mut self) -> Result<Option<Text>, InputError> {
         let cannot = |e: std::io::Error| {
             InputError(format!(
@@ -328,34 +385,15 @@ fn read_in_pieces<T: Send>(
 ) -> Result<InputFile, InputError> {
     use rayon::prelude::*;
     let default_goal = default_goal(opts)?;
-    let mut reader = Reader {
-        label,
-        pieces: Pieces::new(input),
-        line: 1,
-        ahead: None,
-        size,
-    };
-    reader.ahead = reader.pieces.next(size).map_err(|e| {
-        InputError(format!(
-            "{label}: cannot read: {}",
-            crate::util::io_reason(&e)
-        ))
-    })?;
-    // The header: the first record that is not blank or a comment.
-    let mut first = true;
-    let (text, lines, header, header_line, body, last) = loop {
-        let Some(t) = reader.next()? else {
-            return Err(InputError(format!(
-                "{label}: the file is empty; a dataset needs a header row with a `start` column, \
-                 then one row per case"
-            )));
-        };
-        let text = decode(label, t.bytes, t.line, std::mem::take(&mut first))?;
-        let lines = LineIndex::new(text.as_bytes(), t.line);
-        if let Some((header, line, body)) = header_in(label, &text, &lines)? {
-            break (text, lines, header, line, body, t.last);
-        }
-    };
+    let mut reader = Reader::new(label, input, size)?;
+    let Head {
+        text,
+        lines,
+        record: header,
+        line: header_line,
+        body,
+        last,
+    } = reader.header()?;
     let cols = Columns::find(label, &header, header_line)?;
     let maker = CaseMaker {
         label,

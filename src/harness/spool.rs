@@ -522,7 +522,7 @@ mod tests {
         let paths = [pa.display().to_string(), pb.display().to_string()];
         let opts = InputOptions::default();
         let (files, want) = input::read_inputs(&paths, &opts).unwrap();
-        let d = Dataset::read(&paths, &opts, &[dir.clone()]).unwrap();
+        let d = Dataset::read(&paths, &opts, std::slice::from_ref(&dir)).unwrap();
         assert_eq!(d.len(), want.len());
         assert_eq!(d.files.len(), files.len());
         assert_eq!(d.goals, crate::harness::runner::goals_of(&want));
