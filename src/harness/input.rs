@@ -671,8 +671,8 @@ impl LineIndex {
     /// The lines of `text`, whose first is line `first` of its file.
     fn new(text: &[u8], first: u64) -> LineIndex {
         let mut starts = vec![0];
-        for (i, &b) in text.iter().enumerate() {
-            if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
+        for i in memchr::memchr2_iter(b'\n', b'\r', text) {
+            if text[i] == b'\n' || text.get(i + 1) != Some(&b'\n') {
                 starts.push(i + 1);
             }
         }

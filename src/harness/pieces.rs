@@ -130,10 +130,14 @@ impl<R: Read> Pieces<R> {
         // A `\r` is lone when the next byte is not `\n`; the last byte's next is unknown
         // until more is read (or the stream ends).
         let b = &mut self.buf;
-        for i in old.saturating_sub(1)..b.len() {
-            if b[i] == b'\r' && b.get(i + 1).map_or(self.eof, |&c| c != b'\n') {
+        let from = old.saturating_sub(1);
+        let mut at = from;
+        while let Some(k) = memchr::memchr(b'\r', &b[at..]) {
+            let i = at + k;
+            if b.get(i + 1).map_or(self.eof, |&c| c != b'\n') {
                 b[i] = b'\n';
             }
+            at = i + 1;
         }
         Ok(())
     }
@@ -144,7 +148,20 @@ impl<R: Read> Pieces<R> {
         if !self.eof && self.buf.last() == Some(&b'\r') {
             end -= 1;
         }
-        for i in self.scanned..end {
+        let mut from = self.scanned;
+        // Without a quote in the new bytes, only a quoted field's state lasts past a line
+        // end: outside one, every `\n` ends a record (a comment's too), so the scanner need
+        // only run over what follows the last.
+        if from < end && memchr::memchr(b'"', &self.buf[from..end]).is_none() {
+            if matches!(self.state, Scan::Quoted) {
+                from = end;
+            } else if let Some(k) = memchr::memrchr(b'\n', &self.buf[from..end]) {
+                self.cut = from + k + 1;
+                self.state = Scan::RecordStart;
+                from = self.cut;
+            }
+        }
+        for i in from..end {
             let b = self.buf[i];
             self.state = self.state.next(b);
             if b == b'\n' && self.state == Scan::RecordStart {

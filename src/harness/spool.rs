@@ -283,7 +283,7 @@ impl Spool {
             .into_par_iter()
             .map(|g| {
                 let mut b = &bytes[(at(g) - base) as usize..(at(g + 1) - base) as usize];
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(EVERY);
                 let mut i = g * EVERY;
                 while !b.is_empty() {
                     let wanted = range.contains(&i) && keep(i);
@@ -297,7 +297,12 @@ impl Spool {
                 out
             })
             .collect();
-        Ok(parts.concat())
+        // Moved, not cloned (`concat` would copy every id).
+        let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+        for p in parts {
+            out.extend(p);
+        }
+        Ok(out)
     }
 
     /// The warnings of [`input::duplicate_ids`], found from the ids' hashes: only the cases
