@@ -209,3 +209,55 @@ fn a_read_only_output_directory_is_refused_before_solving() {
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A disk that fills while the rows are read (a file size limit, as in the pdb tests: the
+/// limit applies to root too): the scratch file the cases are spooled to cannot be written.
+/// The run stops before solving with a sentence naming the directory and the reason, exit 2,
+/// and leaves nothing behind (the scratch file has no name; the results directory was never
+/// made). Without the limit the same command runs.
+#[test]
+fn a_disk_full_while_the_rows_are_read_is_an_error_that_leaves_nothing() {
+    let dir = temp_dir("fault-spool-full");
+    let data = dir.join("rows.csv");
+    let gen = bin()
+        .args(["gen", "-n", "20000", "--seed", "5", "-o"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{}", stderr(&gen));
+    let out = dir.join("run");
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 200 && exec \"$0\" run '{}' -s table -q --out '{}'",
+        data.display(),
+        out.display()
+    );
+    let res = std::process::Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_tilebench")])
+        .output()
+        .unwrap();
+    let err = stderr(&res);
+    assert_eq!(res.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot write the cases being read to a scratch file in {}",
+            dir.display()
+        )) && err.contains("file size limit"),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+    assert!(!out.exists());
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["rows.csv", "rows.csv.json"]);
+    let res = bin()
+        .args(["run", "-s", "table", "-q", "--out"])
+        .arg(&out)
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(res.status.success(), "{}", stderr(&res));
+    let _ = std::fs::remove_dir_all(&dir);
+}
