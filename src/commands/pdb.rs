@@ -7,8 +7,7 @@
 use super::{CmdResult, OK};
 use crate::cli::{PdbArgs, PdbOptions};
 use std::time::Instant;
-use tilebench::harness::input::{read_inputs, InputOptions};
-use tilebench::harness::runner::goals_of;
+use tilebench::harness::input::{read_all, InputOptions};
 use tilebench::puzzle::{Board, Shape};
 use tilebench::search::pdb::{self, Cache, Partition};
 
@@ -36,13 +35,34 @@ fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
         size: args.size,
         goal: args.goal.clone(),
     };
-    let (files, cases) = read_inputs(&args.files, &opts).map_err(|e| e.to_string())?;
-    let mut keys: Vec<(Shape, usize)> = Vec::new();
-    for g in goals_of(&cases) {
-        if !keys.contains(&(g.shape(), g.blank())) {
-            keys.push((g.shape(), g.blank()));
-        }
-    }
+    // Read as a stream: each piece's valid cases and their (shape, blank) keys, in order.
+    let (mut keys, mut valid): (Vec<(Shape, usize)>, usize) = (Vec::new(), 0);
+    let files = read_all(
+        &args.files,
+        &opts,
+        |_, cases| {
+            let ok: Vec<_> = cases
+                .iter()
+                .filter_map(|c| c.problem.as_ref().ok())
+                .collect();
+            let mut keys: Vec<(Shape, usize)> = Vec::new();
+            for p in &ok {
+                if !keys.contains(&(p.goal.shape(), p.goal.blank())) {
+                    keys.push((p.goal.shape(), p.goal.blank()));
+                }
+            }
+            (ok.len(), keys)
+        },
+        |_, (n, piece_keys)| {
+            valid += n;
+            for k in piece_keys {
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        },
+    )
+    .map_err(|e| e.to_string())?;
     let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     if keys.is_empty() {
         return Err(format!(
@@ -51,7 +71,6 @@ fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
             names.join(", ")
         ));
     }
-    let valid = cases.iter().filter(|c| c.problem.is_ok()).count();
     let sets: Vec<String> = keys
         .iter()
         .map(|(shape, blank)| format!("{shape} with the blank at cell {blank}"))
