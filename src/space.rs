@@ -353,7 +353,7 @@ impl Level<'_> {
         let mut ranks = [0u64; 4];
         for (r, &(_, to)) in ranks.iter_mut().zip(children.as_slice()) {
             *r = state.neighbour(rank, to as usize);
-            prefetch(&self.words[(*r / 32) as usize]);
+            crate::util::prefetch(&self.words[(*r / 32) as usize]);
         }
         let mut marked = 0;
         for &r in &ranks[..children.as_slice().len()] {
@@ -366,20 +366,6 @@ impl Level<'_> {
         }
         marked
     }
-}
-
-/// Asks the CPU to fetch `word`, soon to be read.
-#[inline]
-fn prefetch(word: &std::sync::atomic::AtomicU64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch hint of a valid address; it reads nothing.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (word as *const std::sync::atomic::AtomicU64).cast::<i8>(),
-        )
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
 }
 
 /// A state with its Lehmer digits ([`Ranker::rank`]'s: `digits[k]` is how many tiles after

@@ -307,7 +307,7 @@ struct Scratch {
 /// It is reused from case to case without being cleared: a slot is in use only if its
 /// stamp is the current generation, and each case (and each doubling) takes a new one; when
 /// the stamps run out, the table is zeroed once and they start again from 1. Each case
-/// starts on the first [`Closed::MIN_SLOTS`] slots and doubles its part when half full,
+/// starts on the first [`Closed::MIN_SLOTS`] slots and doubles its part when three quarters full,
 /// re-inserting the arena's states (which are exactly the table's entries). A slot holds 16
 /// bits of the board's hash, not the board: the arena has the board, and a found state's
 /// node is read next anyway, so a slot is 8 bytes and a new case's part fits the L1 cache.
@@ -364,7 +364,7 @@ impl Closed {
     /// arena's next index (`stored.len()`, the states stored so far) and returns `None`.
     #[inline]
     fn find_or_insert(&mut self, cells: u64, stored: &[Node]) -> Option<u32> {
-        if 2 * (self.len + 1) > self.mask + 1 {
+        if 4 * (self.len + 1) > 3 * (self.mask + 1) {
             self.grow(stored);
         }
         let (mut i, tag) = self.home(cells);
