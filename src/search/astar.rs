@@ -3,16 +3,17 @@
 //! reaches the goal sooner on a puzzle with many equal-`f` plateaus; among equal `f` and `g`,
 //! the newest entry first.
 //!
-//! `f` and `g` are small integers, so the open list is an array of stacks indexed by `f`
-//! then by `g` (deepest first): push and pop are O(1) amortised, against O(log n) for a
-//! binary heap. The buckets are kept per thread and reused, so a case allocates nothing
-//! once the thread has warmed up.
+//! `f` and `g` are small integers, so the open list is a stack per (`f`, `g`), threaded
+//! through one array of entries (deepest `g` first): push and pop are O(1) amortised,
+//! against O(log n) for a binary heap. The buckets are kept per thread and reused, so a
+//! case allocates nothing once the thread has warmed up.
 //!
 //! States live in an arena (`Vec<Node>`, 16 bytes a node), so a path is read back through
-//! parent indices, and a per-thread closed table maps boards to it: open addressing whose
-//! slots carry the generation (the case) that wrote them, so nothing is cleared between
-//! cases, and whose active part starts small each case and doubles as it fills, so a small
-//! case after a huge one still works in a few cache-resident kilobytes. Each stored state keeps its heuristic's memo beside it (a
+//! parent indices, and a per-thread closed table maps boards to it: open addressing with
+//! 8-byte slots (an arena index, a 16-bit tag of the board's hash, and the generation, the
+//! case, that wrote them), so nothing is cleared between cases, and whose active part
+//! starts small each case and doubles at three quarters full, so a small case after a huge
+//! one still works in a few cache-resident kilobytes. Each stored state keeps its heuristic's memo beside it (a
 //! pattern database's per-group values), so a child costs what a move costs IDA*: one
 //! lookup for the moved tile's group, not every group. A state reached again with a
 //! smaller `g` gets a new heap entry; the old entry becomes stale and is skipped when popped
