@@ -418,10 +418,10 @@ impl<'a> Lehmer<'a> {
         // The tiles between the two cells that are smaller than `t`: their count, and the
         // sum of their place values (each of their digits changes by one).
         let (mut between, mut weighted) = (0u64, 0u64);
-        for k in i + 1..j {
+        for (k, &place) in w.iter().enumerate().take(j).skip(i + 1) {
             let smaller = (((self.cells >> (4 * k)) & 0xF) < t) as u64;
             between += smaller;
-            weighted += smaller * w[k];
+            weighted += smaller * place;
         }
         if self.blank == i {
             // `t` moves back from cell j to cell i: its digit there counts the blank, the
