@@ -3,16 +3,17 @@
 //! reaches the goal sooner on a puzzle with many equal-`f` plateaus; among equal `f` and `g`,
 //! the newest entry first.
 //!
-//! `f` and `g` are small integers, so the open list is an array of stacks indexed by `f`
-//! then by `g` (deepest first): push and pop are O(1) amortised, against O(log n) for a
-//! binary heap. The buckets are kept per thread and reused, so a case allocates nothing
-//! once the thread has warmed up.
+//! `f` and `g` are small integers, so the open list is a stack per (`f`, `g`), threaded
+//! through one array of entries (deepest `g` first): push and pop are O(1) amortised,
+//! against O(log n) for a binary heap. The buckets are kept per thread and reused, so a
+//! case allocates nothing once the thread has warmed up.
 //!
 //! States live in an arena (`Vec<Node>`, 16 bytes a node), so a path is read back through
-//! parent indices, and a per-thread closed table maps boards to it: open addressing whose
-//! slots carry the generation (the case) that wrote them, so nothing is cleared between
-//! cases, and whose active part starts small each case and doubles as it fills, so a small
-//! case after a huge one still works in a few cache-resident kilobytes. Each stored state keeps its heuristic's memo beside it (a
+//! parent indices, and a per-thread closed table maps boards to it: open addressing with
+//! 8-byte slots (an arena index, a 16-bit tag of the board's hash, and the generation, the
+//! case, that wrote them), so nothing is cleared between cases, and whose active part
+//! starts small each case and doubles at three quarters full, so a small case after a huge
+//! one still works in a few cache-resident kilobytes. Each stored state keeps its heuristic's memo beside it (a
 //! pattern database's per-group values), so a child costs what a move costs IDA*: one
 //! lookup for the moved tile's group, not every group. A state reached again with a
 //! smaller `g` gets a new heap entry; the old entry becomes stale and is skipped when popped
@@ -53,10 +54,19 @@ impl Node {
 
 const NO_MOVE: u8 = 0xF;
 
-/// The open list: `levels[f].stacks[g]` is a stack of node indices; popped by smallest `f`,
-/// then largest `g`, then newest.
+/// The open list: a stack of node indices for each (`f`, `g`), popped by smallest `f`, then
+/// largest `g`, then newest. The stacks are threaded through one array of entries, each
+/// naming the entry below it, so a push writes at the array's end and a pop reads what was
+/// pushed lately (both in cache), where a vector per stack cost three dependent loads. A
+/// popped entry's room is not reused within the case: 8 bytes a push.
 #[derive(Default)]
 struct Buckets {
+    /// (node index, 1 + the entry below it on its stack or 0), in the order pushed.
+    entries: Vec<(u32, u32)>,
+    /// `heads[row(f) + g]`: 1 + the top entry of stack (`f`, `g`), or 0 when it is empty.
+    /// A* has `g ≤ f` (estimates are not negative), so the rows form a triangle.
+    heads: Vec<u32>,
+    /// Per `f`: the entries on its stacks, and a `g` no stack above holds an entry.
     levels: Vec<Level>,
     /// No entry has an `f` below this.
     fmin: usize,
@@ -64,47 +74,57 @@ struct Buckets {
 }
 
 /// The entries of one `f`.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Level {
-    stacks: Vec<Vec<u32>>,
-    /// Entries in all the stacks.
-    count: usize,
-    /// No stack above this `g` holds an entry.
-    top: usize,
+    count: u32,
+    top: u32,
+}
+
+/// Where the stacks of `f` start in [`Buckets::heads`].
+#[inline(always)]
+fn row(f: usize) -> usize {
+    f * (f + 1) / 2
 }
 
 impl Buckets {
     fn clear(&mut self) {
-        for level in &mut self.levels {
+        for (f, level) in self.levels.iter_mut().enumerate() {
             if level.count != 0 {
-                level.stacks.iter_mut().for_each(Vec::clear);
-                level.count = 0;
+                self.heads[row(f)..row(f + 1)].fill(0);
             }
-            level.top = 0;
+            *level = Level::default();
         }
+        self.entries.clear();
         self.fmin = 0;
         self.len = 0;
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, f: u32, g: u32, idx: u32) {
         let (f, g) = (f as usize, g as usize);
+        debug_assert!(g <= f, "A* pushes f = g + h with h ≥ 0");
         if f >= self.levels.len() {
-            self.levels.resize_with(f + 1, Level::default);
+            self.grow(f);
         }
+        let head = &mut self.heads[row(f) + g];
+        self.entries.push((idx, *head));
+        *head = self.entries.len() as u32;
         let level = &mut self.levels[f];
-        if g >= level.stacks.len() {
-            level.stacks.resize_with(g + 1, Vec::new);
-        }
-        level.stacks[g].push(idx);
-        level.top = level.top.max(g);
+        level.top = level.top.max(g as u32);
         level.count += 1;
         self.fmin = self.fmin.min(f);
         self.len += 1;
     }
 
+    /// Makes room for the stacks of every `f` up to `f`.
+    #[cold]
+    fn grow(&mut self, f: usize) {
+        self.levels.resize(f + 1, Level::default());
+        self.heads.resize(row(f + 1), 0);
+    }
+
     /// The next (g, node) to expand.
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Option<(u32, u32)> {
         if self.len == 0 {
             return None;
@@ -112,14 +132,17 @@ impl Buckets {
         while self.levels[self.fmin].count == 0 {
             self.fmin += 1;
         }
+        let at = row(self.fmin);
         let level = &mut self.levels[self.fmin];
-        while level.stacks[level.top].is_empty() {
+        while self.heads[at + level.top as usize] == 0 {
             level.top -= 1;
         }
-        let idx = level.stacks[level.top].pop()?;
+        let head = &mut self.heads[at + level.top as usize];
+        let (idx, below) = self.entries[*head as usize - 1];
+        *head = below;
         level.count -= 1;
         self.len -= 1;
-        Some((level.top as u32, idx))
+        Some((level.top, idx))
     }
 }
 
@@ -133,11 +156,11 @@ trait Open {
 }
 
 impl Open for Buckets {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, f: u64, g: u32, idx: u32) {
         Buckets::push(self, f as u32, g, idx)
     }
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Option<(u32, u32)> {
         Buckets::pop(self)
     }
@@ -285,27 +308,31 @@ struct Scratch {
 /// It is reused from case to case without being cleared: a slot is in use only if its
 /// stamp is the current generation, and each case (and each doubling) takes a new one; when
 /// the stamps run out, the table is zeroed once and they start again from 1. Each case
-/// starts on the first [`Closed::MIN_SLOTS`] slots and doubles its part when half full,
-/// re-inserting the arena's states (which are exactly the table's entries).
+/// starts on the first [`Closed::MIN_SLOTS`] slots and doubles its part when three quarters full,
+/// re-inserting the arena's states (which are exactly the table's entries). A slot holds 16
+/// bits of the board's hash, not the board: the arena has the board, and a found state's
+/// node is read next anyway, so a slot is 8 bytes and a new case's part fits the L1 cache.
 #[derive(Default)]
 struct Closed {
     slots: Vec<Slot>,
     /// The active part's size less one (a power of two less one).
     mask: usize,
     /// The current generation, at least 1 once a case has begun (0 marks zeroed slots).
-    stamp: u32,
+    stamp: u16,
     len: usize,
 }
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    cells: u64,
     index: u32,
-    stamp: u32,
+    /// 16 bits of the board's hash (others than the home slot's), to skip other boards
+    /// without reading their nodes.
+    tag: u16,
+    stamp: u16,
 }
 
 impl Closed {
-    /// The active part of a new case: 4,096 slots, 64 KB.
+    /// The active part of a new case: 4,096 slots, 32 KB.
     const MIN_SLOTS: usize = 1 << 12;
 
     /// Starts a case with no state stored.
@@ -320,38 +347,40 @@ impl Closed {
 
     /// Makes every slot free.
     fn next_generation(&mut self) {
-        if self.stamp == u32::MAX {
+        if self.stamp == u16::MAX {
             self.slots.fill(Slot::default());
             self.stamp = 0;
         }
         self.stamp += 1;
     }
 
+    /// The home slot of `cells` and its tag.
     #[inline]
-    fn home(&self, cells: u64) -> usize {
-        (cells.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask
+    fn home(&self, cells: u64) -> (usize, u16) {
+        let hash = cells.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((hash >> 32) as usize & self.mask, (hash >> 16) as u16)
     }
 
     /// The arena index of `cells` if this case stored it; otherwise records it at the
     /// arena's next index (`stored.len()`, the states stored so far) and returns `None`.
     #[inline]
     fn find_or_insert(&mut self, cells: u64, stored: &[Node]) -> Option<u32> {
-        if 2 * (self.len + 1) > self.mask + 1 {
+        if 4 * (self.len + 1) > 3 * (self.mask + 1) {
             self.grow(stored);
         }
-        let mut i = self.home(cells);
+        let (mut i, tag) = self.home(cells);
         loop {
             let slot = &mut self.slots[i];
             if slot.stamp != self.stamp {
                 *slot = Slot {
-                    cells,
                     index: stored.len() as u32,
+                    tag,
                     stamp: self.stamp,
                 };
                 self.len += 1;
                 return None;
             }
-            if slot.cells == cells {
+            if slot.tag == tag && stored[slot.index as usize].cells == cells {
                 return Some(slot.index);
             }
             i = (i + 1) & self.mask;
@@ -368,13 +397,13 @@ impl Closed {
         self.mask = size - 1;
         self.next_generation();
         for (index, node) in stored.iter().enumerate() {
-            let mut i = self.home(node.cells);
+            let (mut i, tag) = self.home(node.cells);
             while self.slots[i].stamp == self.stamp {
                 i = (i + 1) & self.mask;
             }
             self.slots[i] = Slot {
-                cells: node.cells,
                 index: index as u32,
+                tag,
                 stamp: self.stamp,
             };
         }
@@ -495,7 +524,7 @@ impl<M> Store<'_, M> {
     /// list, or `None` when the state is known with a `g` as small. A state reached more
     /// cheaply gets the new parent and is reopened if closed (only an inconsistent
     /// heuristic closes a state before its cheapest path); it keeps the larger estimate.
-    #[inline]
+    #[inline(always)]
     fn reach(&mut self, node: Node, memo: M) -> Option<u32> {
         let next = self.nodes.len() as u32;
         let Some(j) = self.closed.find_or_insert(node.cells, self.nodes) else {
@@ -646,7 +675,7 @@ mod tests {
     #[test]
     fn the_closed_table_forgets_earlier_cases_across_the_stamp_wrap_around() {
         let mut closed = Closed {
-            stamp: u32::MAX - 2,
+            stamp: u16::MAX - 2,
             ..Closed::default()
         };
         // Cases at stamps MAX-1, MAX, then (wrapped, the table zeroed) 1 and 2: each sees
@@ -665,6 +694,21 @@ mod tests {
     }
 
     #[test]
+    fn two_boards_with_one_home_slot_and_tag_are_told_apart_by_their_nodes() {
+        let mut closed = Closed::default();
+        closed.begin();
+        // Boards whose home slot (in a new case's part) and 16-bit tag coincide.
+        // Random boards meet one after about 2^14 (28 bits in all).
+        let mut rng = crate::util::Rng::new(17);
+        let mut seen = std::collections::HashMap::new();
+        let (a, b) = std::iter::repeat_with(|| rng.next_u64())
+            .find_map(|k| seen.insert(closed.home(k), k).filter(|&first| first != k).map(|first| (first, k)))
+            .expect("the pigeonhole gives a pair");
+        assert_ne!(a, b);
+        assert_eq!(case(&mut closed, &[a, b, a, b]), [None, None, Some(0), Some(1)]);
+    }
+
+    #[test]
     fn the_closed_table_keeps_every_state_as_it_doubles() {
         let mut closed = Closed::default();
         // A small case first, then one that doubles the active part several times, then a
@@ -673,9 +717,10 @@ mod tests {
         let keys: Vec<u64> = (0..5 * Closed::MIN_SLOTS as u64).map(|k| k * 0x10001).collect();
         assert!(case(&mut closed, &keys).iter().all(Option::is_none));
         assert!(closed.mask + 1 >= 8 * Closed::MIN_SLOTS);
+        let stored: Vec<Node> = keys.iter().map(|&k| node(k)).collect();
         let again: Vec<Option<u32>> = keys
             .iter()
-            .map(|&k| closed.find_or_insert(k, &[]))
+            .map(|&k| closed.find_or_insert(k, &stored))
             .collect();
         let expected: Vec<Option<u32>> = (0..keys.len() as u32).map(Some).collect();
         assert_eq!(again, expected, "every state found at its arena index");
