@@ -6,6 +6,10 @@
 //! mixed in one file; a UTF-8 byte-order mark is skipped. A row that cannot be read becomes a case with an
 //! error (status `invalid` in the results): one bad row never costs the others their results.
 //! A file that cannot be read at all is an [`InputError`], reported before any solving.
+//!
+//! A file is read as a stream ([`read_dataset`], [`read_all`]): in pieces that end where a
+//! record ends ([`super::pieces`]), a few parsed in parallel while the next are read, so that
+//! what is held is the pieces in flight, never the whole file.
 
 use super::pieces::Pieces;
 use crate::puzzle::{Board, Shape};
@@ -584,7 +588,7 @@ fn blank(r: &csv::StringRecord) -> bool {
 }
 
 impl CaseMaker<'_> {
-    /// The cases of the rows in `text[from..to]` (whole lines), read by one reader that
+    /// The cases of the rows in `text[from..to]` (whole records), read by one reader that
     /// reuses one record; `each` says whether to go on after a case (false: stop there) and
     /// the byte after the last row read is returned with the cases.
     fn piece(
