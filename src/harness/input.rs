@@ -8,8 +8,8 @@
 //! A file that cannot be read at all is an [`InputError`], reported before any solving.
 //!
 //! A file is read as a stream ([`read_dataset`], [`read_all`]): in pieces that end where a
-//! record ends (quoted fields may hold line ends), a few parsed in parallel while the next are read, so that
-//! what is held is the pieces in flight, never the whole file.
+//! record ends (quoted fields may hold line ends), a few parsed in parallel while the next
+//! are read, so that what is held is the pieces in flight, never the whole file.
 
 use super::pieces::Pieces;
 use crate::puzzle::{Board, Shape};
