@@ -35,26 +35,21 @@ fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
         size: args.size,
         goal: args.goal.clone(),
     };
-    // Read as a stream: each piece's valid cases and their (shape, blank) keys, in order.
+    // Read as a stream: each piece's valid cases become their goals' (shape, blank) keys,
+    // kept once each, in first-seen order.
     let (mut keys, mut valid): (Vec<(Shape, usize)>, usize) = (Vec::new(), 0);
     let files = read_all(
         &args.files,
         &opts,
         |_, cases| {
-            let ok: Vec<_> = cases
+            cases
                 .iter()
                 .filter_map(|c| c.problem.as_ref().ok())
-                .collect();
-            let mut keys: Vec<(Shape, usize)> = Vec::new();
-            for p in &ok {
-                if !keys.contains(&(p.goal.shape(), p.goal.blank())) {
-                    keys.push((p.goal.shape(), p.goal.blank()));
-                }
-            }
-            (ok.len(), keys)
+                .map(|p| (p.goal.shape(), p.goal.blank()))
+                .collect::<Vec<_>>()
         },
-        |_, (n, piece_keys)| {
-            valid += n;
+        |_, piece_keys| {
+            valid += piece_keys.len();
             for k in piece_keys {
                 if !keys.contains(&k) {
                     keys.push(k);

@@ -128,13 +128,11 @@ pub fn read_all<T: Send>(
         let f = if p == "-" {
             read_dataset(p, std::io::stdin(), opts, map, each)?
         } else {
-            let file = std::fs::File::open(p).map_err(|e| {
-                InputError(match e.kind() {
-                    std::io::ErrorKind::NotFound => {
-                        format!("{p}: no such file; check the path (datasets ship in inputs/)")
-                    }
-                    _ => format!("{p}: cannot read: {}", crate::util::io_reason(&e)),
-                })
+            let file = std::fs::File::open(p).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => InputError(format!(
+                    "{p}: no such file; check the path (datasets ship in inputs/)"
+                )),
+                _ => cannot_read(p, &e),
             })?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(InputError(format!(
@@ -304,12 +302,7 @@ struct Reader<'a, R> {
 impl<'a, R: Read> Reader<'a, R> {
     fn new(label: &'a str, input: R, size: usize) -> Result<Reader<'a, R>, InputError> {
         let mut pieces = Pieces::new(input);
-        let ahead = pieces.next(size).map_err(|e| {
-            InputError(format!(
-                "{label}: cannot read: {}",
-                crate::util::io_reason(&e)
-            ))
-        })?;
+        let ahead = pieces.next(size).map_err(|e| cannot_read(label, &e))?;
         Ok(Reader {
             label,
             pieces,
@@ -330,8 +323,7 @@ impl<'a, R: Read> Reader<'a, R> {
                      column, then one row per case"
                 )));
             };
-            let text = decode(label, t.bytes, t.line, std::mem::take(&mut first))?;
-            let lines = LineIndex::new(text.as_bytes(), t.line);
+            let (text, lines) = decode(label, t.bytes, t.line, std::mem::take(&mut first))?;
             if let Some((record, line, body)) = header_in(label, &text, &lines)? {
                 return Ok(Head {
                     text,
@@ -346,17 +338,14 @@ impl<'a, R: Read> Reader<'a, R> {
     }
 
     fn next(&mut self) -> Result<Option<Text>, InputError> {
-        let cannot = |e: std::io::Error| {
-            InputError(format!(
-                "{}: cannot read: {}",
-                self.label,
-                crate::util::io_reason(&e)
-            ))
-        };
         let Some(bytes) = self.ahead.take() else {
             return Ok(None);
         };
-        self.ahead = self.pieces.next(self.size).map_err(cannot)?;
+        let label = self.label;
+        self.ahead = self
+            .pieces
+            .next(self.size)
+            .map_err(|e| cannot_read(label, &e))?;
         let line = self.line;
         self.line += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
         Ok(Some(Text {
@@ -441,8 +430,7 @@ fn read_in_pieces<T: Send>(
             break;
         }
         let Some(t) = reader.next()? else { break };
-        let text = decode(label, t.bytes, t.line, false)?;
-        let lines = LineIndex::new(text.as_bytes(), t.line);
+        let (text, lines) = decode(label, t.bytes, t.line, false)?;
         piece = (text, lines, 0, t.last);
     }
     // The rest: a group of pieces read in parallel while the next group is read.
@@ -451,8 +439,7 @@ fn read_in_pieces<T: Send>(
     while !group.is_empty() {
         let ended = group.last().is_some_and(|t| t.last) && unclosed(&reader);
         let work = |t: Text| -> Result<(usize, usize, T), InputError> {
-            let text = decode(label, t.bytes, t.line, false)?;
-            let lines = LineIndex::new(text.as_bytes(), t.line);
+            let (text, lines) = decode(label, t.bytes, t.line, false)?;
             let mut rule = rule;
             let mut cases = maker
                 .piece(&text, (0, text.len()), &lines, &mut rule, |_| true)
@@ -481,8 +468,22 @@ fn read_in_pieces<T: Send>(
     })
 }
 
-/// A piece's bytes as UTF-8 text (the file's first piece without its byte-order mark).
-fn decode(label: &str, bytes: Vec<u8>, line: u64, first: bool) -> Result<String, InputError> {
+/// `label: cannot read: why`.
+fn cannot_read(label: &str, e: &std::io::Error) -> InputError {
+    InputError(format!(
+        "{label}: cannot read: {}",
+        crate::util::io_reason(e)
+    ))
+}
+
+/// A piece's bytes, whose first line is line `line` of the file, as UTF-8 text (the file's
+/// first piece without its byte-order mark), with its lines.
+fn decode(
+    label: &str,
+    bytes: Vec<u8>,
+    line: u64,
+    first: bool,
+) -> Result<(String, LineIndex), InputError> {
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
@@ -495,7 +496,8 @@ fn decode(label: &str, bytes: Vec<u8>, line: u64, first: bool) -> Result<String,
     if first && text.starts_with('\u{feff}') {
         text.replace_range(..3, "");
     }
-    Ok(text)
+    let lines = LineIndex::new(text.as_bytes(), line);
+    Ok((text, lines))
 }
 
 /// The header in `text`, the first record that is not blank or a comment: the record, its

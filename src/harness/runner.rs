@@ -140,12 +140,7 @@ pub fn prepare(
         .enumerate()
         .any(|(j, s)| needed.get(j) != Some(&false) && s.wants_problems());
     let problems = if wanted {
-        cases.problems().map_err(|e| {
-            SolveError(format!(
-                "cannot read the cases back from the run's scratch file: {}",
-                crate::util::io_reason(&e)
-            ))
-        })?
+        cases.problems().map_err(|e| SolveError(unreadable(&e)))?
     } else {
         Vec::new()
     };
@@ -435,7 +430,10 @@ pub fn run_into(
         let held = match pool.install(|| cases.block(shard, block.clone())) {
             Ok(h) => h,
             Err(e) => {
-                failed = Some(unreadable(&e));
+                failed = Some(format!(
+                    "{}; the journal holds what was solved: run again with --resume",
+                    unreadable(&e)
+                ));
                 break;
             }
         };
@@ -494,8 +492,7 @@ pub fn run_into(
 /// The error of spooled cases that cannot be read back.
 fn unreadable(e: &std::io::Error) -> String {
     format!(
-        "cannot read the cases back from the run's scratch file: {}; the journal holds what \
-         was solved: run again with --resume",
+        "cannot read the cases back from the run's scratch file: {}",
         crate::util::io_reason(e)
     )
 }

@@ -187,15 +187,13 @@ impl Dataset {
     /// The scratch file cannot be read.
     pub fn problems(&self) -> io::Result<Vec<Problem>> {
         let mut out = Vec::new();
-        for from in (0..self.len()).step_by(1 << 16) {
-            let to = (from + (1 << 16)).min(self.len());
-            let cases = self.spool.read(from..to, |_| true)?;
+        self.spool.each_chunk(|cases| {
             out.extend(
                 cases
                     .iter()
                     .filter_map(|c| c.problem.as_ref().ok().copied()),
             );
-        }
+        })?;
         Ok(out)
     }
 }
@@ -305,6 +303,15 @@ impl Spool {
         Ok(out)
     }
 
+    /// Every case, in order, handed to `f` a chunk at a time.
+    fn each_chunk(&self, mut f: impl FnMut(Vec<Case>)) -> io::Result<()> {
+        const CHUNK: usize = 1 << 16;
+        for from in (0..self.len).step_by(CHUNK) {
+            f(self.read(from..(from + CHUNK).min(self.len), |_| true)?);
+        }
+        Ok(())
+    }
+
     /// The warnings of [`input::duplicate_ids`], found from the ids' hashes: only the cases
     /// whose hash is repeated are read back.
     fn duplicates(&self, mut ids: Vec<u64>) -> io::Result<(Vec<String>, usize)> {
@@ -320,9 +327,7 @@ impl Spool {
             return Ok((Vec::new(), 0));
         }
         let mut candidates = Vec::new();
-        for from in (0..self.len).step_by(1 << 16) {
-            let to = (from + (1 << 16)).min(self.len);
-            let cases = self.read(from..to, |_| true)?;
+        self.each_chunk(|cases| {
             candidates.extend(cases.into_iter().filter(|c| {
                 let k = self
                     .sources
@@ -331,7 +336,7 @@ impl Spool {
                     .unwrap_or(0);
                 !c.id.is_empty() && repeated.contains(&id_hash(k, &c.id))
             }));
-        }
+        })?;
         let mut all = input::duplicate_ids(&candidates);
         let n = all.len();
         all.truncate(Dataset::KEPT);
