@@ -131,18 +131,7 @@ impl Fields {
     /// Asks the CPU to fetch placement `q`'s word, soon to be read.
     #[inline]
     fn prefetch(&self, q: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let word: *const AtomicU64 = &self.words[(q >> self.per_word_log) as usize];
-            // SAFETY: a prefetch hint of a valid address; it reads nothing.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    word.cast::<i8>(),
-                )
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = q;
+        crate::util::prefetch(&self.words[(q >> self.per_word_log) as usize]);
     }
 
     /// Whether the entry cell `entry` of placement `q` is seen.
