@@ -49,17 +49,6 @@ pub struct StrategyData {
 /// (memory that does not grow with the run, and charts a browser can draw).
 pub const MAX_POINTS: usize = 50_000;
 
-impl StrategyData {
-    /// "" when every row is drawn; else " (a sample of N of M cases)".
-    pub fn sample_note(&self) -> String {
-        if self.every == 1 {
-            String::new()
-        } else {
-            format!(" (a sample of {} of {} cases)", self.cases.len(), self.rows)
-        }
-    }
-}
-
 /// Case points, thinned by case hash as they come so that at most [`MAX_POINTS`] are held.
 #[derive(Default)]
 struct Sample {
