@@ -34,6 +34,8 @@ struct Search<'a, H: Heuristic> {
     path: Vec<u8>,
     stats: Stats,
     budget: Budget,
+    /// Dual IDA*: jump to a dual board where the heuristic offers one ([`Heuristic::jump`]).
+    jump: bool,
 }
 
 /// How a subtree's search ended.
@@ -120,15 +122,35 @@ impl<H: Heuristic> Search<'_, H> {
             return (Found::OutOfBudget, h);
         }
         let heuristic = self.h;
+        let (mut cells, mut blank, mut h, mut memo, mut last) = (cells, blank & 15, h, memo, last);
+        let mut jumped = None;
+        if self.jump {
+            let board = crate::puzzle::Board::from_parts(self.shape, cells, blank as u8);
+            if let Some(j) = heuristic.jump(&board, &memo) {
+                // Dual IDA*: continue from the dual board, as far from the goal and scored
+                // higher; the move back to the parent has no meaning there.
+                let (hx, mx) = heuristic.start(&j.board);
+                (cells, blank, memo, last) = (j.board.packed(), j.board.blank() & 15, mx, u8::MAX);
+                h = h.max(hx);
+                jumped = Some(j.moves);
+                if cells == self.goal {
+                    self.unjump(j.moves);
+                    return (Found::Goal, 0);
+                }
+            }
+        }
         self.stats.expanded += 1;
-        let blank = blank & 15;
         if g as u64 >= self.stats.peak_frontier {
             self.stats.peak_frontier = g as u64 + 1;
         }
-        let mut h = h;
         let mut kids = [(0u8, 0u8, 0u64, 0u32, memo); 4];
         let mut n = 0;
-        for &(m, to) in self.neighbors.children(blank, last).as_slice() {
+        let children = self.neighbors.children(blank, last);
+        for &(_, to) in children.as_slice() {
+            let tile = ((cells >> (4 * (to & 15))) & 0xF) as u8;
+            heuristic.prefetch(&memo, tile, to as usize, blank);
+        }
+        for &(m, to) in children.as_slice() {
             let to = to as usize;
             let tile = ((cells >> (4 * to)) & 0xF) as u8;
             let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
@@ -139,6 +161,7 @@ impl<H: Heuristic> Search<'_, H> {
             n += 1;
         }
         self.stats.generated += n as u64;
+        kids[..n].sort_by_key(|k| k.3);
         for &(m, to, child, ch, child_memo) in &kids[..n] {
             if g + h > self.bound {
                 self.next_bound = self.next_bound.min(g + h);
@@ -161,6 +184,9 @@ impl<H: Heuristic> Search<'_, H> {
             match found {
                 Found::Goal => {
                     self.path.push(m);
+                    if let Some(moves) = jumped {
+                        self.unjump(moves);
+                    }
                     return (found, h);
                 }
                 Found::OutOfBudget => return (found, h),
@@ -168,6 +194,16 @@ impl<H: Heuristic> Search<'_, H> {
             }
         }
         (Found::Nothing, h)
+    }
+
+    /// Turns the path found from a dual board (all of `path`, reversed: the subtree below
+    /// the jump pushed it) into the path from the board it was jumped to from.
+    #[cold]
+    fn unjump(&mut self, moves: [u8; 4]) {
+        self.path.reverse();
+        for m in &mut self.path {
+            *m = moves[*m as usize & 3];
+        }
     }
 
     /// The children after move `m` that a node counted on expansion but never generated,
@@ -207,6 +243,18 @@ impl super::heuristic::Guided for Idastar {
 /// assert_eq!(idastar::solve(&p, &SolveOptions::default(), &h).steps(), Some(19));
 /// ```
 pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
+    search(problem, opts, h, false)
+}
+
+/// Dual IDA* (Zahavi, Felner, Holte and Schaeffer 2008): [`solve`], but at a node whose dual
+/// board scores higher ([`Heuristic::jump`]) the search continues from the dual board, and
+/// the path found from there is mapped back. With a heuristic that offers no dual boards it
+/// is [`solve`].
+pub fn solve_dual<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
+    search(problem, opts, h, true)
+}
+
+fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H, jump: bool) -> Outcome {
     let start = problem.start;
     // The search masks cell indices instead of checking bounds: refuse a board built
     // unchecked (`Board::from_parts`) with its blank off the board here, once.
@@ -230,6 +278,7 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
         path: Vec::with_capacity(128),
         stats: Stats::default(),
         budget: Budget::new(&opts.limits),
+        jump,
     };
     loop {
         s.next_bound = u32::MAX;

@@ -24,6 +24,7 @@ registry::strategies!(
     bibfs,
     astar,
     idastar,
+    dida,
     table,
     wastar,
     greedy,

@@ -14,8 +14,9 @@ use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Man
 use tilebench::search::{registry, Builtin, Config, Limits, Outcome, Problem, SolveError, Status};
 
 /// Every optimal built-in strategy, from the registry (the ones a run takes by default).
+/// Every optimal built-in: a run's defaults and the variants run only when named (`dida`).
 fn strategies() -> Vec<&'static Builtin> {
-    registry::defaults()
+    registry::all().iter().filter(|b| b.optimal()).collect()
 }
 
 fn by_name(name: &str) -> &'static Builtin {
@@ -87,7 +88,7 @@ fn unsolvable_pair_by_parity_and_by_exhaustion() {
         assert_eq!(quick.stats.expanded, 0);
         let full = solve(st, &p, &exhaustive()).unwrap();
         assert_eq!(full.status, Status::Unsolvable, "{s}");
-        if s == "idastar" {
+        if matches!(s, "idastar" | "dida") {
             // A tree search: it stops once its bound passes the 3x3 diameter (31).
             assert!(full.stats.expanded > 100_000, "{s}");
         } else if s == "table" {
@@ -267,7 +268,7 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                             ..Config::default()
                         };
                         lengths.push((format!("{} {h}", s.name), check_solution(&p, s, &opts)));
-                        if !matches!(s.name, "astar" | "idastar") {
+                        if !matches!(s.name, "astar" | "idastar" | "dida") {
                             break;
                         }
                     }
@@ -289,6 +290,7 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                     let opts = SolveOptions::default();
                     for (name, out) in [
                         ("idastar pdb", idastar::solve(&p, &opts, &h)),
+                        ("dida pdb", idastar::solve_dual(&p, &opts, &h)),
                         ("astar pdb", astar::solve(&p, &opts, &h)),
                     ] {
                         let path = out.path.expect(name);
@@ -321,7 +323,7 @@ enum Applies {
 fn applies(strategy: &str, budget: &str) -> Applies {
     match (strategy, budget) {
         ("table", _) => Applies::Lookup,
-        ("idastar", "max-states") => Applies::NoStore,
+        ("idastar" | "dida", "max-states") => Applies::NoStore,
         _ => Applies::Yes,
     }
 }
@@ -519,6 +521,17 @@ fn the_registry_declares_the_suboptimal_strategies() {
         .iter()
         .all(|b| b.build(&Config::default()).optimal()));
     assert_eq!(strategies().len() + 2, registry::all().len());
+    // A run's defaults: the optimal ones but the variants.
+    let defaults: Vec<&str> = registry::defaults().iter().map(|b| b.name).collect();
+    let want: Vec<&str> = strategies()
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| !registry::VARIANTS.contains(n))
+        .collect();
+    assert_eq!(defaults, want);
+    assert!(registry::VARIANTS
+        .iter()
+        .all(|v| registry::find(v).is_some()));
 }
 
 /// Weighted A*'s paths are at most `w` times the shortest (exact distances from the whole

@@ -59,6 +59,30 @@ pub trait Heuristic {
     fn refine(&self, lazy: u32, _after: &Board, _enough: u32) -> u32 {
         lazy
     }
+
+    /// Prepares [`Heuristic::step`] for `tile` sliding from `from` to `to` (a pattern
+    /// database asks the processor for the table entries it will read), so that a search
+    /// that calls this for all of a node's children first waits for their memory at once.
+    #[inline]
+    fn prefetch(&self, _memo: &Self::Memo, _tile: u8, _from: usize, _to: usize) {}
+
+    /// A board exactly as far from the goal as `b` (whose memo is `memo`) that scores higher
+    /// than `b` in the lookups the memo carries, for dual IDA* to continue from (a pattern
+    /// database's dual boards); none for most heuristics.
+    #[inline]
+    fn jump(&self, _b: &Board, _memo: &Self::Memo) -> Option<Jump> {
+        None
+    }
+}
+
+/// A dual board a search may continue from instead of the board (see [`Heuristic::jump`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Jump {
+    /// The dual board, as far from the goal as the board.
+    pub board: Board,
+    /// A path from the dual board to the goal, reversed and each move mapped by `moves`
+    /// (indices as [`crate::puzzle::Move::from_index`]), is a path from the board.
+    pub moves: [u8; 4],
 }
 
 /// `start` and `step` for heuristics that need no memo.

@@ -80,6 +80,27 @@ impl PatternTable {
     /// group's Manhattan distance in one pass, no array of cells built.
     #[inline]
     pub fn value_of(&self, cell: impl Fn(usize) -> u8) -> u32 {
+        let (i, md) = self.locate(cell);
+        let packed: &[u8] = &self.packed;
+        let delta = (packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
+        // An unreached placement (the other parity, with every tile in the group) never
+        // occurs in a search of a solvable pair; it reads as Manhattan + 30.
+        md + 2 * delta as u32
+    }
+
+    /// Asks the processor to fetch the entry [`PatternTable::value_of`] would read for the
+    /// same cells, so that several lookups wait for memory at once rather than in turn.
+    #[inline]
+    pub fn prefetch(&self, cell: impl Fn(usize) -> u8) {
+        let (i, _) = self.locate(cell);
+        if let Some(byte) = self.packed.get((i / 2) as usize) {
+            crate::util::prefetch(byte);
+        }
+    }
+
+    /// The entry's index (the placement's rank) and the group's Manhattan distance.
+    #[inline]
+    fn locate(&self, cell: impl Fn(usize) -> u8) -> (u64, u32) {
         let (mut used, mut i, mut md) = (0u32, 0u64, 0u32);
         for j in 0..self.tiles.len() {
             let c = cell(j);
@@ -88,11 +109,7 @@ impl PatternTable {
             used |= 1 << c;
             md += self.dist[j][c as usize & 15] as u32;
         }
-        let packed: &[u8] = &self.packed;
-        let delta = (packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
-        // An unreached placement (the other parity, with every tile in the group) never
-        // occurs in a search of a solvable pair; it reads as Manhattan + 30.
-        md + 2 * delta as u32
+        (i, md)
     }
 
     /// Entries (placements of the group's tiles).
