@@ -170,18 +170,18 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
                     _ => assert_eq!(h.reflected(&b), None, "{mode} {b}"),
                 }
                 let mut duals = h.dual_sums(&b);
-                let mut expected = expected_duals(&b, &goal, &maps, &plain);
+                let mut expected = expected_duals(&b, &goal, &maps, &plain, mode.walks());
                 match mode {
                     LookupMode::Regular | LookupMode::Reflected => expected.clear(),
                     LookupMode::Dual => expected.truncate(1),
-                    LookupMode::Max => {}
+                    LookupMode::Max | LookupMode::Walked => {}
                 }
                 duals.sort_unstable();
                 let mut sorted = expected.clone();
                 sorted.sort_unstable();
                 if mode == LookupMode::Dual {
                     // One of the symmetries: its value is among those of all of them.
-                    let all = expected_duals(&b, &goal, &maps, &plain);
+                    let all = expected_duals(&b, &goal, &maps, &plain, false);
                     assert_eq!(duals.len(), sorted.len(), "{mode} {b}");
                     assert!(duals.iter().all(|v| all.contains(v)), "{mode} {b}");
                 } else {
@@ -190,10 +190,12 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
                 values.extend(&duals);
                 let best = *values.iter().max().unwrap();
                 assert_eq!(h.estimate(&b), best, "{mode} {b}");
-                let above = mode == LookupMode::Max && duals.iter().any(|&d| d > values[0]);
-                seen_dual_above += above as u32;
-                seen_walked_above +=
-                    (above && maps.iter().all(|m| m[goal.blank()] != b.blank())) as u32;
+                let above = mode.duals() && duals.iter().any(|&d| d > values[0]);
+                seen_dual_above += (above && mode == LookupMode::Max) as u32;
+                seen_walked_above += (above
+                    && mode == LookupMode::Walked
+                    && maps.iter().all(|m| m[goal.blank()] != b.blank()))
+                    as u32;
             }
         }
     }
@@ -204,16 +206,23 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
 }
 
 /// The dual values of `b` by their definition: where a symmetry takes the goal's blank cell
-/// to `b`'s, the plain value of each dual board; elsewhere, for every shortest sequence of
-/// moves (found here by trying all sequences of each length) that brings the blank to such
-/// a cell, the plain value of each dual board of the board it reaches, less its length.
-fn expected_duals(b: &Board, goal: &Board, maps: &[Vec<usize>], plain: &Pdb) -> Vec<u32> {
+/// to `b`'s, the plain value of each dual board; elsewhere, if `walks`, for every shortest
+/// sequence of moves (found here by trying all sequences of each length) that brings the
+/// blank to such a cell, the plain value of each dual board of the board it reaches, less
+/// its length.
+fn expected_duals(
+    b: &Board,
+    goal: &Board,
+    maps: &[Vec<usize>],
+    plain: &Pdb,
+    walks: bool,
+) -> Vec<u32> {
     let exact = |x: &Board| {
         maps.iter()
             .filter(|m| m[goal.blank()] == x.blank())
             .collect::<Vec<_>>()
     };
-    for len in 0..=4u32 {
+    for len in 0..=if walks { 4 } else { 0 } {
         let mut out = Vec::new();
         for code in 0..4u32.pow(len) {
             let mut x = *b;

@@ -23,8 +23,9 @@
 //!   to the nearest such cell, giving a board `S'`; `S'` is `m` moves from the board `S`, so
 //!   `d(S) ≥ d(S') − m ≥ h(dual of S') − m`. Every shortest path to every nearest such cell
 //!   is taken (on 4x4 with a corner goal blank: an edge cell has one path of one move, a
-//!   middle cell two of two moves). On Korf's 100 with the 7-8 tables these cut the nodes
-//!   of `max` by a quarter (docs/strategies.md has the figures).
+//!   middle cell two of two moves). The `walked` mode adds these to `max`: on Korf's 100
+//!   with the 7-8 tables they cut its nodes by a quarter but cost more time than they save
+//!   (docs/strategies.md has the figures), so `max` stays the default.
 //!
 //! In tables: slot `j` of group `g` (home cell `h`) sits, on `X`, at `φ⁻¹(p(φ(h)))`: read the
 //! tile on cell `φ(h)`, take its goal cell, map it by `φ⁻¹`. The dual lookups change
@@ -46,21 +47,23 @@ pub enum LookupMode {
     Regular,
     /// The larger of the regular sum and the sum on the reflected board (Korf and Felner).
     Reflected,
-    /// The larger of the regular sum and the sum on one dual board (after the blank's walk
-    /// to the nearest cell that has one, less the walk's moves).
+    /// The larger of the regular sum and the sum on the dual board, where there is one.
     Dual,
-    /// The largest of the regular, reflected, dual and dual-reflected sums (on every
-    /// shortest walk of the blank to each nearest cell that has dual boards).
+    /// The largest of the regular, reflected, dual and dual-reflected sums.
     Max,
+    /// [`LookupMode::Max`], and where the blank's cell has no dual boards, those after every
+    /// shortest walk of the blank to each nearest cell that has them, less the walk's moves.
+    Walked,
 }
 
 impl LookupMode {
     /// Every mode, in `--help` order.
-    pub const ALL: [LookupMode; 4] = [
+    pub const ALL: [LookupMode; 5] = [
         LookupMode::Regular,
         LookupMode::Reflected,
         LookupMode::Dual,
         LookupMode::Max,
+        LookupMode::Walked,
     ];
 
     /// The name on the command line.
@@ -70,6 +73,7 @@ impl LookupMode {
             LookupMode::Reflected => "reflected",
             LookupMode::Dual => "dual",
             LookupMode::Max => "max",
+            LookupMode::Walked => "walked",
         }
     }
 
@@ -82,12 +86,20 @@ impl LookupMode {
 
     /// Whether the reflected board is scored.
     pub fn reflects(self) -> bool {
-        matches!(self, LookupMode::Reflected | LookupMode::Max)
+        matches!(
+            self,
+            LookupMode::Reflected | LookupMode::Max | LookupMode::Walked
+        )
     }
 
     /// Whether the dual boards are scored.
     pub fn duals(self) -> bool {
-        matches!(self, LookupMode::Dual | LookupMode::Max)
+        matches!(self, LookupMode::Dual | LookupMode::Max | LookupMode::Walked)
+    }
+
+    /// Whether the dual boards after the blank's walks are scored.
+    pub fn walks(self) -> bool {
+        self == LookupMode::Walked
     }
 }
 
@@ -238,9 +250,8 @@ fn back_moves(shape: Shape, phi: &CellMap) -> [u8; 4] {
 
 /// The walked dual lookups of a board whose blank is on `b`, a cell no symmetry takes the
 /// goal's blank to: along every shortest path (at most [`MAX_WALK`] steps) to each nearest
-/// cell that has exact ones (`exact[c]`), each of those lookups after the walk. `one`: only
-/// the first (the `dual` mode).
-fn walked(shape: Shape, b: usize, exact: &[Vec<Dual>], one: bool) -> Vec<Dual> {
+/// cell that has exact ones (`exact[c]`), each of those lookups after the walk.
+fn walked(shape: Shape, b: usize, exact: &[Vec<Dual>]) -> Vec<Dual> {
     let w = shape.width();
     let dist = |c: usize| (b / w).abs_diff(c / w) + (b % w).abs_diff(c % w);
     let Some(m) = (0..shape.cells())
@@ -261,9 +272,6 @@ fn walked(shape: Shape, b: usize, exact: &[Vec<Dual>], one: bool) -> Vec<Dual> {
                 d.walk[..path.len()].copy_from_slice(&path);
                 d.steps = path.len() as u8;
                 out.push(d);
-                if one {
-                    return out;
-                }
             }
         }
     }
@@ -285,8 +293,9 @@ fn walk(d: &Dual, board: u64, blank: usize) -> u64 {
 
 /// How much more than the board's regular and reflected sums a dual board must score for
 /// dual IDA* to jump to it. Sums on one board have one parity, so a dual above the board
-/// scores at least 2 more; jumping only at 4 or more generated fewer nodes on Korf's 100
-/// (2,156,300 against 2,365,468 with the 7-8 tables; 6 or more: 2,152,604).
+/// scores at least 2 more; on Korf's 100 with the 7-8 tables and `max`, jumping at 4 or more
+/// generated the fewest nodes (27,831 an instance; at 2 or more 28,305, at 6 or more 28,448;
+/// with `dual` 2 or more was best: 72,778 against 78,305).
 const JUMP_MARGIN: u32 = 2;
 
 /// The longest walk a dual lookup takes the blank on (each step costs the estimate one).
@@ -411,8 +420,8 @@ impl Pdb {
             }
             let exact = duals.clone();
             for (b, list) in duals.iter_mut().enumerate() {
-                if list.is_empty() {
-                    *list = walked(shape, b, &exact, mode == LookupMode::Dual);
+                if list.is_empty() && mode.walks() {
+                    *list = walked(shape, b, &exact);
                 }
             }
         }
@@ -448,9 +457,9 @@ impl Pdb {
     }
 
     /// The sums on the dual boards of `b`: where a symmetry takes the goal's blank cell to
-    /// `b`'s blank cell, one per such symmetry; elsewhere, one per symmetry and shortest walk
-    /// of the blank to each nearest cell that has them, less the walk's moves. The `dual`
-    /// mode takes the first, `max` all.
+    /// `b`'s blank cell, one per such symmetry (`dual` takes the first, `max` all); elsewhere
+    /// none, but with `walked`, one per symmetry and shortest walk of the blank to each
+    /// nearest cell that has them, less the walk's moves.
     pub fn dual_sums(&self, b: &Board) -> Vec<u32> {
         self.duals[b.blank()]
             .iter()
