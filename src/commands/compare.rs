@@ -34,12 +34,18 @@ use join::Val;
 
 type Key = (String, String, String);
 
-/// "inputs/x.csv 17 astar"; a repeated id's later rows get `#2`, `#3`…
-fn describe(k: &Key, occurrence: usize) -> String {
-    if occurrence > 1 {
-        format!("{} {}#{occurrence} {}", k.0, k.1, k.2)
+/// A row as `file:line id strategy` ("inputs/x.csv:19 17 astar"; "inputs/x.csv:19 astar"
+/// for a row without an id), the line in the run the row `v` is from: rows with a repeated
+/// id are told apart by their lines.
+fn describe(k: &Key, v: &Val) -> String {
+    if k.1
+        .strip_prefix("line ")
+        .and_then(|l| l.parse::<u64>().ok())
+        == Some(v.line)
+    {
+        format!("{}:{} {}", k.0, v.line, k.2)
     } else {
-        format!("{} {} {}", k.0, k.1, k.2)
+        format!("{}:{} {} {}", k.0, v.line, k.1, k.2)
     }
 }
 
@@ -681,7 +687,7 @@ impl Findings {
     fn add(&mut self, k: &Key, vals: &[Option<Val>], base_runs: usize, max_work_increase: f64) {
         let Some(b) = &vals[0] else {
             if let Some(c) = &vals[1] {
-                self.added.push(c.seq, || describe(k, c.occurrence));
+                self.added.push(c.seq, || describe(k, c));
             }
             return;
         };
@@ -691,7 +697,7 @@ impl Findings {
         }
         let t = self.totals.get_mut(&k.2).expect("inserted");
         let Some(c) = &vals[1] else {
-            self.missing.push(b.seq, || describe(k, b.occurrence));
+            self.missing.push(b.seq, || describe(k, b));
             return;
         };
         if let (Some(bl), Some(cl)) = (latency(b), latency(c)) {
@@ -718,7 +724,7 @@ impl Findings {
             self.wrong.push(b.seq, || {
                 format!(
                     "{}: baseline {}, current {}",
-                    describe(k, b.occurrence),
+                    describe(k, b),
                     answer(b),
                     answer(c)
                 )
@@ -761,7 +767,7 @@ fn work_text(k: &Key, b: &Val, c: &Val) -> String {
             ))
         })
         .collect();
-    format!("{}: {}", describe(k, b.occurrence), changes.join(", "))
+    format!("{}: {}", describe(k, b), changes.join(", "))
 }
 
 /// Adds a matched case's counters (those both rows have) to its strategy's totals, notes a
@@ -798,7 +804,7 @@ fn compare_work(
                     }
                 };
                 group.first = group.first.min(b.seq);
-                group.rows.push(b.seq, || describe(k, b.occurrence));
+                group.rows.push(b.seq, || describe(k, b));
                 gap = true;
                 continue;
             }

@@ -145,11 +145,12 @@ fn compare_finishes_in_capped_memory_and_finds_a_planted_regression() {
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     let header: Vec<String> = lines[0].split(',').map(String::from).collect();
     let (id_col, steps_col) = (col(&header, "id"), col(&header, "steps"));
+    let line_col = col(&header, "line");
     let planted = lines.len() - 10;
     let mut cells: Vec<String> = lines[planted].split(',').map(String::from).collect();
     let steps: i64 = cells[steps_col].parse().unwrap();
     cells[steps_col] = (steps + 2).to_string();
-    let planted_id = cells[id_col].clone();
+    let (planted_id, planted_line) = (cells[id_col].clone(), cells[line_col].clone());
     lines[planted] = cells.join(",");
     std::fs::write(&cases, lines.join("\n") + "\n").unwrap();
 
@@ -171,7 +172,7 @@ fn compare_finishes_in_capped_memory_and_finds_a_planted_regression() {
     );
     assert!(
         out.contains(&format!(
-            "{} {planted_id} table: baseline solved in {steps}, current solved in {}",
+            "{}:{planted_line} {planted_id} table: baseline solved in {steps}, current solved in {}",
             data.display(),
             steps + 2
         )),

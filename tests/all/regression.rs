@@ -40,6 +40,17 @@ fn edit(dir: &Path, strategy: &str, nth: usize, column: &str, f: impl Fn(&str) -
     w.flush().unwrap();
 }
 
+/// How compare names the row of `id` in inputs/per-depth.csv for `strategy`:
+/// `file:line id strategy`, the line found here by reading the file.
+fn named(id: &str, strategy: &str) -> String {
+    let text = std::fs::read_to_string("inputs/per-depth.csv").unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.split(',').next() == Some(id))
+        .unwrap();
+    format!("inputs/per-depth.csv:{line} {id} {strategy}")
+}
+
 fn compare(base: &Path, cur: &Path, extra: &[&str]) -> (i32, String) {
     let out = bin()
         .arg("compare")
@@ -76,10 +87,41 @@ fn a_wrong_step_count_fails_naming_the_case() {
     let (code, text) = compare(&a, &b, &[]);
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("inputs/per-depth.csv 41 astar: baseline solved in"),
+        text.contains(&format!("{}: baseline solved in", named("41", "astar"))),
         "{text}"
     );
     assert!(text.contains("REGRESSION: 1 wrong answer(s)"), "{text}");
+}
+
+/// A dataset with one id on two rows (as a user's hand-edited file has): a wrong answer in
+/// the second row is named by its line, not only by the id both rows share.
+#[test]
+fn a_wrong_answer_on_a_repeated_id_is_named_by_its_line() {
+    let dir = temp_dir("cmp-dup-id");
+    let data = dir.join("dup.csv");
+    std::fs::write(
+        &data,
+        "id,start,goal\ndup,1 2 3 4 5 6 7 x 8,1 2 3 4 5 6 7 8 x\nother,1 2 3 4 5 6 x 7 8,1 2 3 4 5 6 7 8 x\ndup,1 2 3 4 5 x 7 8 6,1 2 3 4 5 6 7 8 x\n",
+    )
+    .unwrap();
+    let run = |name: &str| {
+        let out = dir.join(name);
+        let (d, o) = (data.to_str().unwrap(), out.to_str().unwrap());
+        run_ok(&["run", d, "-q", "-s", "astar", "--out", o]);
+        out
+    };
+    let (a, b) = (run("a"), run("b"));
+    edit(&b, "astar", 2, "steps", |s| {
+        (s.parse::<i64>().unwrap() + 2).to_string()
+    });
+    let (code, text) = compare(&a, &b, &[]);
+    assert_eq!(code, 1, "{text}");
+    let want = format!("{}:4 dup astar: baseline solved in 1", data.display());
+    assert!(text.contains(&want), "{want} in {text}");
+    assert!(
+        !text.contains(&format!("{}:2 dup", data.display())),
+        "{text}"
+    );
 }
 
 #[test]
@@ -95,7 +137,7 @@ fn more_expansions_fail_beyond_the_threshold_only() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("Work regressions"), "{text}");
     assert!(
-        text.contains("inputs/per-depth.csv 61 bfs-hash: expanded"),
+        text.contains(&format!("{}: expanded", named("61", "bfs-hash"))),
         "{text}"
     );
     let (code, text) = compare(&a, &b, &["--max-work-increase", "15"]);
@@ -274,7 +316,7 @@ fn empty_counters_fail_naming_the_column_and_the_rows() {
     assert_eq!(code, 1, "{text}");
     assert!(!text.contains("no regression"), "{text}");
     assert!(
-        text.contains("`expanded` is empty in the current run on 192 row(s) where the baseline has a value: inputs/per-depth.csv 1 astar; inputs/per-depth.csv 1 bfs-hash;"),
+        text.contains(&format!("`expanded` is empty in the current run on 192 row(s) where the baseline has a value: {}; {};", named("1", "astar"), named("1", "bfs-hash"))),
         "{text}"
     );
     assert!(text.contains("… and 187 more"), "{text}");
@@ -300,7 +342,10 @@ fn empty_counters_fail_naming_the_column_and_the_rows() {
     let (code, text) = compare(&a, &c, &[]);
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("`expanded` is empty in the current run on 1 row(s) where the baseline has a value: inputs/per-depth.csv 8 bfs-hash"),
+        text.contains(&format!(
+            "`expanded` is empty in the current run on 1 row(s) where the baseline has a value: {}",
+            named("8", "bfs-hash")
+        )),
         "{text}"
     );
 }
@@ -875,7 +920,7 @@ fn rows_in_another_order_are_matched_all_the_same() {
         "{text}"
     );
     assert!(
-        text.contains("inputs/per-depth.csv 41 astar: baseline solved in"),
+        text.contains(&format!("{}: baseline solved in", named("41", "astar"))),
         "{text}"
     );
     assert!(!text.contains("New in the current run"), "{text}");

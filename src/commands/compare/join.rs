@@ -22,9 +22,8 @@ use tilebench::report::cases_csv::Rows;
 pub(super) struct Val {
     /// The row's place among the rows its run gives the join (lists are in this order).
     pub seq: u64,
-    /// 1 for the first row of the key in its run, 2 for a second one (a repeated id)… counted
-    /// while rows of the key are waiting.
-    pub occurrence: usize,
+    /// The row's line in its input file.
+    pub line: u64,
     pub status: RowStatus,
     pub steps: Option<i64>,
     pub expanded: Option<u64>,
@@ -82,7 +81,7 @@ impl Stream {
             self.seq += 1;
             let val = Val {
                 seq: self.seq,
-                occurrence: 0,
+                line: row.line,
                 status: row.status,
                 steps: row.steps,
                 expanded: row.expanded,
@@ -103,8 +102,6 @@ impl Stream {
 /// The rows of one key that wait for their partners: a queue per stream.
 struct Group {
     queues: Vec<VecDeque<Val>>,
-    /// Rows of the key each stream gave while it waited.
-    seen: Vec<usize>,
 }
 
 /// Streams joined by key.
@@ -160,7 +157,7 @@ impl Join {
             let Some(i) = next else {
                 return Ok(());
             };
-            let Some((key, mut val)) = self.streams[i].next()? else {
+            let Some((key, val)) = self.streams[i].next()? else {
                 self.streams[i].done = true;
                 // Rows that waited for this stream's row wait no more; settled in order.
                 let mut ready: Vec<((usize, u64), Key)> = self
@@ -181,13 +178,10 @@ impl Join {
             if !self.waiting.contains_key(&key) {
                 let group = Group {
                     queues: vec![VecDeque::new(); n],
-                    seen: vec![0; n],
                 };
                 self.waiting.insert(key.clone(), group);
             }
             let g = self.waiting.get_mut(&key).expect("inserted");
-            g.seen[i] += 1;
-            val.occurrence = g.seen[i];
             g.queues[i].push_back(val);
             self.settle(&key, &mut emit);
         }
