@@ -12,8 +12,9 @@
 //! parent indices, and a per-thread closed table maps boards to it: open addressing with
 //! 8-byte slots (an arena index, a 16-bit tag of the board's hash, and the generation, the
 //! case, that wrote them), so nothing is cleared between cases, and whose active part
-//! starts small each case and doubles at three quarters full, so a small case after a huge
-//! one still works in a few cache-resident kilobytes. Each stored state keeps its heuristic's memo beside it (a
+//! starts small each case and grows at half full (four times the first part, then
+//! doubling), so a small case after a huge one still works in a few cache-resident
+//! kilobytes. Each stored state keeps its heuristic's memo beside it (a
 //! pattern database's per-group values), so a child costs what a move costs IDA*: one
 //! lookup for the moved tile's group, not every group. A state reached again with a
 //! smaller `g` gets a new heap entry; the old entry becomes stale and is skipped when popped
@@ -70,7 +71,8 @@ struct Buckets {
     levels: Vec<Level>,
     /// No entry has an `f` below this.
     fmin: usize,
-    len: usize,
+    /// The entries popped: the list holds `entries.len - popped`.
+    popped: usize,
 }
 
 /// The entries of one `f`.
@@ -96,7 +98,7 @@ impl Buckets {
         }
         self.entries.len = 0;
         self.fmin = 0;
-        self.len = 0;
+        self.popped = 0;
     }
 
     #[inline(always)]
@@ -112,7 +114,10 @@ impl Buckets {
         level.top = level.top.max(g as u32);
         level.count += 1;
         self.fmin = self.fmin.min(f);
-        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len - self.popped
     }
 
     /// With room for the stacks of every `f` up to `f`. By value, as [`Arena::push`] grows.
@@ -127,7 +132,7 @@ impl Buckets {
     /// The next (g, node) to expand.
     #[inline(always)]
     fn pop(&mut self) -> Option<(u32, u32)> {
-        if self.len == 0 {
+        if self.popped == self.entries.len {
             return None;
         }
         while self.levels[self.fmin].count == 0 {
@@ -142,7 +147,7 @@ impl Buckets {
         let (idx, below) = self.entries.room[*head as usize - 1];
         *head = below;
         level.count -= 1;
-        self.len -= 1;
+        self.popped += 1;
         Some((level.top, idx))
     }
 }
@@ -166,7 +171,7 @@ impl Open for Buckets {
         Buckets::pop(self)
     }
     fn len(&self) -> usize {
-        self.len
+        Buckets::len(self)
     }
 }
 
@@ -365,8 +370,11 @@ struct Scratch {
 /// It is reused from case to case without being cleared: a slot is in use only if its
 /// stamp is the current generation, and each case (and each doubling) takes a new one; when
 /// the stamps run out, the table is zeroed once and they start again from 1. Each case
-/// starts on the first [`Closed::MIN_SLOTS`] slots and doubles its part when three quarters full,
-/// re-inserting the arena's states (which are exactly the table's entries). A slot holds 16
+/// starts on the first [`Closed::MIN_SLOTS`] slots and grows its part when half full (by
+/// four the first time, as a case that outgrows it is a long one, then by two),
+/// re-inserting the arena's states (which are exactly the table's entries). Half full, a
+/// new board's probe mostly ends at its home slot: at three quarters the probe's branch
+/// was mispredicted about every other lookup. A slot holds 16
 /// bits of the board's hash, not the board: the arena has the board, and a found state's
 /// node is read next anyway, so a slot is 8 bytes and a new case's part fits the L1 cache.
 #[derive(Default)]
@@ -374,7 +382,7 @@ struct Closed {
     slots: Vec<Slot>,
     /// The active part's size less one (a power of two less one).
     mask: usize,
-    /// The entries at which the active part doubles: three quarters of it.
+    /// The entries at which the active part grows: half of it.
     limit: usize,
     /// The current generation, at least 1 once a case has begun (0 marks zeroed slots).
     stamp: u16,
@@ -407,7 +415,7 @@ impl Closed {
     /// Makes the first `size` slots the active part.
     fn resize(&mut self, size: usize) {
         self.mask = size - 1;
-        self.limit = size / 4 * 3;
+        self.limit = size / 2;
     }
 
     /// Makes every slot free.
@@ -452,12 +460,17 @@ impl Closed {
         }
     }
 
-    /// The table with its active part doubled, `stored` (every entry so far) stored in it
+    /// The table with its active part grown, `stored` (every entry so far) stored in it
     /// again. By value, as [`Arena::push`] grows.
     #[cold]
     #[inline(never)]
     fn grown(mut self, stored: &[Node]) -> Closed {
-        let size = 2 * (self.mask + 1);
+        // A case that outgrows the first part is a long one: skip a doubling (and its
+        // re-insertions) and go straight to four times the first part.
+        let size = match self.mask + 1 {
+            Self::MIN_SLOTS => 4 * Self::MIN_SLOTS,
+            size => 2 * size,
+        };
         if self.slots.len() < size {
             self.slots.resize(size, Slot::default());
         }
