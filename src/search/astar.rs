@@ -829,10 +829,25 @@ mod tests {
     }
 
     #[test]
+    fn an_arena_keeps_its_entries_as_it_grows_and_a_new_case_starts_empty_on_its_room() {
+        let mut arena = Arena::default();
+        let values: Vec<u64> = (0..3000u64).map(|k| k * k).collect();
+        let indices: Vec<usize> = values.iter().map(|&v| arena.push(v)).collect();
+        assert_eq!(indices, (0..3000).collect::<Vec<_>>());
+        assert_eq!(arena.as_slice(), values.as_slice());
+        // The next case reuses the room: empty, then overwriting what the last one left.
+        let mut next = Arena::new(arena.room);
+        assert!(next.as_slice().is_empty());
+        assert!(next.room.len() >= 3000, "the room is kept");
+        next.push(7);
+        assert_eq!(next.as_slice(), [7]);
+    }
+
+    #[test]
     fn the_closed_table_keeps_every_state_as_it_doubles() {
         let mut closed = Closed::default();
-        // A small case first, then one that doubles the active part several times, then a
-        // small one again that must not see the big one's states.
+        // A small case first, then one that grows the active part three times (by four,
+        // then twice by two), then a small one again that must not see the big one's states.
         case(&mut closed, &[1, 2, 3]);
         let keys: Vec<u64> = (0..5 * Closed::MIN_SLOTS as u64).map(|k| k * 0x10001).collect();
         assert!(case(&mut closed, &keys).iter().all(Option::is_none));
