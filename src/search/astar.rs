@@ -12,8 +12,9 @@
 //! parent indices, and a per-thread closed table maps boards to it: open addressing with
 //! 8-byte slots (an arena index, a 16-bit tag of the board's hash, and the generation, the
 //! case, that wrote them), so nothing is cleared between cases, and whose active part
-//! starts small each case and doubles at three quarters full, so a small case after a huge
-//! one still works in a few cache-resident kilobytes. Each stored state keeps its heuristic's memo beside it (a
+//! starts small each case and grows at half full (four times the first part, then
+//! doubling), so a small case after a huge one still works in a few cache-resident
+//! kilobytes. Each stored state keeps its heuristic's memo beside it (a
 //! pattern database's per-group values), so a child costs what a move costs IDA*: one
 //! lookup for the moved tile's group, not every group. A state reached again with a
 //! smaller `g` gets a new heap entry; the old entry becomes stale and is skipped when popped
@@ -62,7 +63,7 @@ const NO_MOVE: u8 = 0xF;
 #[derive(Default)]
 struct Buckets {
     /// (node index, 1 + the entry below it on its stack or 0), in the order pushed.
-    entries: Vec<(u32, u32)>,
+    entries: Arena<(u32, u32)>,
     /// `heads[row(f) + g]`: 1 + the top entry of stack (`f`, `g`), or 0 when it is empty.
     /// A* has `g ≤ f` (estimates are not negative), so the rows form a triangle.
     heads: Vec<u32>,
@@ -70,7 +71,8 @@ struct Buckets {
     levels: Vec<Level>,
     /// No entry has an `f` below this.
     fmin: usize,
-    len: usize,
+    /// The entries popped: the list holds `entries.len - popped`.
+    popped: usize,
 }
 
 /// The entries of one `f`.
@@ -94,9 +96,9 @@ impl Buckets {
             }
             *level = Level::default();
         }
-        self.entries.clear();
+        self.entries.len = 0;
         self.fmin = 0;
-        self.len = 0;
+        self.popped = 0;
     }
 
     #[inline(always)]
@@ -104,29 +106,33 @@ impl Buckets {
         let (f, g) = (f as usize, g as usize);
         debug_assert!(g <= f, "A* pushes f = g + h with h ≥ 0");
         if f >= self.levels.len() {
-            self.grow(f);
+            *self = std::mem::take(self).grown(f);
         }
         let head = &mut self.heads[row(f) + g];
-        self.entries.push((idx, *head));
-        *head = self.entries.len() as u32;
+        *head = self.entries.push((idx, *head)) as u32 + 1;
         let level = &mut self.levels[f];
         level.top = level.top.max(g as u32);
         level.count += 1;
         self.fmin = self.fmin.min(f);
-        self.len += 1;
     }
 
-    /// Makes room for the stacks of every `f` up to `f`.
+    fn len(&self) -> usize {
+        self.entries.len - self.popped
+    }
+
+    /// With room for the stacks of every `f` up to `f`. By value, as [`Arena::push`] grows.
     #[cold]
-    fn grow(&mut self, f: usize) {
+    #[inline(never)]
+    fn grown(mut self, f: usize) -> Buckets {
         self.levels.resize(f + 1, Level::default());
         self.heads.resize(row(f + 1), 0);
+        self
     }
 
     /// The next (g, node) to expand.
     #[inline(always)]
     fn pop(&mut self) -> Option<(u32, u32)> {
-        if self.len == 0 {
+        if self.popped == self.entries.len {
             return None;
         }
         while self.levels[self.fmin].count == 0 {
@@ -138,10 +144,10 @@ impl Buckets {
             level.top -= 1;
         }
         let head = &mut self.heads[at + level.top as usize];
-        let (idx, below) = self.entries[*head as usize - 1];
+        let (idx, below) = self.entries.room[*head as usize - 1];
         *head = below;
         level.count -= 1;
-        self.len -= 1;
+        self.popped += 1;
         Some((level.top, idx))
     }
 }
@@ -165,7 +171,7 @@ impl Open for Buckets {
         Buckets::pop(self)
     }
     fn len(&self) -> usize {
-        self.len
+        Buckets::len(self)
     }
 }
 
@@ -293,6 +299,62 @@ impl std::str::FromStr for Weight {
     }
 }
 
+/// A vector that a case fills from the start and that never shrinks: the first `len`
+/// entries are this case's, the rest room (what earlier cases left). `Vec::push` is not
+/// used: its growth path takes the vector's address, after which the compiler must assume
+/// any store may change the length and reloads it; here growth takes the vector by value,
+/// and a search's lengths and pointers stay in registers.
+struct Arena<T> {
+    room: Vec<T>,
+    len: usize,
+}
+
+impl<T> Default for Arena<T> {
+    fn default() -> Self {
+        Arena {
+            room: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: Copy> Arena<T> {
+    /// An empty arena with `room` to fill.
+    fn new(room: Vec<T>) -> Arena<T> {
+        Arena { room, len: 0 }
+    }
+
+    /// Appends `x`; returns its index.
+    #[inline(always)]
+    fn push(&mut self, x: T) -> usize {
+        let i = self.len;
+        match self.room.get_mut(i) {
+            Some(at) => *at = x,
+            None => {
+                self.room = grown(std::mem::take(&mut self.room), x);
+                self.room[i] = x;
+            }
+        }
+        self.len = i + 1;
+        i
+    }
+
+    /// This case's entries.
+    #[inline(always)]
+    fn as_slice(&self) -> &[T] {
+        &self.room[..self.len]
+    }
+}
+
+/// `v` with twice its room (at least 1,024 entries), the new entries `fill`.
+#[cold]
+#[inline(never)]
+fn grown<T: Copy>(mut v: Vec<T>, fill: T) -> Vec<T> {
+    let n = (2 * v.len()).max(1024);
+    v.resize(n, fill);
+    v
+}
+
 /// Per-thread memory reused from case to case.
 #[derive(Default)]
 struct Scratch {
@@ -308,8 +370,11 @@ struct Scratch {
 /// It is reused from case to case without being cleared: a slot is in use only if its
 /// stamp is the current generation, and each case (and each doubling) takes a new one; when
 /// the stamps run out, the table is zeroed once and they start again from 1. Each case
-/// starts on the first [`Closed::MIN_SLOTS`] slots and doubles its part when three quarters full,
-/// re-inserting the arena's states (which are exactly the table's entries). A slot holds 16
+/// starts on the first [`Closed::MIN_SLOTS`] slots and grows its part when half full (by
+/// four the first time, as a case that outgrows it is a long one, then by two),
+/// re-inserting the arena's states (which are exactly the table's entries). Half full, a
+/// new board's probe mostly ends at its home slot: at three quarters the probe's branch
+/// was mispredicted about every other lookup. A slot holds 16
 /// bits of the board's hash, not the board: the arena has the board, and a found state's
 /// node is read next anyway, so a slot is 8 bytes and a new case's part fits the L1 cache.
 #[derive(Default)]
@@ -317,6 +382,8 @@ struct Closed {
     slots: Vec<Slot>,
     /// The active part's size less one (a power of two less one).
     mask: usize,
+    /// The entries at which the active part grows: half of it.
+    limit: usize,
     /// The current generation, at least 1 once a case has begun (0 marks zeroed slots).
     stamp: u16,
     len: usize,
@@ -340,9 +407,15 @@ impl Closed {
         if self.slots.len() < Self::MIN_SLOTS {
             self.slots.resize(Self::MIN_SLOTS, Slot::default());
         }
-        self.mask = Self::MIN_SLOTS - 1;
+        self.resize(Self::MIN_SLOTS);
         self.len = 0;
         self.next_generation();
+    }
+
+    /// Makes the first `size` slots the active part.
+    fn resize(&mut self, size: usize) {
+        self.mask = size - 1;
+        self.limit = size / 2;
     }
 
     /// Makes every slot free.
@@ -365,8 +438,8 @@ impl Closed {
     /// arena's next index (`stored.len()`, the states stored so far) and returns `None`.
     #[inline]
     fn find_or_insert(&mut self, cells: u64, stored: &[Node]) -> Option<u32> {
-        if 4 * (self.len + 1) > 3 * (self.mask + 1) {
-            self.grow(stored);
+        if self.len >= self.limit {
+            *self = std::mem::take(self).grown(stored);
         }
         let (mut i, tag) = self.home(cells);
         loop {
@@ -387,14 +460,21 @@ impl Closed {
         }
     }
 
-    /// Doubles the active part and stores `stored` (every entry so far) in it again.
+    /// The table with its active part grown, `stored` (every entry so far) stored in it
+    /// again. By value, as [`Arena::push`] grows.
     #[cold]
-    fn grow(&mut self, stored: &[Node]) {
-        let size = 2 * (self.mask + 1);
+    #[inline(never)]
+    fn grown(mut self, stored: &[Node]) -> Closed {
+        // A case that outgrows the first part is a long one: skip a doubling (and its
+        // re-insertions) and go straight to four times the first part.
+        let size = match self.mask + 1 {
+            Self::MIN_SLOTS => 4 * Self::MIN_SLOTS,
+            size => 2 * size,
+        };
         if self.slots.len() < size {
             self.slots.resize(size, Slot::default());
         }
-        self.mask = size - 1;
+        self.resize(size);
         self.next_generation();
         for (index, node) in stored.iter().enumerate() {
             let (mut i, tag) = self.home(node.cells);
@@ -407,6 +487,7 @@ impl Closed {
                 stamp: self.stamp,
             };
         }
+        self
     }
 }
 
@@ -414,15 +495,12 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// This thread's vector of `M` memos, emptied.
+/// This thread's room for `M` memos.
 fn memos<M: 'static>(all: &mut FxHashMap<std::any::TypeId, Box<dyn std::any::Any>>) -> &mut Vec<M> {
-    let v = all
-        .entry(std::any::TypeId::of::<M>())
+    all.entry(std::any::TypeId::of::<M>())
         .or_insert_with(|| Box::new(Vec::<M>::new()))
         .downcast_mut::<Vec<M>>()
-        .expect("keyed by its type");
-    v.clear();
-    v
+        .expect("keyed by its type")
 }
 
 /// The registry entry: astar with the heuristic of the run's [`super::Config`].
@@ -498,57 +576,92 @@ pub fn solve_with<H: Heuristic>(
         } = &mut *scratch;
         open.clear();
         heap.heap.clear();
-        nodes.clear();
-        closed.begin();
-        let store = Store {
-            nodes,
-            closed,
-            memos: memos::<H::Memo>(all),
+        let memos = memos::<H::Memo>(all);
+        let mut store = Store {
+            nodes: Arena::new(std::mem::take(nodes)),
+            memos: Arena::new(std::mem::take(memos)),
+            closed: std::mem::take(closed),
         };
-        match order {
-            Order::Astar => search(problem, opts, h, order, open, store),
-            _ => search(problem, opts, h, order, heap, store),
-        }
+        store.closed.begin();
+        let outcome = match order {
+            Order::Astar => search(problem, opts, h, order, open, &mut store),
+            _ => search(problem, opts, h, order, heap, &mut store),
+        };
+        *nodes = store.nodes.room;
+        *memos = store.memos.room;
+        *closed = store.closed;
+        outcome
     })
 }
 
-/// The stored states: the arena, its closed table, and the memos beside it.
-struct Store<'a, M> {
-    nodes: &'a mut Vec<Node>,
-    closed: &'a mut Closed,
-    memos: &'a mut Vec<M>,
+/// The stored states: the arena, each state's heuristic memo, and the closed table.
+struct Store<M> {
+    nodes: Arena<Node>,
+    memos: Arena<M>,
+    closed: Closed,
 }
 
-impl<M> Store<'_, M> {
+impl<M> Default for Store<M> {
+    fn default() -> Self {
+        Store {
+            nodes: Arena::default(),
+            memos: Arena::default(),
+            closed: Closed::default(),
+        }
+    }
+}
+
+impl<M: Copy> Store<M> {
     /// Stores `node` (with `memo`) as reached now; returns its index to push on the open
-    /// list, or `None` when the state is known with a `g` as small. A state reached more
-    /// cheaply gets the new parent and is reopened if closed (only an inconsistent
-    /// heuristic closes a state before its cheapest path); it keeps the larger estimate.
+    /// list and its estimate, or `None` when the state is known with a `g` as small. A
+    /// state reached more cheaply gets the new parent and is reopened if closed (only an
+    /// inconsistent heuristic closes a state before its cheapest path); it keeps the
+    /// larger estimate.
     #[inline(always)]
-    fn reach(&mut self, node: Node, memo: M) -> Option<u32> {
-        let next = self.nodes.len() as u32;
-        let Some(j) = self.closed.find_or_insert(node.cells, self.nodes) else {
-            self.memos.push(memo);
-            self.nodes.push(node);
-            return Some(next);
+    fn reach(&mut self, node: Node, memo: M) -> Option<(u32, u8)> {
+        let Some(j) = self.closed.find_or_insert(node.cells, self.nodes.as_slice()) else {
+            if std::mem::size_of::<M>() != 0 {
+                self.memos.push(memo);
+            }
+            return Some((self.nodes.push(node) as u32, node.h));
         };
-        let old = &mut self.nodes[j as usize];
+        let old = &mut self.nodes.room[j as usize];
         if old.g <= node.g {
             return None;
         }
         let h = old.h.max(node.h);
         *old = Node { h, ..node };
-        Some(j)
+        Some((j, h))
     }
 }
 
-fn search<H: Heuristic, O: Open>(
+/// The search on locals: the open list and the store are moved out of the thread's
+/// scratch and back, so the compiler keeps their lengths in registers (behind the
+/// references, every store to a node could be a store to a length).
+fn search<H: Heuristic, O: Open + Default>(
+    problem: &Problem,
+    opts: &SolveOptions,
+    h: &H,
+    order: Order,
+    kept_open: &mut O,
+    kept: &mut Store<H::Memo>,
+) -> Outcome {
+    let mut open = std::mem::take(kept_open);
+    let mut store = std::mem::take(kept);
+    let outcome = run(problem, opts, h, order, &mut open, &mut store);
+    *kept_open = open;
+    *kept = store;
+    outcome
+}
+
+#[inline(always)]
+fn run<H: Heuristic, O: Open>(
     problem: &Problem,
     opts: &SolveOptions,
     h: &H,
     order: Order,
     open: &mut O,
-    mut store: Store<H::Memo>,
+    store: &mut Store<H::Memo>,
 ) -> Outcome {
     let shape = problem.start.shape();
     let neighbors = Neighbors::of(shape);
@@ -572,28 +685,36 @@ fn search<H: Heuristic, O: Open>(
 
     while let Some((g, idx)) = open.pop() {
         let (g, idx) = (g as u16, idx as usize);
-        let node = store.nodes[idx];
+        let node = store.nodes.room[idx];
         if node.g != g {
             continue; // stale entry
         }
-        stats.stored = store.nodes.len() as u64;
         if node.cells == goal {
-            return Outcome::solved(path_to(store.nodes, idx), stats);
+            stats.stored = store.nodes.len as u64;
+            return Outcome::solved(path_to(store.nodes.as_slice(), idx), stats);
         }
-        let full = store.nodes.len() as u64 >= budget.max_states;
+        let full = store.nodes.len as u64 >= budget.max_states;
         // A path of 65,535 moves (only greedy search strays that far): give up too.
         let (Some(cg), false, false) = (node.g.checked_add(1), full, budget.exhausted(stats.expanded)) else {
+            stats.stored = store.nodes.len as u64;
             return Outcome::without_path(Status::Limit, stats);
         };
         stats.expanded += 1;
+        // A memo of no size (Manhattan's) is not stored: any value is every state's.
+        let memo = if std::mem::size_of::<H::Memo>() == 0 {
+            memo0
+        } else {
+            store.memos.room[idx]
+        };
         let board = Board::from_parts(shape, node.cells, node.blank());
-        for &(m, to) in neighbors.children(node.blank() as usize, node.mv()).as_slice() {
+        let children = neighbors.children(node.blank() as usize, node.mv());
+        stats.generated += children.as_slice().len() as u64;
+        for &(m, to) in children.as_slice() {
             let tile = board.tile(to as usize);
             let child = board.slide_blank_to(to as usize);
-            stats.generated += 1;
             let (ch, child_memo) = h.step(
                 node.h as u32,
-                &store.memos[idx],
+                &memo,
                 &child,
                 tile,
                 to as usize,
@@ -611,15 +732,14 @@ fn search<H: Heuristic, O: Open>(
                 h: estimate(ch),
                 blank_mv: to | m << 4,
             };
-            let Some(cidx) = store.reach(reached, child_memo) else {
+            let Some((cidx, ch)) = store.reach(reached, child_memo) else {
                 continue;
             };
-            let f = order.rank(cg as u32, store.nodes[cidx as usize].h as u32);
-            open.push(f, cg as u32, cidx);
+            open.push(order.rank(cg as u32, ch as u32), cg as u32, cidx);
         }
         stats.peak_frontier = stats.peak_frontier.max(open.len() as u64);
     }
-    stats.stored = store.nodes.len() as u64;
+    stats.stored = store.nodes.len as u64;
     Outcome::without_path(Status::Unsolvable, stats)
 }
 
@@ -709,10 +829,25 @@ mod tests {
     }
 
     #[test]
+    fn an_arena_keeps_its_entries_as_it_grows_and_a_new_case_starts_empty_on_its_room() {
+        let mut arena = Arena::default();
+        let values: Vec<u64> = (0..3000u64).map(|k| k * k).collect();
+        let indices: Vec<usize> = values.iter().map(|&v| arena.push(v)).collect();
+        assert_eq!(indices, (0..3000).collect::<Vec<_>>());
+        assert_eq!(arena.as_slice(), values.as_slice());
+        // The next case reuses the room: empty, then overwriting what the last one left.
+        let mut next = Arena::new(arena.room);
+        assert!(next.as_slice().is_empty());
+        assert!(next.room.len() >= 3000, "the room is kept");
+        next.push(7);
+        assert_eq!(next.as_slice(), [7]);
+    }
+
+    #[test]
     fn the_closed_table_keeps_every_state_as_it_doubles() {
         let mut closed = Closed::default();
-        // A small case first, then one that doubles the active part several times, then a
-        // small one again that must not see the big one's states.
+        // A small case first, then one that grows the active part three times (by four,
+        // then twice by two), then a small one again that must not see the big one's states.
         case(&mut closed, &[1, 2, 3]);
         let keys: Vec<u64> = (0..5 * Closed::MIN_SLOTS as u64).map(|k| k * 0x10001).collect();
         assert!(case(&mut closed, &keys).iter().all(Option::is_none));
