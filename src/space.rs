@@ -21,6 +21,9 @@ pub struct DistanceTable {
     goal: Board,
     ranker: Ranker,
     dist: Vec<u8>,
+    /// `toward[rank]`: the first move (in move order, as [`crate::puzzle::Move::from_index`])
+    /// that takes the state one move closer to the goal; 4 for the goal and unreachable states.
+    toward: Vec<u8>,
     /// `counts[d]`: how many states lie at distance `d`.
     counts: Vec<u64>,
 }
@@ -51,6 +54,7 @@ impl DistanceTable {
         let ranker = Ranker::new(shape);
         let size = factorial(shape.cells()) as usize;
         let mut dist = vec![UNREACHABLE; size];
+        let mut toward = vec![4u8; size];
         let neighbors = Neighbors::new(shape);
         // Each state with the move that reached it, so the move back is never tried.
         let mut frontier: Vec<(u64, u8, u8)> = vec![(goal.packed(), goal.blank() as u8, 4)];
@@ -65,9 +69,15 @@ impl DistanceTable {
                 for &(m, to) in neighbors.children(blank as usize, last).as_slice() {
                     let c = b.slide_blank_to(to as usize);
                     let r = ranker.rank(c.packed()) as usize;
+                    // From the child, the move back to this state is one move closer; of
+                    // all such, the first in move order.
+                    let back = 3 - m;
                     if dist[r] == UNREACHABLE {
                         dist[r] = d + 1;
+                        toward[r] = back;
                         next.push((c.packed(), to, m));
+                    } else if dist[r] == d + 1 {
+                        toward[r] = toward[r].min(back);
                     }
                 }
             }
@@ -81,6 +91,7 @@ impl DistanceTable {
             goal,
             ranker,
             dist,
+            toward,
             counts,
         })
     }
@@ -93,6 +104,15 @@ impl DistanceTable {
     pub fn distance(&self, b: &Board) -> Option<u8> {
         let d = self.dist[self.ranker.rank(b.packed()) as usize];
         (d != UNREACHABLE).then_some(d)
+    }
+    /// The exact distance of `b` and the first move (in move order) that takes it one move
+    /// closer (4 at the goal), or `None` if unreachable: a walk to the goal ranks each board
+    /// once, not each neighbour it tries.
+    #[inline]
+    pub fn step(&self, b: &Board) -> Option<(u8, u8)> {
+        let r = self.ranker.rank(b.packed()) as usize;
+        let d = self.dist[r];
+        (d != UNREACHABLE).then(|| (d, self.toward[r]))
     }
     /// States at each distance, from 0 to the largest.
     pub fn counts(&self) -> &[u64] {
@@ -439,6 +459,38 @@ impl<'a> Lehmer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_s_step_is_the_first_move_in_move_order_one_closer() {
+        // Every board of 3x3 (goal blank in a corner and in the middle) and 2x4: the step's
+        // move, found here by trying the four moves in order on the board itself.
+        for (goal, size) in [
+            ("1 2 3 4 5 6 7 8 0", None),
+            ("1 2 3 4 0 5 6 7 8", None),
+            ("1 2 3 4 5 6 7 0", Some("4x2")),
+        ] {
+            let shape = size.map(|s| s.parse().unwrap());
+            let goal = Board::parse(goal, shape).unwrap();
+            let table = DistanceTable::build(goal).unwrap();
+            let (mut checked, mut later_moves) = (0u64, 0u64);
+            for r in 0..table.ranker.size() {
+                let b = table.unrank(r);
+                let Some(d) = table.distance(&b) else {
+                    assert_eq!(table.step(&b), None);
+                    continue;
+                };
+                let first = (0..4u8).find(|&m| {
+                    b.apply(crate::puzzle::Move::from_index(m))
+                        .is_some_and(|c| table.distance(&c) == Some(d.wrapping_sub(1)))
+                });
+                assert_eq!(table.step(&b), Some((d, first.unwrap_or(4))), "{b}");
+                checked += 1;
+                later_moves += (first > Some(0)) as u64;
+            }
+            assert_eq!(checked, table.reachable());
+            assert!(later_moves > checked / 4, "{later_moves} of {checked}");
+        }
+    }
 
     #[test]
     fn a_neighbour_s_rank_from_the_digits_is_the_ranker_s() {

@@ -157,31 +157,29 @@ fn walk(problem: &Problem, table: &DistanceTable) -> Outcome {
     let shape = problem.start.shape();
     let mut stats = Stats::default();
     let mut b: Board = relabel(&problem.start, &problem.goal);
-    let Some(mut d) = table.distance(&b) else {
+    let Some((d, mut toward)) = table.step(&b) else {
         return Outcome::without_path(Status::Unsolvable, stats);
     };
     let neighbors = Neighbors::of(shape);
     let mut path = Vec::with_capacity(d as usize);
     let mut last = u8::MAX;
-    while d > 0 {
+    for left in (1..=d).rev() {
         stats.expanded += 1;
-        let mut stepped = false;
-        for &(m, to) in neighbors.children(b.blank(), last).as_slice() {
-            stats.generated += 1;
-            let c = b.slide_blank_to(to as usize);
-            if table.distance(&c) == Some(d - 1) {
-                b = c;
-                d -= 1;
-                last = m;
-                path.push(Move::from_index(m));
-                stepped = true;
-                break;
-            }
+        // The table's first move a step closer: the neighbour a walk trying the children in
+        // move order would stop at, so `generated` counts the children up to it.
+        let children = neighbors.children(b.blank(), last);
+        let at = children.as_slice().iter().position(|&(m, _)| m == toward);
+        let Some(at) = at else {
+            unreachable!("a distance table always has a neighbour one move closer");
+        };
+        let (m, to) = children.as_slice()[at];
+        stats.generated += at as u64 + 1;
+        b = b.slide_blank_to(to as usize);
+        last = m;
+        path.push(Move::from_index(m));
+        if left > 1 {
+            toward = table.step(&b).expect("a neighbour of a reachable board").1;
         }
-        assert!(
-            stepped,
-            "a distance table always has a neighbour one move closer"
-        );
     }
     Outcome::solved(path, stats)
 }
