@@ -155,9 +155,19 @@ pub const COLUMNS: [&str; Column::CASES_CSV.len()] = {
 const CHUNK: usize = 8192;
 const BATCH: usize = 16;
 
+/// The bytes a field must be quoted for: the comma, the quote and the line ends.
+const NEEDS_QUOTES: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b',' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// A CSV row appended to a buffer as the `csv` crate writes it (RFC 4180, fields quoted only
 /// where they hold a comma, a quote or a line end), without its per-byte state machine: most
-/// of cases.csv's fields are numbers and boards, checked for those bytes with `memchr`.
+/// of cases.csv's fields are short numbers and boards, checked against a table of those bytes.
 struct RowWriter<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
@@ -170,9 +180,7 @@ impl RowWriter<'_> {
         if !std::mem::take(&mut self.first) {
             self.out.push(b',');
         }
-        let plain =
-            memchr::memchr3(b',', b'"', b'\n', f).is_none() && memchr::memchr(b'\r', f).is_none();
-        if plain {
+        if !f.iter().any(|&b| NEEDS_QUOTES[b as usize]) {
             self.out.extend_from_slice(f);
             return;
         }
