@@ -263,18 +263,18 @@ pub fn write_header(mut w: impl Write) -> csv::Result<()> {
 pub fn write_rows(mut w: impl Write, cases: &CaseBlock, records: &[Record]) -> csv::Result<()> {
     use rayon::prelude::*;
     for batch in records.chunks(CHUNK * BATCH) {
-        let parts: Vec<csv::Result<Vec<u8>>> = batch
+        let parts: Vec<Vec<u8>> = batch
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut out = Vec::with_capacity(chunk.len() * 128);
                 for r in chunk {
                     write_row(&mut out, cases.get(r.case), r);
                 }
-                Ok(out)
+                out
             })
             .collect();
         for part in parts {
-            w.write_all(&part?)?;
+            w.write_all(&part)?;
         }
     }
     Ok(())

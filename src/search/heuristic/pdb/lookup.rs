@@ -578,7 +578,7 @@ impl Heuristic for Pdb {
     #[inline]
     fn refine(&self, lazy: u32, after: &Board, enough: u32) -> u32 {
         let mut h = lazy;
-                for d in &self.duals[after.blank() & 15] {
+        for d in &self.duals[after.blank() & 15] {
             if h >= enough {
                 break;
             }
@@ -607,7 +607,8 @@ impl Heuristic for Pdb {
     /// The dual board with the largest sum, if that is above the regular and reflected
     /// sums (exact duals only: after a walk the board is not as far from the goal).
     fn jump(&self, b: &Board, memo: &PdbMemo) -> Option<Jump> {
-        let (mut best, mut sum) = (None, memo.sum.max(memo.mirrored_sum) as u32 + JUMP_MARGIN);
+        let lazy = memo.sum.max(memo.mirrored_sum) as u32;
+        let (mut best, mut sum) = (None, lazy + JUMP_MARGIN);
         for d in self.duals[b.blank() & 15].iter().filter(|d| d.steps == 0) {
             let v = self.dual_sum(d, b.packed(), b.blank());
             if v > sum {
