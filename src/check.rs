@@ -245,14 +245,14 @@ struct Answers<'r, 'a>(Vec<&'r RowView<'a>>);
 
 impl<'r, 'a> Answers<'r, 'a> {
     fn of(rows: &'r [RowView<'a>]) -> Answers<'r, 'a> {
-        let mut v: Vec<&RowView> = rows
-            .iter()
-            .filter(|r| {
-                r.optimal_solver && matches!(r.status, RowStatus::Solved | RowStatus::Unsolvable)
-            })
-            .collect();
+        let mut v: Vec<&RowView> = rows.iter().filter(|r| Self::counts(r)).collect();
         v.sort_by(|a, b| (a.line, a.input).cmp(&(b.line, b.input)));
         Answers(v)
+    }
+    /// Whether a row is an answer a case's other rows are checked against: an optimal
+    /// solver's, solved or unsolvable.
+    fn counts(r: &RowView) -> bool {
+        r.optimal_solver && matches!(r.status, RowStatus::Solved | RowStatus::Unsolvable)
     }
     /// The answers of the case on `line` of `input`.
     fn peers(&self, input: &str, line: u64) -> &[&'r RowView<'a>] {
@@ -321,16 +321,38 @@ pub fn findings<'a>(rows: &[RowView<'a>], limits: &Limits) -> Vec<Finding<'a>> {
     let answers = Answers::of(rows);
     rows.iter()
         .filter(|r| r.status != RowStatus::Invalid)
-        .map(|r| {
-            let peers = answers.peers(r.input, r.line);
-            let (reason, detail) = classify(r, peers, limits);
-            Finding {
-                row: *r,
-                reason,
-                detail,
-            }
-        })
+        .map(|r| finding(r, answers.peers(r.input, r.line), limits))
         .collect()
+}
+
+/// [`findings`] of rows that come a case at a time, `per_case` rows each (a run's records,
+/// case by case in solver order): a case's answers are its own group's, found without
+/// sorting every row.
+pub fn findings_by_case<'a>(
+    rows: &[RowView<'a>],
+    per_case: usize,
+    limits: &Limits,
+) -> Vec<Finding<'a>> {
+    let mut out = Vec::with_capacity(rows.len());
+    let mut peers = Vec::with_capacity(per_case);
+    for case in rows.chunks(per_case.max(1)) {
+        peers.clear();
+        peers.extend(case.iter().filter(|r| Answers::counts(r)));
+        for r in case.iter().filter(|r| r.status != RowStatus::Invalid) {
+            out.push(finding(r, &peers, limits));
+        }
+    }
+    out
+}
+
+/// One row's finding; `peers` are the answers of its case's optimal solvers.
+fn finding<'a>(r: &RowView<'a>, peers: &[&RowView], limits: &Limits) -> Finding<'a> {
+    let (reason, detail) = classify(r, peers, limits);
+    Finding {
+        row: *r,
+        reason,
+        detail,
+    }
 }
 
 /// One row's reason and detail; `peers` are the answers of the case's optimal solvers.
@@ -636,6 +658,44 @@ mod tests {
             .iter()
             .map(|f| f.reason)
             .collect()
+    }
+
+    /// A run's rows come a case at a time: reading them by case finds what sorting every
+    /// row finds, reason and detail, over cases of three solvers with every mix of
+    /// statuses and step counts.
+    #[test]
+    fn findings_by_case_are_the_findings() {
+        use RowStatus::{Error as Failed, Invalid, Limit as Stopped, Solved, Unsolvable, Wrong};
+        let statuses = [Solved, Solved, Unsolvable, Stopped, Failed, Wrong, Invalid];
+        let (solvers, optimal) = (["astar", "bibfs", "ext"], [true, true, false]);
+        let mut rows = Vec::new();
+        for line in 2..400u64 {
+            let expected = (line % 5 != 0).then_some((line % 7) as i64);
+            for (j, name) in solvers.iter().enumerate() {
+                let x = (line * 8 + j as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                let status = statuses[(x % 7) as usize];
+                let off = if line % 2 == 0 { (x % 3) as i64 } else { 0 };
+                let steps = Some(off + (line % 7) as i64 - 1);
+                rows.push(row(name, optimal[j], line, status, steps, expected));
+            }
+        }
+        let limits = Limits::default();
+        let sorted = findings(&rows, &limits);
+        let grouped = findings_by_case(&rows, solvers.len(), &limits);
+        let key = |f: &Finding| {
+            (
+                f.row.line,
+                f.row.strategy.to_string(),
+                f.reason,
+                f.detail.clone(),
+            )
+        };
+        assert_eq!(sorted.len(), grouped.len());
+        assert!(sorted.iter().zip(&grouped).all(|(a, b)| key(a) == key(b)));
+        // The mix reaches the reasons that depend on the other rows of the case.
+        for reason in [Reason::Agreement, Reason::Disagreement, Reason::Unconfirmed] {
+            assert!(grouped.iter().any(|f| f.reason == reason), "{reason:?}");
+        }
     }
 
     #[test]

@@ -58,13 +58,13 @@ const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
 /// so it is not read back as no path.
 pub fn encode(rec: &Record, out: &mut Vec<u8>) {
     let mut num = itoa::Buffer::new();
-    out.extend_from_slice(num.format(rec.case).as_bytes());
+    let mut row = crate::util::CsvRow::new(out);
+    row.field(num.format(rec.case));
     for column in Column::of_records() {
-        out.push(b',');
         match column {
-            Column::Path if rec.path.as_deref() == Some("") => out.push(b'-'),
-            Column::Message => {
-                let mut msg = String::with_capacity(rec.message.len());
+            Column::Path if rec.path.as_deref() == Some("") => row.field("-"),
+            Column::Message if rec.message.contains(['\\', '\n', '\r']) => {
+                let mut msg = String::with_capacity(rec.message.len() + 8);
                 for ch in rec.message.chars() {
                     match ch {
                         '\\' => msg.push_str("\\\\"),
@@ -73,23 +73,12 @@ pub fn encode(rec: &Record, out: &mut Vec<u8>) {
                         c => msg.push(c),
                     }
                 }
-                quoted(out, &msg);
+                row.field(&msg);
             }
-            _ => quoted(out, rec.value(column, &mut num)),
+            _ => row.field(rec.value(column, &mut num)),
         }
     }
-    out.push(b'\n');
-}
-
-/// A CSV field, quoted when it needs to be.
-fn quoted(out: &mut Vec<u8>, s: &str) {
-    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
-        out.push(b'"');
-        out.extend_from_slice(s.replace('"', "\"\"").as_bytes());
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(s.as_bytes());
-    }
+    row.end();
 }
 
 fn unescape(s: &str) -> String {
@@ -519,7 +508,7 @@ mod tests {
         r.latency_ns = Some(99);
         r.latency_min_ns = Some(98);
         r.path = Some(String::new());
-        r.message = "a \"quoted\", multi\nline \\ message\r".into();
+        r.message = " a \"quoted\", multi\nline \\ message\r ".into();
         let mut b = Record::empty(8, "astar");
         b.path = Some("udlr".into());
         let mut bytes = header().as_bytes().to_vec();

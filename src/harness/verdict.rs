@@ -69,7 +69,7 @@ impl Digest {
         for r in records.iter().filter(|r| r.status == RowStatus::Error) {
             self.errors.push(Kept::MAX, || r.message.clone());
         }
-        for f in check::findings(&views, limits) {
+        for f in check::findings_by_case(&views, k, limits) {
             self.findings += 1;
             let s = match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
                 Some(s) => s,

@@ -86,6 +86,8 @@ pub struct Neighbors {
     targets: [[u8; 4]; 16],
     /// `children[pos][last]`: the legal moves from `pos` but the inverse of `last` (4 = none).
     children: [[Children; 5]; 16],
+    /// `at[pos][last][m]`: where move `m` comes in `children[pos][last]` (4 = not there).
+    at: [[[u8; 4]; 5]; 16],
 }
 
 /// The successors [`Neighbors::children`] lists: at most four (move index, blank cell) pairs.
@@ -147,7 +149,19 @@ impl Neighbors {
                 }
             }
         }
-        Neighbors { targets, children }
+        let mut at = [[[4u8; 4]; 5]; 16];
+        for (pos, row) in children.iter().enumerate() {
+            for (last, c) in row.iter().enumerate() {
+                for (i, &(m, _)) in c.as_slice().iter().enumerate() {
+                    at[pos][last][m as usize] = i as u8;
+                }
+            }
+        }
+        Neighbors {
+            targets,
+            children,
+            at,
+        }
     }
 
     /// The cell the blank at `pos` reaches with `m`, if the move is legal.
@@ -164,5 +178,50 @@ impl Neighbors {
     #[inline(always)]
     pub fn children(&self, pos: usize, last: u8) -> Children {
         self.children[pos][last.min(4) as usize]
+    }
+
+    /// Where move `m` comes in [`Neighbors::children`]`(pos, last)`, or `None` when it is not
+    /// there (illegal, or the move back).
+    #[inline(always)]
+    pub fn index_of(&self, pos: usize, last: u8, m: u8) -> Option<usize> {
+        let i = self.at[pos][last.min(4) as usize][m as usize & 3];
+        (i < 4).then_some(i as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `index_of` says where each move comes in `children`, on every shape, blank cell and
+    /// last move (the table walk counts the children it tries by it).
+    #[test]
+    fn index_of_is_the_place_in_children() {
+        let mut found = 0;
+        for (w, h) in [
+            (2, 2),
+            (3, 2),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+            (3, 4),
+            (4, 4),
+            (5, 2),
+            (8, 2),
+        ] {
+            let shape = Shape::new(w, h).unwrap();
+            let n = Neighbors::new(shape);
+            for pos in 0..shape.cells() {
+                for last in 0..=4u8 {
+                    let kids = n.children(pos, last);
+                    for m in 0..4u8 {
+                        let want = kids.as_slice().iter().position(|&(k, _)| k == m);
+                        assert_eq!(n.index_of(pos, last, m), want, "{shape} {pos} {last} {m}");
+                        found += usize::from(want.is_some_and(|i| i > 0));
+                    }
+                }
+            }
+        }
+        assert!(found > 100, "{found}");
     }
 }

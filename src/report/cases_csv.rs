@@ -155,52 +155,12 @@ pub const COLUMNS: [&str; Column::CASES_CSV.len()] = {
 const CHUNK: usize = 8192;
 const BATCH: usize = 16;
 
-/// The bytes a field must be quoted for: the comma, the quote and the line ends.
-const NEEDS_QUOTES: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b',' as usize] = true;
-    t[b'"' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t
-};
-
-/// A CSV row appended to a buffer as the `csv` crate writes it (RFC 4180, fields quoted only
-/// where they hold a comma, a quote or a line end), without its per-byte state machine: most
-/// of cases.csv's fields are short numbers and boards, checked against a table of those bytes.
-struct RowWriter<'a> {
-    out: &'a mut Vec<u8>,
-    first: bool,
-}
-
-impl RowWriter<'_> {
-    #[inline]
-    fn field(&mut self, f: impl AsRef<[u8]>) {
-        let f = f.as_ref();
-        if !std::mem::take(&mut self.first) {
-            self.out.push(b',');
-        }
-        if !f.iter().any(|&b| NEEDS_QUOTES[b as usize]) {
-            self.out.extend_from_slice(f);
-            return;
-        }
-        self.out.push(b'"');
-        for part in f.split_inclusive(|&b| b == b'"') {
-            self.out.extend_from_slice(part);
-            if part.last() == Some(&b'"') {
-                self.out.push(b'"');
-            }
-        }
-        self.out.push(b'"');
-    }
-}
-
 /// Appends one record's row (the same fields as [`CaseRow::new`], without building one).
 fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record) {
     let mut num = itoa::Buffer::new();
     let mut board = String::with_capacity(48);
     let searched = r.status.searched();
-    let mut out = RowWriter { out, first: true };
+    let mut out = crate::util::CsvRow::new(out);
     for column in Column::CASES_CSV {
         if column.of_record() {
             if column.measured() && !searched {
@@ -230,7 +190,7 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record) {
             }
         }
     }
-    out.out.push(b'\n');
+    out.end();
 }
 
 /// Writes cases.csv. Rows are formatted in parallel, in chunks, and written in order.
@@ -501,14 +461,11 @@ mod tests {
             .filter(|r: &Vec<Vec<u8>>| r.len() > 1 || !r[0].is_empty())
         {
             let mut ours = Vec::new();
-            let mut w = RowWriter {
-                out: &mut ours,
-                first: true,
-            };
+            let mut w = crate::util::CsvRow::new(&mut ours);
             for f in &row {
                 w.field(f);
             }
-            ours.push(b'\n');
+            w.end();
             let mut theirs = csv::Writer::from_writer(Vec::new());
             theirs.write_record(&row).unwrap();
             let theirs = theirs.into_inner().unwrap();

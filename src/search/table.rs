@@ -167,16 +167,13 @@ fn walk(problem: &Problem, table: &DistanceTable) -> Outcome {
         stats.expanded += 1;
         // The table's first move a step closer: the neighbour a walk trying the children in
         // move order would stop at, so `generated` counts the children up to it.
-        let children = neighbors.children(b.blank(), last);
-        let at = children.as_slice().iter().position(|&(m, _)| m == toward);
-        let Some(at) = at else {
+        let Some(at) = neighbors.index_of(b.blank(), last, toward) else {
             unreachable!("a distance table always has a neighbour one move closer");
         };
-        let (m, to) = children.as_slice()[at];
         stats.generated += at as u64 + 1;
-        b = b.slide_blank_to(to as usize);
-        last = m;
-        path.push(Move::from_index(m));
+        b = b.slide_blank_to(neighbors.target(b.blank(), toward as usize) as usize);
+        last = toward;
+        path.push(Move::from_index(toward));
         if left > 1 {
             toward = table.step(&b).expect("a neighbour of a reachable board").1;
         }
