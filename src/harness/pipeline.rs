@@ -588,41 +588,80 @@ type Rows<'a> = (Cases<'a>, &'a [bool], &'a Limits);
 /// Cases whose records are read, checked and written together in the final pass.
 const CHUNK: usize = 1 << 14;
 
+/// One chunk of the final pass: its positions, records and cases, or, when some of its
+/// records are missing, how many it has.
+enum Chunk<'a> {
+    Full(
+        std::ops::Range<usize>,
+        Vec<Record>,
+        super::spool::CaseBlock<'a>,
+    ),
+    Missing(usize),
+}
+
 impl Sessions<'_> {
     /// Writes cases.csv from the store, a chunk of cases at a time (so in memory that does
     /// not grow with the run), summing up the histograms, the summaries and the checks'
-    /// digest as it goes.
+    /// digest as it goes. Each chunk's records and cases are read while the one before is
+    /// tallied and written.
     fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest)> {
         let (cases, optimal, limits) = rows;
         let (names, layout) = (grid.names, &grid.layout);
+        let positions = layout.positions();
         let mut tally = ReportTally::new(names);
         let mut digest = Digest::default();
         let mut have = 0;
+        // A chunk's records (all of them, or `None` with how many there were) and cases.
+        let load = |from: usize| -> std::io::Result<Option<Chunk>> {
+            if from >= positions {
+                return Ok(None);
+            }
+            let to = (from + CHUNK).min(positions);
+            let slots = self.store.read(from, to, names)?;
+            let found = slots.iter().filter(|s| s.is_some()).count();
+            if found < slots.len() {
+                return Ok(Some(Chunk::Missing(found)));
+            }
+            let records: Vec<Record> = slots.into_iter().flatten().collect();
+            Ok(Some(Chunk::Full(
+                from..to,
+                records,
+                cases.block(layout.shard, from..to)?,
+            )))
+        };
         let written = atomic_write(&grid.dir.join("cases.csv"), |w| {
             cases_csv::write_header(&mut *w).map_err(std::io::Error::other)?;
-            for from in (0..layout.positions()).step_by(CHUNK) {
-                let to = (from + CHUNK).min(layout.positions());
-                let slots = self.store.read(from, to, names)?;
-                let full = slots.iter().all(Option::is_some);
-                let records: Vec<Record> = slots.into_iter().flatten().collect();
-                have += records.len();
-                if !full || have < (to * names.len()) {
-                    continue;
-                }
-                let held = cases.block(layout.shard, from..to)?;
-                let of: Vec<&super::input::Case> = (from..to)
-                    .map(|p| held.get(layout.shard.case_at(p)))
-                    .collect();
-                let ((), written) = rayon::join(
-                    || {
-                        for (i, r) in records.iter().enumerate() {
-                            tally.add_at(i % names.len(), r);
-                        }
-                        digest.add(&of, &records, optimal, limits);
+            let mut next = load(0)?;
+            let mut from = 0;
+            while let Some(chunk) = next.take() {
+                from += CHUNK;
+                let (done, after) = rayon::join(
+                    || -> std::io::Result<()> {
+                        let (range, records, held) = match chunk {
+                            Chunk::Missing(found) => {
+                                have += found;
+                                return Ok(());
+                            }
+                            Chunk::Full(range, records, held) => (range, records, held),
+                        };
+                        have += records.len();
+                        let of: Vec<&super::input::Case> =
+                            range.map(|p| held.get(layout.shard.case_at(p))).collect();
+                        let ((), written) = rayon::join(
+                            || {
+                                for (i, r) in records.iter().enumerate() {
+                                    tally.add_at(i % names.len(), r);
+                                }
+                                digest.add(&of, &records, optimal, limits);
+                            },
+                            || cases_csv::write_rows(&mut *w, &held, &records),
+                        );
+                        written.map_err(std::io::Error::other)
                     },
-                    || cases_csv::write_rows(&mut *w, &held, &records),
+                    || load(from),
                 );
-                written.map_err(std::io::Error::other)?;
+                done?;
+                next = after?;
             }
             if have < grid.len() {
                 return Err(std::io::Error::other("records missing"));
