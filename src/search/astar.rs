@@ -919,6 +919,36 @@ mod tests {
     }
 
     #[test]
+    fn states_reached_more_cheaply_get_new_nodes_and_paths_read_back_through_them() {
+        use crate::puzzle::{Shape, MOVE_ORDER};
+        use crate::search::heuristic::Manhattan;
+        let goal = Board::standard_goal(Shape::S3X3);
+        let h = Manhattan::new(&goal);
+        let mut rng = crate::util::Rng::new(11);
+        let mut outdated = 0;
+        for _ in 0..40 {
+            // A random walk from the goal: a solvable start.
+            let mut start = goal;
+            for _ in 0..60 {
+                let m = MOVE_ORDER[rng.below(4) as usize];
+                start = start.apply(m).unwrap_or(start);
+            }
+            let p = Problem::new(start, goal).unwrap();
+            let weighted = Order::Weighted("2".parse().unwrap());
+            for order in [Order::Greedy, weighted, Order::Astar] {
+                let out = solve_with(&p, &SolveOptions::default(), &h, order);
+                let path = out.path.expect("a solvable start is solved");
+                assert_eq!(start.replay(&path), Ok(goal), "{order:?} from {start}");
+                // Greedy and weighted search reach states again by shorter paths: the
+                // arena then holds outdated nodes (this thread's arena, this case's and
+                // earlier ones': enough to see that the paths above went through some).
+                outdated += SCRATCH.with(|s| s.borrow().nodes.iter().filter(|n| n.mv() == OUTDATED).count());
+            }
+        }
+        assert!(outdated > 0, "no search above reached a state more cheaply");
+    }
+
+    #[test]
     fn the_closed_table_keeps_every_state_as_it_doubles() {
         let mut closed = Closed::default();
         // A small case first, then one that grows the active part three times (by four,
