@@ -4,12 +4,13 @@
 //! the newest entry first.
 //!
 //! `f` and `g` are small integers, so the open list is a stack per (`f`, `g`), threaded
-//! through one array of entries (deepest `g` first): push and pop are O(1) amortised,
+//! through the nodes themselves (deepest `g` first): push and pop are O(1) amortised,
 //! against O(log n) for a binary heap. The buckets are kept per thread and reused, so a
 //! case allocates nothing once the thread has warmed up.
 //!
-//! States live in an arena (`Vec<Node>`, 16 bytes a node), so a path is read back through
-//! parent indices, and a per-thread closed table maps boards to it: open addressing with
+//! States live in an arena (`Vec<Node>`, 16 bytes a node; a path is read back by undoing
+//! each node's move and looking the board before it up), and a per-thread closed table
+//! maps boards to it: open addressing with
 //! 8-byte slots (an arena index, a 16-bit tag of the board's hash, and the generation, the
 //! case, that wrote them), so nothing is cleared between cases, and whose active part
 //! starts small each case and grows at half full (four times the first part, then
@@ -17,8 +18,8 @@
 //! kilobytes. Each stored state keeps its heuristic's memo beside it (a
 //! pattern database's per-group values), so a child costs what a move costs IDA*: one
 //! lookup for the moved tile's group, not every group. A state reached again with a
-//! smaller `g` gets a new heap entry; the old entry becomes stale and is skipped when popped
-//! (it is not counted as expanded). With an inconsistent heuristic (dual lookups) a child's
+//! smaller `g` gets a new node and entry; the old entry becomes stale and is skipped when
+//! popped (it is not counted as expanded). With an inconsistent heuristic (dual lookups) a child's
 //! estimate is raised to its parent's less one (pathmax), and closed states reached more
 //! cheaply are reopened, so the answer stays optimal.
 
