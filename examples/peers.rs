@@ -3,9 +3,11 @@
 //! them alike). Prints median and p99 per method and the ratios of the pairs the README's
 //! performance targets name. Used by `scripts/bench.sh`.
 //!
-//! cargo run --release --example peers -- [CASES] [BFS_CASES] [SEED]
+//! cargo run --release --example peers -- [CASES] [BFS_CASES] [SEED] [ONLY]
 //! (defaults: 2000 random solvable 3x3 starts to `1 2 3 4 5 6 7 8 x`; BFS methods on the
-//! first 300 of them, since each takes milliseconds; 0 leaves them out)
+//! first 300 of them, since each takes milliseconds; 0 leaves them out). ONLY, a
+//! comma-separated list of method names as the table prints them (`tilebench astar`,
+//! `pathfinding::astar`), runs those alone: a profile of one method, e.g. under cachegrind.
 //!
 //! With `TILEBENCH_SET_PEER=path/to/bfs_set` (`g++ -O2 -o bfs_set scripts/c/bfs_set.cpp`),
 //! the first seed article's `std::set` BFS solves the BFS cases too, in turn with the
@@ -24,10 +26,14 @@ use tilebench::puzzle::{Board, Shape};
 use tilebench::search::{registry, Config, Limits, Prepare, Problem, Solver};
 
 fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("a number"))
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<u64> = words
+        .iter()
+        .take(3)
+        .map(|a| a.parse().expect("CASES, BFS_CASES and SEED are numbers"))
         .collect();
+    let only: Option<Vec<&str>> = words.get(3).map(|w| w.split(',').map(str::trim).collect());
+    let runs = |name: &str| only.as_ref().is_none_or(|o| o.contains(&name));
     let n = *args.first().unwrap_or(&2000) as usize;
     let bfs_n = (*args.get(1).unwrap_or(&300) as usize).min(n);
     let seed = *args.get(2).unwrap_or(&7);
@@ -54,7 +60,7 @@ fn main() {
         let p = Problem::new(*start, goal).unwrap();
         let mut lengths = Vec::new();
         for s in &solvers {
-            if bfs_like(s.name()) && i >= bfs_n {
+            if bfs_like(s.name()) && i >= bfs_n || !runs(&format!("tilebench {}", s.name())) {
                 continue;
             }
             let t = Instant::now();
@@ -66,7 +72,7 @@ fn main() {
         }
         let c = peer::cells(start);
         for (name, f, is_bfs) in peers {
-            if is_bfs && i >= bfs_n {
+            if is_bfs && i >= bfs_n || !runs(name) {
                 continue;
             }
             let t = Instant::now();
@@ -76,7 +82,7 @@ fn main() {
                 .push(t.elapsed().as_nanos() as u64);
             lengths.push(len);
         }
-        if let Some(peer) = set_peer.as_mut().filter(|_| i < bfs_n) {
+        if let Some(peer) = set_peer.as_mut().filter(|_| i < bfs_n && runs(SET_PEER)) {
             let (len, ns) = peer.solve(start);
             lat.entry(SET_PEER.to_string()).or_default().push(ns);
             lengths.push(len);
