@@ -16,8 +16,14 @@
 //! done. A field takes 2 bits a free cell rounded up to a power of two: 16 bits for 5 to 8
 //! free cells (8 tiles on 4x4 leave 8), 32 for 9 to 15 (7 tiles on 4x4 leave 9).
 //!
+//! A frontier placement is unranked once; each move's rank (and Manhattan distance) is the
+//! placement's changed by the one tile that slides (`Space::step`), not ranked again. The
+//! moves of several states are generated, and their words asked for, before the first is
+//! looked at (`BATCH`), so that the misses overlap.
+//!
 //! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2
 //! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See [`memory`].
+//! Both are anonymous mappings advised into huge pages (see `super::memory`).
 //!
 //! Values are stored as `(value − Manhattan distance of the group) / 2` in 4 bits: every
 //! move of a group tile changes its Manhattan distance by one, so the difference is even,
