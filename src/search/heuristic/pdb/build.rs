@@ -16,8 +16,14 @@
 //! done. A field takes 2 bits a free cell rounded up to a power of two: 16 bits for 5 to 8
 //! free cells (8 tiles on 4x4 leave 8), 32 for 9 to 15 (7 tiles on 4x4 leave 9).
 //!
+//! A frontier placement is unranked once; each move's rank (and Manhattan distance) is the
+//! placement's changed by the one tile that slides (`Space::step`), not ranked again. The
+//! moves of several states are generated, and their words asked for, before the first is
+//! looked at (`BATCH`), so that the misses overlap.
+//!
 //! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2
 //! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See [`memory`].
+//! Both are anonymous mappings advised into huge pages (see `super::memory`).
 //!
 //! Values are stored as `(value − Manhattan distance of the group) / 2` in 4 bits: every
 //! move of a group tile changes its Manhattan distance by one, so the difference is even,
@@ -27,6 +33,7 @@
 //! (the builder reports how many).
 
 use super::index::{compress, home_distances, placements, select, Grid, PartialRanker};
+use super::memory::Zeroed;
 use crate::puzzle::Shape;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -69,7 +76,7 @@ pub fn memory(n: usize, k: usize) -> u64 {
 /// The 2-bit fields of every placement, shared by the worker threads, and which chunks
 /// hold a frontier of each parity.
 struct Fields {
-    words: Vec<AtomicU64>,
+    words: Zeroed<AtomicU64>,
     /// Bits of one field, and fields a word (powers of two), and the log2 of the latter.
     bits: u32,
     per_word: u64,
@@ -86,7 +93,7 @@ impl Fields {
         let chunks = words.div_ceil(CHUNK_WORDS);
         let flags = || (0..chunks).map(|_| AtomicBool::new(false)).collect();
         Fields {
-            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            words: Zeroed::new(words),
             bits,
             per_word,
             per_word_log: per_word.trailing_zeros(),
@@ -163,26 +170,96 @@ fn spread(mask: u32) -> u64 {
 /// The most moves out of one region state: each of its cells has at most 4 neighbours,
 /// and a board of 16 cells has at most 8 free cells or at most 8 group tiles.
 const MAX_MOVES: usize = 32;
-/// One region state's moves: the rank they lead to, the slot that moves, and where to.
-type Moves = [(u64, u8, u8); MAX_MOVES];
+/// Moves generated (and their words asked for) before the first of them is looked at: the
+/// field array is far larger than the caches, so each look is a miss, and asking for many
+/// at once overlaps them.
+const BATCH: usize = 96;
+
+/// A generated move not looked at yet: the rank it leads to, the free cells after it (the
+/// tile left `from`, the blank is there now), that cell's index among them, and the
+/// group's Manhattan distance there.
+#[derive(Clone, Copy, Default)]
+struct Pending {
+    q: u64,
+    free: u32,
+    from: u8,
+    entry: u8,
+    md: u8,
+}
+
+/// One worker's moves waiting to be looked at, and the placements they reached first
+/// (rank, Manhattan distance) waiting for their values to be written.
+struct Batch {
+    moves: [Pending; BATCH + MAX_MOVES],
+    len: usize,
+    firsts: [(u64, u8); BATCH + MAX_MOVES],
+    nfirsts: usize,
+    /// States and placements found so far.
+    found: (u64, u64),
+}
 
 /// The search's fixed data.
 struct Space {
     grid: Grid,
     ranker: PartialRanker,
     k: usize,
+    /// `weights[slot]`: the slot's weight in the rank.
+    weights: [u64; 16],
     /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
     dist: [[u8; 16]; 16],
 }
 
+/// One frontier placement, unranked once for all its regions: its rank, where its tiles
+/// are, which slot holds each cell, its free cells and its Manhattan distance.
+struct Placement {
+    rank: u64,
+    cells: [u8; 16],
+    slot_at: [u8; 16],
+    occupied: u32,
+    free: u32,
+    md: u32,
+}
+
 impl Space {
+    fn placement(&self, rank: u64) -> Placement {
+        let mut pl = Placement {
+            rank,
+            cells: [0; 16],
+            slot_at: [0; 16],
+            occupied: 0,
+            free: 0,
+            md: 0,
+        };
+        self.ranker.unrank(rank, &mut pl.cells);
+        for (j, &c) in pl.cells[..self.k].iter().enumerate() {
+            pl.slot_at[c as usize & 15] = j as u8;
+            pl.occupied |= 1 << c;
+            pl.md += self.dist[j][c as usize & 15] as u32;
+        }
+        pl.free = self.grid.full & !pl.occupied;
+        pl
+    }
+
+    /// The rank after slot `j`'s tile slides from `from` to the free cell `to`, from the
+    /// rank before: slot `j`'s digit changes by the cells between the two (less the earlier
+    /// slots' tiles there), and each later slot's tile between them shifts its digit by one.
+    /// A move along a row changes slot `j`'s digit alone, by one.
     #[inline]
-    fn manhattan(&self, cells: &[u8]) -> u32 {
-        cells
-            .iter()
-            .enumerate()
-            .map(|(j, &c)| self.dist[j][c as usize] as u32)
-            .sum()
+    fn step(&self, pl: &Placement, j: usize, from: u32, to: u32) -> u64 {
+        let (lo, hi) = (from.min(to), from.max(to));
+        let mut between = pl.occupied & ((1 << hi) - (2 << lo));
+        let wj = self.weights[j];
+        let mut d = wj * (hi - lo) as u64;
+        while between != 0 {
+            let i = pl.slot_at[between.trailing_zeros() as usize] as usize;
+            between &= between - 1;
+            d = if i < j { d - wj } else { d + self.weights[i & 15] };
+        }
+        if to > from {
+            pl.rank + d
+        } else {
+            pl.rank - d
+        }
     }
 }
 
@@ -191,6 +268,8 @@ impl Space {
 struct Level<'a> {
     space: &'a Space,
     fields: &'a Fields,
+    /// Two entries a byte, each stored as `UNREACHED ^ difference` (so zeroed memory holds
+    /// unreached entries).
     values: &'a [AtomicU8],
     clamped: &'a AtomicU64,
     depth: u32,
@@ -208,16 +287,16 @@ pub fn build(
     let n = shape.cells();
     let k = home.len();
     let total = placements(n, k);
+    let ranker = PartialRanker::new(n, k);
     let space = Space {
         grid: Grid::new(shape),
-        ranker: PartialRanker::new(n, k),
+        weights: std::array::from_fn(|i| ranker.weight(i)),
+        ranker,
         k,
         dist: home_distances(shape, home),
     };
     let fields = Fields::new(total, n - k);
-    let values: Vec<AtomicU8> = (0..total.div_ceil(2))
-        .map(|_| AtomicU8::new(0xFF))
-        .collect();
+    let mut values: Zeroed<AtomicU8> = Zeroed::new(total.div_ceil(2) as usize);
     let clamped = AtomicU64::new(0);
 
     // Level 0: the group at home, the blank in the goal blank's region. Not in any free
@@ -231,7 +310,7 @@ pub fn build(
     let region = space.grid.region(1 << blank, free);
     let entry = (free & ((1 << blank) - 1)).count_ones();
     fields.mark(p0, compress(region, free), entry, 0);
-    values[(p0 / 2) as usize].fetch_and(!(0xF << ((p0 % 2) * 4)), Relaxed);
+    values[(p0 / 2) as usize].fetch_or(UNREACHED << ((p0 % 2) * 4), Relaxed);
 
     let mut reached = 1u64;
     let mut max_value = 0u32;
@@ -258,127 +337,194 @@ pub fn build(
         depth += 1;
     }
     progress(reached, total);
+    // The fields go first, so that the table's copy does not add to the peak.
+    drop(fields);
     Built {
-        packed: values.into_iter().map(AtomicU8::into_inner).collect(),
+        packed: values.bytes().iter().map(|b| b ^ 0xFF).collect(),
         clamped: clamped.into_inner(),
         max_value,
     }
 }
 
 impl Level<'_> {
-/// Expands every frontier region of the level and marks it done. Returns the states and
-/// the placements the level reached for the first time.
-fn run(&self) -> (u64, u64) {
-    let (space, fields) = (self.space, self.fields);
-    let parity = (self.depth % 2) as usize;
-    let field_mask = (1u64 << fields.bits) - 1;
-    fields
-        .words
-        .par_chunks(CHUNK_WORDS)
-        .enumerate()
-        .filter(|&(ci, _)| fields.written[parity][ci].swap(false, Relaxed))
-        .map(|(ci, chunk)| {
-            let mut found = (0u64, 0u64);
-            let mut cells = [0u8; 16];
-            let mut moves = [(0, 0, 0); MAX_MOVES];
-            for (wi, word) in chunk.iter().enumerate() {
-                let value = word.load(Relaxed);
-                if value == 0 {
-                    continue;
+    /// Expands every frontier region of the level and marks it done. Returns the states and
+    /// the placements the level reached for the first time.
+    fn run(&self) -> (u64, u64) {
+        let (space, fields) = (self.space, self.fields);
+        let parity = (self.depth % 2) as usize;
+        let field_mask = (1u64 << fields.bits) - 1;
+        fields
+            .words
+            .par_chunks(CHUNK_WORDS)
+            .enumerate()
+            .filter(|&(ci, _)| fields.written[parity][ci].swap(false, Relaxed))
+            .map(|(ci, chunk)| {
+                let mut batch = Batch {
+                    moves: [Pending::default(); BATCH + MAX_MOVES],
+                    len: 0,
+                    firsts: [(0, 0); BATCH + MAX_MOVES],
+                    nfirsts: 0,
+                    found: (0, 0),
+                };
+                for (wi, word) in chunk.iter().enumerate() {
+                    let value = word.load(Relaxed);
+                    if value == 0 {
+                        continue;
+                    }
+                    let w = (ci * CHUNK_WORDS + wi) as u64;
+                    let (lo, hi) = (value & LOW, (value >> 1) & LOW);
+                    let all = if parity == 0 { lo & !hi } else { hi & !lo };
+                    if all == 0 {
+                        continue;
+                    }
+                    let mut left = all;
+                    while left != 0 {
+                        let slot = left.trailing_zeros() / fields.bits;
+                        let shift = slot * fields.bits;
+                        let mut frontier = (all >> shift) & field_mask;
+                        left &= !(field_mask << shift);
+                        let pl = space.placement(w * fields.per_word + slot as u64);
+                        while frontier != 0 {
+                            let bi = frontier.trailing_zeros() / 2;
+                            frontier &= frontier - 1;
+                            self.expand(&mut batch, &pl, bi);
+                            if batch.len >= BATCH {
+                                self.flush(&mut batch);
+                            }
+                        }
+                    }
+                    word.fetch_or(all * DONE, Relaxed);
                 }
-                let w = (ci * CHUNK_WORDS + wi) as u64;
-                let (lo, hi) = (value & LOW, (value >> 1) & LOW);
-                let all = if parity == 0 { lo & !hi } else { hi & !lo };
-                if all == 0 {
-                    continue;
+                // The last moves, then the values of what they reached first.
+                self.flush(&mut batch);
+                self.flush(&mut batch);
+                batch.found
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+
+    /// Generates the moves of the region state of placement `pl` whose entry is free cell
+    /// `bi` (every group tile next to the blank's region slides into it) into `batch`,
+    /// asking for the word each leads to.
+    #[inline]
+    fn expand(&self, batch: &mut Batch, pl: &Placement, bi: u32) {
+        let s = self.space;
+        let free = pl.free;
+        let region = s.grid.region(1 << select(free, bi), free);
+        for j in 0..s.k {
+            let from = pl.cells[j] as u32;
+            let dist = &s.dist[j];
+            let mut into = s.grid.adjacent[from as usize & 15] & region;
+            while into != 0 {
+                let to = into.trailing_zeros();
+                into &= into - 1;
+                let q = s.step(pl, j, from, to);
+                self.fields.prefetch(q);
+                let free = (free & !(1 << to)) | (1 << from);
+                let md = pl.md + dist[to as usize & 15] as u32 - dist[from as usize & 15] as u32;
+                batch.moves[batch.len % (BATCH + MAX_MOVES)] = Pending {
+                    q,
+                    free,
+                    from: from as u8,
+                    entry: (free & ((1 << from) - 1)).count_ones() as u8,
+                    md: md as u8,
+                };
+                batch.len += 1;
+            }
+        }
+    }
+
+    /// Writes the values of the placements the previous flush reached first (their bytes
+    /// were asked for then), and looks at the batch's moves: each one's state not seen yet
+    /// is marked on the next level's frontier.
+    fn flush(&self, batch: &mut Batch) {
+        let (s, fields) = (self.space, self.fields);
+        for &(q, md) in &batch.firsts[..batch.nfirsts] {
+            self.write_value(q, md as u32, self.depth + 1);
+        }
+        batch.nfirsts = 0;
+        let parity = ((self.depth + 1) % 2) as usize;
+        for &Pending {
+            q,
+            free,
+            from,
+            entry,
+            md,
+        } in &batch.moves[..batch.len]
+        {
+            let entry = entry as u32;
+            if fields.seen(q, entry) {
+                continue;
+            }
+            let region = s.grid.region(1 << from, free);
+            if let Some(first) = fields.mark(q, compress(region, free), entry, parity) {
+                batch.found.0 += 1;
+                if first {
+                    batch.found.1 += 1;
+                    crate::util::prefetch(&self.values[(q / 2) as usize]);
+                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, md);
+                    batch.nfirsts += 1;
                 }
-                let mut left = all;
-                while left != 0 {
-                    let slot = left.trailing_zeros() / fields.bits;
-                    let shift = slot * fields.bits;
-                    let mut frontier = (all >> shift) & field_mask;
-                    left &= !(field_mask << shift);
-                    let p = w * fields.per_word + slot as u64;
-                    space.ranker.unrank(p, &mut cells);
-                    let occupied = cells[..space.k].iter().fold(0u32, |m, &c| m | 1 << c);
-                    let free = space.grid.full & !occupied;
-                    while frontier != 0 {
-                        let bi = frontier.trailing_zeros() / 2;
-                        frontier &= frontier - 1;
-                        let (st, pl) =
-                            self.expand(&mut moves, &mut cells, free, bi);
-                        found = (found.0 + st, found.1 + pl);
+            }
+        }
+        batch.len = 0;
+    }
+
+    /// Writes placement `q`'s value (its group's Manhattan distance `md`), reached at level
+    /// `value`.
+    #[inline]
+    fn write_value(&self, q: u64, md: u32, value: u32) {
+        let mut delta = (value - md) / 2;
+        if delta > MAX_DELTA as u32 {
+            delta = MAX_DELTA as u32;
+            self.clamped.fetch_add(1, Relaxed);
+        }
+        let shift = (q % 2) * 4;
+        let stored = ((UNREACHED as u32 ^ delta) as u8) << shift;
+        self.values[(q / 2) as usize].fetch_or(stored, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pseudo-random placements of `k` tiles on 4x4: every move's rank by [`Space::step`]
+    /// equals the rank of the moved placement computed from scratch.
+    #[test]
+    fn a_moves_rank_from_the_rank_before_equals_the_rank_after() {
+        let shape = Shape::S4X4;
+        for k in [1, 7, 8, 15] {
+            let ranker = PartialRanker::new(16, k);
+            let home: Vec<u8> = (1..=k as u8).collect();
+            let space = Space {
+                grid: Grid::new(shape),
+                weights: std::array::from_fn(|i| ranker.weight(i)),
+                ranker: ranker.clone(),
+                k,
+                dist: home_distances(shape, &home),
+            };
+            let total = placements(16, k);
+            let (mut x, mut checked) = (0x9E37_79B9_7F4A_7C15u64, 0);
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let pl = space.placement(x % total);
+                for j in 0..k {
+                    let from = pl.cells[j] as u32;
+                    let mut into = space.grid.adjacent[from as usize] & pl.free;
+                    while into != 0 {
+                        let to = into.trailing_zeros();
+                        into &= into - 1;
+                        let mut moved = pl.cells;
+                        moved[j] = to as u8;
+                        assert_eq!(space.step(&pl, j, from, to), ranker.rank(&moved[..k]));
+                        checked += 1;
                     }
                 }
-                word.fetch_or(all * DONE, Relaxed);
             }
-            found
-        })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-}
-
-/// Expands the region state of placement `cells` (its free cells `free`) whose entry is
-/// free cell `bi`: every group tile next to the blank's region slides into it. Returns the
-/// states and the placements reached for the first time.
-#[inline]
-fn expand(&self, moves: &mut Moves, cells: &mut [u8; 16], free: u32, bi: u32) -> (u64, u64) {
-    let (s, fields, depth) = (self.space, self.fields, self.depth);
-    let k = s.k;
-    let blank = select(free, bi);
-    let region = s.grid.region(1 << blank, free);
-    let parity = ((depth + 1) % 2) as usize;
-    // First every move's rank, asking for its word, then the words: the fetches overlap
-    // (the field array is far larger than the caches for the big groups).
-    let mut m = 0;
-    for j in 0..k {
-        let from = cells[j];
-        let mut into = s.grid.adjacent[from as usize] & region;
-        while into != 0 {
-            let to = into.trailing_zeros();
-            into &= into - 1;
-            cells[j] = to as u8;
-            let q = s.ranker.rank(&cells[..k]);
-            fields.prefetch(q);
-            moves[m] = (q, j as u8, to as u8);
-            m += 1;
-            cells[j] = from;
+            assert!(checked > 1000, "{k} tiles: {checked} moves");
         }
     }
-    let (mut states, mut found) = (0, 0);
-    for &(q, j, to) in &moves[..m] {
-        let from = cells[j as usize];
-        // The tile left `from`: the blank is there now.
-        let free2 = (free & !(1 << to)) | (1 << from);
-        let entry = (free2 & ((1 << from) - 1)).count_ones();
-        if fields.seen(q, entry) {
-            continue;
-        }
-        let region2 = s.grid.region(1 << from, free2);
-        if let Some(first) = fields.mark(q, compress(region2, free2), entry, parity) {
-            states += 1;
-            if first {
-                found += 1;
-                cells[j as usize] = to;
-                self.write_value(q, &cells[..k], depth + 1);
-                cells[j as usize] = from;
-            }
-        }
-    }
-    (states, found)
 }
-
-/// Writes placement `q`'s value (its tiles at `cells`), reached at level `value`.
-#[inline]
-fn write_value(&self, q: u64, cells: &[u8], value: u32) {
-    let md = self.space.manhattan(cells);
-    let mut delta = (value - md) / 2;
-    if delta > MAX_DELTA as u32 {
-        delta = MAX_DELTA as u32;
-        self.clamped.fetch_add(1, Relaxed);
-    }
-    let shift = (q % 2) * 4;
-    let clear = ((UNREACHED as u32 ^ delta) as u8) << shift;
-    self.values[(q / 2) as usize].fetch_and(!clear, Relaxed);
-}
-}
-

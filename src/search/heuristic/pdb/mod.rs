@@ -16,6 +16,7 @@
 pub mod build;
 mod index;
 mod lookup;
+mod memory;
 mod partition;
 pub mod store;
 mod table;
