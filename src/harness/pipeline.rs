@@ -611,7 +611,7 @@ impl Sessions<'_> {
         let mut tally = ReportTally::new(names);
         let mut digest = Digest::default();
         let mut have = 0;
-        // A chunk's records (all of them, or `None` with how many there were) and cases.
+        // The chunk of cases from `from`, `None` past the last.
         let load = |from: usize| -> std::io::Result<Option<Chunk>> {
             if from >= positions {
                 return Ok(None);
