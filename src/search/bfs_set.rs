@@ -49,7 +49,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     QUEUE.with(|queue| {
         let queue = &mut *queue.borrow_mut();
-        if std::env::var_os("ZZ_WIDE").is_none() && problem.start.shape().cells() <= NARROW_CELLS {
+        if problem.start.shape().cells() <= NARROW_CELLS {
             bfs(problem, opts, &mut Narrow(BTreeSet::new()), queue)
         } else {
             bfs(problem, opts, &mut BTreeSet::new(), queue)
