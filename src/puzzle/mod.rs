@@ -13,7 +13,7 @@ mod rank;
 mod shape;
 
 pub use board::Board;
-pub use moves::{Move, Neighbors, MOVE_ORDER};
+pub use moves::{Children, Move, Neighbors, MOVE_ORDER};
 pub use parity::{is_solvable, permutation_parity};
 pub use parse::BoardError;
 pub use rank::{factorial, Ranker};

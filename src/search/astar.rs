@@ -25,37 +25,23 @@
 
 use super::heuristic::Heuristic;
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
-use crate::puzzle::{Board, Move, Neighbors, Shape, MAX_CELLS};
+use crate::puzzle::{Board, Children, Move, Neighbors, Shape, MAX_CELLS};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::sync::OnceLock;
-
-/// A state's successors as [`Neighbors::children`] lists them: (move index, cell the blank
-/// reaches), at most four.
-#[derive(Clone, Copy, Default)]
-struct Kids {
-    list: [(u8, u8); 4],
-    len: u8,
-}
 
 /// The successors of `shape`'s states indexed by a node's [`Node::blank_mv`] byte (the
 /// blank's cell and the move that made the state), built on first use and shared: an
 /// expansion reads its list with one load, where [`Neighbors::children`] splits the byte
 /// and clamps the move first.
-fn kids_by_byte(shape: Shape) -> &'static [Kids; 256] {
+fn kids_by_byte(shape: Shape) -> &'static [Children; 256] {
     const SIDES: usize = MAX_CELLS + 1;
-    static CACHE: [OnceLock<Box<[Kids; 256]>>; SIDES * SIDES] =
+    static CACHE: [OnceLock<Box<[Children; 256]>>; SIDES * SIDES] =
         [const { OnceLock::new() }; SIDES * SIDES];
     CACHE[shape.width() * SIDES + shape.height()].get_or_init(|| {
         let neighbors = Neighbors::of(shape);
         Box::new(std::array::from_fn(|b| {
-            let children = neighbors.children(b & 0xF, (b >> 4) as u8);
-            let mut kids = Kids::default();
-            for (k, &c) in kids.list.iter_mut().zip(children.as_slice()) {
-                *k = c;
-                kids.len += 1;
-            }
-            kids
+            neighbors.children(b & 0xF, (b >> 4) as u8)
         }))
     })
 }
@@ -796,8 +782,9 @@ fn run<H: Heuristic, O: Open>(
         };
         let board = Board::from_parts(shape, node.cells, node.blank());
         let kids = by_byte[node.blank_mv as usize];
-        stats.generated += kids.len as u64;
-        for &(m, to) in &kids.list[..kids.len as usize] {
+        let kids = kids.as_slice();
+        stats.generated += kids.len() as u64;
+        for &(m, to) in kids {
             let tile = board.tile(to as usize);
             let child = board.slide_blank_to(to as usize);
             let (ch, child_memo) = h.step(
