@@ -203,8 +203,6 @@ struct Space {
     grid: Grid,
     ranker: PartialRanker,
     k: usize,
-    /// `weights[slot]`: the slot's weight in the rank.
-    weights: [u64; 16],
     /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
     dist: [[u8; 16]; 16],
 }
@@ -248,12 +246,12 @@ impl Space {
     fn step(&self, pl: &Placement, j: usize, from: u32, to: u32) -> u64 {
         let (lo, hi) = (from.min(to), from.max(to));
         let mut between = pl.occupied & ((1 << hi) - (2 << lo));
-        let wj = self.weights[j];
+        let wj = self.ranker.weight(j);
         let mut d = wj * (hi - lo) as u64;
         while between != 0 {
             let i = pl.slot_at[between.trailing_zeros() as usize] as usize;
             between &= between - 1;
-            d = if i < j { d - wj } else { d + self.weights[i & 15] };
+            d = if i < j { d - wj } else { d + self.ranker.weight(i) };
         }
         if to > from {
             pl.rank + d
@@ -290,7 +288,6 @@ pub fn build(
     let ranker = PartialRanker::new(n, k);
     let space = Space {
         grid: Grid::new(shape),
-        weights: std::array::from_fn(|i| ranker.weight(i)),
         ranker,
         k,
         dist: home_distances(shape, home),
@@ -499,7 +496,6 @@ mod tests {
             let home: Vec<u8> = (1..=k as u8).collect();
             let space = Space {
                 grid: Grid::new(shape),
-                weights: std::array::from_fn(|i| ranker.weight(i)),
                 ranker: ranker.clone(),
                 k,
                 dist: home_distances(shape, &home),
