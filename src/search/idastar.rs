@@ -159,6 +159,13 @@ impl<H: Heuristic> Search<'_, H> {
         }
         self.stats.generated += n as u64;
         kids[..n].sort_by_key(|k| k.3);
+        // The dual lookups of the children the cheap sums leave within the bound, asked for
+        // together before the first is refined (they miss the caches, as the cheap ones do).
+        for &(_, to, child, ch, _) in &kids[..n] {
+            if g + 1 + ch.max(h.saturating_sub(1)) <= self.bound {
+                heuristic.prefetch_refine(&crate::puzzle::Board::from_parts(self.shape, child, to));
+            }
+        }
         for &(m, to, child, ch, child_memo) in &kids[..n] {
             if g + h > self.bound {
                 self.next_bound = self.next_bound.min(g + h);
@@ -331,3 +338,4 @@ pub fn diameter(shape: crate::puzzle::Shape) -> Option<u32> {
 
 /// Where no diameter is known, an exhaustive IDA* gives up (status `limit`) past this bound.
 const UNKNOWN_DIAMETER_CAP: u32 = 250;
+

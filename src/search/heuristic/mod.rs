@@ -66,6 +66,12 @@ pub trait Heuristic {
     #[inline]
     fn prefetch(&self, _memo: &Self::Memo, _tile: u8, _from: usize, _to: usize) {}
 
+    /// Prepares [`Heuristic::refine`] of `after` (a pattern database asks for the entries
+    /// of its dual lookups), for a search that knows which children it will refine before
+    /// it refines the first.
+    #[inline]
+    fn prefetch_refine(&self, _after: &Board) {}
+
     /// A board exactly as far from the goal as `b` (whose memo is `memo`) that scores higher
     /// than `b` in the lookups the memo carries, for dual IDA* to continue from (a pattern
     /// database's dual boards); none for most heuristics.

@@ -260,6 +260,13 @@ pub fn open(
     // truncates a file in place while a run maps it stops that run (SIGBUS), as documented.
     let map = unsafe { memmap2::Mmap::map(&file) }
         .map_err(|e| format!("cannot map it into memory: {}", reason(e)))?;
+    // Huge pages for the lookups' random reads, before the first byte is touched: where the
+    // kernel keeps files in large folios (Linux 6.x on ext4, XFS, tmpfs…), a mapping advised
+    // so reads the file in 2 MiB folios and maps them whole, so a lookup misses no TLB entry
+    // and takes no page fault (Korf's 100: see docs/performance.md). A kernel without that
+    // refuses the advice or ignores it; the mapping works the same.
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
     let len = PatternTable::packed_len(shape, tiles.len()) as usize;
     let want = header(
         shape,
@@ -398,7 +405,23 @@ pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Resul
     if let Ok(meta) = std::fs::metadata(path) {
         Stamp::of(t.packed(), identity(&meta)).write(path);
     }
+    forget_cached_pages(path);
     Ok(())
+}
+
+/// Asks the kernel to drop a just-written file's pages from its cache (they are on the disk:
+/// `atomic_write` synced them). Written, they sit in the cache as small pages, and a mapping
+/// would use those; read again through [`open`]'s mapping, advised into huge pages, they come
+/// back as 2 MiB folios.
+fn forget_cached_pages(path: &Path) {
+    #[cfg(target_os = "linux")]
+    if let Ok(f) = std::fs::File::open(path) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: advice on an open descriptor; it reads and writes no memory of ours.
+        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = path;
 }
 
 /// Creates the cache directory, naming a file that stands in the way.
