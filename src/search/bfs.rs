@@ -59,7 +59,8 @@ pub struct Node {
     pub mv: u8,
 }
 
-const NO_MOVE: u8 = u8::MAX;
+/// [`Node::mv`] of the start, which no move made.
+pub(crate) const NO_MOVE: u8 = u8::MAX;
 
 /// Reads the path to `queue[i]` back through the parent indices.
 pub(crate) fn path_to(queue: &[Node], mut i: usize) -> Vec<Move> {
