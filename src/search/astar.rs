@@ -299,7 +299,9 @@ impl std::str::FromStr for Weight {
             ));
         }
         if frac.len() > 3 {
-            return Err(format!("`{s}`: give the weight with at most three decimals"));
+            return Err(format!(
+                "`{s}`: give the weight with at most three decimals"
+            ));
         }
         let den = 10u64.pow(frac.len() as u32);
         let whole: u64 = whole.parse().unwrap_or(u64::MAX);
@@ -548,7 +550,9 @@ fn memos<M: 'static>(all: &mut FxHashMap<std::any::TypeId, Box<dyn std::any::Any
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "astar",
     describe: "A* with --heuristic (default Manhattan), bucket open list",
-    make: super::registry::Make::Custom(|c| Box::new(super::informed::Informed::<Astar>::new("astar", c))),
+    make: super::registry::Make::Custom(|c| {
+        Box::new(super::informed::Informed::<Astar>::new("astar", c))
+    }),
 };
 
 /// astar as a [`super::heuristic::Guided`] search.
@@ -661,7 +665,10 @@ impl<M: Copy> Store<M> {
     #[inline(always)]
     fn reach(&mut self, node: Node, memo: M, open: &mut impl Open, order: Order) {
         let new = self.nodes.len as u32;
-        let Some((slot, j)) = self.closed.find_or_insert(node.cells, self.nodes.as_slice()) else {
+        let Some((slot, j)) = self
+            .closed
+            .find_or_insert(node.cells, self.nodes.as_slice())
+        else {
             if std::mem::size_of::<M>() != 0 {
                 self.memos.push(memo);
             }
@@ -688,7 +695,12 @@ impl<M: Copy> Store<M> {
 
     /// The moves from the start to node `idx`: each node's move undone, the board before
     /// it looked up.
-    fn path_to(&self, shape: crate::puzzle::Shape, neighbors: &Neighbors, mut idx: u32) -> Vec<Move> {
+    fn path_to(
+        &self,
+        shape: crate::puzzle::Shape,
+        neighbors: &Neighbors,
+        mut idx: u32,
+    ) -> Vec<Move> {
         let nodes = self.nodes.as_slice();
         let mut path = Vec::new();
         loop {
@@ -699,7 +711,8 @@ impl<M: Copy> Store<M> {
             let m = Move::from_index(node.mv());
             path.push(m);
             let back = neighbors.target(node.blank() as usize, m.inverse() as usize);
-            let before = Board::from_parts(shape, node.cells, node.blank()).slide_blank_to(back as usize);
+            let before =
+                Board::from_parts(shape, node.cells, node.blank()).slide_blank_to(back as usize);
             (_, idx) = self
                 .closed
                 .probe(before.packed(), nodes)
@@ -769,7 +782,11 @@ fn run<H: Heuristic, O: Open>(
         }
         let full = store.closed.len as u64 >= budget.max_states;
         // A path of 65,535 moves (only greedy search strays that far): give up too.
-        let (Some(cg), false, false) = (node.g.checked_add(1), full, budget.exhausted(stats.expanded)) else {
+        let (Some(cg), false, false) = (
+            node.g.checked_add(1),
+            full,
+            budget.exhausted(stats.expanded),
+        ) else {
             stats.stored = store.closed.len as u64;
             return Outcome::without_path(Status::Limit, stats);
         };
@@ -823,7 +840,6 @@ fn estimate(h: u32) -> u8 {
     debug_assert!(h <= u8::MAX as u32, "estimate {h} does not fit a node");
     h.min(u8::MAX as u32) as u8
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -885,10 +901,17 @@ mod tests {
         let mut rng = crate::util::Rng::new(17);
         let mut seen = std::collections::HashMap::new();
         let (a, b) = std::iter::repeat_with(|| rng.next_u64())
-            .find_map(|k| seen.insert(closed.home(k), k).filter(|&first| first != k).map(|first| (first, k)))
+            .find_map(|k| {
+                seen.insert(closed.home(k), k)
+                    .filter(|&first| first != k)
+                    .map(|first| (first, k))
+            })
             .expect("the pigeonhole gives a pair");
         assert_ne!(a, b);
-        assert_eq!(case(&mut closed, &[a, b, a, b]), [None, None, Some(0), Some(1)]);
+        assert_eq!(
+            case(&mut closed, &[a, b, a, b]),
+            [None, None, Some(0), Some(1)]
+        );
     }
 
     #[test]
@@ -930,7 +953,13 @@ mod tests {
                 // Greedy and weighted search reach states again by shorter paths: the
                 // arena then holds outdated nodes (this thread's arena, this case's and
                 // earlier ones': enough to see that the paths above went through some).
-                outdated += SCRATCH.with(|s| s.borrow().nodes.iter().filter(|n| n.mv() == OUTDATED).count());
+                outdated += SCRATCH.with(|s| {
+                    s.borrow()
+                        .nodes
+                        .iter()
+                        .filter(|n| n.mv() == OUTDATED)
+                        .count()
+                });
             }
         }
         assert!(outdated > 0, "no search above reached a state more cheaply");
@@ -942,7 +971,9 @@ mod tests {
         // A small case first, then one that grows the active part three times (by four,
         // then twice by two), then a small one again that must not see the big one's states.
         case(&mut closed, &[1, 2, 3]);
-        let keys: Vec<u64> = (0..5 * Closed::MIN_SLOTS as u64).map(|k| k * 0x10001).collect();
+        let keys: Vec<u64> = (0..5 * Closed::MIN_SLOTS as u64)
+            .map(|k| k * 0x10001)
+            .collect();
         assert!(case(&mut closed, &keys).iter().all(Option::is_none));
         assert!(closed.mask + 1 >= 8 * Closed::MIN_SLOTS);
         let stored: Vec<Node> = keys.iter().map(|&k| node(k)).collect();
@@ -953,6 +984,10 @@ mod tests {
         let expected: Vec<Option<u32>> = (0..keys.len() as u32).map(Some).collect();
         assert_eq!(again, expected, "every state found at its arena index");
         assert_eq!(case(&mut closed, &[keys[3], keys[3]]), vec![None, Some(0)]);
-        assert_eq!(closed.mask + 1, Closed::MIN_SLOTS, "a new case starts small");
+        assert_eq!(
+            closed.mask + 1,
+            Closed::MIN_SLOTS,
+            "a new case starts small"
+        );
     }
 }

@@ -223,7 +223,9 @@ impl<H: Heuristic> Search<'_, H> {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "idastar",
     describe: "IDA* with --heuristic (default Manhattan), Korf's node counting",
-    make: super::registry::Make::Custom(|c| Box::new(super::informed::Informed::<Idastar>::new("idastar", c))),
+    make: super::registry::Make::Custom(|c| {
+        Box::new(super::informed::Informed::<Idastar>::new("idastar", c))
+    }),
 };
 
 /// idastar as a [`super::heuristic::Guided`] search.
@@ -289,7 +291,8 @@ fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H, jump: boo
         let found = if h.consistent() {
             s.dfs(start.packed(), start.blank(), 0, h0, memo, u8::MAX)
         } else {
-            s.dfs_bpmx(start.packed(), start.blank(), 0, h0, memo, u8::MAX).0
+            s.dfs_bpmx(start.packed(), start.blank(), 0, h0, memo, u8::MAX)
+                .0
         };
         if found == Found::Goal {
             let path = s.path.iter().rev().map(|&m| Move::from_index(m)).collect();
@@ -338,4 +341,3 @@ pub fn diameter(shape: crate::puzzle::Shape) -> Option<u32> {
 
 /// Where no diameter is known, an exhaustive IDA* gives up (status `limit`) past this bound.
 const UNKNOWN_DIAMETER_CAP: u32 = 250;
-

@@ -12,7 +12,8 @@ use super::{Outcome, Problem, SolveOptions};
 /// The registry entry: weighted A* with the heuristic and weight of the run's [`super::Config`].
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "wastar",
-    describe: "weighted A*: ranked by g + w·h (--weight, default 1.5), paths at most w × the shortest",
+    describe:
+        "weighted A*: ranked by g + w·h (--weight, default 1.5), paths at most w × the shortest",
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<WeightedAstar>::new("wastar", c))
     }),
