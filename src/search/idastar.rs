@@ -143,16 +143,17 @@ impl<H: Heuristic> Search<'_, H> {
         let mut kids = [(0u8, 0u8, 0u64, 0u32, memo); 4];
         let mut n = 0;
         let children = self.neighbors.children(blank, last);
-        for &(_, to) in children.as_slice() {
+        let mut ahead = [super::heuristic::Ahead::default(); 4];
+        for (a, &(_, to)) in ahead.iter_mut().zip(children.as_slice()) {
             let tile = ((cells >> (4 * (to & 15))) & 0xF) as u8;
-            heuristic.prefetch(&memo, tile, to as usize, blank);
+            *a = heuristic.prefetch(&memo, tile, to as usize, blank);
         }
-        for &(m, to) in children.as_slice() {
+        for (&a, &(m, to)) in ahead.iter().zip(children.as_slice()) {
             let to = to as usize;
             let tile = ((cells >> (4 * to)) & 0xF) as u8;
             let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
             let after = crate::puzzle::Board::from_parts(self.shape, child, to as u8);
-            let (ch, child_memo) = heuristic.step_lazy(h, &memo, &after, tile, to, blank);
+            let (ch, child_memo) = heuristic.step_lazy(h, &memo, a, &after, tile, to, blank);
             h = h.max(ch.saturating_sub(1));
             kids[n] = (m, to as u8, child, ch, child_memo);
             n += 1;

@@ -40,11 +40,16 @@ pub trait Heuristic {
     /// [`Heuristic::step`] without the lookups that cost most and the memo does not carry
     /// (a pattern database's dual lookups), for a search that adds them with
     /// [`Heuristic::refine`] only where they can change what it does.
+    ///
+    /// `ahead` is what [`Heuristic::prefetch`] returned for the same move, if the search
+    /// called it (else [`Ahead::default`]).
+    #[allow(clippy::too_many_arguments)] // step's, and what prefetch located
     #[inline]
     fn step_lazy(
         &self,
         h: u32,
         memo: &Self::Memo,
+        _ahead: Ahead,
         after: &Board,
         tile: u8,
         from: usize,
@@ -63,8 +68,12 @@ pub trait Heuristic {
     /// Prepares [`Heuristic::step`] for `tile` sliding from `from` to `to` (a pattern
     /// database asks the processor for the table entries it will read), so that a search
     /// that calls this for all of a node's children first waits for their memory at once.
+    /// What it worked out on the way (where the entries are) goes back to
+    /// [`Heuristic::step_lazy`] for the same move, so that it is not worked out twice.
     #[inline]
-    fn prefetch(&self, _memo: &Self::Memo, _tile: u8, _from: usize, _to: usize) {}
+    fn prefetch(&self, _memo: &Self::Memo, _tile: u8, _from: usize, _to: usize) -> Ahead {
+        Ahead::default()
+    }
 
     /// Prepares [`Heuristic::refine`] of `after` (a pattern database asks for the entries
     /// of its dual lookups), for a search that knows which children it will refine before
@@ -80,6 +89,12 @@ pub trait Heuristic {
         None
     }
 }
+
+/// What [`Heuristic::prefetch`] worked out for one move, handed back to
+/// [`Heuristic::step_lazy`]: opaque to searches, whose only duty is to hand it back with the
+/// same move (a pattern database keeps each lookup's entry index and Manhattan distance).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ahead(pub [u64; 2]);
 
 /// A dual board a search may continue from instead of the board (see [`Heuristic::jump`]).
 #[derive(Clone, Copy, Debug)]

@@ -35,7 +35,7 @@
 
 use super::PdbSet;
 use crate::puzzle::{Board, Shape};
-use crate::search::heuristic::{Heuristic, Jump};
+use crate::search::heuristic::{Ahead, Heuristic, Jump};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -558,18 +558,25 @@ impl Heuristic for Pdb {
         }
     }
 
-    /// The regular and reflected lookups, each updated for the moved tile's group.
+    /// The regular and reflected lookups, each updated for the moved tile's group: at the
+    /// entries [`Pdb::prefetch`] located, when it did.
+    #[allow(clippy::too_many_arguments)] // step's, and what prefetch located
     #[inline(always)]
     fn step_lazy(
         &self,
         _h: u32,
         memo: &PdbMemo,
+        ahead: Ahead,
         _after: &Board,
         tile: u8,
         from: usize,
         to: usize,
     ) -> (u32, PdbMemo) {
-        let m = self.advance(memo, tile, from, to);
+        let m = if ahead.0[0] == 0 {
+            self.advance(memo, tile, from, to)
+        } else {
+            self.advance_at(memo, ahead, tile, from, to)
+        };
         (m.sum.max(m.mirrored_sum) as u32, m)
     }
 
@@ -591,17 +598,27 @@ impl Heuristic for Pdb {
         !self.any_dual
     }
 
+    /// Locates the moved tile's group entries, regular and reflected, and asks for them; the
+    /// located entries (index and Manhattan distance, `index << 8 | md + 1`, never 0) go to
+    /// [`Pdb::step_lazy`].
     #[inline(always)]
-    fn prefetch(&self, memo: &PdbMemo, tile: u8, from: usize, to: usize) {
+    fn prefetch(&self, memo: &PdbMemo, tile: u8, from: usize, to: usize) -> Ahead {
         let cells = memo.cells ^ (((from ^ to) as u64) << (4 * tile));
         let cell = |tiles: &[u8; 16], j: usize| ((cells >> (4 * tiles[j & 15])) & 0xF) as u8;
         let l = &self.regular;
         let g = l.group_of[tile as usize & 15] as usize;
-        self.set.tables[g].prefetch(|j| cell(&l.tiles[g], j));
+        let t = &self.set.tables[g];
+        let (i, md) = t.locate(|j| cell(&l.tiles[g], j));
+        t.prefetch_at(i);
+        let mut ahead = Ahead([i << 8 | (md as u64 + 1), 0]);
         if let Some(l) = &self.mirror {
             let g = l.group_of[tile as usize & 15] as usize;
-            self.set.tables[g].prefetch(|j| l.cell[cell(&l.tiles[g], j) as usize & 15]);
+            let t = &self.set.tables[g];
+            let (i, md) = t.locate(|j| l.cell[cell(&l.tiles[g], j) as usize & 15]);
+            t.prefetch_at(i);
+            ahead.0[1] = i << 8 | (md as u64 + 1);
         }
+        ahead
     }
 
     /// Asks for the table entries of the exact dual lookups of `after` (see
@@ -651,6 +668,25 @@ impl Heuristic for Pdb {
 }
 
 impl Pdb {
+    /// [`Pdb::advance`] at the entries [`Pdb::prefetch`] located.
+    #[inline(always)]
+    fn advance_at(&self, memo: &PdbMemo, ahead: Ahead, tile: u8, from: usize, to: usize) -> PdbMemo {
+        let at = |t: &super::PatternTable, a: u64| t.value_at(a >> 8, (a & 0xFF) as u32 - 1) as u8;
+        let mut m = *memo;
+        m.cells ^= ((from ^ to) as u64) << (4 * tile);
+        let g = self.regular.group_of[tile as usize] as usize;
+        let v = at(&self.set.tables[g], ahead.0[0]);
+        m.sum = m.sum + v as u16 - m.values[g] as u16;
+        m.values[g] = v;
+        if let Some(l) = &self.mirror {
+            let g = l.group_of[tile as usize] as usize;
+            let v = at(&self.set.tables[g], ahead.0[1]);
+            m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
+            m.mirrored[g] = v;
+        }
+        m
+    }
+
     /// The memo after `tile` slid from `from` to `to`: its group's value, regular and
     /// reflected, looked up again.
     #[inline(always)]

@@ -81,6 +81,13 @@ impl PatternTable {
     #[inline]
     pub fn value_of(&self, cell: impl Fn(usize) -> u8) -> u32 {
         let (i, md) = self.locate(cell);
+        self.value_at(i, md)
+    }
+
+    /// The table's value at entry `i` ([`PatternTable::locate`]'s index), whose group's
+    /// Manhattan distance is `md`.
+    #[inline]
+    pub fn value_at(&self, i: u64, md: u32) -> u32 {
         let packed: &[u8] = &self.packed;
         let delta = (packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
         // An unreached placement (the other parity, with every tile in the group) never
@@ -93,6 +100,12 @@ impl PatternTable {
     #[inline]
     pub fn prefetch(&self, cell: impl Fn(usize) -> u8) {
         let (i, _) = self.locate(cell);
+        self.prefetch_at(i);
+    }
+
+    /// Asks the processor to fetch entry `i`.
+    #[inline]
+    pub fn prefetch_at(&self, i: u64) {
         if let Some(byte) = self.packed.get((i / 2) as usize) {
             crate::util::prefetch(byte);
         }
@@ -100,7 +113,7 @@ impl PatternTable {
 
     /// The entry's index (the placement's rank) and the group's Manhattan distance.
     #[inline]
-    fn locate(&self, cell: impl Fn(usize) -> u8) -> (u64, u32) {
+    pub fn locate(&self, cell: impl Fn(usize) -> u8) -> (u64, u32) {
         let (mut used, mut i, mut md) = (0u32, 0u64, 0u32);
         for j in 0..self.tiles.len() {
             let c = cell(j);
