@@ -793,3 +793,40 @@ fn results_without_the_new_columns_still_read() {
     let v = bin().arg("verify").arg(&trimmed).output().unwrap();
     assert_eq!(code(&v), 0, "{}", stderr(&v));
 }
+
+/// A case in flight for longer than the stall notice's 5 s gets the notice on stderr, naming
+/// the program, the file and the line, while the run goes on and records the answer (the
+/// watch that gives the notice runs beside every pass).
+#[test]
+fn a_case_in_flight_for_5_s_is_named_on_stderr_and_still_recorded() {
+    let dir = temp_dir("ext-stall");
+    let csv = dir.join("one.csv");
+    std::fs::write(&csv, "id,start,expected_steps\nslow,1 2 3 4 5 6 7 x 8,1\n").unwrap();
+    let solver = toy("slow", "--delay 5600");
+    let out = dir.join("out");
+    let o = run(
+        &out,
+        &[
+            csv.to_str().unwrap(),
+            "-s",
+            "none",
+            "--solver",
+            &solver,
+            "-j",
+            "1",
+            "-q",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("slow has not answered") && err.contains("one.csv:2") && err.contains("5 s"),
+        "no stall notice naming the program and the case:\n{err}"
+    );
+    let r = rows(&out, "slow");
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        (r[0]["status"].as_str(), r[0]["steps"].as_str()),
+        ("solved", "1")
+    );
+}
