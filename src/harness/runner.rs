@@ -554,8 +554,10 @@ const STALL_AFTER: Duration = Duration::from_secs(5);
 /// user about cases in flight for [`STALL_AFTER`], and stops external programs' exchanges in
 /// flight as soon as the stop flag is raised.
 struct Watch {
-    /// Per worker: the case in flight and since when.
-    in_flight: Vec<std::sync::Mutex<Option<(usize, Instant)>>>,
+    /// Per worker: 1 + the case in flight, or 0. The watch times a case from when it first
+    /// sees it (within one look of its start), so a worker reads no clock and takes no lock
+    /// for it.
+    in_flight: Vec<AtomicUsize>,
     /// Set when the pass has ended; the condition variable wakes the watch at once (a plain
     /// sleep between its looks made every pass end up to one look later: 25 ms on average,
     /// per block and solver).
@@ -566,9 +568,7 @@ struct Watch {
 impl Watch {
     fn new(threads: usize) -> Watch {
         Watch {
-            in_flight: (0..threads.max(1))
-                .map(|_| std::sync::Mutex::new(None))
-                .collect(),
+            in_flight: (0..threads.max(1)).map(|_| AtomicUsize::new(0)).collect(),
             done: std::sync::Mutex::new(false),
             wake: std::sync::Condvar::new(),
         }
@@ -578,14 +578,14 @@ impl Watch {
         *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
         self.wake.notify_all();
     }
-    fn slot(&self) -> &std::sync::Mutex<Option<(usize, Instant)>> {
+    fn slot(&self) -> &AtomicUsize {
         crate::util::for_worker(&self.in_flight)
     }
     fn begin(&self, case: usize) {
-        *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = Some((case, Instant::now()));
+        self.slot().store(case + 1, Ordering::Relaxed);
     }
     fn end(&self) {
-        *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.slot().store(0, Ordering::Relaxed);
     }
     fn run(
         &self,
@@ -596,6 +596,8 @@ impl Watch {
     ) {
         let mut warned = std::collections::HashSet::new();
         let mut stopped = false;
+        // Per worker: the case seen in flight at the last look, and since when.
+        let mut seen = vec![(0usize, Instant::now()); self.in_flight.len()];
         loop {
             let finished = *self.done.lock().unwrap_or_else(|e| e.into_inner());
             for n in solver.notices() {
@@ -608,8 +610,12 @@ impl Watch {
                 stopped = true;
                 crate::external::process::stop_all();
             }
-            for slot in &self.in_flight {
-                let Some((i, since)) = *slot.lock().unwrap_or_else(|e| e.into_inner()) else {
+            for (slot, (was, since)) in self.in_flight.iter().zip(&mut seen) {
+                let now = slot.load(Ordering::Relaxed);
+                if now != *was {
+                    (*was, *since) = (now, Instant::now());
+                }
+                let Some(i) = now.checked_sub(1) else {
                     continue;
                 };
                 if since.elapsed() >= STALL_AFTER && warned.insert(i) {
