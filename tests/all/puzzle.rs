@@ -137,3 +137,43 @@ proptest! {
         }
     }
 }
+
+/// The parity test against the truth: every 2x3 and 3x3 board is solvable to the standard goal
+/// exactly when a breadth-first search from the goal reaches it (half of them).
+#[test]
+fn is_solvable_agrees_with_reachability_on_every_2x3_and_3x3_board() {
+    for shape in [Shape::new(3, 2).unwrap(), Shape::S3X3] {
+        let goal = Board::standard_goal(shape);
+        let ranker = Ranker::new(shape);
+        let mut reached = vec![false; ranker.size() as usize];
+        reached[ranker.rank(goal.packed()) as usize] = true;
+        let mut queue = vec![goal];
+        while let Some(b) = queue.pop() {
+            for m in 0..4 {
+                if let Some(next) = b.apply(Move::from_index(m)) {
+                    let r = ranker.rank(next.packed()) as usize;
+                    if !reached[r] {
+                        reached[r] = true;
+                        queue.push(next);
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            reached.iter().filter(|&&r| r).count() as u64,
+            ranker.size() / 2
+        );
+        for (r, &was_reached) in reached.iter().enumerate() {
+            let b = Board::from_packed(shape, ranker.unrank(r as u64));
+            assert_eq!(is_solvable(&b, &goal), was_reached, "{b}");
+            // And between two boards, neither the goal.
+            let other = Board::from_packed(shape, ranker.unrank((r as u64 * 7919) % ranker.size()));
+            let other_reached = reached[ranker.rank(other.packed()) as usize];
+            assert_eq!(
+                is_solvable(&b, &other),
+                was_reached == other_reached,
+                "{b} to {other}"
+            );
+        }
+    }
+}
