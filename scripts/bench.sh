@@ -27,7 +27,8 @@
 # Only the 15-puzzle parts: scripts/bench.sh --korf [--full | --pdb (only the tables' rows)];
 # only part 6: scripts/bench.sh --weights. Pattern-database rows: the fastest of 3 runs.
 # The scale benchmark (10,000,000 rows; SCALE_ROWS=N for another size), not run by default:
-# scripts/bench.sh --scale.
+# scripts/bench.sh --scale. Against an older binary, end to end in alternating rounds (Korf's
+# 100 with the 7-8 tables, 1M rows of -s table): scripts/bench.sh --against OLD [ROUNDS=N].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS=10000 BFS_PAIRS=${BFS_PAIRS:-1000} ROWS=1000000 PEER_CASES=2000 PEER_BFS=300
@@ -188,6 +189,45 @@ scale() {
   measure "compare of two runs" "0 1" $T compare "$s/a" "$s/b"
   measure "verify" 0 $T verify "$s/a"
 }
+# Side by side with an older binary, end to end (process start to exit), ROUNDS rounds (default
+# 10), each round running the older binary and then this one: Korf's 100 with the default
+# pattern-database run (when the 7-8 tables are cached) and 1,000,000 rows of `-s table`.
+# Prints each binary's median and range and the ratio of the medians (this ÷ older).
+against() {
+  local old=$1 rounds=${ROUNDS:-10}
+  [ -x "$old" ] || { echo "--against: $old is not an executable tilebench"; exit 2; }
+  $T gen --count 1000000 --seed 11 --unsolvable 0.1 -o "$tmp/m1.csv"
+  side_by_side() { # label, then the run's arguments (the output directory is added)
+    local label=$1; shift
+    local a="" b="" s e
+    for _ in $(seq "$rounds"); do
+      for bin in "$old" "$T"; do
+        rm -rf "$tmp/ab"
+        s=$(date +%s.%N); "$bin" run "$@" -q --out "$tmp/ab" >/dev/null 2>&1 \
+          || fail "$label: $bin failed"; e=$(date +%s.%N)
+        t=$(awk -v a="$s" -v b="$e" 'BEGIN { printf "%.3f", b - a }')
+        if [ "$bin" = "$old" ]; then a="$a $t"; else b="$b $t"; fi
+      done
+    done
+    med() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END {
+      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      printf "%.3f s (%.3f-%.3f)", m, v[1], v[NR] }'; }
+    ma=$(echo $a | med); mb=$(echo $b | med)
+    echo "$label: older $ma, this $mb; ratio of medians $(awk -v x="${mb%% *}" -v y="${ma%% *}" 'BEGIN { printf "%.2f", x / y }')"
+  }
+  local dir=${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}
+  if ls "$dir"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
+    side_by_side "Korf's 100, idastar --heuristic pdb --check" inputs/korf100.csv -s idastar --heuristic pdb --check
+  else
+    echo "Korf's 100: the 7-8 tables are not cached, skipped"
+  fi
+  side_by_side "1,000,000 rows, -s table" "$tmp/m1.csv" -s table
+}
+if [ "${1:-}" = "--against" ]; then
+  cargo build --release -q --bin tilebench
+  echo "## side by side with ${2:?--against needs the older binary}, $(cut -d' ' -f1-3 /proc/loadavg) load"
+  against "$2"; verdict; exit 0
+fi
 if [ "${1:-}" = "--scale" ]; then scale; verdict; exit 0; fi
 if [ "${1:-}" = "--korf" ]; then
   [ "${2:-}" = "--full" ] && FULL=1
