@@ -35,6 +35,8 @@ PAIRS=10000 BFS_PAIRS=${BFS_PAIRS:-1000} ROWS=1000000 PEER_CASES=2000 PEER_BFS=3
 if [ "${1:-}" = "--quick" ]; then PAIRS=2000 BFS_PAIRS=200 ROWS=200000 PEER_CASES=500 PEER_BFS=50; fi
 cargo build --release -q --example peers
 T=target/release/tilebench
+# Where tilebench caches pattern databases (its own default, or TILEBENCH_PDB_DIR).
+PDB_CACHE=${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=()
@@ -116,7 +118,7 @@ korf() {
   goal="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
   for p in 5-5-5 6-6-3 7-8; do
     if [ $p = 7-8 ]; then
-      dir=${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}
+      dir=$PDB_CACHE
       if ! ls "$dir"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
         echo "pdb 7-8: tables not cached, skipped (tilebench pdb build --size 4x4 --goal \"$goal\" builds them)"
         continue
@@ -141,8 +143,8 @@ korf() {
 weights() {
   echo
   local p=6-6-3 dir="$tmp/pdb-w"
-  if ls "${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
-    p=7-8 dir=${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}
+  if ls "$PDB_CACHE"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
+    p=7-8 dir=$PDB_CACHE
   fi
   echo "## Korf's 100: quality against time, --heuristic pdb ($p), 2 threads"
   printf '%-10s %7s %12s %13s %12s %12s\n' strategy weight "steps÷opt" "non-optimal" "nodes/inst" "ms/inst"
@@ -215,7 +217,7 @@ against() {
     ma=$(echo $a | med); mb=$(echo $b | med)
     echo "$label: older $ma, this $mb; ratio of medians $(awk -v x="${mb%% *}" -v y="${ma%% *}" 'BEGIN { printf "%.2f", x / y }')"
   }
-  local dir=${TILEBENCH_PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tilebench/pdb}
+  local dir=$PDB_CACHE
   if ls "$dir"/4x4-blank0-tiles15_14_13_12_11_10_9_8.pdb >/dev/null 2>&1; then
     side_by_side "Korf's 100, idastar --heuristic pdb --check" inputs/korf100.csv -s idastar --heuristic pdb --check
   else

@@ -467,16 +467,24 @@ impl Pdb {
             .collect()
     }
 
-    #[inline]
+    #[inline(always)]
     fn group_value<const MIRRORED: bool>(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
+        value_at(&self.set.tables[g], self.locate_group::<MIRRORED>(l, g, cells)) as u8
+    }
+
+    /// The [`located`] entry of group `g` through lookup `l` (`MIRRORED`: through its cell
+    /// map; the regular lookup's is the identity), for tiles on `cells` (tile → cell).
+    #[inline(always)]
+    fn locate_group<const MIRRORED: bool>(&self, l: &Lookup, g: usize, cells: u64) -> u64 {
         let tiles = &l.tiles[g];
         let t = &self.set.tables[g];
         let cell = |j: usize| ((cells >> (4 * tiles[j & 15])) & 0xF) as u8;
-        if MIRRORED {
-            t.value_of(|j| l.cell[cell(j) as usize]) as u8
+        let (i, md) = if MIRRORED {
+            t.locate(|j| l.cell[cell(j) as usize & 15])
         } else {
-            t.value_of(cell) as u8 // the regular lookup's cell map is the identity
-        }
+            t.locate(cell)
+        };
+        located(i, md)
     }
 
     /// The sum over groups on the dual board of the board packed in `board` (cell → tile)
@@ -487,10 +495,7 @@ impl Pdb {
         let board = walk(d, board, blank);
         let mut sum = 0;
         for (t, read) in self.set.tables.iter().zip(&d.read) {
-            sum += t.value_of(|j| {
-                let tile = (board >> (4 * (read[j & 15] & 15))) & 0xF;
-                d.cell_of[tile as usize]
-            });
+            sum += t.value_of(dual_cell(d, read, board));
         }
         sum.saturating_sub(d.steps as u32)
     }
@@ -549,7 +554,7 @@ impl Heuristic for Pdb {
         from: usize,
         to: usize,
     ) -> (u32, PdbMemo) {
-        let m = self.advance(memo, tile, from, to);
+        let m = self.advance(memo, self.locate_move::<false>(memo, tile, from, to), tile, from, to);
         let lazy = m.sum.max(m.mirrored_sum) as u32;
         if self.any_dual {
             (self.refine(lazy, after, u32::MAX), m)
@@ -572,11 +577,12 @@ impl Heuristic for Pdb {
         from: usize,
         to: usize,
     ) -> (u32, PdbMemo) {
-        let m = if ahead.0[0] == 0 {
-            self.advance(memo, tile, from, to)
+        let ahead = if ahead.0[0] == 0 {
+            self.locate_unasked(memo, tile, from, to)
         } else {
-            self.advance_at(memo, ahead, tile, from, to)
+            ahead
         };
+        let m = self.advance(memo, ahead, tile, from, to);
         (m.sum.max(m.mirrored_sum) as u32, m)
     }
 
@@ -599,26 +605,11 @@ impl Heuristic for Pdb {
     }
 
     /// Locates the moved tile's group entries, regular and reflected, and asks for them; the
-    /// located entries (index and Manhattan distance, `index << 8 | md + 1`, never 0) go to
+    /// [`located`] entries go to
     /// [`Pdb::step_lazy`].
     #[inline(always)]
     fn prefetch(&self, memo: &PdbMemo, tile: u8, from: usize, to: usize) -> Ahead {
-        let cells = memo.cells ^ (((from ^ to) as u64) << (4 * tile));
-        let cell = |tiles: &[u8; 16], j: usize| ((cells >> (4 * tiles[j & 15])) & 0xF) as u8;
-        let l = &self.regular;
-        let g = l.group_of[tile as usize & 15] as usize;
-        let t = &self.set.tables[g];
-        let (i, md) = t.locate(|j| cell(&l.tiles[g], j));
-        t.prefetch_at(i);
-        let mut ahead = Ahead([i << 8 | (md as u64 + 1), 0]);
-        if let Some(l) = &self.mirror {
-            let g = l.group_of[tile as usize & 15] as usize;
-            let t = &self.set.tables[g];
-            let (i, md) = t.locate(|j| l.cell[cell(&l.tiles[g], j) as usize & 15]);
-            t.prefetch_at(i);
-            ahead.0[1] = i << 8 | (md as u64 + 1);
-        }
-        ahead
+        self.locate_move::<true>(memo, tile, from, to)
     }
 
     /// Asks for the table entries of the exact dual lookups of `after` (see
@@ -629,10 +620,7 @@ impl Heuristic for Pdb {
         let (board, blank) = (after.packed(), after.blank() & 15);
         for d in self.duals[blank].iter().filter(|d| d.steps == 0) {
             for (t, read) in self.set.tables.iter().zip(&d.read) {
-                t.prefetch(|j| {
-                    let tile = (board >> (4 * (read[j & 15] & 15))) & 0xF;
-                    d.cell_of[tile as usize]
-                });
+                t.prefetch(dual_cell(d, read, board));
             }
         }
     }
@@ -668,41 +656,82 @@ impl Heuristic for Pdb {
 }
 
 impl Pdb {
-    /// [`Pdb::advance`] at the entries [`Pdb::prefetch`] located.
+    /// The [`located`] entries of the moved tile's group, regular and reflected, after
+    /// `tile` slid from `from` to `to`; with `FETCH`, each asked for as soon as it is located,
+    /// so that the first fetch is under way while the second is ranked.
     #[inline(always)]
-    fn advance_at(&self, memo: &PdbMemo, ahead: Ahead, tile: u8, from: usize, to: usize) -> PdbMemo {
-        let at = |t: &super::PatternTable, a: u64| t.value_at(a >> 8, (a & 0xFF) as u32 - 1) as u8;
+    fn locate_move<const FETCH: bool>(
+        &self,
+        memo: &PdbMemo,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> Ahead {
+        let cells = memo.cells ^ (((from ^ to) as u64) << (4 * tile));
+        let g = self.regular.group_of[tile as usize & 15] as usize;
+        let mut ahead = Ahead::default();
+        ahead.0[0] = self.locate_group::<false>(&self.regular, g, cells);
+        if FETCH {
+            self.set.tables[g].prefetch_at(ahead.0[0] >> 8);
+        }
+        if let Some(l) = &self.mirror {
+            let g = l.group_of[tile as usize & 15] as usize;
+            ahead.0[1] = self.locate_group::<true>(l, g, cells);
+            if FETCH {
+                self.set.tables[g].prefetch_at(ahead.0[1] >> 8);
+            }
+        }
+        ahead
+    }
+
+    /// [`Pdb::locate_move`] for a search that did not call [`Pdb::prefetch`]: out of line,
+    /// so that IDA*'s loop, which always hands over what `prefetch` located, does not carry
+    /// a second inlined copy of the ranking.
+    #[cold]
+    #[inline(never)]
+    fn locate_unasked(&self, memo: &PdbMemo, tile: u8, from: usize, to: usize) -> Ahead {
+        self.locate_move::<false>(memo, tile, from, to)
+    }
+
+    /// The memo after `tile` slid from `from` to `to`: its group's value, regular and
+    /// reflected, read at the entries `ahead` located ([`Pdb::locate_move`]).
+    #[inline(always)]
+    fn advance(&self, memo: &PdbMemo, ahead: Ahead, tile: u8, from: usize, to: usize) -> PdbMemo {
         let mut m = *memo;
         m.cells ^= ((from ^ to) as u64) << (4 * tile);
-        let g = self.regular.group_of[tile as usize] as usize;
-        let v = at(&self.set.tables[g], ahead.0[0]);
+        let g = self.regular.group_of[tile as usize & 15] as usize;
+        let v = value_at(&self.set.tables[g], ahead.0[0]) as u8;
         m.sum = m.sum + v as u16 - m.values[g] as u16;
         m.values[g] = v;
         if let Some(l) = &self.mirror {
-            let g = l.group_of[tile as usize] as usize;
-            let v = at(&self.set.tables[g], ahead.0[1]);
+            let g = l.group_of[tile as usize & 15] as usize;
+            let v = value_at(&self.set.tables[g], ahead.0[1]) as u8;
             m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
             m.mirrored[g] = v;
         }
         m
     }
+}
 
-    /// The memo after `tile` slid from `from` to `to`: its group's value, regular and
-    /// reflected, looked up again.
-    #[inline(always)]
-    fn advance(&self, memo: &PdbMemo, tile: u8, from: usize, to: usize) -> PdbMemo {
-        let mut m = *memo;
-        m.cells ^= ((from ^ to) as u64) << (4 * tile);
-        let g = self.regular.group_of[tile as usize] as usize;
-        let v = self.group_value::<false>(&self.regular, g, m.cells);
-        m.sum = m.sum + v as u16 - m.values[g] as u16;
-        m.values[g] = v;
-        if let Some(l) = &self.mirror {
-            let g = l.group_of[tile as usize] as usize;
-            let v = self.group_value::<true>(l, g, m.cells);
-            m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
-            m.mirrored[g] = v;
-        }
-        m
+/// A located entry, as [`Ahead`] holds it: the index and the group's Manhattan distance,
+/// plus one so that a located entry is never 0 ("not located").
+#[inline(always)]
+fn located(i: u64, md: u32) -> u64 {
+    i << 8 | (md as u64 + 1)
+}
+
+/// The value of table `t` at a [`located`] entry.
+#[inline(always)]
+fn value_at(t: &super::PatternTable, a: u64) -> u32 {
+    t.value_at(a >> 8, (a & 0xFF) as u32 - 1)
+}
+
+/// Slot `j`'s cell on the dual board of `d` (through the group's reads `read`) of the board
+/// packed in `board` (cell → tile, after `d`'s walk).
+#[inline(always)]
+fn dual_cell<'a>(d: &'a Dual, read: &'a [u8; 16], board: u64) -> impl Fn(usize) -> u8 + 'a {
+    move |j| {
+        let tile = (board >> (4 * (read[j & 15] & 15))) & 0xF;
+        d.cell_of[tile as usize]
     }
 }
