@@ -439,6 +439,18 @@ impl Closed {
         self.resize(Self::MIN_SLOTS);
         self.len = 0;
         self.next_generation();
+        self.ask_for_part();
+    }
+
+    /// Asks for every cache line of the active part. A case probes it at random: after
+    /// other work (another strategy's case) its lines are out of the caches, and each first
+    /// probe of a line would wait for it; asked for together, they arrive in one stream.
+    #[inline]
+    fn ask_for_part(&self) {
+        let per_line = 64 / std::mem::size_of::<Slot>();
+        for line in self.slots[..=self.mask].chunks_exact(per_line) {
+            crate::util::prefetch(&line[0]);
+        }
     }
 
     /// Makes the first `size` slots the active part.
@@ -516,6 +528,7 @@ impl Closed {
         }
         self.resize(size);
         self.next_generation();
+        self.ask_for_part();
         for (index, node) in stored.iter().enumerate() {
             if node.mv() == OUTDATED {
                 continue;
