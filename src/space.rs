@@ -110,9 +110,24 @@ impl DistanceTable {
     /// once, not each neighbour it tries.
     #[inline]
     pub fn step(&self, b: &Board) -> Option<(u8, u8)> {
-        let r = self.ranker.rank(b.packed()) as usize;
+        self.step_at(self.ranker.rank(b.packed()))
+    }
+    /// As [`DistanceTable::step`], for the board of rank `r` (by [`DistanceTable::ranker`]).
+    #[inline(always)]
+    pub fn step_at(&self, r: u64) -> Option<(u8, u8)> {
+        let r = r as usize;
         let d = self.dist[r];
         (d != UNREACHABLE).then(|| (d, self.toward[r]))
+    }
+    /// The first move a step closer from the board of rank `r`, a reachable state other than
+    /// the goal (as [`DistanceTable::step`]'s second half).
+    #[inline(always)]
+    pub fn toward_at(&self, r: u64) -> u8 {
+        self.toward[r as usize]
+    }
+    /// The ranks the table is indexed by.
+    pub fn ranker(&self) -> &Ranker {
+        &self.ranker
     }
     /// States at each distance, from 0 to the largest.
     pub fn counts(&self) -> &[u64] {
