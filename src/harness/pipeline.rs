@@ -40,6 +40,7 @@ use crate::search::heuristic::HeuristicKind;
 use crate::search::{registry, Limits, Solver};
 use crate::util::atomic_write;
 use crate::{Error, Result};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime};
@@ -654,7 +655,12 @@ impl Sessions<'_> {
                                 }
                                 digest.add(&of, &records, optimal, limits);
                             },
-                            || cases_csv::write_rows(&mut *w, &held, &records),
+                            // Straight to the file: the rows come formatted in parts
+                            // of a megabyte, which the buffer would only copy.
+                            || match w.flush() {
+                                Ok(()) => cases_csv::write_rows(w.get_mut(), &held, &records),
+                                Err(e) => Err(e.into()),
+                            },
                         );
                         written.map_err(std::io::Error::other)
                     },

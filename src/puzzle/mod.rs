@@ -17,4 +17,6 @@ pub use moves::{Children, Move, Neighbors, MOVE_ORDER};
 pub use parity::{is_solvable, permutation_parity};
 pub use parse::BoardError;
 pub use rank::{factorial, Lehmer, Ranker};
+#[cfg(test)]
+pub(crate) use shape::TEST_SHAPES;
 pub use shape::{Shape, ShapeError, MAX_CELLS};

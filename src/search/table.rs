@@ -222,8 +222,11 @@ mod tests {
     fn the_walk_by_incremental_rank_is_the_walk_by_whole_ranks() {
         let mut rng = crate::util::Rng::new(17);
         let mut walked = 0;
-        for (w, h) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+        for (w, h) in crate::puzzle::TEST_SHAPES {
             let shape = Shape::new(w, h).unwrap();
+            if check(shape).is_err() {
+                continue;
+            }
             let nb = Neighbors::of(shape);
             for blank in 0..shape.cells() {
                 let table = DistanceTable::build(canonical_goal(shape, blank)).unwrap();
