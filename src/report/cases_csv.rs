@@ -185,22 +185,24 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, boards: &mut Boards) {
     for column in Column::CASES_CSV {
         if column.of_record() {
             if column.measured() && !searched {
-                out.field("");
-            } else {
+                out.plain("");
+            } else if column.free_text() {
                 out.field(r.value(column, &mut num));
+            } else {
+                out.plain(r.value(column, &mut num));
             }
             continue;
         }
         match column {
             Column::Input => out.field(case.source.as_bytes()),
-            Column::Line => out.field(num.format(case.line)),
+            Column::Line => out.plain(num.format(case.line)),
             Column::Id => out.field(&case.id),
-            Column::ExpectedSteps => out.field(case.expected_steps.map_or("", |x| num.format(x))),
+            Column::ExpectedSteps => out.plain(case.expected_steps.map_or("", |x| num.format(x))),
             _ => {
                 let start = column == Column::Start;
                 match &case.problem {
-                    Ok(p) if start => out.field(boards.start(p.start)),
-                    Ok(p) => out.field(boards.goal(p.goal)),
+                    Ok(p) if start => out.plain(boards.start(p.start)),
+                    Ok(p) => out.plain(boards.goal(p.goal)),
                     Err(_) if start => out.field(&case.start_text),
                     Err(_) => out.field(&case.goal_text),
                 }
@@ -488,6 +490,16 @@ mod tests {
             theirs.write_record(&row).unwrap();
             let theirs = theirs.into_inner().unwrap();
             quoted += ours.contains(&b'"') as u32;
+            if !ours.contains(&b'"') {
+                // Text that needs no quotes is written alike by `plain`, which does not look.
+                let mut plain = Vec::new();
+                let mut w = crate::util::CsvRow::new(&mut plain);
+                for f in &row {
+                    w.plain(f);
+                }
+                w.end();
+                assert_eq!(plain, ours);
+            }
             assert_eq!(
                 String::from_utf8_lossy(&ours),
                 String::from_utf8_lossy(&theirs),
