@@ -33,7 +33,7 @@ pub struct Case {
     /// The 1-based line of the row in its file.
     pub line: u64,
     /// The `id` column, or empty.
-    pub id: String,
+    pub id: Id,
     /// The start as written.
     pub start_text: String,
     /// The goal as written (the default goal when the row has none).
@@ -42,6 +42,88 @@ pub struct Case {
     pub expected_steps: Option<i64>,
     /// The problem, or why the row is invalid (the message names file, line and problem).
     pub problem: Result<Problem, String>,
+}
+
+/// A row's id: text kept in place when it is short (most ids are numbers or short names),
+/// so that the million cases of a run, read and read back from the spool, do not each
+/// allocate one; longer ids are allocated. Reads as a `&str`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Id(IdText);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum IdText {
+    /// The first `len` bytes.
+    Short {
+        len: u8,
+        bytes: [u8; Id::SHORT],
+    },
+    Long(Box<str>),
+}
+
+impl Id {
+    /// The longest id kept in place, in bytes.
+    pub const SHORT: usize = 22;
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // Whole UTF-8 text was copied in (see `From<&str>`), so this never fails.
+            IdText::Short { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            IdText::Long(s) => s,
+        }
+    }
+}
+
+impl Default for Id {
+    fn default() -> Id {
+        Id::from("")
+    }
+}
+
+impl From<&str> for Id {
+    fn from(s: &str) -> Id {
+        Id(match u8::try_from(s.len()) {
+            Ok(len) if s.len() <= Id::SHORT => {
+                let mut bytes = [0u8; Id::SHORT];
+                bytes[..s.len()].copy_from_slice(s.as_bytes());
+                IdText::Short { len, bytes }
+            }
+            _ => IdText::Long(s.into()),
+        })
+    }
+}
+
+impl std::ops::Deref for Id {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for Id {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<String> for Id {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
 }
 
 /// A dataset file's facts for run.json.
@@ -564,7 +646,7 @@ impl CaseMaker<'_> {
             Err(msg) => Case {
                 source: self.source.clone(),
                 line,
-                id: String::new(),
+                id: Id::default(),
                 start_text: String::new(),
                 goal_text: String::new(),
                 expected_steps: None,
@@ -752,7 +834,7 @@ fn row_to_case(
     let mut case = Case {
         source: source.clone(),
         line,
-        id: field(cols.id).to_string(),
+        id: Id::from(field(cols.id)),
         start_text: String::new(),
         goal_text: String::new(),
         expected_steps: None,
@@ -866,6 +948,31 @@ mod tests {
         }
     }
 
+    /// An id reads back as the text it was made from, kept in place or allocated, whatever
+    /// its length (around the limit) and characters; it prints and compares as that text.
+    #[test]
+    fn an_id_is_its_text_short_or_long() {
+        let texts = (0..=Id::SHORT + 2)
+            .map(|n| "7".repeat(n))
+            .chain((0..=Id::SHORT / 2 + 1).map(|n| "é".repeat(n)))
+            .chain(["a,\"b\"".to_string(), "line\nbreak".to_string()]);
+        for text in texts {
+            let id = Id::from(text.as_str());
+            assert_eq!(id.as_str(), text);
+            assert_eq!(&*id, text.as_str());
+            assert!(id == text);
+            assert_eq!(id.to_string(), text);
+            assert_eq!(format!("{id:?}"), format!("{text:?}"));
+            assert_eq!(id, Id::from(text.as_str()));
+            assert_eq!(
+                matches!(id.0, IdText::Short { .. }),
+                text.len() <= Id::SHORT,
+                "{text}"
+            );
+        }
+        assert_eq!(Id::default().as_str(), "");
+    }
+
     #[test]
     fn line_index_counts_every_kind_of_line_end() {
         let l = LineIndex::new(b"a\r\nb\nc\rd", 1);
@@ -961,7 +1068,7 @@ mod line_tests {
             let cases = read(size);
             let got: Vec<(u64, String, bool)> = cases
                 .iter()
-                .map(|c| (c.line, c.id.clone(), c.problem.is_ok()))
+                .map(|c| (c.line, c.id.to_string(), c.problem.is_ok()))
                 .collect();
             assert_eq!(got, want, "pieces of {size} bytes");
             for (a, b) in cases.iter().zip(&whole) {

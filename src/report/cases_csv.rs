@@ -73,7 +73,7 @@ impl CaseRow {
         CaseRow {
             input: case.source.to_string(),
             line: case.line,
-            id: case.id.clone(),
+            id: case.id.to_string(),
             strategy: r.strategy.clone(),
             start: case
                 .problem
@@ -196,7 +196,7 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, boards: &mut Boards) {
         match column {
             Column::Input => out.field(case.source.as_bytes()),
             Column::Line => out.plain(num.format(case.line)),
-            Column::Id => out.field(&case.id),
+            Column::Id => out.field(case.id.as_str()),
             Column::ExpectedSteps => out.plain(case.expected_steps.map_or("", |x| num.format(x))),
             _ => {
                 let start = column == Column::Start;
