@@ -12,7 +12,7 @@
 //! are read, so that what is held is the pieces in flight, never the whole file.
 
 use super::pieces::Pieces;
-use crate::puzzle::{Board, Shape};
+use crate::puzzle::{Board, BoardError, Shape};
 use crate::search::Problem;
 use crate::util::clip;
 use std::fmt;
@@ -67,10 +67,11 @@ impl Id {
     /// The id as text.
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            // Whole UTF-8 text was copied in (see `From<&str>`), so this never fails.
-            IdText::Short { len, bytes } => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
-            }
+            // SAFETY: the first `len` bytes are a whole `&str` copied in by `From<&str>`
+            // (the only maker of a short id), so they are UTF-8.
+            IdText::Short { len, bytes } => unsafe {
+                std::str::from_utf8_unchecked(&bytes[..usize::from(*len)])
+            },
             IdText::Long(s) => s,
         }
     }
@@ -632,6 +633,7 @@ impl CaseMaker<'_> {
         &self,
         (line, result): (u64, Result<&csv::StringRecord, String>),
         rule: &mut ShapeRule,
+        goals: &mut LastGoal,
     ) -> Case {
         match result {
             Ok(r) => row_to_case(
@@ -641,7 +643,7 @@ impl CaseMaker<'_> {
                 &self.cols,
                 self.opts,
                 self.default_goal,
-                rule,
+                (rule, goals),
             ),
             Err(msg) => Case {
                 source: self.source.clone(),
@@ -687,6 +689,7 @@ impl CaseMaker<'_> {
         let mut reader = csv_reader(&text.as_bytes()[from..to]);
         let mut rec = csv::StringRecord::new();
         let mut cases = Vec::new();
+        let mut goals = LastGoal::default();
         let at = |p: Option<&csv::Position>| {
             lines.line(record_start(text, from as u64 + p.map_or(0, csv::Position::byte)) as u64)
         };
@@ -697,7 +700,7 @@ impl CaseMaker<'_> {
                 Ok(true) => (at(rec.position()), Ok(&rec)),
                 Err(e) => (at(e.position()), Err(e.to_string())),
             };
-            cases.push(self.case_of(row, rule));
+            cases.push(self.case_of(row, rule, &mut goals));
             if !each(rule) {
                 break;
             }
@@ -723,7 +726,26 @@ impl CaseMaker<'_> {
             "a quoted field opened on this line is never closed, so lines {line}–{end} were \
              read as one row; add the closing `\"`"
         );
-        *last = self.case_of((line, Err(why)), rule);
+        *last = self.case_of((line, Err(why)), rule, &mut LastGoal::default());
+    }
+}
+
+/// The last goal a piece's rows named, with its text and size: the rows of a dataset mostly
+/// share one goal, which is then parsed once for them all instead of once a row.
+#[derive(Default)]
+struct LastGoal(Option<(String, Option<Shape>, Board)>);
+
+impl LastGoal {
+    /// `Board::parse(text, size)`, from the last goal when it was the same text and size.
+    fn parse(&mut self, text: &str, size: Option<Shape>) -> Result<Board, BoardError> {
+        if let Some((t, s, b)) = &self.0 {
+            if t == text && *s == size {
+                return Ok(*b);
+            }
+        }
+        let b = Board::parse(text, size)?;
+        self.0 = Some((text.to_string(), size, b));
+        Ok(b)
     }
 }
 
@@ -824,7 +846,7 @@ fn row_to_case(
     cols: &Columns,
     opts: &InputOptions,
     default_goal: Option<Board>,
-    file_shape: &mut ShapeRule,
+    (file_shape, goals): (&mut ShapeRule, &mut LastGoal),
 ) -> Case {
     let field = |i: Option<usize>| i.and_then(|i| r.get(i)).unwrap_or("").trim();
     let start_field = field(Some(cols.start));
@@ -893,7 +915,7 @@ fn row_to_case(
         }
         let goal = if !goal_field.is_empty() {
             // Read the goal on its own first, so a goal of another size is named as such.
-            match Board::parse(goal_field, size) {
+            match goals.parse(goal_field, size) {
                 Ok(g) => g,
                 Err(crate::puzzle::BoardError::CellCount { .. }) => {
                     Board::parse(goal_field, Some(start.shape())).map_err(|e| {
@@ -971,6 +993,43 @@ mod tests {
             );
         }
         assert_eq!(Id::default().as_str(), "");
+    }
+
+    /// A piece parses a goal once while its rows repeat it: every row still gets the goal
+    /// its own text and size say, when goals change from row to row, when the same text is
+    /// read at another size, and when a goal is invalid.
+    #[test]
+    fn each_row_gets_its_own_goal_when_goals_repeat_or_change() {
+        let rows = [
+            ("3x3", "1 2 3 4 5 6 7 8 x"),
+            ("3x3", "1 2 3 4 5 6 7 8 x"),
+            ("3x3", "x 1 2 3 4 5 6 7 8"),
+            ("3x3", "1 2 3 4 5 6 7 8 x"),
+            ("4x2", "1 2 3 4 5 6 7 x"),
+            ("2x4", "1 2 3 4 5 6 7 x"),
+            ("2x4", "1 2 3 4 5 6 7 7"),
+            ("2x4", "1 2 3 4 5 6 7 7"),
+            ("2x4", "1 2 3 4 5 6 7 x"),
+        ];
+        let mut text = String::from("id,size,start,goal\n");
+        for (i, (size, goal)) in rows.iter().enumerate() {
+            let start = if size.ends_with('3') {
+                "1 2 3 4 5 6 7 x 8"
+            } else {
+                "1 2 3 4 5 6 x 7"
+            };
+            text.push_str(&format!("{i},{size},{start},{goal}\n"));
+        }
+        let (_, cases) = parse_dataset("g.csv", text.as_bytes(), &InputOptions::default()).unwrap();
+        assert_eq!(cases.len(), rows.len());
+        for (c, (size, goal)) in cases.iter().zip(rows) {
+            let want = Board::parse(goal, Some(size.parse().unwrap()));
+            match (&c.problem, want) {
+                (Ok(p), Ok(g)) => assert_eq!(p.goal, g, "{size} {goal}"),
+                (Err(e), Err(_)) => assert!(e.contains("goal"), "{e}"),
+                (got, want) => panic!("{size} {goal}: {got:?} against {want:?}"),
+            }
+        }
     }
 
     #[test]
