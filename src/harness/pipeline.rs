@@ -656,9 +656,15 @@ impl Sessions<'_> {
                                 digest.add(&of, &records, optimal, limits);
                             },
                             // Straight to the file: the rows come formatted in parts
-                            // of a megabyte, which the buffer would only copy.
+                            // of a megabyte, which the buffer would only copy. Its pages
+                            // start for the disk as they are written (the sync at the end
+                            // then waits less).
                             || match w.flush() {
-                                Ok(()) => cases_csv::write_rows(w.get_mut(), &held, &records),
+                                Ok(()) => {
+                                    let done = cases_csv::write_rows(w.get_mut(), &held, &records);
+                                    crate::util::start_writeback(w.get_ref());
+                                    done
+                                }
                                 Err(e) => Err(e.into()),
                             },
                         );

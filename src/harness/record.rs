@@ -313,7 +313,10 @@ impl Column {
             }
             i += 1;
         }
-        assert!(n == Column::RECORD_COLUMNS, "RECORD_COLUMNS counts the record's columns");
+        assert!(
+            n == Column::RECORD_COLUMNS,
+            "RECORD_COLUMNS counts the record's columns"
+        );
         out
     };
 
