@@ -618,12 +618,10 @@ impl Sessions<'_> {
                 return Ok(None);
             }
             let to = (from + CHUNK).min(positions);
-            let slots = self.store.read(from, to, names)?;
-            let found = slots.iter().filter(|s| s.is_some()).count();
-            if found < slots.len() {
-                return Ok(Some(Chunk::Missing(found)));
+            let (records, missing) = self.store.read_done(from, to, names)?;
+            if missing > 0 {
+                return Ok(Some(Chunk::Missing(records.len())));
             }
-            let records: Vec<Record> = slots.into_iter().flatten().collect();
             Ok(Some(Chunk::Full(
                 from..to,
                 records,
