@@ -334,15 +334,26 @@ pub fn findings_by_case<'a>(
     limits: &Limits,
 ) -> Vec<Finding<'a>> {
     let mut out = Vec::with_capacity(rows.len());
+    each_finding_by_case(rows, per_case, limits, |f| out.push(f));
+    out
+}
+
+/// [`findings_by_case`] handed to `each` one at a time, in the same order, without a vector
+/// of them (a run's final pass tallies a million, each as large as its row).
+pub fn each_finding_by_case<'a>(
+    rows: &[RowView<'a>],
+    per_case: usize,
+    limits: &Limits,
+    mut each: impl FnMut(Finding<'a>),
+) {
     let mut peers = Vec::with_capacity(per_case);
     for case in rows.chunks(per_case.max(1)) {
         peers.clear();
         peers.extend(case.iter().filter(|r| Answers::counts(r)));
         for r in case.iter().filter(|r| r.status != RowStatus::Invalid) {
-            out.push(finding(r, &peers, limits));
+            each(finding(r, &peers, limits));
         }
     }
-    out
 }
 
 /// One row's finding; `peers` are the answers of its case's optimal solvers.

@@ -21,8 +21,10 @@ pub struct DistanceTable {
     goal: Board,
     ranker: Ranker,
     dist: Vec<u8>,
-    /// `toward[rank]`: the first move (in move order, as [`crate::puzzle::Move::from_index`])
-    /// that takes the state one move closer to the goal; 4 for the goal and unreachable states.
+    /// The first move (in move order, as [`crate::puzzle::Move::from_index`]) that takes the
+    /// state of each rank one move closer to the goal, 2 bits each (four ranks a byte, see
+    /// [`DistanceTable::toward_at`]; 0 for the goal and unreachable states): a walk reads a
+    /// table a quarter of `dist`'s size, which stays in the cache.
     toward: Vec<u8>,
     /// `counts[d]`: how many states lie at distance `d`.
     counts: Vec<u64>,
@@ -54,7 +56,8 @@ impl DistanceTable {
         let ranker = Ranker::new(shape);
         let size = factorial(shape.cells()) as usize;
         let mut dist = vec![UNREACHABLE; size];
-        let mut toward = vec![4u8; size];
+        let mut toward = vec![0u8; size.div_ceil(4)];
+        let field = |r: usize| (r / 4, 2 * (r % 4));
         let neighbors = Neighbors::new(shape);
         // Each state with the move that reached it, so the move back is never tried.
         let mut frontier: Vec<(u64, u8, u8)> = vec![(goal.packed(), goal.blank() as u8, 4)];
@@ -72,12 +75,13 @@ impl DistanceTable {
                     // From the child, the move back to this state is one move closer; of
                     // all such, the first in move order.
                     let back = 3 - m;
+                    let (at, shift) = field(r);
                     if dist[r] == UNREACHABLE {
                         dist[r] = d + 1;
-                        toward[r] = back;
+                        toward[at] |= back << shift;
                         next.push((c.packed(), to, m));
-                    } else if dist[r] == d + 1 {
-                        toward[r] = toward[r].min(back);
+                    } else if dist[r] == d + 1 && back < (toward[at] >> shift) & 3 {
+                        toward[at] = toward[at] & !(3 << shift) | back << shift;
                     }
                 }
             }
@@ -110,9 +114,28 @@ impl DistanceTable {
     /// once, not each neighbour it tries.
     #[inline]
     pub fn step(&self, b: &Board) -> Option<(u8, u8)> {
-        let r = self.ranker.rank(b.packed()) as usize;
-        let d = self.dist[r];
-        (d != UNREACHABLE).then(|| (d, self.toward[r]))
+        self.step_at(self.ranker.rank(b.packed()))
+    }
+    /// As [`DistanceTable::step`], for the board of rank `r` (by [`DistanceTable::ranker`]).
+    #[inline(always)]
+    pub fn step_at(&self, r: u64) -> Option<(u8, u8)> {
+        let d = self.dist[r as usize];
+        match d {
+            UNREACHABLE => None,
+            0 => Some((0, 4)),
+            _ => Some((d, self.toward_at(r))),
+        }
+    }
+    /// The first move a step closer from the board of rank `r`, a reachable state other than
+    /// the goal (as [`DistanceTable::step`]'s second half).
+    #[inline(always)]
+    pub fn toward_at(&self, r: u64) -> u8 {
+        let r = r as usize;
+        (self.toward[r / 4] >> (2 * (r % 4))) & 3
+    }
+    /// The ranks the table is indexed by.
+    pub fn ranker(&self) -> &Ranker {
+        &self.ranker
     }
     /// States at each distance, from 0 to the largest.
     pub fn counts(&self) -> &[u64] {

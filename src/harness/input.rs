@@ -12,7 +12,7 @@
 //! are read, so that what is held is the pieces in flight, never the whole file.
 
 use super::pieces::Pieces;
-use crate::puzzle::{Board, Shape};
+use crate::puzzle::{Board, BoardError, Shape};
 use crate::search::Problem;
 use crate::util::clip;
 use std::fmt;
@@ -33,7 +33,7 @@ pub struct Case {
     /// The 1-based line of the row in its file.
     pub line: u64,
     /// The `id` column, or empty.
-    pub id: String,
+    pub id: Id,
     /// The start as written.
     pub start_text: String,
     /// The goal as written (the default goal when the row has none).
@@ -42,6 +42,89 @@ pub struct Case {
     pub expected_steps: Option<i64>,
     /// The problem, or why the row is invalid (the message names file, line and problem).
     pub problem: Result<Problem, String>,
+}
+
+/// A row's id: text kept in place when it is short (most ids are numbers or short names),
+/// so that the million cases of a run, read and read back from the spool, do not each
+/// allocate one; longer ids are allocated. Reads as a `&str`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Id(IdText);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum IdText {
+    /// The first `len` bytes.
+    Short {
+        len: u8,
+        bytes: [u8; Id::SHORT],
+    },
+    Long(Box<str>),
+}
+
+impl Id {
+    /// The longest id kept in place, in bytes.
+    pub const SHORT: usize = 22;
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // SAFETY: the first `len` bytes are a whole `&str` copied in by `From<&str>`
+            // (the only maker of a short id), so they are UTF-8.
+            IdText::Short { len, bytes } => unsafe {
+                std::str::from_utf8_unchecked(&bytes[..usize::from(*len)])
+            },
+            IdText::Long(s) => s,
+        }
+    }
+}
+
+impl Default for Id {
+    fn default() -> Id {
+        Id::from("")
+    }
+}
+
+impl From<&str> for Id {
+    fn from(s: &str) -> Id {
+        Id(match u8::try_from(s.len()) {
+            Ok(len) if s.len() <= Id::SHORT => {
+                let mut bytes = [0u8; Id::SHORT];
+                bytes[..s.len()].copy_from_slice(s.as_bytes());
+                IdText::Short { len, bytes }
+            }
+            _ => IdText::Long(s.into()),
+        })
+    }
+}
+
+impl std::ops::Deref for Id {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for Id {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<String> for Id {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
 }
 
 /// A dataset file's facts for run.json.
@@ -550,6 +633,7 @@ impl CaseMaker<'_> {
         &self,
         (line, result): (u64, Result<&csv::StringRecord, String>),
         rule: &mut ShapeRule,
+        goals: &mut LastGoal,
     ) -> Case {
         match result {
             Ok(r) => row_to_case(
@@ -559,12 +643,12 @@ impl CaseMaker<'_> {
                 &self.cols,
                 self.opts,
                 self.default_goal,
-                rule,
+                (rule, goals),
             ),
             Err(msg) => Case {
                 source: self.source.clone(),
                 line,
-                id: String::new(),
+                id: Id::default(),
                 start_text: String::new(),
                 goal_text: String::new(),
                 expected_steps: None,
@@ -605,6 +689,7 @@ impl CaseMaker<'_> {
         let mut reader = csv_reader(&text.as_bytes()[from..to]);
         let mut rec = csv::StringRecord::new();
         let mut cases = Vec::new();
+        let mut goals = LastGoal::default();
         let at = |p: Option<&csv::Position>| {
             lines.line(record_start(text, from as u64 + p.map_or(0, csv::Position::byte)) as u64)
         };
@@ -615,7 +700,7 @@ impl CaseMaker<'_> {
                 Ok(true) => (at(rec.position()), Ok(&rec)),
                 Err(e) => (at(e.position()), Err(e.to_string())),
             };
-            cases.push(self.case_of(row, rule));
+            cases.push(self.case_of(row, rule, &mut goals));
             if !each(rule) {
                 break;
             }
@@ -641,7 +726,26 @@ impl CaseMaker<'_> {
             "a quoted field opened on this line is never closed, so lines {line}–{end} were \
              read as one row; add the closing `\"`"
         );
-        *last = self.case_of((line, Err(why)), rule);
+        *last = self.case_of((line, Err(why)), rule, &mut LastGoal::default());
+    }
+}
+
+/// The last goal a piece's rows named, with its text and size: the rows of a dataset mostly
+/// share one goal, which is then parsed once for them all instead of once a row.
+#[derive(Default)]
+struct LastGoal(Option<(String, Option<Shape>, Board)>);
+
+impl LastGoal {
+    /// `Board::parse(text, size)`, from the last goal when it was the same text and size.
+    fn parse(&mut self, text: &str, size: Option<Shape>) -> Result<Board, BoardError> {
+        if let Some((t, s, b)) = &self.0 {
+            if t == text && *s == size {
+                return Ok(*b);
+            }
+        }
+        let b = Board::parse(text, size)?;
+        self.0 = Some((text.to_string(), size, b));
+        Ok(b)
     }
 }
 
@@ -742,7 +846,7 @@ fn row_to_case(
     cols: &Columns,
     opts: &InputOptions,
     default_goal: Option<Board>,
-    file_shape: &mut ShapeRule,
+    (file_shape, goals): (&mut ShapeRule, &mut LastGoal),
 ) -> Case {
     let field = |i: Option<usize>| i.and_then(|i| r.get(i)).unwrap_or("").trim();
     let start_field = field(Some(cols.start));
@@ -752,7 +856,7 @@ fn row_to_case(
     let mut case = Case {
         source: source.clone(),
         line,
-        id: field(cols.id).to_string(),
+        id: Id::from(field(cols.id)),
         start_text: String::new(),
         goal_text: String::new(),
         expected_steps: None,
@@ -811,7 +915,7 @@ fn row_to_case(
         }
         let goal = if !goal_field.is_empty() {
             // Read the goal on its own first, so a goal of another size is named as such.
-            match Board::parse(goal_field, size) {
+            match goals.parse(goal_field, size) {
                 Ok(g) => g,
                 Err(crate::puzzle::BoardError::CellCount { .. }) => {
                     Board::parse(goal_field, Some(start.shape())).map_err(|e| {
@@ -863,6 +967,68 @@ mod tests {
             bytes.push(0xe9); // Latin-1 `é`
             let e = parse_dataset("f.csv", &bytes, &InputOptions::default()).unwrap_err();
             assert!(e.0.starts_with("f.csv:3: not valid UTF-8"), "{end:?}: {e}");
+        }
+    }
+
+    /// An id reads back as the text it was made from, kept in place or allocated, whatever
+    /// its length (around the limit) and characters; it prints and compares as that text.
+    #[test]
+    fn an_id_is_its_text_short_or_long() {
+        let texts = (0..=Id::SHORT + 2)
+            .map(|n| "7".repeat(n))
+            .chain((0..=Id::SHORT / 2 + 1).map(|n| "é".repeat(n)))
+            .chain(["a,\"b\"".to_string(), "line\nbreak".to_string()]);
+        for text in texts {
+            let id = Id::from(text.as_str());
+            assert_eq!(id.as_str(), text);
+            assert_eq!(&*id, text.as_str());
+            assert!(id == text);
+            assert_eq!(id.to_string(), text);
+            assert_eq!(format!("{id:?}"), format!("{text:?}"));
+            assert_eq!(id, Id::from(text.as_str()));
+            assert_eq!(
+                matches!(id.0, IdText::Short { .. }),
+                text.len() <= Id::SHORT,
+                "{text}"
+            );
+        }
+        assert_eq!(Id::default().as_str(), "");
+    }
+
+    /// A piece parses a goal once while its rows repeat it: every row still gets the goal
+    /// its own text and size say, when goals change from row to row, when the same text is
+    /// read at another size, and when a goal is invalid.
+    #[test]
+    fn each_row_gets_its_own_goal_when_goals_repeat_or_change() {
+        let rows = [
+            ("3x3", "1 2 3 4 5 6 7 8 x"),
+            ("3x3", "1 2 3 4 5 6 7 8 x"),
+            ("3x3", "x 1 2 3 4 5 6 7 8"),
+            ("3x3", "1 2 3 4 5 6 7 8 x"),
+            ("4x2", "1 2 3 4 5 6 7 x"),
+            ("2x4", "1 2 3 4 5 6 7 x"),
+            ("2x4", "1 2 3 4 5 6 7 7"),
+            ("2x4", "1 2 3 4 5 6 7 7"),
+            ("2x4", "1 2 3 4 5 6 7 x"),
+        ];
+        let mut text = String::from("id,size,start,goal\n");
+        for (i, (size, goal)) in rows.iter().enumerate() {
+            let start = if size.ends_with('3') {
+                "1 2 3 4 5 6 7 x 8"
+            } else {
+                "1 2 3 4 5 6 x 7"
+            };
+            text.push_str(&format!("{i},{size},{start},{goal}\n"));
+        }
+        let (_, cases) = parse_dataset("g.csv", text.as_bytes(), &InputOptions::default()).unwrap();
+        assert_eq!(cases.len(), rows.len());
+        for (c, (size, goal)) in cases.iter().zip(rows) {
+            let want = Board::parse(goal, Some(size.parse().unwrap()));
+            match (&c.problem, want) {
+                (Ok(p), Ok(g)) => assert_eq!(p.goal, g, "{size} {goal}"),
+                (Err(e), Err(_)) => assert!(e.contains("goal"), "{e}"),
+                (got, want) => panic!("{size} {goal}: {got:?} against {want:?}"),
+            }
         }
     }
 
@@ -961,7 +1127,7 @@ mod line_tests {
             let cases = read(size);
             let got: Vec<(u64, String, bool)> = cases
                 .iter()
-                .map(|c| (c.line, c.id.clone(), c.problem.is_ok()))
+                .map(|c| (c.line, c.id.to_string(), c.problem.is_ok()))
                 .collect();
             assert_eq!(got, want, "pieces of {size} bytes");
             for (a, b) in cases.iter().zip(&whole) {

@@ -59,10 +59,10 @@ const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
 pub fn encode(rec: &Record, out: &mut Vec<u8>) {
     let mut num = itoa::Buffer::new();
     let mut row = crate::util::CsvRow::new(out);
-    row.field(num.format(rec.case));
+    row.plain(num.format(rec.case));
     for column in Column::of_records() {
         match column {
-            Column::Path if rec.path.as_deref() == Some("") => row.field("-"),
+            Column::Path if rec.path.as_deref() == Some("") => row.plain("-"),
             Column::Message if rec.message.contains(['\\', '\n', '\r']) => {
                 let mut msg = String::with_capacity(rec.message.len() + 8);
                 for ch in rec.message.chars() {
@@ -75,7 +75,8 @@ pub fn encode(rec: &Record, out: &mut Vec<u8>) {
                 }
                 row.field(&msg);
             }
-            _ => row.field(rec.value(column, &mut num)),
+            _ if column.free_text() => row.field(rec.value(column, &mut num)),
+            _ => row.plain(rec.value(column, &mut num)),
         }
     }
     row.end();

@@ -40,6 +40,7 @@ use crate::search::heuristic::HeuristicKind;
 use crate::search::{registry, Limits, Solver};
 use crate::util::atomic_write;
 use crate::{Error, Result};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime};
@@ -617,12 +618,10 @@ impl Sessions<'_> {
                 return Ok(None);
             }
             let to = (from + CHUNK).min(positions);
-            let slots = self.store.read(from, to, names)?;
-            let found = slots.iter().filter(|s| s.is_some()).count();
-            if found < slots.len() {
-                return Ok(Some(Chunk::Missing(found)));
+            let (records, missing) = self.store.read_done(from, to, names)?;
+            if missing > 0 {
+                return Ok(Some(Chunk::Missing(records.len())));
             }
-            let records: Vec<Record> = slots.into_iter().flatten().collect();
             Ok(Some(Chunk::Full(
                 from..to,
                 records,
@@ -654,7 +653,18 @@ impl Sessions<'_> {
                                 }
                                 digest.add(&of, &records, optimal, limits);
                             },
-                            || cases_csv::write_rows(&mut *w, &held, &records),
+                            // Straight to the file: the rows come formatted in parts
+                            // of a megabyte, which the buffer would only copy. Its pages
+                            // start for the disk as they are written (the sync at the end
+                            // then waits less).
+                            || match w.flush() {
+                                Ok(()) => {
+                                    let done = cases_csv::write_rows(w.get_mut(), &held, &records);
+                                    crate::util::start_writeback(w.get_ref());
+                                    done
+                                }
+                                Err(e) => Err(e.into()),
+                            },
                         );
                         written.map_err(std::io::Error::other)
                     },

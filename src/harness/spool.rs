@@ -10,7 +10,7 @@
 //! The scratch file is created beside the results and unlinked at once: it holds no name,
 //! and vanishes with the process however it ends (kill -9 included).
 
-use super::input::{self, Case, InputError, InputFile, InputOptions};
+use super::input::{self, Case, Id, InputError, InputFile, InputOptions};
 use super::shard::Shard;
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
@@ -350,7 +350,7 @@ fn broken(i: usize) -> Case {
     Case {
         source: Arc::from("<scratch>"),
         line: 0,
-        id: String::new(),
+        id: Id::default(),
         start_text: String::new(),
         goal_text: String::new(),
         expected_steps: None,
@@ -463,6 +463,17 @@ fn string(b: &mut &[u8], keep: bool) -> Option<String> {
     })
 }
 
+/// As [`string`], for an id (kept in place when short: no allocation).
+fn id(b: &mut &[u8], keep: bool) -> Option<Id> {
+    let n = usize::try_from(varint(b)?).ok()?;
+    let s = take(b, n)?;
+    Some(if keep {
+        Id::from(&*String::from_utf8_lossy(s))
+    } else {
+        Id::default()
+    })
+}
+
 fn board(b: &mut &[u8], shape: Shape) -> Option<Board> {
     let cells = u64::from_le_bytes(take(b, 8)?.try_into().ok()?);
     let blank = take(b, 1)?[0];
@@ -491,7 +502,7 @@ fn decode(b: &mut &[u8], sources: &[Arc<str>], wanted: bool) -> Option<Case> {
         let m = string(b, wanted)?;
         (Err(m), string(b, wanted)?, string(b, wanted)?)
     };
-    let id = string(b, wanted)?;
+    let id = id(b, wanted)?;
     if !wanted {
         return None;
     }

@@ -293,9 +293,43 @@ impl Store {
         to: usize,
         names: &[String],
     ) -> io::Result<Vec<Option<Record>>> {
+        let mut out = Vec::with_capacity((to - from) * self.layout.solvers);
+        self.read_each(from, to, names, |r| out.push(r))?;
+        Ok(out)
+    }
+
+    /// As [`Store::read`], the records that are there, in the same order, and how many jobs
+    /// are not done: the final pass takes its chunks' records as they are decoded, without a
+    /// second vector.
+    ///
+    /// # Errors
+    /// A read that fails.
+    pub fn read_done(
+        &self,
+        from: usize,
+        to: usize,
+        names: &[String],
+    ) -> io::Result<(Vec<Record>, usize)> {
+        let mut out = Vec::with_capacity((to - from) * self.layout.solvers);
+        let mut missing = 0;
+        self.read_each(from, to, names, |r| match r {
+            Some(r) => out.push(r),
+            None => missing += 1,
+        })?;
+        Ok((out, missing))
+    }
+
+    /// The slots of positions `from..to`, decoded and handed to `each` in grid order.
+    fn read_each(
+        &self,
+        from: usize,
+        to: usize,
+        names: &[String],
+        mut each: impl FnMut(Option<Record>),
+    ) -> io::Result<()> {
         let (n, k) = (to - from, self.layout.solvers);
         if n == 0 || k == 0 {
-            return Ok(Vec::new());
+            return Ok(());
         }
         let mut bytes = vec![0u8; n * k * SLOT];
         for (j, part) in bytes.chunks_mut(n * SLOT).enumerate() {
@@ -315,7 +349,6 @@ impl Store {
             text = vec![0u8; (hi - lo) as usize];
             self.texts.read_exact_at(&mut text, lo)?;
         }
-        let mut out = Vec::with_capacity(n * k);
         for p in 0..n {
             let case = self.layout.shard.case_at(from + p);
             for (j, name) in names.iter().enumerate().take(k) {
@@ -328,10 +361,10 @@ impl Store {
                     self.texts.read_exact_at(&mut own, at)?;
                     decode(s, case, name, &own, at)
                 };
-                out.push(rec);
+                each(rec);
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -390,6 +423,8 @@ mod tests {
         let back = store.read(0, layout.positions(), &names).unwrap();
         let last = back.len() - 1;
         assert!(back[last].is_none());
+        let (done, missing) = store.read_done(0, layout.positions(), &names).unwrap();
+        assert_eq!((&done[..], missing), (&want[..last], 1));
         let back: Vec<Record> = back.into_iter().flatten().collect();
         assert_eq!(back, want[..last]);
         // A range in the middle.

@@ -69,7 +69,7 @@ impl Digest {
         for r in records.iter().filter(|r| r.status == RowStatus::Error) {
             self.errors.push(Kept::MAX, || r.message.clone());
         }
-        for f in check::findings_by_case(&views, k, limits) {
+        check::each_finding_by_case(&views, k, limits, |f| {
             self.findings += 1;
             let s = match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
                 Some(s) => s,
@@ -89,7 +89,7 @@ impl Digest {
                     .push(SHOWN, || f.line());
                 self.failures.push(Self::FAILURES, || f.line());
             }
-        }
+        });
     }
 }
 

@@ -16,5 +16,7 @@ pub use board::Board;
 pub use moves::{Children, Move, Neighbors, MOVE_ORDER};
 pub use parity::{is_solvable, permutation_parity};
 pub use parse::BoardError;
-pub use rank::{factorial, Ranker};
+pub use rank::{factorial, Lehmer, Ranker};
+#[cfg(test)]
+pub(crate) use shape::TEST_SHAPES;
 pub use shape::{Shape, ShapeError, MAX_CELLS};

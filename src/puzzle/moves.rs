@@ -189,6 +189,26 @@ impl Neighbors {
     }
 }
 
+/// Scrambling boards for tests.
+#[cfg(test)]
+impl Neighbors {
+    /// `n` random moves of the blank from `b` (any legal move, the move back included).
+    pub(crate) fn random_walk(
+        &self,
+        mut b: super::Board,
+        n: u64,
+        rng: &mut crate::util::Rng,
+    ) -> super::Board {
+        for _ in 0..n {
+            let kids = self.children(b.blank(), 4);
+            let kids = kids.as_slice();
+            let (_, to) = kids[rng.index(kids.len() as u64) as usize];
+            b = b.slide_blank_to(to as usize);
+        }
+        b
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -132,3 +132,18 @@ impl FromStr for Shape {
         Shape::new(w, h)
     }
 }
+
+/// The shapes unit tests walk over: square and oblong, 4 to 16 cells.
+#[cfg(test)]
+pub(crate) const TEST_SHAPES: [(usize, usize); 10] = [
+    (2, 2),
+    (3, 2),
+    (2, 3),
+    (4, 2),
+    (2, 4),
+    (3, 3),
+    (4, 3),
+    (3, 4),
+    (5, 2),
+    (4, 4),
+];

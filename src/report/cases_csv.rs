@@ -73,7 +73,7 @@ impl CaseRow {
         CaseRow {
             input: case.source.to_string(),
             line: case.line,
-            id: case.id.clone(),
+            id: case.id.to_string(),
             strategy: r.strategy.clone(),
             start: case
                 .problem
@@ -155,35 +155,54 @@ pub const COLUMNS: [&str; Column::CASES_CSV.len()] = {
 const CHUNK: usize = 8192;
 const BATCH: usize = 16;
 
+/// The boards' text of the rows a task formats: the start's, and the last goal's (rows of
+/// a dataset mostly share their goal, formatted once for them all).
+#[derive(Default)]
+struct Boards {
+    start: String,
+    goal: Option<(crate::puzzle::Board, String)>,
+}
+
+impl Boards {
+    fn start(&mut self, b: crate::puzzle::Board) -> &str {
+        self.start.clear();
+        let _ = b.write_to(&mut self.start, "x");
+        &self.start
+    }
+    fn goal(&mut self, b: crate::puzzle::Board) -> &str {
+        if !matches!(&self.goal, Some((g, _)) if *g == b) {
+            self.goal = Some((b, b.to_string()));
+        }
+        self.goal.as_ref().map_or("", |(_, text)| text)
+    }
+}
+
 /// Appends one record's row (the same fields as [`CaseRow::new`], without building one).
-fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record) {
+fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, boards: &mut Boards) {
     let mut num = itoa::Buffer::new();
-    let mut board = String::with_capacity(48);
     let searched = r.status.searched();
     let mut out = crate::util::CsvRow::new(out);
     for column in Column::CASES_CSV {
         if column.of_record() {
             if column.measured() && !searched {
-                out.field("");
-            } else {
+                out.plain("");
+            } else if column.free_text() {
                 out.field(r.value(column, &mut num));
+            } else {
+                out.plain(r.value(column, &mut num));
             }
             continue;
         }
         match column {
             Column::Input => out.field(case.source.as_bytes()),
-            Column::Line => out.field(num.format(case.line)),
-            Column::Id => out.field(&case.id),
-            Column::ExpectedSteps => out.field(case.expected_steps.map_or("", |x| num.format(x))),
+            Column::Line => out.plain(num.format(case.line)),
+            Column::Id => out.field(case.id.as_str()),
+            Column::ExpectedSteps => out.plain(case.expected_steps.map_or("", |x| num.format(x))),
             _ => {
                 let start = column == Column::Start;
                 match &case.problem {
-                    Ok(p) => {
-                        board.clear();
-                        let b = if start { p.start } else { p.goal };
-                        let _ = b.write_to(&mut board, "x");
-                        out.field(&board);
-                    }
+                    Ok(p) if start => out.plain(boards.start(p.start)),
+                    Ok(p) => out.plain(boards.goal(p.goal)),
                     Err(_) if start => out.field(&case.start_text),
                     Err(_) => out.field(&case.goal_text),
                 }
@@ -227,8 +246,9 @@ pub fn write_rows(mut w: impl Write, cases: &CaseBlock, records: &[Record]) -> c
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut out = Vec::with_capacity(chunk.len() * 128);
+                let mut boards = Boards::default();
                 for r in chunk {
-                    write_row(&mut out, cases.get(r.case), r);
+                    write_row(&mut out, cases.get(r.case), r, &mut boards);
                 }
                 out
             })
@@ -470,6 +490,16 @@ mod tests {
             theirs.write_record(&row).unwrap();
             let theirs = theirs.into_inner().unwrap();
             quoted += ours.contains(&b'"') as u32;
+            if !ours.contains(&b'"') {
+                // Text that needs no quotes is written alike by `plain`, which does not look.
+                let mut plain = Vec::new();
+                let mut w = crate::util::CsvRow::new(&mut plain);
+                for f in &row {
+                    w.plain(f);
+                }
+                w.end();
+                assert_eq!(plain, ours);
+            }
             assert_eq!(
                 String::from_utf8_lossy(&ours),
                 String::from_utf8_lossy(&theirs),
@@ -490,7 +520,9 @@ mod tests {
                     a,2 3 4 1 5 x 7 6 8,,19\n\
                     \"b,c\",1 2 3 4 5 6 7 7 x,,\n\
                     d,2 1 3 4 5 6 7 8 x,,-1\n\
-                    e,1 2 3 x 4 6 7 5 8,,4\n";
+                    e,1 2 3 x 4 6 7 5 8,,4\n\
+                    f,1 x 2 3 4 5 6 7 8,x 1 2 3 4 5 6 7 8,\n\
+                    g,1 2 3 4 5 6 x 7 8,,2\n";
         let (_, cases) =
             parse_dataset("in,put.csv", text.as_bytes(), &InputOptions::default()).unwrap();
         let cfg = RunConfig {
@@ -514,6 +546,9 @@ mod tests {
             .map(|rec| CaseRow::new(&cases[rec.case], rec))
             .collect();
         assert_eq!(read, want);
-        assert_eq!(read.len(), 8);
+        assert_eq!(read.len(), 12);
+        // Rows whose goal changes from one row to the next (each task formats a goal once).
+        assert_eq!(read[9].goal, "x 1 2 3 4 5 6 7 8");
+        assert_eq!(read[10].goal, "1 2 3 4 5 6 7 8 x");
     }
 }

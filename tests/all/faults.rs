@@ -14,7 +14,7 @@ fn case(line: u64, start: Board, goal: Board) -> Case {
     Case {
         source: Arc::from("lib.csv"),
         line,
-        id: format!("c{line}"),
+        id: format!("c{line}").as_str().into(),
         start_text: start.to_string(),
         goal_text: goal.to_string(),
         expected_steps: None,

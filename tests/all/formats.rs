@@ -133,7 +133,7 @@ fn the_typed_row_has_the_columns_of_the_list_in_order() {
     let case = Case {
         source: Arc::from("x.csv"),
         line: 2,
-        id: String::new(),
+        id: Default::default(),
         start_text: "bad".into(),
         goal_text: String::new(),
         expected_steps: None,
