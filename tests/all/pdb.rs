@@ -760,9 +760,14 @@ struct Builder {
 
 impl Builder {
     fn start(args: &[&str], crash_at: Option<&str>) -> Builder {
-        use std::io::BufRead;
         let mut cmd = bin();
         cmd.args(["pdb", "build"]).args(args);
+        Builder::spawn(cmd, crash_at)
+    }
+
+    /// `cmd` started with its stderr read line by line.
+    fn spawn(mut cmd: std::process::Command, crash_at: Option<&str>) -> Builder {
+        use std::io::BufRead;
         cmd.stderr(std::process::Stdio::piped());
         if let Some(at) = crash_at {
             cmd.env("TILEBENCH_CRASH_AT", at);
@@ -915,4 +920,47 @@ fn a_builder_killed_holding_the_lock_does_not_block_the_next() {
     );
     // Every table is sound: what b built after the kill, and what a may have written first.
     assert_eq!(pdb_verify(&args).0, 0);
+}
+
+#[test]
+fn ctrl_c_while_a_run_builds_its_tables_ends_it_at_once() {
+    // The 6-6-3 tables take seconds; the run used to finish building (and caching) them
+    // before it answered the first Ctrl-C, which with the 7-8 tables meant minutes.
+    let dir = temp_dir("pdb-ctrl-c");
+    let out = dir.join("run");
+    let tables = dir.join("tables");
+    let mut cmd = bin();
+    cmd.args([
+        "run",
+        "inputs/4x4-shallow.csv",
+        "-s",
+        "idastar",
+        "--heuristic",
+        "pdb",
+        "--pdb-partition",
+        "6-6-3",
+        "--pdb-dir",
+        tables.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let mut run = Builder::spawn(cmd, None);
+    run.wait_for("pdb: building the 6-tile table");
+    let t0 = std::time::Instant::now();
+    unsafe { libc::kill(run.id as i32, libc::SIGINT) };
+    let (status, err) = run.finish();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted while the solvers were prepared"),
+        "{err}"
+    );
+    assert!(!err.contains("pdb: built the 6-tile"), "{err}");
+    assert!(t0.elapsed() < std::time::Duration::from_secs(2), "{err}");
+    // Nothing cached, nothing half-written, no results directory.
+    let left: Vec<String> = files_in(&tables)
+        .into_iter()
+        .filter(|n| n.contains(".pdb"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(!out.exists());
 }
