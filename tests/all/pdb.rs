@@ -923,6 +923,67 @@ fn a_builder_killed_holding_the_lock_does_not_block_the_next() {
 }
 
 #[test]
+fn a_directory_where_a_table_goes_is_named_as_such_not_as_missing() {
+    let dir = temp_dir("pdb-dir-in-the-way");
+    let table = dir.join("3x3-blank8-tiles1_2_3_4.pdb");
+    std::fs::create_dir(&table).unwrap();
+    let args = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 1, "{err}");
+    let said = format!(
+        "{} cannot be used: it is a directory, not a table file; remove it",
+        table.display()
+    );
+    assert!(err.contains(&said), "{err}");
+    assert_eq!(err.matches(": it is missing").count(), 1, "{err}");
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "pdb: cannot use {}: it is a directory, not a table file",
+            table.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "could not be cached in {}, so every run would build them again: {} is a \
+             directory, not a table file; remove it",
+            dir.display(),
+            table.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("Make room there"), "{err}");
+}
+
+#[test]
+fn a_cache_directory_that_cannot_be_made_is_named_with_a_sentence_not_an_os_error() {
+    // /sys refuses new directories (EPERM for root, EACCES for others).
+    let (code, err) = pdb_build(&[
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        "/sys/tilebench-test/pdb",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot create the directory /sys/tilebench-test/pdb: "),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+}
+
+#[test]
 fn ctrl_c_while_a_run_builds_its_tables_ends_it_at_once() {
     // The 6-6-3 tables take seconds; the run used to finish building (and caching) them
     // before it answered the first Ctrl-C, which with the 7-8 tables meant minutes.

@@ -133,7 +133,7 @@ pub fn verify(shape: Shape, blank: usize, partition: &Partition, dir: &Path) -> 
         .map(|home| {
             let tiles: Vec<u8> = home.iter().map(|&c| canon.tile(c as usize)).collect();
             let path = dir.join(store::file_name(shape, blank, &tiles));
-            let result = if path.is_file() {
+            let result = if path.exists() {
                 store::open(&path, shape, blank, home, &tiles, true).map(|(t, _)| t.len())
             } else {
                 Err("it is missing".to_string())
@@ -169,7 +169,7 @@ fn load_or_build_one(
     };
     match opened("") {
         Ok(t) => return (t, Cache::Loaded),
-        Err(why) if path.is_file() => log(format!(
+        Err(why) if path.exists() => log(format!(
             "pdb: cannot use {}: {why}; rebuilding it",
             path.display()
         )),

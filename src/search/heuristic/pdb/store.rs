@@ -251,6 +251,9 @@ pub fn open(
     let reason = |e: std::io::Error| crate::util::io_reason(&e);
     let file = std::fs::File::open(path).map_err(reason)?;
     let meta = file.metadata().map_err(reason)?;
+    if meta.is_dir() {
+        return Err(in_the_way("it"));
+    }
     let bytes = meta.len();
     if bytes == 0 {
         return Err("the file is empty (0 bytes), probably left by an interrupted write".into());
@@ -395,6 +398,9 @@ pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Resul
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         create_dir(dir)?;
     }
+    if path.is_dir() {
+        return Err(in_the_way(&path.display().to_string()));
+    }
     crate::util::atomic_write(path, |f| {
         f.write_all(header(shape, blank, &t.tiles, t.len()).as_bytes())?;
         f.write_all(t.packed())?;
@@ -424,6 +430,14 @@ fn forget_cached_pages(path: &Path) {
     let _ = path;
 }
 
+/// Why a directory at a table's path cannot be used, and what to do.
+fn in_the_way(subject: &str) -> String {
+    format!(
+        "{subject} is a directory, not a table file; remove it (`rmdir`, if it is empty) so \
+         the table can be cached there"
+    )
+}
+
 /// Creates the cache directory, naming a file that stands in the way.
 fn create_dir(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| {
@@ -438,7 +452,11 @@ fn create_dir(dir: &Path) -> Result<(), String> {
                 dir.display(),
                 f.display()
             ),
-            None => format!("cannot create the directory {}: {e}", dir.display()),
+            None => format!(
+                "cannot create the directory {}: {}",
+                dir.display(),
+                crate::util::io_reason(&e)
+            ),
         }
     })
 }
