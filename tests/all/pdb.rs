@@ -1025,3 +1025,11 @@ fn ctrl_c_while_a_run_builds_its_tables_ends_it_at_once() {
     assert!(left.is_empty(), "{left:?}");
     assert!(!out.exists());
 }
+
+#[test]
+fn an_empty_pdb_dir_is_refused_rather_than_taken_as_the_current_directory() {
+    let (code, err) = pdb_build(&["--size", "2x3", "--pdb-dir", ""]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the directory is empty; give a path"), "{err}");
+    assert!(!err.contains("pdb: built"), "{err}");
+}

@@ -19,16 +19,25 @@ use std::path::{Path, PathBuf};
 const MAGIC: &str = "TBPDB03";
 
 /// Where tables are cached: `--pdb-dir`, else `$TILEBENCH_PDB_DIR`, else
-/// `$XDG_CACHE_HOME/tilebench/pdb`, else `~/.cache/tilebench/pdb`.
+/// `$XDG_CACHE_HOME/tilebench/pdb`, else `~/.cache/tilebench/pdb`. A variable set but empty
+/// counts as unset (`TILEBENCH_PDB_DIR= tilebench run …` would otherwise cache the tables in
+/// the current directory), and so does a relative `$XDG_CACHE_HOME`, as the XDG
+/// specification says.
 pub fn default_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("TILEBENCH_PDB_DIR") {
-        return PathBuf::from(d);
+    dir_from(|name| std::env::var_os(name))
+}
+
+/// [`default_dir`] with the environment read through `var`.
+fn dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(d) = set("TILEBENCH_PDB_DIR") {
+        return d;
     }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        return PathBuf::from(d).join("tilebench/pdb");
+    if let Some(d) = set("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
+        return d.join("tilebench/pdb");
     }
-    if let Some(h) = std::env::var_os("HOME") {
-        return PathBuf::from(h).join(".cache/tilebench/pdb");
+    if let Some(h) = set("HOME") {
+        return h.join(".cache/tilebench/pdb");
     }
     PathBuf::from("results/pdb")
 }
@@ -522,6 +531,42 @@ fn process_alive(_pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_variables_and_a_relative_xdg_cache_home_do_not_choose_the_directory() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            dir_from(move |name| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            })
+        };
+        assert_eq!(
+            env(&[("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("TILEBENCH_PDB_DIR", ""), ("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("XDG_CACHE_HOME", ""), ("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("XDG_CACHE_HOME", "cache"), ("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("XDG_CACHE_HOME", "/c"), ("HOME", "/home/u")]),
+            Path::new("/c/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("TILEBENCH_PDB_DIR", "/t"), ("XDG_CACHE_HOME", "/c")]),
+            Path::new("/t")
+        );
+        assert_eq!(env(&[("HOME", "")]), Path::new("results/pdb"));
+    }
 
     #[test]
     fn temporary_names_give_their_process() {
