@@ -49,8 +49,8 @@ pub fn requested() -> bool {
 extern "C" fn on_signal(sig: libc::c_int) {
     if PREPARING.load(Ordering::SeqCst) {
         const SAID: &[u8] = b"\ntilebench: interrupted while the solvers were prepared (tables \
-            loaded or built), before any case of this session was solved: nothing is lost; \
-            run the same command again to start over\n";
+            loaded or built), before any case of this session was solved: nothing is lost \
+            (what an earlier session saved stays saved); run the same command again\n";
         // Only async-signal-safe calls: write(2) and _exit(2). A table being written is a
         // temporary file the next build removes; the build lock goes with the process.
         unsafe {

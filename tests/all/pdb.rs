@@ -962,6 +962,9 @@ fn a_directory_where_a_table_goes_is_named_as_such_not_as_missing() {
         "{err}"
     );
     assert!(!err.contains("Make room there"), "{err}");
+    // A small table's memory in megabytes, not `0.00 GB`.
+    assert!(err.contains("MB of memory while building"), "{err}");
+    assert!(!err.contains("0.00 GB"), "{err}");
 }
 
 #[test]

@@ -190,10 +190,14 @@ fn load_or_build_one(
     let entries = index::placements(shape.cells(), tiles.len());
     let memory = build::memory(shape.cells(), tiles.len());
     log(format!(
-        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {:.2} GB of memory while building{}",
+        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {} of memory while building{}",
         tiles.len(),
         tile_list(tiles),
-        memory as f64 / 1e9,
+        if memory >= 1e9 as u64 {
+            format!("{:.2} GB", memory as f64 / 1e9)
+        } else {
+            format!("{:.1} MB", memory as f64 / 1e6)
+        },
         if entries > 100_000_000 {
             "; this takes minutes, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
         } else {

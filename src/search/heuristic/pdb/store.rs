@@ -296,9 +296,12 @@ pub fn open(
     }
     if map.len() > total {
         return Err(format!(
-            "the file is {} bytes longer than its header says ({bytes} bytes, not {total}): it \
-             is damaged",
-            map.len() - total
+            "the file is {} longer than its header says ({bytes} bytes, not {total}): it is \
+             damaged",
+            match map.len() - total {
+                1 => "1 byte".to_string(),
+                n => format!("{n} bytes"),
+            }
         ));
     }
     let trailer = std::str::from_utf8(&map[head + len..])
