@@ -442,6 +442,46 @@ fn temporary_files_of_dead_builds_are_removed_and_live_ones_kept() {
 }
 
 #[test]
+fn a_temporary_file_is_kept_while_its_tables_build_lock_is_held() {
+    // A builder in another PID namespace (a container sharing the cache volume) or on another
+    // NFS host has a process id that looks dead from here, but it writes its temporary file
+    // while holding the table's build lock: the file must stay until the lock is free.
+    let dir = temp_dir("pdb-tmp-locked");
+    let args = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    assert_eq!(pdb_build(&args).0, 0);
+    let elsewhere = {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    let name = format!(".3x3-blank8-tiles1_2_3_4.pdb.tmp-{elsewhere}");
+    std::fs::write(dir.join(&name), "being written").unwrap();
+    let lock = std::fs::File::open(dir.join(".3x3-blank8-tiles1_2_3_4.pdb.lock")).unwrap();
+    use std::os::unix::io::AsRawFd;
+    assert_eq!(
+        unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("removed"), "{err}");
+    assert!(dir.join(&name).is_file(), "{err}");
+    drop(lock);
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("removed 1 temporary file(s)"), "{err}");
+    assert!(!dir.join(&name).exists(), "{err}");
+}
+
+#[test]
 fn pdb_build_of_datasets_builds_exactly_the_tables_their_goals_need() {
     let dir = temp_dir("pdb-datasets");
     let tables = dir.join("tables");

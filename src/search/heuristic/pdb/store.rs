@@ -475,8 +475,10 @@ fn create_dir(dir: &Path) -> Result<(), String> {
 
 /// Removes the temporary files that builds of processes no longer running left in `dir` (a
 /// kill or a full disk mid-write): `.NAME.pdb.tmp-PID`, and `NAME.tmpPID` of earlier
-/// versions. Files of running processes (a build in progress) are kept. Returns the names
-/// removed, sorted.
+/// versions. Files of running processes (a build in progress) are kept, and so is a table's
+/// file while anyone holds that table's build lock: a builder in another PID namespace (a
+/// container sharing the cache) or on another NFS host has a process id this process cannot
+/// see, but it writes while holding the lock. Returns the names removed, sorted.
 pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -486,12 +488,49 @@ pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let pid = temporary_pid(&name)?;
-            let stale = pid != std::process::id() && !process_alive(pid);
+            let stale = pid != std::process::id() && !process_alive(pid) && !locked(dir, &name);
             (stale && std::fs::remove_file(e.path()).is_ok()).then_some(name)
         })
         .collect();
     removed.sort();
     removed
+}
+
+/// Whether the build lock of the table whose temporary file is `name` (`.NAME.pdb.tmp-PID`)
+/// is held by some process, wherever it runs; false for other names and where no lock can be
+/// tried.
+fn locked(dir: &Path, name: &str) -> bool {
+    let Some((table, _)) = name
+        .strip_prefix('.')
+        .and_then(|rest| rest.rsplit_once(".tmp-"))
+        .filter(|(stem, _)| stem.ends_with(".pdb"))
+    else {
+        return false;
+    };
+    let Ok(f) = std::fs::File::open(dir.join(format!(".{table}.lock"))) else {
+        return false;
+    };
+    held(&f)
+}
+
+/// Whether another open file holds an exclusive `flock` on `f`'s file (tried without
+/// waiting, and released at once).
+#[cfg(unix)]
+fn held(f: &std::fs::File) -> bool {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on an open descriptor this function borrows; closing `f` releases it.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        // SAFETY: as above.
+        unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_UN) };
+        return false;
+    }
+    std::io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK)
+}
+
+/// No `flock` here: no lock is ever held.
+#[cfg(not(unix))]
+fn held(_f: &std::fs::File) -> bool {
+    false
 }
 
 /// The id of the process that writes the table temporary file `name`, if it is one.
