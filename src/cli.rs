@@ -97,6 +97,19 @@ fn shape(s: &str) -> Result<Shape, String> {
         .map_err(|e: tilebench::puzzle::ShapeError| e.to_string())
 }
 
+/// A directory given on the command line: not empty (an empty one would mean the current
+/// directory, where nobody means to cache 288 MB of tables).
+fn directory(s: &str) -> Result<PathBuf, String> {
+    if s.trim().is_empty() {
+        return Err(
+            "the directory is empty; give a path (or leave the option out for the \
+             default)"
+                .into(),
+        );
+    }
+    Ok(PathBuf::from(s))
+}
+
 fn allow_limit(s: &str) -> Result<String, String> {
     tilebench::check::AllowLimit::entry(s).map(|_| s.to_string())
 }
@@ -475,8 +488,8 @@ pub struct ReportArgs {
 /// Where pattern databases are cached and how the tiles are grouped (`run`, `solve`, `pdb`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct PdbOptions {
-    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else ~/.cache/tilebench/pdb)
-    #[arg(long, value_name = "DIR")]
+    /// Pattern databases: cache directory (default: $TILEBENCH_PDB_DIR, else $XDG_CACHE_HOME/tilebench/pdb, else ~/.cache/tilebench/pdb)
+    #[arg(long, value_name = "DIR", value_parser = directory)]
     pub pdb_dir: Option<PathBuf>,
     /// Pattern databases: group sizes, e.g. 7-8, 6-6-3 or 5-5-5 (default: 7-8 on 4x4, else groups of 6, then the rest)
     #[arg(long, value_name = "SIZES")]

@@ -126,8 +126,9 @@ pub fn run(args: PdbArgs) -> CmdResult {
     if not_cached > 0 {
         return Err(format!(
             "{not_cached} of {tables} table(s) could not be cached in {}, so every run would \
-             build them again: {}. Make room there (a full disk, a file size limit), or give a \
-             writable --pdb-dir, and run `tilebench pdb build` again",
+             build them again: {}. Do what that says (make room on a full disk, raise a file size \
+             limit, remove what stands in the way), or give a writable --pdb-dir, and run \
+             `tilebench pdb build` again",
             dir.display(),
             reasons.join("; ")
         ));

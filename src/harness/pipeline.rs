@@ -373,6 +373,9 @@ impl Run<'_> {
     }
 
     fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>> {
+        // A signal now ends the run at once: nothing is solved yet, and a table build may
+        // take minutes.
+        let _preparing = super::interrupt::Preparing::begin();
         Ok(runner::prepare(
             &self.workers,
             &mut self.solvers,

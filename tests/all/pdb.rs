@@ -442,6 +442,46 @@ fn temporary_files_of_dead_builds_are_removed_and_live_ones_kept() {
 }
 
 #[test]
+fn a_temporary_file_is_kept_while_its_tables_build_lock_is_held() {
+    // A builder in another PID namespace (a container sharing the cache volume) or on another
+    // NFS host has a process id that looks dead from here, but it writes its temporary file
+    // while holding the table's build lock: the file must stay until the lock is free.
+    let dir = temp_dir("pdb-tmp-locked");
+    let args = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    assert_eq!(pdb_build(&args).0, 0);
+    let elsewhere = {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    let name = format!(".3x3-blank8-tiles1_2_3_4.pdb.tmp-{elsewhere}");
+    std::fs::write(dir.join(&name), "being written").unwrap();
+    let lock = std::fs::File::open(dir.join(".3x3-blank8-tiles1_2_3_4.pdb.lock")).unwrap();
+    use std::os::unix::io::AsRawFd;
+    assert_eq!(
+        unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("removed"), "{err}");
+    assert!(dir.join(&name).is_file(), "{err}");
+    drop(lock);
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("removed 1 temporary file(s)"), "{err}");
+    assert!(!dir.join(&name).exists(), "{err}");
+}
+
+#[test]
 fn pdb_build_of_datasets_builds_exactly_the_tables_their_goals_need() {
     let dir = temp_dir("pdb-datasets");
     let tables = dir.join("tables");
@@ -760,9 +800,14 @@ struct Builder {
 
 impl Builder {
     fn start(args: &[&str], crash_at: Option<&str>) -> Builder {
-        use std::io::BufRead;
         let mut cmd = bin();
         cmd.args(["pdb", "build"]).args(args);
+        Builder::spawn(cmd, crash_at)
+    }
+
+    /// `cmd` started with its stderr read line by line.
+    fn spawn(mut cmd: std::process::Command, crash_at: Option<&str>) -> Builder {
+        use std::io::BufRead;
         cmd.stderr(std::process::Stdio::piped());
         if let Some(at) = crash_at {
             cmd.env("TILEBENCH_CRASH_AT", at);
@@ -915,4 +960,119 @@ fn a_builder_killed_holding_the_lock_does_not_block_the_next() {
     );
     // Every table is sound: what b built after the kill, and what a may have written first.
     assert_eq!(pdb_verify(&args).0, 0);
+}
+
+#[test]
+fn a_directory_where_a_table_goes_is_named_as_such_not_as_missing() {
+    let dir = temp_dir("pdb-dir-in-the-way");
+    let table = dir.join("3x3-blank8-tiles1_2_3_4.pdb");
+    std::fs::create_dir(&table).unwrap();
+    let args = [
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        dir.to_str().unwrap(),
+    ];
+    let (code, err) = pdb_verify(&args);
+    assert_eq!(code, 1, "{err}");
+    let said = format!(
+        "{} cannot be used: it is a directory, not a table file; remove it",
+        table.display()
+    );
+    assert!(err.contains(&said), "{err}");
+    assert_eq!(err.matches(": it is missing").count(), 1, "{err}");
+    let (code, err) = pdb_build(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "pdb: cannot use {}: it is a directory, not a table file",
+            table.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "could not be cached in {}, so every run would build them again: {} is a \
+             directory, not a table file; remove it",
+            dir.display(),
+            table.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("Make room there"), "{err}");
+    // A small table's memory in megabytes, not `0.00 GB`.
+    assert!(err.contains("MB of memory while building"), "{err}");
+    assert!(!err.contains("0.00 GB"), "{err}");
+}
+
+#[test]
+fn a_cache_directory_that_cannot_be_made_is_named_with_a_sentence_not_an_os_error() {
+    // /sys refuses new directories (EPERM for root, EACCES for others).
+    let (code, err) = pdb_build(&[
+        "--size",
+        "3x3",
+        "--pdb-partition",
+        "4-4",
+        "--pdb-dir",
+        "/sys/tilebench-test/pdb",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot create the directory /sys/tilebench-test/pdb: "),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+}
+
+#[test]
+fn ctrl_c_while_a_run_builds_its_tables_ends_it_at_once() {
+    // The 6-6-3 tables take seconds; the run used to finish building (and caching) them
+    // before it answered the first Ctrl-C, which with the 7-8 tables meant minutes.
+    let dir = temp_dir("pdb-ctrl-c");
+    let out = dir.join("run");
+    let tables = dir.join("tables");
+    let mut cmd = bin();
+    cmd.args([
+        "run",
+        "inputs/4x4-shallow.csv",
+        "-s",
+        "idastar",
+        "--heuristic",
+        "pdb",
+        "--pdb-partition",
+        "6-6-3",
+        "--pdb-dir",
+        tables.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let mut run = Builder::spawn(cmd, None);
+    run.wait_for("pdb: building the 6-tile table");
+    let t0 = std::time::Instant::now();
+    unsafe { libc::kill(run.id as i32, libc::SIGINT) };
+    let (status, err) = run.finish();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted while the solvers were prepared"),
+        "{err}"
+    );
+    assert!(!err.contains("pdb: built the 6-tile"), "{err}");
+    assert!(t0.elapsed() < std::time::Duration::from_secs(2), "{err}");
+    // Nothing cached, nothing half-written, no results directory.
+    let left: Vec<String> = files_in(&tables)
+        .into_iter()
+        .filter(|n| n.contains(".pdb"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_empty_pdb_dir_is_refused_rather_than_taken_as_the_current_directory() {
+    let (code, err) = pdb_build(&["--size", "2x3", "--pdb-dir", ""]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the directory is empty; give a path"), "{err}");
+    assert!(!err.contains("pdb: built"), "{err}");
 }

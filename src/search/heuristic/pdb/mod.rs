@@ -133,7 +133,7 @@ pub fn verify(shape: Shape, blank: usize, partition: &Partition, dir: &Path) -> 
         .map(|home| {
             let tiles: Vec<u8> = home.iter().map(|&c| canon.tile(c as usize)).collect();
             let path = dir.join(store::file_name(shape, blank, &tiles));
-            let result = if path.is_file() {
+            let result = if path.exists() {
                 store::open(&path, shape, blank, home, &tiles, true).map(|(t, _)| t.len())
             } else {
                 Err("it is missing".to_string())
@@ -169,7 +169,7 @@ fn load_or_build_one(
     };
     match opened("") {
         Ok(t) => return (t, Cache::Loaded),
-        Err(why) if path.is_file() => log(format!(
+        Err(why) if path.exists() => log(format!(
             "pdb: cannot use {}: {why}; rebuilding it",
             path.display()
         )),
@@ -190,10 +190,14 @@ fn load_or_build_one(
     let entries = index::placements(shape.cells(), tiles.len());
     let memory = build::memory(shape.cells(), tiles.len());
     log(format!(
-        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {:.2} GB of memory while building{}",
+        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {} of memory while building{}",
         tiles.len(),
         tile_list(tiles),
-        memory as f64 / 1e9,
+        if memory >= 1e9 as u64 {
+            format!("{:.2} GB", memory as f64 / 1e9)
+        } else {
+            format!("{:.1} MB", memory as f64 / 1e6)
+        },
         if entries > 100_000_000 {
             "; this takes minutes, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
         } else {

@@ -19,16 +19,25 @@ use std::path::{Path, PathBuf};
 const MAGIC: &str = "TBPDB03";
 
 /// Where tables are cached: `--pdb-dir`, else `$TILEBENCH_PDB_DIR`, else
-/// `$XDG_CACHE_HOME/tilebench/pdb`, else `~/.cache/tilebench/pdb`.
+/// `$XDG_CACHE_HOME/tilebench/pdb`, else `~/.cache/tilebench/pdb`. A variable set but empty
+/// counts as unset (`TILEBENCH_PDB_DIR= tilebench run …` would otherwise cache the tables in
+/// the current directory), and so does a relative `$XDG_CACHE_HOME`, as the XDG
+/// specification says.
 pub fn default_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("TILEBENCH_PDB_DIR") {
-        return PathBuf::from(d);
+    dir_from(|name| std::env::var_os(name))
+}
+
+/// [`default_dir`] with the environment read through `var`.
+fn dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(d) = set("TILEBENCH_PDB_DIR") {
+        return d;
     }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        return PathBuf::from(d).join("tilebench/pdb");
+    if let Some(d) = set("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
+        return d.join("tilebench/pdb");
     }
-    if let Some(h) = std::env::var_os("HOME") {
-        return PathBuf::from(h).join(".cache/tilebench/pdb");
+    if let Some(h) = set("HOME") {
+        return h.join(".cache/tilebench/pdb");
     }
     PathBuf::from("results/pdb")
 }
@@ -251,6 +260,9 @@ pub fn open(
     let reason = |e: std::io::Error| crate::util::io_reason(&e);
     let file = std::fs::File::open(path).map_err(reason)?;
     let meta = file.metadata().map_err(reason)?;
+    if meta.is_dir() {
+        return Err(in_the_way("it"));
+    }
     let bytes = meta.len();
     if bytes == 0 {
         return Err("the file is empty (0 bytes), probably left by an interrupted write".into());
@@ -284,9 +296,12 @@ pub fn open(
     }
     if map.len() > total {
         return Err(format!(
-            "the file is {} bytes longer than its header says ({bytes} bytes, not {total}): it \
-             is damaged",
-            map.len() - total
+            "the file is {} longer than its header says ({bytes} bytes, not {total}): it is \
+             damaged",
+            match map.len() - total {
+                1 => "1 byte".to_string(),
+                n => format!("{n} bytes"),
+            }
         ));
     }
     let trailer = std::str::from_utf8(&map[head + len..])
@@ -395,6 +410,9 @@ pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Resul
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         create_dir(dir)?;
     }
+    if path.is_dir() {
+        return Err(in_the_way(&path.display().to_string()));
+    }
     crate::util::atomic_write(path, |f| {
         f.write_all(header(shape, blank, &t.tiles, t.len()).as_bytes())?;
         f.write_all(t.packed())?;
@@ -424,6 +442,14 @@ fn forget_cached_pages(path: &Path) {
     let _ = path;
 }
 
+/// Why a directory at a table's path cannot be used, and what to do.
+fn in_the_way(subject: &str) -> String {
+    format!(
+        "{subject} is a directory, not a table file; remove it (`rmdir`, if it is empty) so \
+         the table can be cached there"
+    )
+}
+
 /// Creates the cache directory, naming a file that stands in the way.
 fn create_dir(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| {
@@ -438,15 +464,21 @@ fn create_dir(dir: &Path) -> Result<(), String> {
                 dir.display(),
                 f.display()
             ),
-            None => format!("cannot create the directory {}: {e}", dir.display()),
+            None => format!(
+                "cannot create the directory {}: {}",
+                dir.display(),
+                crate::util::io_reason(&e)
+            ),
         }
     })
 }
 
 /// Removes the temporary files that builds of processes no longer running left in `dir` (a
 /// kill or a full disk mid-write): `.NAME.pdb.tmp-PID`, and `NAME.tmpPID` of earlier
-/// versions. Files of running processes (a build in progress) are kept. Returns the names
-/// removed, sorted.
+/// versions. Files of running processes (a build in progress) are kept, and so is a table's
+/// file while anyone holds that table's build lock: a builder in another PID namespace (a
+/// container sharing the cache) or on another NFS host has a process id this process cannot
+/// see, but it writes while holding the lock. Returns the names removed, sorted.
 pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -456,12 +488,49 @@ pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let pid = temporary_pid(&name)?;
-            let stale = pid != std::process::id() && !process_alive(pid);
+            let stale = pid != std::process::id() && !process_alive(pid) && !locked(dir, &name);
             (stale && std::fs::remove_file(e.path()).is_ok()).then_some(name)
         })
         .collect();
     removed.sort();
     removed
+}
+
+/// Whether the build lock of the table whose temporary file is `name` (`.NAME.pdb.tmp-PID`)
+/// is held by some process, wherever it runs; false for other names and where no lock can be
+/// tried.
+fn locked(dir: &Path, name: &str) -> bool {
+    let Some((table, _)) = name
+        .strip_prefix('.')
+        .and_then(|rest| rest.rsplit_once(".tmp-"))
+        .filter(|(stem, _)| stem.ends_with(".pdb"))
+    else {
+        return false;
+    };
+    let Ok(f) = std::fs::File::open(dir.join(format!(".{table}.lock"))) else {
+        return false;
+    };
+    held(&f)
+}
+
+/// Whether another open file holds an exclusive `flock` on `f`'s file (tried without
+/// waiting, and released at once).
+#[cfg(unix)]
+fn held(f: &std::fs::File) -> bool {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on an open descriptor this function borrows; closing `f` releases it.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        // SAFETY: as above.
+        unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_UN) };
+        return false;
+    }
+    std::io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK)
+}
+
+/// No `flock` here: no lock is ever held.
+#[cfg(not(unix))]
+fn held(_f: &std::fs::File) -> bool {
+    false
 }
 
 /// The id of the process that writes the table temporary file `name`, if it is one.
@@ -504,6 +573,42 @@ fn process_alive(_pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_variables_and_a_relative_xdg_cache_home_do_not_choose_the_directory() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            dir_from(move |name| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            })
+        };
+        assert_eq!(
+            env(&[("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("TILEBENCH_PDB_DIR", ""), ("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("XDG_CACHE_HOME", ""), ("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("XDG_CACHE_HOME", "cache"), ("HOME", "/home/u")]),
+            Path::new("/home/u/.cache/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("XDG_CACHE_HOME", "/c"), ("HOME", "/home/u")]),
+            Path::new("/c/tilebench/pdb")
+        );
+        assert_eq!(
+            env(&[("TILEBENCH_PDB_DIR", "/t"), ("XDG_CACHE_HOME", "/c")]),
+            Path::new("/t")
+        );
+        assert_eq!(env(&[("HOME", "")]), Path::new("results/pdb"));
+    }
 
     #[test]
     fn temporary_names_give_their_process() {
