@@ -264,6 +264,16 @@ impl Oracle {
         })
     }
 
+    /// Drops the table for goals with the blank at `blank` (built again if asked for).
+    pub fn forget(&mut self, blank: usize) {
+        self.tables[blank] = None;
+    }
+
+    /// How many tables are built and held.
+    pub fn held(&self) -> usize {
+        self.tables.iter().filter(|t| t.is_some()).count()
+    }
+
     /// The exact number of moves from `start` to `goal`, or `None` when unsolvable.
     pub fn distance(&mut self, start: &Board, goal: &Board) -> Option<u8> {
         let s = relabel(start, goal);

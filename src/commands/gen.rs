@@ -313,6 +313,12 @@ impl Generator {
                     }
                 }
             }
+            None if args.depth.is_none()
+                && matches!(self.goal_kind, GoalKind::Random)
+                && self.oracle.is_some() =>
+            {
+                id = self.write_random_goals(args, out)?;
+            }
             None => {
                 for _ in 0..args.count {
                     id += 1;
@@ -321,6 +327,54 @@ impl Generator {
             }
         }
         Ok(id)
+    }
+
+    /// [`Generator::write`] for pairs of any depth towards random goals, whose answers need
+    /// the distance table of each goal's blank cell: held all at once, a 3x4 board's twelve
+    /// tables would take over 9 GB. The pairs are drawn first (as the rows would draw them,
+    /// so the dataset is the same), then answered one table at a time, each dropped before
+    /// the next is built, then written in order.
+    fn write_random_goals(&mut self, args: &GenArgs, out: &mut impl Write) -> Result<u64, Failure> {
+        let mut pairs = Vec::with_capacity(args.count.min(1 << 24) as usize);
+        for _ in 0..args.count {
+            let unsolvable = self.rng.unit() < args.unsolvable;
+            pairs.push(self.draw(args.walk, unsolvable));
+        }
+        let oracle = self.oracle.as_mut().expect("tabulated");
+        let mut expected = vec![-1i64; pairs.len()];
+        for blank in 0..self.shape.cells() {
+            let mine = || {
+                pairs
+                    .iter()
+                    .zip(0..)
+                    .filter(|((_, g), _)| g.blank() == blank)
+            };
+            if mine().next().is_none() {
+                continue;
+            }
+            for ((start, goal), i) in mine() {
+                expected[i] = oracle.distance(start, goal).map_or(-1, |d| d as i64);
+            }
+            oracle.forget(blank);
+        }
+        for (i, ((start, goal), e)) in pairs.iter().zip(&expected).enumerate() {
+            self.write_row(i as u64 + 1, (start, goal, *e), out)?;
+        }
+        Ok(pairs.len() as u64)
+    }
+
+    /// One row of the dataset.
+    fn write_row(
+        &self,
+        id: u64,
+        (start, goal, expected): (&Board, &Board, i64),
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
+        if columns(self.shape).len() == 4 {
+            writeln!(out, "{id},{start},{goal},{expected}")
+        } else {
+            writeln!(out, "{id},{},{start},{goal},{expected}", self.shape)
+        }
     }
 
     /// Draws one pair (at `depth`, or at any depth) and writes its row.
@@ -339,12 +393,7 @@ impl Generator {
             }
         }
         .map_err(Failure::Gen)?;
-        if columns(self.shape).len() == 4 {
-            writeln!(out, "{id},{start},{goal},{expected}")?;
-        } else {
-            writeln!(out, "{id},{},{start},{goal},{expected}", self.shape)?;
-        }
-        Ok(())
+        Ok(self.write_row(id, (&start, &goal, expected), out)?)
     }
 
     /// A pair drawn uniformly from the states at exactly distance `d` from a goal that has them.
@@ -379,6 +428,19 @@ impl Generator {
         walk: Option<usize>,
         unsolvable: bool,
     ) -> Result<(Board, Board, i64), String> {
+        let (start, goal) = self.draw(walk, unsolvable);
+        let expected = match self.oracle.as_mut() {
+            Some(o) => o.distance(&start, &goal).map_or(-1, |d| d as i64),
+            None => exact_by_bibfs(start, goal)?,
+        };
+        Ok((start, goal, expected))
+    }
+}
+
+impl Generator {
+    /// A pair of any depth, solvable or not as asked: its goal, then its start (a random
+    /// board, or a random walk of `walk` moves from the goal).
+    fn draw(&mut self, walk: Option<usize>, unsolvable: bool) -> (Board, Board) {
         let goal = self.goal_kind.pick(self.shape, &mut self.rng);
         let mut start = match walk {
             Some(n) => random_walk(goal, n, &mut self.rng),
@@ -387,11 +449,7 @@ impl Generator {
         if is_solvable(&start, &goal) == unsolvable {
             start = flip_parity(&start);
         }
-        let expected = match self.oracle.as_mut() {
-            Some(o) => o.distance(&start, &goal).map_or(-1, |d| d as i64),
-            None => exact_by_bibfs(start, goal)?,
-        };
-        Ok((start, goal, expected))
+        (start, goal)
     }
 }
 
@@ -436,5 +494,50 @@ fn exact_by_bibfs(start: Board, goal: Board) -> Result<i64, String> {
         Status::Limit => Err(format!(
             "{start} → {goal} is too deep for an exact answer by bidirectional BFS; use a shorter --walk"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pairs towards random goals are answered one goal-blank table at a time: none is held
+    /// once they are written, and each answer is the distance a fresh table gives.
+    #[test]
+    fn random_goals_are_answered_one_table_at_a_time() {
+        let shape: Shape = "2x3".parse().unwrap();
+        let args = GenArgs {
+            count: 300,
+            size: shape,
+            goal: "random".into(),
+            unsolvable: 0.2,
+            depth: None,
+            per_depth: None,
+            walk: None,
+            seed: 5,
+            out: None,
+        };
+        let mut generator = Generator {
+            shape,
+            goal_kind: GoalKind::from_arg(&args.goal, shape).unwrap(),
+            oracle: Some(Oracle::new(shape).unwrap()),
+            rng: Rng::new(args.seed),
+            by_depth: HashMap::new(),
+        };
+        let mut out = Vec::new();
+        assert!(matches!(generator.write(&args, &mut out), Ok(300)));
+        assert_eq!(generator.oracle.as_ref().unwrap().held(), 0);
+        let text = String::from_utf8(out).unwrap();
+        let mut fresh = Oracle::new(shape).unwrap();
+        let mut blanks = std::collections::HashSet::new();
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let board = |t: &str| Board::parse(t, Some(shape)).unwrap();
+            let (start, goal) = (board(f[2]), board(f[3]));
+            blanks.insert(goal.blank());
+            let want = fresh.distance(&start, &goal).map_or(-1, |d| d as i64);
+            assert_eq!(f[4].parse::<i64>().unwrap(), want, "{line}");
+        }
+        assert!(blanks.len() > 1, "the goals' blanks should vary");
     }
 }
