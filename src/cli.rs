@@ -208,7 +208,7 @@ pub struct PdbArgs {
     /// Datasets (CSV, as `run` reads them): build exactly the tables their goals need
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
-    /// Board shape (default 4x4); with FILEs, the shape of rows whose cell count does not fix it
+    /// Board shape (default: that of a square --goal, else 4x4); with FILEs, the shape of rows whose cell count does not fix it
     #[arg(long, value_parser = shape)]
     pub size: Option<Shape>,
     /// The goal whose blank cell the tables are for (default: tiles in order, blank last); with FILEs, the goal of rows without one

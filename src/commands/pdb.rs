@@ -24,12 +24,13 @@ pub fn options(o: &PdbOptions) -> pdb::PdbOptions {
 /// those of the datasets' goals (read as `run` reads them), in first-seen order.
 fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
     if args.files.is_empty() {
-        let shape = args.size.unwrap_or(Shape::S4X4);
-        let goal = match &args.goal {
-            Some(g) => Board::parse(g, Some(shape)).map_err(|e| format!("--goal `{g}`: {e}"))?,
-            None => Board::standard_goal(shape),
+        // Without --size, a square goal says its shape (as `run` reads a row's); no goal
+        // either means 4x4.
+        let goal = match (&args.goal, args.size) {
+            (Some(g), size) => Board::parse(g, size).map_err(|e| format!("--goal `{g}`: {e}"))?,
+            (None, size) => Board::standard_goal(size.unwrap_or(Shape::S4X4)),
         };
-        return Ok(vec![(shape, goal.blank())]);
+        return Ok(vec![(goal.shape(), goal.blank())]);
     }
     let opts = InputOptions {
         size: args.size,

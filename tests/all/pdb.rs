@@ -1076,3 +1076,21 @@ fn an_empty_pdb_dir_is_refused_rather_than_taken_as_the_current_directory() {
     assert!(err.contains("the directory is empty; give a path"), "{err}");
     assert!(!err.contains("pdb: built"), "{err}");
 }
+
+/// `pdb build --goal` without `--size` takes a square goal's shape from its cells, as `run`
+/// reads a row (it used to take 4x4 and refuse a 3x3 goal as "9 cells, but a 4x4 board has
+/// 16"); a goal whose cells make no square asks for `--size`.
+#[test]
+fn pdb_build_takes_a_square_goal_s_shape_without_size() {
+    let dir = temp_dir("pdb-goal-shape");
+    let d = dir.to_str().unwrap();
+    let (code, err) = pdb_build(&["--goal", "1 2 3 4 5 6 7 8 x", "--pdb-dir", d]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        files_in(&dir),
+        ["3x3-blank8-tiles1_2_3_4_5_6.pdb", "3x3-blank8-tiles7_8.pdb"]
+    );
+    let (code, err) = pdb_build(&["--goal", "1 2 3 4 5 6 7 8 9 10 11 x", "--pdb-dir", d]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--size"), "{err}");
+}
