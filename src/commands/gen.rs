@@ -343,17 +343,12 @@ impl Generator {
         let oracle = self.oracle.as_mut().expect("tabulated");
         let mut expected = vec![-1i64; pairs.len()];
         for blank in 0..self.shape.cells() {
-            let mine = || {
-                pairs
-                    .iter()
-                    .zip(0..)
-                    .filter(|((_, g), _)| g.blank() == blank)
-            };
-            if mine().next().is_none() {
-                continue;
-            }
-            for ((start, goal), i) in mine() {
-                expected[i] = oracle.distance(start, goal).map_or(-1, |d| d as i64);
+            // The table is built by the first pair that needs it (none, when no goal has
+            // its blank here).
+            for (i, (start, goal)) in pairs.iter().enumerate() {
+                if goal.blank() == blank {
+                    expected[i] = oracle.distance(start, goal).map_or(-1, |d| d as i64);
+                }
             }
             oracle.forget(blank);
         }
@@ -435,9 +430,7 @@ impl Generator {
         };
         Ok((start, goal, expected))
     }
-}
 
-impl Generator {
     /// A pair of any depth, solvable or not as asked: its goal, then its start (a random
     /// board, or a random walk of `walk` moves from the goal).
     fn draw(&mut self, walk: Option<usize>, unsolvable: bool) -> (Board, Board) {

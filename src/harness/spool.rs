@@ -453,25 +453,28 @@ fn varint(b: &mut &[u8]) -> Option<u64> {
     None
 }
 
-fn string(b: &mut &[u8], keep: bool) -> Option<String> {
+/// A length-prefixed text, made into a `T` by `make` when it is kept (else `T`'s default).
+fn text<T: Default>(
+    b: &mut &[u8],
+    keep: bool,
+    make: impl FnOnce(std::borrow::Cow<'_, str>) -> T,
+) -> Option<T> {
     let n = usize::try_from(varint(b)?).ok()?;
     let s = take(b, n)?;
     Some(if keep {
-        String::from_utf8_lossy(s).into_owned()
+        make(String::from_utf8_lossy(s))
     } else {
-        String::new()
+        T::default()
     })
+}
+
+fn string(b: &mut &[u8], keep: bool) -> Option<String> {
+    text(b, keep, |s| s.into_owned())
 }
 
 /// As [`string`], for an id (kept in place when short: no allocation).
 fn id(b: &mut &[u8], keep: bool) -> Option<Id> {
-    let n = usize::try_from(varint(b)?).ok()?;
-    let s = take(b, n)?;
-    Some(if keep {
-        Id::from(&*String::from_utf8_lossy(s))
-    } else {
-        Id::default()
-    })
+    text(b, keep, |s| Id::from(&*s))
 }
 
 fn board(b: &mut &[u8], shape: Shape) -> Option<Board> {
