@@ -16,6 +16,7 @@
 //! one it is the plain search above, whose counts are Korf's.
 
 use super::heuristic::Heuristic;
+use super::transpositions::{Seen, Transpositions};
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
 use crate::puzzle::{Move, Neighbors};
 
@@ -36,6 +37,35 @@ struct Search<'a, H: Heuristic> {
     budget: Budget,
     /// Dual IDA*: jump to a dual board where the heuristic offers one ([`Heuristic::jump`]).
     jump: bool,
+    /// `idastar-tt`'s table (not read by the other variants).
+    tt: &'a mut Transpositions,
+}
+
+/// Which IDA*: plain, dual ([`solve_dual`]) or with a transposition table
+/// ([`solve_transpositions`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    Plain,
+    Dual,
+    Transpositions,
+}
+
+/// A child in [`Search::dfs_bpmx`].
+#[derive(Clone, Copy)]
+struct Kid<M> {
+    /// The move that makes it.
+    m: u8,
+    /// The blank's cell in it.
+    to: u8,
+    /// Its board.
+    child: u64,
+    /// Its estimate (as cheap as the heuristic's lookups allow: see `Heuristic::refine`).
+    ch: u32,
+    memo: M,
+    /// The transposition table's bound on its paths that do not come back (0: none).
+    bound: u32,
+    /// This iteration entered it already, no deeper.
+    repeated: bool,
 }
 
 /// How a subtree's search ended.
@@ -102,11 +132,17 @@ impl<H: Heuristic> Search<'_, H> {
     /// Felner, Zahavi, Holte, Schaeffer, Sturtevant and Zhang 2011): all children are
     /// generated first; a child's estimate less one bounds its parent's (`d(n) ≥ d(c) − 1`),
     /// and the parent's less one bounds each child's, so a large value found on one node
-    /// prunes its neighbours too. Returns how the subtree ended and the node's estimate as
-    /// raised, for its parent. All children count as generated (they were); the search
-    /// stops at the first goal found, and every bound stays a lower bound, so the first
-    /// solution found is still a shortest one.
-    fn dfs_bpmx(
+    /// prunes its neighbours too. Returns how the subtree ended, the node's estimate as
+    /// raised, for its parent, and (with `TT`) a lower bound on the node's paths to the goal
+    /// that do not go back to the parent. All children count as generated (they were); the
+    /// search stops at the first goal found, and every bound stays a lower bound, so the
+    /// first solution found is still a shortest one.
+    ///
+    /// With `TT` (`idastar-tt`), a child this iteration already entered no deeper is
+    /// generated but not searched again, and a child's bound from the table prunes it as its
+    /// estimate does (see [`solve_transpositions`]). The bounds are not estimates of the
+    /// distance (a path back through the parent may be shorter), so they never raise one.
+    fn dfs_bpmx<const TT: bool>(
         &mut self,
         cells: u64,
         blank: usize,
@@ -114,14 +150,18 @@ impl<H: Heuristic> Search<'_, H> {
         h: u32,
         memo: H::Memo,
         last: u8,
-    ) -> (Found, u32) {
+    ) -> (Found, u32, u32) {
         if cells == self.goal {
-            return (Found::Goal, 0);
+            return (Found::Goal, 0, 0);
         }
         if self.budget.exhausted(self.stats.expanded) {
-            return (Found::OutOfBudget, h);
+            return (Found::OutOfBudget, h, h);
         }
         let heuristic = self.h;
+        let entered = (cells, last);
+        if TT {
+            self.tt.enter(cells, g);
+        }
         let (mut cells, mut blank, mut h, mut memo, mut last) = (cells, blank & 15, h, memo, last);
         let mut jumped = None;
         if self.jump {
@@ -140,65 +180,141 @@ impl<H: Heuristic> Search<'_, H> {
         if g as u64 >= self.stats.peak_frontier {
             self.stats.peak_frontier = g as u64 + 1;
         }
-        let mut kids = [(0u8, 0u8, 0u64, 0u32, memo); 4];
-        let mut n = 0;
-        let children = self.neighbors.children(blank, last);
-        let mut ahead = [super::heuristic::Ahead::default(); 4];
-        for (a, &(_, to)) in ahead.iter_mut().zip(children.as_slice()) {
-            let tile = ((cells >> (4 * (to & 15))) & 0xF) as u8;
-            *a = heuristic.prefetch(&memo, tile, to as usize, blank);
-        }
-        for (&a, &(m, to)) in ahead.iter().zip(children.as_slice()) {
-            let to = to as usize;
-            let tile = ((cells >> (4 * to)) & 0xF) as u8;
-            let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
-            let after = crate::puzzle::Board::from_parts(self.shape, child, to as u8);
-            let (ch, child_memo) = heuristic.step_lazy(h, &memo, a, &after, tile, to, blank);
-            h = h.max(ch.saturating_sub(1));
-            kids[n] = (m, to as u8, child, ch, child_memo);
-            n += 1;
-        }
-        self.stats.generated += n as u64;
-        kids[..n].sort_by_key(|k| k.3);
-        // The dual lookups of the children the cheap sums leave within the bound, asked for
-        // together before the first is refined (they miss the caches, as the cheap ones do).
-        for &(_, to, child, ch, _) in &kids[..n] {
-            if g + 1 + ch.max(h.saturating_sub(1)) <= self.bound {
-                heuristic.prefetch_refine(&crate::puzzle::Board::from_parts(self.shape, child, to));
-            }
-        }
-        for &(m, to, child, ch, child_memo) in &kids[..n] {
+        let (kids, n) = self.generate::<TT>(cells, blank, g, &mut h, &memo, last);
+        // The least `1 + bound` over the children: with `TT`, the node's bound.
+        let mut least = u32::MAX;
+        for &Kid {
+            m,
+            to,
+            child,
+            ch,
+            memo: child_memo,
+            bound,
+            repeated,
+        } in &kids[..n]
+        {
             if g + h > self.bound {
                 self.next_bound = self.next_bound.min(g + h);
-                return (Found::Nothing, h);
+                if TT {
+                    // Raised past the bound by its children: worth keeping.
+                    self.tt.learn(entered.0, entered.1, h, h);
+                }
+                return (Found::Nothing, h, h);
             }
             let mut ch = ch.max(h.saturating_sub(1));
-            if g + 1 + ch <= self.bound {
+            if TT && repeated {
+                least = least.min(1 + ch.max(bound));
+                continue;
+            }
+            if g + 1 + ch.max(bound) <= self.bound {
                 // The costly lookups only for a child the others do not prune.
                 let after = crate::puzzle::Board::from_parts(self.shape, child, to);
                 // Enough to prune it: above what the bound leaves it.
                 ch = heuristic.refine(ch, &after, self.bound - g);
                 h = h.max(ch.saturating_sub(1));
             }
-            let f = g + 1 + ch;
+            let f = g + 1 + ch.max(bound);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
+                least = least.min(f - g);
                 continue;
             }
-            let (found, raised) = self.dfs_bpmx(child, to as usize, g + 1, ch, child_memo, m);
+            let (found, raised, below) =
+                self.dfs_bpmx::<TT>(child, to as usize, g + 1, ch, child_memo, m);
             match found {
                 Found::Goal => {
                     self.path.push(m);
                     if let Some(moves) = jumped {
                         self.unjump(moves);
                     }
-                    return (found, h);
+                    return (found, h, h);
                 }
-                Found::OutOfBudget => return (found, h),
-                Found::Nothing => h = h.max(raised.saturating_sub(1)),
+                Found::OutOfBudget => return (found, h, h),
+                Found::Nothing => {
+                    h = h.max(raised.saturating_sub(1));
+                    least = least.min(1 + below.max(bound));
+                }
             }
         }
-        (Found::Nothing, h)
+        let below = h.max(least);
+        if TT {
+            self.tt.learn(entered.0, entered.1, h, below);
+        }
+        (Found::Nothing, h, below)
+    }
+
+    /// [`Search::dfs_bpmx`]'s children of a node at depth `g` (the move back excluded),
+    /// counted as generated, in the order of their estimates; `h` raised by theirs. Their
+    /// cheap lookups are asked for together, then the costly ones of those the cheap ones do
+    /// not prune.
+    fn generate<const TT: bool>(
+        &mut self,
+        cells: u64,
+        blank: usize,
+        g: u32,
+        h: &mut u32,
+        memo: &H::Memo,
+        last: u8,
+    ) -> ([Kid<H::Memo>; 4], usize) {
+        let heuristic = self.h;
+        let mut kids = [Kid {
+            m: 0,
+            to: 0,
+            child: 0,
+            ch: 0,
+            memo: *memo,
+            bound: 0,
+            repeated: false,
+        }; 4];
+        let mut n = 0;
+        let children = self.neighbors.children(blank, last);
+        let mut ahead = [super::heuristic::Ahead::default(); 4];
+        let slide = |to: usize| {
+            let tile = ((cells >> (4 * to)) & 0xF) as u8;
+            // The tile slides from `to` into the blank's cell.
+            let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
+            (tile, child)
+        };
+        for (a, &(_, to)) in ahead.iter_mut().zip(children.as_slice()) {
+            let (tile, child) = slide((to & 15) as usize);
+            *a = heuristic.prefetch(memo, tile, to as usize, blank);
+            if TT {
+                self.tt.prefetch(child);
+            }
+        }
+        for (&a, &(m, to)) in ahead.iter().zip(children.as_slice()) {
+            let (tile, child) = slide((to & 15) as usize);
+            let after = crate::puzzle::Board::from_parts(self.shape, child, to);
+            let (ch, child_memo) =
+                heuristic.step_lazy(*h, memo, a, &after, tile, to as usize, blank);
+            *h = (*h).max(ch.saturating_sub(1));
+            let seen = if TT {
+                self.tt.seen(child, g + 1, m)
+            } else {
+                Seen::NOTHING
+            };
+            kids[n] = Kid {
+                m,
+                to,
+                child,
+                ch,
+                memo: child_memo,
+                bound: seen.bound,
+                repeated: seen.repeated,
+            };
+            n += 1;
+        }
+        self.stats.generated += n as u64;
+        kids[..n].sort_by_key(|k| k.ch);
+        // The dual lookups of the children the cheap sums leave within the bound, asked for
+        // together before the first is refined (they miss the caches, as the cheap ones do).
+        for k in &kids[..n] {
+            if !k.repeated && g + 1 + k.ch.max(h.saturating_sub(1)).max(k.bound) <= self.bound {
+                heuristic
+                    .prefetch_refine(&crate::puzzle::Board::from_parts(self.shape, k.child, k.to));
+            }
+        }
+        (kids, n)
     }
 
     /// Turns the path found from a dual board (all of `path`, reversed: the subtree below
@@ -250,7 +366,7 @@ impl super::heuristic::Guided for Idastar {
 /// assert_eq!(idastar::solve(&p, &SolveOptions::default(), &h).steps(), Some(19));
 /// ```
 pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
-    search(problem, opts, h, false)
+    search(problem, opts, h, Variant::Plain)
 }
 
 /// Dual IDA* (Zahavi, Felner, Holte and Schaeffer 2008): [`solve`], but at a node whose dual
@@ -258,10 +374,60 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
 /// the path found from there is mapped back. With a heuristic that offers no dual boards it
 /// is [`solve`].
 pub fn solve_dual<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
-    search(problem, opts, h, true)
+    search(problem, opts, h, Variant::Dual)
 }
 
-fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H, jump: bool) -> Outcome {
+/// IDA* with a transposition table (after Reinefeld and Marsland 1994): [`solve`], but a
+/// board this iteration already entered at a depth no greater is generated (and counted) and
+/// not searched again, and the bound each failed subtree leaves is kept for the later
+/// iterations, which prune with it as with the estimate. Always with BPMX. The table is a
+/// lossy cache of at most 16 MB a worker thread, and of at most `max_states` boards
+/// ([`super::transpositions`]); what it loses is searched again.
+///
+/// Why the answer is still a shortest path: let `s₀ … s_k` be a shortest path, `k` within
+/// the bound, and `j` the largest index such that the iteration entered `s_j` at a depth
+/// `d ≤ j`. Entering it, the search generated every neighbour but the one it came from. If
+/// that one is `s_{j+1}`, then `s_{j+1}` was entered at depth `d − 1 ≤ j + 1`. Otherwise
+/// `s_{j+1}` is generated at depth `d + 1 ≤ j + 1`; its estimate and its bound (which covers
+/// paths that do not come straight back, as `s_{j+1} … s_k` does not) are at most
+/// `k − j − 1`, so the bound does not prune it: it is entered at depth `d + 1`, or was
+/// entered already at a depth no greater. Either way `j` was not the largest, unless
+/// `s_j` is the goal. The same argument shows the next bound never passes `k`.
+///
+/// ```
+/// use tilebench::search::{heuristic::Manhattan, idastar, Problem, SolveOptions};
+/// let p = Problem::new(
+///     "2 3 4 1 5 x 7 6 8".parse().unwrap(),
+///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
+/// ).unwrap();
+/// let h = Manhattan::new(&p.goal);
+/// let plain = idastar::solve(&p, &SolveOptions::default(), &h);
+/// let tt = idastar::solve_transpositions(&p, &SolveOptions::default(), &h);
+/// assert_eq!(tt.steps(), plain.steps());
+/// assert!(tt.stats.generated < plain.stats.generated);
+/// ```
+pub fn solve_transpositions<H: Heuristic>(
+    problem: &Problem,
+    opts: &SolveOptions,
+    h: &H,
+) -> Outcome {
+    Transpositions::with(opts.limits.max_states, |tt| {
+        search_in(problem, opts, h, Variant::Transpositions, tt)
+    })
+}
+
+fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H, v: Variant) -> Outcome {
+    // The plain and dual searches never touch the table: an empty one, not the thread's.
+    search_in(problem, opts, h, v, &mut Transpositions::empty())
+}
+
+fn search_in<H: Heuristic>(
+    problem: &Problem,
+    opts: &SolveOptions,
+    h: &H,
+    variant: Variant,
+    tt: &mut Transpositions,
+) -> Outcome {
     let start = problem.start;
     // The search masks cell indices instead of checking bounds: refuse a board built
     // unchecked (`Board::from_parts`) with its blank off the board here, once.
@@ -285,26 +451,29 @@ fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H, jump: boo
         path: Vec::with_capacity(128),
         stats: Stats::default(),
         budget: Budget::new(&opts.limits),
-        jump,
+        jump: variant == Variant::Dual,
+        tt,
     };
     loop {
         s.next_bound = u32::MAX;
-        let found = if h.consistent() {
-            s.dfs(start.packed(), start.blank(), 0, h0, memo, u8::MAX)
+        let (cells, blank) = (start.packed(), start.blank());
+        let found = if variant == Variant::Transpositions {
+            s.tt.next_iteration();
+            s.dfs_bpmx::<true>(cells, blank, 0, h0, memo, u8::MAX).0
+        } else if h.consistent() {
+            s.dfs(cells, blank, 0, h0, memo, u8::MAX)
         } else {
-            s.dfs_bpmx(start.packed(), start.blank(), 0, h0, memo, u8::MAX)
-                .0
+            s.dfs_bpmx::<false>(cells, blank, 0, h0, memo, u8::MAX).0
         };
+        // The boards held: the path's, or the table's (which holds the path's).
+        s.stats.stored = s.stats.peak_frontier.max(s.tt.held());
         if found == Found::Goal {
             let path = s.path.iter().rev().map(|&m| Move::from_index(m)).collect();
-            s.stats.stored = s.stats.peak_frontier;
             return Outcome::solved(path, s.stats);
         }
         if found == Found::OutOfBudget {
-            s.stats.stored = s.stats.peak_frontier;
             return Outcome::without_path(Status::Limit, s.stats);
         }
-        s.stats.stored = s.stats.peak_frontier;
         // A tree search never runs out of paths on a graph with cycles; it proves a pair
         // unsolvable (with --exhaustive) once the bound passes the board's known diameter.
         match diameter(start.shape()) {

@@ -13,6 +13,7 @@ pub mod heuristic;
 mod informed;
 pub mod registry;
 mod solver;
+mod transpositions;
 
 // The built-in strategies, one file each, in the order output rows use. Adding one is its
 // file (with a `pub const STRATEGY: Builtin`) and its name here.
@@ -25,6 +26,7 @@ registry::strategies!(
     astar,
     idastar,
     dida,
+    idastar_tt,
     table,
     wastar,
     greedy,

@@ -163,8 +163,9 @@ pub fn defaults() -> Vec<&'static Builtin> {
 
 /// Optimal strategies a run takes only by name or with `all`: `dida` is `idastar` node for
 /// node with every heuristic but `pdb` (the only one with dual boards), so a default run
-/// would print the same row twice.
-pub const VARIANTS: &[&str] = &["dida"];
+/// would print the same row twice; `idastar-tt` is `idastar` with a table, a second IDA*
+/// a default run need not pay for.
+pub const VARIANTS: &[&str] = &["dida", "idastar-tt"];
 
 /// The built-in strategy called `name` (any case).
 pub fn find(name: &str) -> Option<&'static Builtin> {

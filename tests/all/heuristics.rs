@@ -345,6 +345,7 @@ fn idastar_and_astar_are_optimal_with_every_lookup_mode() {
             for (name, out) in [
                 ("idastar", plain),
                 ("dida", dual),
+                ("idastar-tt", idastar::solve_transpositions(p, &opts, h)),
                 ("astar", astar::solve(p, &opts, h)),
             ] {
                 let path = out.path.unwrap_or_else(|| panic!("{name} {mode}: no path"));

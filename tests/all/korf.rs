@@ -134,4 +134,58 @@ fn idastar_with_a_6_6_3_pdb_solves_all_100_optimally() {
     }
     // The dual lookups prune: fewer nodes than the reflection alone.
     assert!(nodes[1] < nodes[0], "{nodes:?}");
+    // With a transposition table, still every answer a shortest path, in fewer nodes.
+    let h = Pdb::with_lookup(&goal, set.clone(), LookupMode::Max);
+    let outcomes: Vec<_> = all
+        .par_iter()
+        .map(|i| {
+            let out = idastar::solve_transpositions(&i.problem, &SolveOptions::default(), &h);
+            (i, out)
+        })
+        .collect();
+    for (i, out) in &outcomes {
+        assert_eq!(out.steps(), Some(i.optimal), "idastar-tt instance {}", i.id);
+        assert_eq!(
+            i.problem.start.replay(out.path.as_ref().unwrap()).ok(),
+            Some(goal),
+            "idastar-tt instance {}",
+            i.id
+        );
+    }
+    let tt: u64 = outcomes.iter().map(|(_, o)| o.stats.generated).sum();
+    assert!(
+        tt < nodes[1] * 9 / 10,
+        "idastar-tt {tt} nodes, idastar {}",
+        nodes[1]
+    );
+}
+
+/// A transposition table on Korf's easiest instances with Manhattan distance: the published
+/// optimal lengths, in fewer nodes than Korf's IDA* (which searched every duplicate path).
+#[test]
+fn idastar_with_a_transposition_table_finds_korfs_lengths_in_fewer_nodes() {
+    let mut chosen: Vec<Instance> = instances();
+    chosen.sort_by_key(|i| i.nodes);
+    chosen.truncate(20);
+    let results: Vec<(u32, Option<usize>, usize, u64, u64)> = chosen
+        .par_iter()
+        .map(|i| {
+            let h = Manhattan::new(&i.problem.goal);
+            let out = idastar::solve_transpositions(&i.problem, &SolveOptions::default(), &h);
+            let replayed = i.problem.start.replay(out.path.as_ref().unwrap()).ok();
+            assert_eq!(replayed, Some(i.problem.goal), "instance {}", i.id);
+            (
+                i.id,
+                out.steps(),
+                i.optimal,
+                out.stats.generated + 1,
+                i.nodes,
+            )
+        })
+        .collect();
+    for &(id, steps, optimal, _, _) in &results {
+        assert_eq!(steps, Some(optimal), "instance {id}");
+    }
+    let (tt, korf) = results.iter().fold((0, 0), |(a, b), r| (a + r.3, b + r.4));
+    assert!(tt < korf * 3 / 4, "{tt} nodes against Korf's {korf}");
 }

@@ -1,0 +1,288 @@
+//! The transposition table of `idastar-tt`: what IDA* remembers about the boards it entered.
+//!
+//! A direct-mapped table: a board's slot is fixed by a hash of its cells, and a board that
+//! lands on a taken slot replaces what was there. Losing an entry only costs a search
+//! repeated, never a wrong answer, because the table holds only two kinds of facts, both true
+//! whatever else is lost:
+//!
+//! - **entered**: this iteration entered the board at depth `g`. Reaching it again at a
+//!   depth ≥ `g` in the same iteration need not search it again (proof at
+//!   [`super::idastar::solve_transpositions`]).
+//! - **bounds**: every path from the board to the goal whose first move is not `m` back
+//!   (that is, a path leaving it other than through the neighbour it was entered from) takes
+//!   at least `w[m]` moves. A subtree's search that failed under the bound leaves such a
+//!   bound (the least `f − g` it saw beyond the bound), and the board's estimate as BPMX
+//!   raised it bounds every path; later iterations prune with them.
+//!
+//! One table per worker thread is kept from solve to solve; stamps tell this solve's
+//! iterations from earlier ones, so nothing is cleared between them.
+
+use std::cell::RefCell;
+
+/// Slots in a new table: 2^16 of 16 bytes, 1 MB (about a core's L2 cache). A solve that
+/// claims twice as many slots as its thread's table has doubles it, up to [`MAX_BITS`]; a
+/// thread's table keeps its size from solve to solve. On Korf's 100 with the 7-8 pattern
+/// databases the largest instance (#60) enters 108,000 boards and the table stays at 2^16:
+/// grown to 2^18 it lost 0.2% of the nodes and took longer (more cache and TLB misses).
+const BITS: u32 = 16;
+
+/// The largest table: 2^20 slots, 16 MB a worker thread. Searches that enter more boards
+/// (Manhattan on the 15-puzzle) keep the most recent of them.
+const MAX_BITS: u32 = 20;
+
+/// Stamps are 24 bits (the low byte of a slot's tag is the depth); the table is wiped when
+/// they run out.
+const STAMP_LIMIT: u32 = 1 << 24;
+
+/// One board's entry.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    /// The board's packed cells (0: empty; no board packs to 0).
+    cells: u64,
+    /// `stamp << 8 | depth`: the iteration that last entered the board, and at what depth.
+    tag: u32,
+    /// `w[m]`: the fewest moves from the board to the goal by a path that does not start
+    /// by undoing move `m` (the move it was entered by).
+    w: [u8; 4],
+}
+
+/// The table, with the stamps of the current solve and iteration.
+pub(crate) struct Transpositions {
+    slots: Vec<Slot>,
+    /// `64 − log2(slots)`: a hash's top bits index the slots.
+    shift: u32,
+    /// The stamp of the current iteration.
+    stamp: u32,
+    /// The stamp of this solve's first iteration: slots stamped before it are another
+    /// solve's, and mean nothing for this one.
+    first: u32,
+    /// Slots this solve claimed (counted as `stored`).
+    claimed: u64,
+    /// The most slots this solve may use (`log2`): [`MAX_BITS`], or less under a tight
+    /// `--max-states`.
+    max_bits: u32,
+}
+
+/// What the table says about a board about to be entered by move `m`.
+#[derive(Clone, Copy)]
+pub(crate) struct Seen {
+    /// This iteration entered it already, no deeper: no need to search it again.
+    pub repeated: bool,
+    /// A lower bound on its paths to the goal that do not undo `m` (0: none known).
+    pub bound: u32,
+}
+
+impl Seen {
+    /// Nothing known.
+    pub const NOTHING: Seen = Seen {
+        repeated: false,
+        bound: 0,
+    };
+}
+
+thread_local! {
+    static TABLE: RefCell<Transpositions> = const { RefCell::new(Transpositions::empty()) };
+}
+
+impl Transpositions {
+    pub const fn empty() -> Transpositions {
+        Transpositions {
+            slots: Vec::new(),
+            shift: 64 - BITS,
+            stamp: 0,
+            first: 1,
+            claimed: 0,
+            max_bits: MAX_BITS,
+        }
+    }
+
+    /// Runs `f` with this thread's table, readied for a new solve that may hold at most
+    /// `max_states` boards (the memory guard: the table is cut to the power of two at or
+    /// below it). Allocated on first use.
+    pub fn with<R>(max_states: u64, f: impl FnOnce(&mut Transpositions) -> R) -> R {
+        TABLE.with(|t| {
+            let mut t = t.borrow_mut();
+            t.max_bits = MAX_BITS.min(max_states.max(1).ilog2());
+            if t.slots.is_empty() || t.slots.len() > 1 << t.max_bits {
+                let bits = BITS.min(t.max_bits);
+                t.slots = vec![Slot::default(); 1 << bits];
+                t.shift = 64 - bits;
+            }
+            t.claimed = 0;
+            t.first = t.stamp + 1;
+            f(&mut t)
+        })
+    }
+
+    /// Starts an iteration: boards entered in earlier ones no longer count as entered.
+    pub fn next_iteration(&mut self) {
+        if self.stamp + 1 >= STAMP_LIMIT {
+            self.slots.fill(Slot::default());
+            self.stamp = 0;
+            self.first = 1;
+        }
+        self.stamp += 1;
+    }
+
+    /// How many boards the table holds for this solve.
+    pub fn held(&self) -> u64 {
+        self.claimed.min(self.slots.len() as u64)
+    }
+
+    #[inline]
+    fn index(&self, cells: u64) -> usize {
+        (cells.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// Doubles the table, keeping this solve's entries (a few are lost where two now share
+    /// a slot: the table is a cache).
+    #[cold]
+    fn grow(&mut self) {
+        let old = std::mem::replace(
+            &mut self.slots,
+            vec![Slot::default(); 2 << (64 - self.shift)],
+        );
+        self.shift -= 1;
+        for s in old {
+            if s.cells != 0 && s.tag >> 8 >= self.first {
+                let i = self.index(s.cells);
+                self.slots[i] = s;
+            }
+        }
+    }
+
+    /// Asks for `cells`' slot to be brought into the cache.
+    #[inline]
+    pub fn prefetch(&self, cells: u64) {
+        crate::util::prefetch(&self.slots[self.index(cells)]);
+    }
+
+    /// What the table knows of `cells`, to be entered at depth `g` by move `m`.
+    #[inline]
+    pub fn seen(&self, cells: u64, g: u32, m: u8) -> Seen {
+        let s = &self.slots[self.index(cells)];
+        if s.cells != cells || s.tag >> 8 < self.first {
+            return Seen::NOTHING;
+        }
+        Seen {
+            repeated: s.tag >> 8 == self.stamp && s.tag & 0xFF <= g,
+            bound: s.w[m as usize & 3] as u32,
+        }
+    }
+
+    /// Records that this iteration enters `cells` at depth `g`.
+    #[inline]
+    pub fn enter(&mut self, cells: u64, g: u32) {
+        let (stamp, first) = (self.stamp, self.first);
+        let i = self.index(cells);
+        let s = &mut self.slots[i];
+        if s.cells != cells || s.tag >> 8 < first {
+            *s = Slot {
+                cells,
+                tag: 0,
+                w: [0; 4],
+            };
+            self.claimed += 1;
+        }
+        s.tag = stamp << 8 | g.min(255);
+        if self.claimed > 2 * self.slots.len() as u64 && self.shift > 64 - self.max_bits {
+            self.grow();
+        }
+    }
+
+    /// Records what a search of `cells` (entered by move `m`; `u8::MAX` for the start)
+    /// learned: no path from it is shorter than `d` (its estimate, as BPMX raised it), and
+    /// none that does not undo `m` is shorter than `w`.
+    #[inline]
+    pub fn learn(&mut self, cells: u64, m: u8, d: u32, w: u32) {
+        let first = self.first;
+        let i = self.index(cells);
+        let s = &mut self.slots[i];
+        if s.cells != cells || s.tag >> 8 < first {
+            return; // another board took the slot since: the fact is lost, not wrong
+        }
+        // A bound on every path is a bound on those of any first move.
+        let d = d.min(255) as u8;
+        for x in &mut s.w {
+            *x = (*x).max(d);
+        }
+        if m < 4 {
+            s.w[m as usize] = s.w[m as usize].max(w.min(255) as u8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fresh() -> Transpositions {
+        let mut t = Transpositions::empty();
+        t.slots = vec![Slot::default(); 1 << BITS];
+        t.first = 1;
+        t.next_iteration();
+        t
+    }
+
+    #[test]
+    fn a_board_is_repeated_only_in_the_same_iteration_and_no_shallower() {
+        let mut t = fresh();
+        assert!(!t.seen(0x1234, 5, 0).repeated);
+        t.enter(0x1234, 5);
+        assert!(t.seen(0x1234, 5, 0).repeated);
+        assert!(t.seen(0x1234, 9, 2).repeated);
+        assert!(!t.seen(0x1234, 4, 0).repeated, "shallower: search it again");
+        assert!(!t.seen(0x4321, 9, 0).repeated, "another board");
+        t.next_iteration();
+        assert!(!t.seen(0x1234, 9, 0).repeated, "another iteration");
+    }
+
+    #[test]
+    fn bounds_are_per_move_kept_across_iterations_and_forgotten_by_the_next_solve() {
+        let mut t = fresh();
+        t.enter(0x77, 3);
+        t.learn(0x77, 2, 0, 9);
+        t.learn(0x77, 2, 0, 7); // a weaker bound does not lower it
+        assert_eq!(t.seen(0x77, 3, 2).bound, 9);
+        assert_eq!(t.seen(0x77, 3, 1).bound, 0, "another move's paths");
+        t.learn(0x77, u8::MAX, 8, 8); // a bound on every path bounds every move's paths
+        assert_eq!([0, 1, 2, 3].map(|m| t.seen(0x77, 3, m).bound), [8, 8, 9, 8]);
+        t.learn(0x77, 1, 6, 10); // the distance's bound for all, the other for move 1
+        assert_eq!([0, 1, 2, 3].map(|m| t.seen(0x77, 3, m).bound), [8, 10, 9, 8]);
+        t.next_iteration();
+        assert_eq!(t.seen(0x77, 3, 2).bound, 9);
+        t.learn(0x99, 0, 5, 5); // never entered: nothing to attach it to
+        assert_eq!(t.seen(0x99, 0, 0).bound, 0);
+        // A new solve (another goal, perhaps): the old facts mean nothing.
+        t.first = t.stamp + 1;
+        t.next_iteration();
+        assert_eq!(t.seen(0x77, 3, 2).bound, 0);
+        assert!(!t.seen(0x77, 9, 2).repeated);
+    }
+
+    #[test]
+    fn the_table_grows_when_overfull_and_keeps_what_it_can() {
+        let mut t = fresh();
+        let boards: Vec<u64> = (1..=3 << BITS).map(|i| i * 0x1_0001).collect();
+        for &b in &boards {
+            t.enter(b, 1);
+        }
+        assert!(t.slots.len() > 1 << BITS, "{} slots", t.slots.len());
+        let kept = boards.iter().filter(|&&b| t.seen(b, 1, 0).repeated).count();
+        assert!(kept > boards.len() / 2, "{kept} of {}", boards.len());
+        assert!(t.held() <= t.slots.len() as u64);
+    }
+
+    #[test]
+    fn running_out_of_stamps_wipes_the_table() {
+        let mut t = fresh();
+        t.enter(0x55, 1);
+        t.learn(0x55, 0, 4, 4);
+        t.stamp = STAMP_LIMIT - 1;
+        t.next_iteration();
+        assert_eq!(t.stamp, 1);
+        assert_eq!(t.seen(0x55, 1, 0).bound, 0);
+        t.enter(0x55, 1);
+        assert!(t.seen(0x55, 1, 0).repeated);
+    }
+}
