@@ -246,7 +246,8 @@ impl<H: Heuristic> Search<'_, H> {
     /// [`Search::dfs_bpmx`]'s children of a node at depth `g` (the move back excluded),
     /// counted as generated, in the order of their estimates; `h` raised by theirs. Their
     /// cheap lookups are asked for together, then the costly ones of those the cheap ones do
-    /// not prune.
+    /// not prune. Inlined: it is the body of the hot loop, split off only to be read.
+    #[inline(always)]
     fn generate<const TT: bool>(
         &mut self,
         cells: u64,

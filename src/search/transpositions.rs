@@ -248,7 +248,10 @@ mod tests {
         t.learn(0x77, u8::MAX, 8, 8); // a bound on every path bounds every move's paths
         assert_eq!([0, 1, 2, 3].map(|m| t.seen(0x77, 3, m).bound), [8, 8, 9, 8]);
         t.learn(0x77, 1, 6, 10); // the distance's bound for all, the other for move 1
-        assert_eq!([0, 1, 2, 3].map(|m| t.seen(0x77, 3, m).bound), [8, 10, 9, 8]);
+        assert_eq!(
+            [0, 1, 2, 3].map(|m| t.seen(0x77, 3, m).bound),
+            [8, 10, 9, 8]
+        );
         t.next_iteration();
         assert_eq!(t.seen(0x77, 3, 2).bound, 9);
         t.learn(0x99, 0, 5, 5); // never entered: nothing to attach it to
