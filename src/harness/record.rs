@@ -1,6 +1,9 @@
 //! One record per case × strategy: what every report is made from.
 
 use crate::search::Status;
+
+/// A solver's name in a record: text kept in place when short (the type of a row's id).
+pub use super::input::Id as Name;
 use serde::Serialize;
 
 /// The status column: a search status, or why there was no search.
@@ -84,8 +87,10 @@ pub use crate::search::Counters;
 pub struct Record {
     /// Index of the case in the run's case list.
     pub case: usize,
-    /// The solver's name: a built-in strategy, an external program or a user's solver.
-    pub strategy: String,
+    /// The solver's name: a built-in strategy, an external program or a user's solver (kept
+    /// in place when short, as a row's id is: a record is made for every case and read back
+    /// for every row of cases.csv, and a name on the heap cost two allocations a row).
+    pub strategy: Name,
     /// How the case ended for this solver.
     pub status: RowStatus,
     /// Moves in the path found (solved), −1 when unsolvable, `None` otherwise. On `wrong`
@@ -120,7 +125,7 @@ impl Record {
     pub fn empty(case: usize, strategy: &str) -> Record {
         Record {
             case,
-            strategy: strategy.to_string(),
+            strategy: Name::from(strategy),
             status: RowStatus::Invalid,
             steps: None,
             matches_expected: None,
@@ -440,7 +445,7 @@ impl Record {
         };
         let c = &mut self.counters;
         match column {
-            Column::Strategy => self.strategy = text.to_string(),
+            Column::Strategy => self.strategy = Name::from(text),
             Column::Status => self.status = text.parse()?,
             Column::Steps => {
                 self.steps = match text {

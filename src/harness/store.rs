@@ -167,7 +167,7 @@ fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Optio
     let string = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     Some(Record {
         case,
-        strategy: strategy.to_string(),
+        strategy: strategy.into(),
         status,
         steps: Some(u64_at(s, 24) as i64).filter(|&v| v != NONE_I64),
         matches_expected: unflag(s[1]),

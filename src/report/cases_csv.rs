@@ -74,7 +74,7 @@ impl CaseRow {
             input: case.source.to_string(),
             line: case.line,
             id: case.id.to_string(),
-            strategy: r.strategy.clone(),
+            strategy: r.strategy.to_string(),
             start: case
                 .problem
                 .as_ref()
@@ -106,7 +106,7 @@ impl CaseRow {
     pub fn to_record(&self, case: usize) -> Record {
         Record {
             case,
-            strategy: self.strategy.clone(),
+            strategy: self.strategy.as_str().into(),
             status: self.status,
             steps: self.steps,
             matches_expected: self.matches_expected,
