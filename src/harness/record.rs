@@ -378,6 +378,7 @@ impl Record {
     /// record is one line). One value after another, in the columns' order, without a walk
     /// of the columns: cases.csv and the journal write a million of these a second (a test
     /// holds them to [`Record::value`] column by column).
+    #[inline]
     pub(crate) fn write_tail(&self, row: &mut crate::util::CsvRow, journal: bool) {
         let keep = journal || self.status.searched();
         let measured = |v: Option<u64>| v.filter(|_| keep);
@@ -414,6 +415,7 @@ impl Record {
     }
 
     /// Appends the `steps` cell (empty for none).
+    #[inline]
     pub(crate) fn write_steps(&self, row: &mut crate::util::CsvRow) {
         match self.steps {
             Some(s) => row.signed(s),
