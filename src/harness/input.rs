@@ -46,7 +46,8 @@ pub struct Case {
 
 /// A row's id: text kept in place when it is short (most ids are numbers or short names),
 /// so that the million cases of a run, read and read back from the spool, do not each
-/// allocate one; longer ids are allocated. Reads as a `&str`.
+/// allocate one; longer ids are allocated. Reads as a `&str`. A record's solver name is one
+/// too ([`crate::harness::record::Name`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Id(IdText);
 
@@ -112,6 +113,36 @@ impl PartialEq<str> for Id {
 impl PartialEq<String> for Id {
     fn eq(&self, other: &String) -> bool {
         self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Id {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<Id> for String {
+    fn eq(&self, other: &Id) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Id> for str {
+    fn eq(&self, other: &Id) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl AsRef<str> for Id {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Id {
+    fn as_ref(&self) -> &[u8] {
+        self.as_str().as_bytes()
     }
 }
 

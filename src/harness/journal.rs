@@ -57,28 +57,12 @@ const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
 /// one line and a torn line is easy to find; an empty path (start = goal) is written as `-`,
 /// so it is not read back as no path.
 pub fn encode(rec: &Record, out: &mut Vec<u8>) {
-    let mut num = itoa::Buffer::new();
     let mut row = crate::util::CsvRow::new(out);
-    row.plain(num.format(rec.case));
-    for column in Column::of_records() {
-        match column {
-            Column::Path if rec.path.as_deref() == Some("") => row.plain("-"),
-            Column::Message if rec.message.contains(['\\', '\n', '\r']) => {
-                let mut msg = String::with_capacity(rec.message.len() + 8);
-                for ch in rec.message.chars() {
-                    match ch {
-                        '\\' => msg.push_str("\\\\"),
-                        '\n' => msg.push_str("\\n"),
-                        '\r' => msg.push_str("\\r"),
-                        c => msg.push(c),
-                    }
-                }
-                row.field(&msg);
-            }
-            _ if column.free_text() => row.field(rec.value(column, &mut num)),
-            _ => row.plain(rec.value(column, &mut num)),
-        }
-    }
+    row.number(rec.case as u64);
+    row.field(&rec.strategy);
+    row.plain(rec.status.as_str());
+    rec.write_steps(&mut row);
+    rec.write_tail(&mut row, true);
     row.end();
 }
 

@@ -711,6 +711,9 @@ impl Sessions<'_> {
         let prepare = sum(&self.earlier.prepare, &self.session.prepare);
         let sessions = self.this_session.unwrap_or(self.earlier.last_session);
         let (tally, digest) = self.write_cases(grid, rows)?;
+        // The store's blocks are freed beside the last files' writing and the journal's
+        // removal.
+        let freeing = self.store.discard(dir.path());
         let report = tally.report(&wall);
         info.threads = self.session.threads;
         info.solver_facts = names
@@ -739,6 +742,9 @@ impl Sessions<'_> {
             .map_err(Error::Output)?;
         crate::util::crash_point("finished", "");
         dir.finish();
+        if let Some(t) = freeing {
+            let _ = t.join();
+        }
         Ok((report.summaries, digest))
     }
 }

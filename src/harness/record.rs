@@ -1,6 +1,9 @@
 //! One record per case × strategy: what every report is made from.
 
 use crate::search::Status;
+
+/// A solver's name in a record: text kept in place when short (the type of a row's id).
+pub use super::input::Id as Name;
 use serde::Serialize;
 
 /// The status column: a search status, or why there was no search.
@@ -84,8 +87,10 @@ pub use crate::search::Counters;
 pub struct Record {
     /// Index of the case in the run's case list.
     pub case: usize,
-    /// The solver's name: a built-in strategy, an external program or a user's solver.
-    pub strategy: String,
+    /// The solver's name: a built-in strategy, an external program or a user's solver (kept
+    /// in place when short, as a row's id is: a record is made for every case and read back
+    /// for every row of cases.csv, and a name on the heap cost two allocations a row).
+    pub strategy: Name,
     /// How the case ended for this solver.
     pub status: RowStatus,
     /// Moves in the path found (solved), −1 when unsolvable, `None` otherwise. On `wrong`
@@ -120,7 +125,7 @@ impl Record {
     pub fn empty(case: usize, strategy: &str) -> Record {
         Record {
             case,
-            strategy: strategy.to_string(),
+            strategy: Name::from(strategy),
             status: RowStatus::Invalid,
             steps: None,
             matches_expected: None,
@@ -365,6 +370,59 @@ impl Record {
         }
     }
 
+    /// Appends the record's cells from `matches_expected` to `optimum_steps` (the columns
+    /// after `expected_steps` in [`Column::CASES_CSV`]): as cases.csv writes them
+    /// (`journal` false: the [`Column::measured`] values left empty on a row that did not
+    /// search), or as the journal does (every value; an empty path as `-`, so that it is not
+    /// read back as no path; line ends and backslashes in the message escaped, so that every
+    /// record is one line). One value after another, in the columns' order, without a walk
+    /// of the columns: cases.csv and the journal write a million of these a second (a test
+    /// holds them to [`Record::value`] column by column).
+    #[inline]
+    pub(crate) fn write_tail(&self, row: &mut crate::util::CsvRow, journal: bool) {
+        let keep = journal || self.status.searched();
+        let measured = |v: Option<u64>| v.filter(|_| keep);
+        let c = &self.counters;
+        row.flag(self.matches_expected);
+        row.flag(self.optimal);
+        row.maybe(measured(c.expanded));
+        row.maybe(measured(c.generated));
+        row.maybe(measured(c.stored));
+        row.maybe(measured(c.peak_frontier));
+        row.maybe(measured(self.latency_ns));
+        row.maybe(measured(self.latency_min_ns));
+        match self.path.as_deref() {
+            Some("") if journal => row.plain("-"),
+            path => row.field(path.unwrap_or("")),
+        }
+        if journal && self.message.contains(['\\', '\n', '\r']) {
+            let mut msg = String::with_capacity(self.message.len() + 8);
+            for ch in self.message.chars() {
+                match ch {
+                    '\\' => msg.push_str("\\\\"),
+                    '\n' => msg.push_str("\\n"),
+                    '\r' => msg.push_str("\\r"),
+                    c => msg.push(c),
+                }
+            }
+            row.field(&msg);
+        } else {
+            row.field(&self.message);
+        }
+        row.maybe(measured(self.cpu_us));
+        row.maybe(measured(self.max_rss_kb));
+        row.maybe(self.optimum_steps);
+    }
+
+    /// Appends the `steps` cell (empty for none).
+    #[inline]
+    pub(crate) fn write_steps(&self, row: &mut crate::util::CsvRow) {
+        match self.steps {
+            Some(s) => row.signed(s),
+            None => row.plain(""),
+        }
+    }
+
     /// Sets `column` (one a record fills) from its text, as [`Record::value`] writes it.
     ///
     /// # Errors
@@ -389,7 +447,7 @@ impl Record {
         };
         let c = &mut self.counters;
         match column {
-            Column::Strategy => self.strategy = text.to_string(),
+            Column::Strategy => self.strategy = Name::from(text),
             Column::Status => self.status = text.parse()?,
             Column::Steps => {
                 self.steps = match text {
@@ -419,6 +477,84 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `write_tail` (and `write_steps`) write, value after value, what [`Record::value`]
+    /// gives column by column: cases.csv's cells (measurements empty on rows that did not
+    /// search) and the journal's (every value, an empty path as `-`, the message's line
+    /// ends escaped), read back by the csv crate.
+    #[test]
+    fn the_tail_is_each_columns_value_in_order() {
+        let tail = || {
+            Column::of_records()
+                .skip_while(|&c| c != Column::MatchesExpected)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(tail().len(), 13);
+        let numbers = [None, Some(0), Some(7), Some(10), Some(99), Some(u64::MAX)];
+        let mut checked = 0;
+        for status in RowStatus::ALL {
+            for (k, n) in numbers.into_iter().enumerate() {
+                let mut r = Record::empty(3, "s");
+                r.status = status;
+                r.steps = [
+                    None,
+                    Some(-1),
+                    Some(0),
+                    Some(i64::MAX),
+                    Some(i64::MIN),
+                    Some(42),
+                ][k];
+                r.matches_expected = [None, Some(true), Some(false)][k % 3];
+                r.optimal = [Some(false), None, Some(true)][k % 3];
+                r.optimum_steps = numbers[(k + 1) % numbers.len()];
+                r.counters = Counters {
+                    expanded: n,
+                    generated: numbers[(k + 2) % numbers.len()],
+                    stored: n,
+                    peak_frontier: Some(k as u64 * 1000),
+                };
+                (r.latency_ns, r.latency_min_ns) = (n, Some(123_456_789));
+                (r.cpu_us, r.max_rss_kb) = (numbers[(k + 3) % numbers.len()], n);
+                r.path = [None, Some(String::new()), Some("udlr".repeat(80))][k % 3].clone();
+                r.message = ["", "a \"message\", on\r\ntwo lines \\ here", "plain"][k % 3].into();
+                for journal in [false, true] {
+                    let mut num = itoa::Buffer::new();
+                    let mut want = vec![r.value(Column::Steps, &mut num).to_string()];
+                    for column in tail() {
+                        let v = r.value(column, &mut num).to_string();
+                        want.push(match column {
+                            c if !journal && c.measured() && !status.searched() => String::new(),
+                            Column::Path if journal && r.path.as_deref() == Some("") => "-".into(),
+                            Column::Message if journal => v
+                                .replace('\\', "\\\\")
+                                .replace('\n', "\\n")
+                                .replace('\r', "\\r"),
+                            _ => v,
+                        });
+                    }
+                    let mut bytes = Vec::new();
+                    let mut row = crate::util::CsvRow::new(&mut bytes);
+                    r.write_steps(&mut row);
+                    r.write_tail(&mut row, journal);
+                    row.end();
+                    let mut rd = csv::ReaderBuilder::new()
+                        .has_headers(false)
+                        .from_reader(bytes.as_slice());
+                    let got: Vec<String> = rd
+                        .records()
+                        .next()
+                        .unwrap()
+                        .unwrap()
+                        .iter()
+                        .map(str::to_string)
+                        .collect();
+                    assert_eq!(got, want, "{status:?} journal={journal}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 6 * 2);
+    }
 
     /// The columns that are not [`Column::free_text`] are written without a look at their
     /// bytes ([`crate::util::CsvRow::plain`]): no value a record can hold in them needs

@@ -74,7 +74,7 @@ impl CaseRow {
             input: case.source.to_string(),
             line: case.line,
             id: case.id.to_string(),
-            strategy: r.strategy.clone(),
+            strategy: r.strategy.to_string(),
             start: case
                 .problem
                 .as_ref()
@@ -106,7 +106,7 @@ impl CaseRow {
     pub fn to_record(&self, case: usize) -> Record {
         Record {
             case,
-            strategy: self.strategy.clone(),
+            strategy: self.strategy.as_str().into(),
             status: self.status,
             steps: self.steps,
             matches_expected: self.matches_expected,
@@ -155,61 +155,45 @@ pub const COLUMNS: [&str; Column::CASES_CSV.len()] = {
 const CHUNK: usize = 8192;
 const BATCH: usize = 16;
 
-/// The boards' text of the rows a task formats: the start's, and the last goal's (rows of
-/// a dataset mostly share their goal, formatted once for them all).
+/// The last goal's text in the rows a task formats (rows of a dataset mostly share their
+/// goal, formatted once for them all).
 #[derive(Default)]
-struct Boards {
-    start: String,
-    goal: Option<(crate::puzzle::Board, String)>,
-}
+struct LastGoal(Option<(crate::puzzle::Board, String)>);
 
-impl Boards {
-    fn start(&mut self, b: crate::puzzle::Board) -> &str {
-        self.start.clear();
-        let _ = b.write_to(&mut self.start, "x");
-        &self.start
-    }
-    fn goal(&mut self, b: crate::puzzle::Board) -> &str {
-        if !matches!(&self.goal, Some((g, _)) if *g == b) {
-            self.goal = Some((b, b.to_string()));
+impl LastGoal {
+    fn text(&mut self, b: crate::puzzle::Board) -> &str {
+        if !matches!(&self.0, Some((g, _)) if *g == b) {
+            self.0 = Some((b, b.to_string()));
         }
-        self.goal.as_ref().map_or("", |(_, text)| text)
+        self.0.as_ref().map_or("", |(_, text)| text)
     }
 }
 
 /// Appends one record's row (the same fields as [`CaseRow::new`], without building one).
-fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, boards: &mut Boards) {
-    let mut num = itoa::Buffer::new();
-    let searched = r.status.searched();
-    let mut out = crate::util::CsvRow::new(out);
-    for column in Column::CASES_CSV {
-        if column.of_record() {
-            if column.measured() && !searched {
-                out.plain("");
-            } else if column.free_text() {
-                out.field(r.value(column, &mut num));
-            } else {
-                out.plain(r.value(column, &mut num));
-            }
-            continue;
+fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, goals: &mut LastGoal) {
+    let mut row = crate::util::CsvRow::new(out);
+    row.field(case.source.as_bytes());
+    row.number(case.line);
+    row.field(case.id.as_str());
+    row.field(&r.strategy);
+    match &case.problem {
+        Ok(p) => {
+            let _ = p.start.write_to(row.next_plain(), "x");
+            row.plain(goals.text(p.goal));
         }
-        match column {
-            Column::Input => out.field(case.source.as_bytes()),
-            Column::Line => out.plain(num.format(case.line)),
-            Column::Id => out.field(case.id.as_str()),
-            Column::ExpectedSteps => out.plain(case.expected_steps.map_or("", |x| num.format(x))),
-            _ => {
-                let start = column == Column::Start;
-                match &case.problem {
-                    Ok(p) if start => out.plain(boards.start(p.start)),
-                    Ok(p) => out.plain(boards.goal(p.goal)),
-                    Err(_) if start => out.field(&case.start_text),
-                    Err(_) => out.field(&case.goal_text),
-                }
-            }
+        Err(_) => {
+            row.field(&case.start_text);
+            row.field(&case.goal_text);
         }
     }
-    out.end();
+    row.plain(r.status.as_str());
+    r.write_steps(&mut row);
+    match case.expected_steps {
+        Some(e) => row.signed(e),
+        None => row.plain(""),
+    }
+    r.write_tail(&mut row, false);
+    row.end();
 }
 
 /// Writes cases.csv. Rows are formatted in parallel, in chunks, and written in order.
@@ -246,9 +230,9 @@ pub fn write_rows(mut w: impl Write, cases: &CaseBlock, records: &[Record]) -> c
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut out = Vec::with_capacity(chunk.len() * 128);
-                let mut boards = Boards::default();
+                let mut goals = LastGoal::default();
                 for r in chunk {
-                    write_row(&mut out, cases.get(r.case), r, &mut boards);
+                    write_row(&mut out, cases.get(r.case), r, &mut goals);
                 }
                 out
             })

@@ -59,7 +59,7 @@ fn record(journal: bool) -> impl Strategy<Value = Record> {
                 let measured = journal || status.searched();
                 Record {
                     case,
-                    strategy,
+                    strategy: strategy.as_str().into(),
                     status,
                     steps,
                     matches_expected: m,
