@@ -98,13 +98,15 @@ impl Transpositions {
 
     /// Runs `f` with this thread's table, readied for a new solve that may hold at most
     /// `max_states` boards (the memory guard: the table is cut to the power of two at or
-    /// below it). Allocated on first use.
+    /// below it). Allocated on first use; grown tables are kept.
     pub fn with<R>(max_states: u64, f: impl FnOnce(&mut Transpositions) -> R) -> R {
         TABLE.with(|t| {
             let mut t = t.borrow_mut();
             t.max_bits = MAX_BITS.min(max_states.max(1).ilog2());
-            if t.slots.is_empty() || t.slots.len() > 1 << t.max_bits {
-                let bits = BITS.min(t.max_bits);
+            // A new table, or one a tighter guard cut below the first size or a looser one
+            // let grow past this guard: the first size (within the guard) again.
+            let bits = BITS.min(t.max_bits);
+            if t.slots.len() < 1 << bits || t.slots.len() > 1 << t.max_bits {
                 t.slots = vec![Slot::default(); 1 << bits];
                 t.shift = 64 - bits;
             }
@@ -129,9 +131,11 @@ impl Transpositions {
         self.claimed.min(self.slots.len() as u64)
     }
 
+    /// `cells`' slot: the hash's top bits. Shifted in two steps, so that a table of one slot
+    /// (`--max-states 1`: `shift` is 64, which a single shift would overflow) gets slot 0.
     #[inline]
     fn index(&self, cells: u64) -> usize {
-        (cells.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        (cells.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (self.shift - 1) >> 1) as usize
     }
 
     /// Doubles the table, keeping this solve's entries (a few are lost where two now share
@@ -274,6 +278,21 @@ mod tests {
         let kept = boards.iter().filter(|&&b| t.seen(b, 1, 0).repeated).count();
         assert!(kept > boards.len() / 2, "{kept} of {}", boards.len());
         assert!(t.held() <= t.slots.len() as u64);
+    }
+
+    #[test]
+    fn a_table_cut_to_one_slot_by_the_memory_guard_still_works() {
+        Transpositions::with(1, |t| {
+            assert_eq!(t.slots.len(), 1);
+            t.next_iteration();
+            t.enter(0x1234, 2);
+            assert!(t.seen(0x1234, 3, 0).repeated);
+            t.enter(0x4321, 2); // takes the one slot
+            assert!(!t.seen(0x1234, 3, 0).repeated);
+            assert_eq!(t.held(), 1);
+        });
+        // The next solve with room gets a table of its first size again.
+        Transpositions::with(u64::MAX, |t| assert_eq!(t.slots.len(), 1 << BITS));
     }
 
     #[test]
