@@ -46,6 +46,21 @@ struct Slot {
     w: [u8; 4],
 }
 
+impl Slot {
+    /// Whether the slot was written by the solve whose first stamp is `first` (an empty
+    /// slot's stamp is 0, before every solve's).
+    #[inline]
+    fn current(&self, first: u32) -> bool {
+        self.tag >> 8 >= first
+    }
+
+    /// Whether the slot is `cells`' entry for the solve whose first stamp is `first`.
+    #[inline]
+    fn holds(&self, cells: u64, first: u32) -> bool {
+        self.cells == cells && self.current(first)
+    }
+}
+
 /// The table, with the stamps of the current solve and iteration.
 pub(crate) struct Transpositions {
     slots: Vec<Slot>,
@@ -148,7 +163,7 @@ impl Transpositions {
         );
         self.shift -= 1;
         for s in old {
-            if s.cells != 0 && s.tag >> 8 >= self.first {
+            if s.current(self.first) {
                 let i = self.index(s.cells);
                 self.slots[i] = s;
             }
@@ -165,7 +180,7 @@ impl Transpositions {
     #[inline]
     pub fn seen(&self, cells: u64, g: u32, m: u8) -> Seen {
         let s = &self.slots[self.index(cells)];
-        if s.cells != cells || s.tag >> 8 < self.first {
+        if !s.holds(cells, self.first) {
             return Seen::NOTHING;
         }
         Seen {
@@ -180,7 +195,7 @@ impl Transpositions {
         let (stamp, first) = (self.stamp, self.first);
         let i = self.index(cells);
         let s = &mut self.slots[i];
-        if s.cells != cells || s.tag >> 8 < first {
+        if !s.holds(cells, first) {
             *s = Slot {
                 cells,
                 tag: 0,
@@ -202,7 +217,7 @@ impl Transpositions {
         let first = self.first;
         let i = self.index(cells);
         let s = &mut self.slots[i];
-        if s.cells != cells || s.tag >> 8 < first {
+        if !s.holds(cells, first) {
             return; // another board took the slot since: the fact is lost, not wrong
         }
         // A bound on every path is a bound on those of any first move.
