@@ -66,6 +66,8 @@ struct Kid<M> {
     bound: u32,
     /// This iteration entered it already, no deeper.
     repeated: bool,
+    /// The size of its last finished search ([`Seen::subtree`]; 0: none).
+    subtree: u8,
 }
 
 /// How a subtree's search ended.
@@ -159,6 +161,8 @@ impl<H: Heuristic> Search<'_, H> {
         }
         let heuristic = self.h;
         let entered = (cells, last);
+        // The children generated below this node, for the table's subtree sizes.
+        let before = self.stats.generated;
         if TT {
             self.tt.enter(cells, g);
         }
@@ -191,13 +195,15 @@ impl<H: Heuristic> Search<'_, H> {
             memo: child_memo,
             bound,
             repeated,
+            ..
         } in &kids[..n]
         {
             if g + h > self.bound {
                 self.next_bound = self.next_bound.min(g + h);
                 if TT {
                     // Raised past the bound by its children: worth keeping.
-                    self.tt.learn(entered.0, entered.1, h, h);
+                    let size = self.stats.generated - before;
+                    self.tt.learn(entered.0, entered.1, h, h, size);
                 }
                 return (Found::Nothing, h, h);
             }
@@ -238,7 +244,8 @@ impl<H: Heuristic> Search<'_, H> {
         }
         let below = h.max(least);
         if TT {
-            self.tt.learn(entered.0, entered.1, h, below);
+            let size = self.stats.generated - before;
+            self.tt.learn(entered.0, entered.1, h, below, size);
         }
         (Found::Nothing, h, below)
     }
@@ -266,6 +273,7 @@ impl<H: Heuristic> Search<'_, H> {
             memo: *memo,
             bound: 0,
             repeated: false,
+            subtree: 0,
         }; 4];
         let mut n = 0;
         let children = self.neighbors.children(blank, last);
@@ -302,11 +310,15 @@ impl<H: Heuristic> Search<'_, H> {
                 memo: child_memo,
                 bound: seen.bound,
                 repeated: seen.repeated,
+                subtree: seen.subtree,
             };
             n += 1;
         }
         self.stats.generated += n as u64;
-        kids[..n].sort_by_key(|k| k.ch);
+        // Lowest estimate first; where they tie (with `TT`), the child whose last search was
+        // the largest (see `Seen::subtree`). Without `TT` every size is 0: the estimates and
+        // the move order alone.
+        kids[..n].sort_by_key(|k| (k.ch, std::cmp::Reverse(k.subtree)));
         // The dual lookups of the children the cheap sums leave within the bound, asked for
         // together before the first is refined (they miss the caches, as the cheap ones do).
         for k in &kids[..n] {
