@@ -7,14 +7,20 @@
 //! placement's value is the level at which any of its regions is first reached.
 //!
 //! Each placement has a field of 2 bits per free cell, in one array: `00` not seen, `11`
-//! seen and done, `01`/`10` on the frontier of an even/odd level. A region is marked in one
-//! compare-and-swap: its entry cell (where the blank came from) gets the next level's
-//! parity, its other cells `11`, so each region is expanded once, and a placement whose
-//! field was empty is reached for the first time (its value is written then, and only
-//! then). A level scans the fields in parallel for its parity, skipping the chunks it
-//! never wrote, unranks each frontier placement once, expands its regions and marks them
-//! done. A field takes 2 bits a free cell rounded up to a power of two: 16 bits for 5 to 8
-//! free cells (8 tiles on 4x4 leave 8), 32 for 9 to 15 (7 tiles on 4x4 leave 9).
+//! seen and done, `01`/`10` on the frontier of an even/odd level. A move marks only the
+//! cell it entered the region by (where the blank came from): one atomic OR of the next
+//! level's parity into that cell, unless the cell is seen. A placement whose field was
+//! empty is reached for the first time (its value is written then, and only then). A
+//! region reached at one level through several of its cells has several entry cells on
+//! the frontier; the next level takes the region from the first, expands it once and sets
+//! all its cells to `11`, the other entries among them. Marking thus needs no flood fill
+//! of the region reached (one for every new state) and no compare-and-swap loop, at the
+//! price of an OR for each further entry (about one per state). A level scans the fields
+//! in parallel for its parity, skipping the chunks it never wrote, unranks each frontier
+//! placement once, expands its regions (moving the group tiles on each region's border)
+//! and marks them done. A field takes 2 bits a free cell rounded up to a power of two: 16
+//! bits for 5 to 8 free cells (8 tiles on 4x4 leave 8), 32 for 9 to 15 (7 tiles on 4x4
+//! leave 9).
 //!
 //! A frontier placement is unranked once; each move's rank (and Manhattan distance) is the
 //! placement's changed by the one tile that slides (`Space::step`), not ranked again. The
@@ -108,25 +114,24 @@ impl Fields {
         ((q >> self.per_word_log) as usize, slot * self.bits)
     }
 
-    /// Marks a region of placement `q` (its cells `region`, a free-cell mask) seen, with its
-    /// entry cell `entry` on the frontier of `parity`, unless that cell is seen already.
-    /// Returns `None` when it was seen, else whether the placement had no region seen.
+    /// Marks the free cell `entry` of placement `q` (the cell the blank entered a region by)
+    /// on the frontier of `parity`, unless that cell is seen. Returns `None` when it was
+    /// seen, else whether the placement had no region seen.
+    ///
+    /// One atomic OR, no compare-and-swap loop: the cell is `00` (not seen), `11` (its
+    /// region was expanded) or already holds this parity's code (its region was reached at
+    /// this level through another move), and OR-ing the code into any of those is right.
+    /// It never holds the other parity's code: that is the level being expanded, and a move
+    /// never leads from a level to the same level (every move changes the group's Manhattan
+    /// distance by one, so a state's level has the parity of its distance).
     #[inline]
-    fn mark(&self, q: u64, region: u32, entry: u32, parity: usize) -> Option<bool> {
+    fn mark(&self, q: u64, entry: u32, parity: usize) -> Option<bool> {
         let (w, shift) = self.locate(q);
-        let entry_bits = DONE << (2 * entry);
-        let code = (1u64 << parity) << (2 * entry);
-        let pattern = ((spread(region) * DONE) & !entry_bits | code) << shift;
-        let word = &self.words[w];
-        let mut old = word.load(Relaxed);
-        loop {
-            if old & (entry_bits << shift) != 0 {
-                return None;
-            }
-            match word.compare_exchange_weak(old, old | pattern, Relaxed, Relaxed) {
-                Ok(_) => break,
-                Err(now) => old = now,
-            }
+        let entry_bits = DONE << (2 * entry + shift);
+        let code = (1u64 << parity) << (2 * entry + shift);
+        let old = self.words[w].fetch_or(code, Relaxed);
+        if old & entry_bits != 0 {
+            return None;
         }
         let flag = &self.written[parity][w / CHUNK_WORDS];
         if !flag.load(Relaxed) {
@@ -175,14 +180,12 @@ const MAX_MOVES: usize = 32;
 /// at once overlaps them.
 const BATCH: usize = 96;
 
-/// A generated move not looked at yet: the rank it leads to, the free cells after it (the
-/// tile left `from`, the blank is there now), that cell's index among them, and the
-/// group's Manhattan distance there.
+/// A generated move not looked at yet: the rank it leads to, the index among the free cells
+/// after it of the cell the tile left (the blank is there now), and the group's Manhattan
+/// distance there.
 #[derive(Clone, Copy, Default)]
 struct Pending {
     q: u64,
-    free: u32,
-    from: u8,
     entry: u8,
     md: u8,
 }
@@ -194,7 +197,7 @@ struct Batch {
     len: usize,
     firsts: [(u64, u8); BATCH + MAX_MOVES],
     nfirsts: usize,
-    /// States and placements found so far.
+    /// Entry cells marked and placements found so far.
     found: (u64, u64),
 }
 
@@ -304,9 +307,8 @@ pub fn build(
     let p0 = space.ranker.rank(home);
     let occupied = home.iter().fold(0u32, |m, &c| m | 1 << c);
     let free = space.grid.full & !occupied;
-    let region = space.grid.region(1 << blank, free);
     let entry = (free & ((1 << blank) - 1)).count_ones();
-    fields.mark(p0, compress(region, free), entry, 0);
+    fields.mark(p0, entry, 0);
     values[(p0 / 2) as usize].fetch_or(UNREACHED << ((p0 % 2) * 4), Relaxed);
 
     let mut reached = 1u64;
@@ -323,7 +325,8 @@ pub fn build(
         }
         .run();
         // New states of known placements can still lead to new placements: stop only when
-        // the level found no state at all.
+        // the level marked no state at all (`states` counts marks, a state reached through
+        // several entry cells once for each).
         if states == 0 {
             break;
         }
@@ -344,8 +347,9 @@ pub fn build(
 }
 
 impl Level<'_> {
-    /// Expands every frontier region of the level and marks it done. Returns the states and
-    /// the placements the level reached for the first time.
+    /// Expands every frontier region of the level and marks it done. Returns the entry cells
+    /// marked (the states reached, some of them more than once) and the placements the
+    /// level reached for the first time.
     fn run(&self) -> (u64, u64) {
         let (space, fields) = (self.space, self.fields);
         let parity = (self.depth % 2) as usize;
@@ -375,6 +379,7 @@ impl Level<'_> {
                         continue;
                     }
                     let mut left = all;
+                    let mut done = 0u64;
                     while left != 0 {
                         let slot = left.trailing_zeros() / fields.bits;
                         let shift = slot * fields.bits;
@@ -383,14 +388,17 @@ impl Level<'_> {
                         let pl = space.placement(w * fields.per_word + slot as u64);
                         while frontier != 0 {
                             let bi = frontier.trailing_zeros() / 2;
-                            frontier &= frontier - 1;
-                            self.expand(&mut batch, &pl, bi);
+                            let region = self.expand(&mut batch, &pl, bi);
+                            // The region's cells, its other entry cells among them: done.
+                            let cells = spread(compress(region, pl.free)) * DONE;
+                            frontier &= !cells;
+                            done |= cells << shift;
                             if batch.len >= BATCH {
                                 self.flush(&mut batch);
                             }
                         }
                     }
-                    word.fetch_or(all * DONE, Relaxed);
+                    word.fetch_or(done, Relaxed);
                 }
                 // The last moves, then the values of what they reached first.
                 self.flush(&mut batch);
@@ -402,14 +410,21 @@ impl Level<'_> {
 
     /// Generates the moves of the region state of placement `pl` whose entry is free cell
     /// `bi` (every group tile next to the blank's region slides into it) into `batch`,
-    /// asking for the word each leads to.
+    /// asking for the word each leads to. Returns the region's cells.
+    ///
+    /// The tiles are those on the region's border, found from its cells, not by trying each
+    /// of the group's tiles: a region touches 3 or 4 of 8 on average, and each tile tried
+    /// was a branch the CPU could not predict.
     #[inline]
-    fn expand(&self, batch: &mut Batch, pl: &Placement, bi: u32) {
+    fn expand(&self, batch: &mut Batch, pl: &Placement, bi: u32) -> u32 {
         let s = self.space;
         let free = pl.free;
         let region = s.grid.region(1 << select(free, bi), free);
-        for j in 0..s.k {
-            let from = pl.cells[j] as u32;
+        let mut border = s.grid.spread(region) & pl.occupied;
+        while border != 0 {
+            let from = border.trailing_zeros();
+            border &= border - 1;
+            let j = pl.slot_at[from as usize & 15] as usize;
             let dist = &s.dist[j];
             let mut into = s.grid.adjacent[from as usize & 15] & region;
             while into != 0 {
@@ -421,40 +436,31 @@ impl Level<'_> {
                 let md = pl.md + dist[to as usize & 15] as u32 - dist[from as usize & 15] as u32;
                 batch.moves[batch.len % (BATCH + MAX_MOVES)] = Pending {
                     q,
-                    free,
-                    from: from as u8,
                     entry: (free & ((1 << from) - 1)).count_ones() as u8,
                     md: md as u8,
                 };
                 batch.len += 1;
             }
         }
+        region
     }
 
     /// Writes the values of the placements the previous flush reached first (their bytes
     /// were asked for then), and looks at the batch's moves: each one's state not seen yet
     /// is marked on the next level's frontier.
     fn flush(&self, batch: &mut Batch) {
-        let (s, fields) = (self.space, self.fields);
+        let fields = self.fields;
         for &(q, md) in &batch.firsts[..batch.nfirsts] {
             self.write_value(q, md as u32, self.depth + 1);
         }
         batch.nfirsts = 0;
         let parity = ((self.depth + 1) % 2) as usize;
-        for &Pending {
-            q,
-            free,
-            from,
-            entry,
-            md,
-        } in &batch.moves[..batch.len]
-        {
+        for &Pending { q, entry, md } in &batch.moves[..batch.len] {
             let entry = entry as u32;
             if fields.seen(q, entry) {
                 continue;
             }
-            let region = s.grid.region(1 << from, free);
-            if let Some(first) = fields.mark(q, compress(region, free), entry, parity) {
+            if let Some(first) = fields.mark(q, entry, parity) {
                 batch.found.0 += 1;
                 if first {
                     batch.found.1 += 1;

@@ -156,7 +156,7 @@ impl Grid {
 
     /// `cells` and every cell next to one of them.
     #[inline]
-    fn spread(&self, cells: u32) -> u32 {
+    pub fn spread(&self, cells: u32) -> u32 {
         (cells
             | ((cells << 1) & self.not_first_col)
             | ((cells >> 1) & self.not_last_col)
