@@ -41,7 +41,7 @@ pub struct Digest {
     pub errors: Kept,
     /// Each solver's rows counted by `--check`'s reasons, in order of first appearance.
     pub solvers: Vec<SolverCheck>,
-    /// Per (solver, in `solvers`; reason that is not verified): the first [`SHOWN`] rows'
+    /// Per (solver, in `solvers`; reason that is not verified): the first `SHOWN` rows'
     /// check lines, and how many rows.
     pub failing: BTreeMap<(usize, Reason), Kept>,
     /// The check lines of the rows that are not verified (the first [`Digest::FAILURES`]).

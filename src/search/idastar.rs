@@ -396,7 +396,7 @@ pub fn solve_dual<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -
 /// not searched again, and the bound each failed subtree leaves is kept for the later
 /// iterations, which prune with it as with the estimate. Always with BPMX. The table is a
 /// lossy cache of at most 16 MB a worker thread, and of at most `max_states` boards
-/// ([`super::transpositions`]); what it loses is searched again.
+/// (`search::transpositions`); what it loses is searched again.
 ///
 /// Why the answer is still a shortest path: let `s₀ … s_k` be a shortest path, `k` within
 /// the bound, and `j` the largest index such that the iteration entered `s_j` at a depth

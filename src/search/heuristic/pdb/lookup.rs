@@ -605,7 +605,7 @@ impl Heuristic for Pdb {
     }
 
     /// Locates the moved tile's group entries, regular and reflected, and asks for them; the
-    /// [`located`] entries go to
+    /// `located` entries go to
     /// [`Pdb::step_lazy`].
     #[inline(always)]
     fn prefetch(&self, memo: &PdbMemo, tile: u8, from: usize, to: usize) -> Ahead {
