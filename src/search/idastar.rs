@@ -315,11 +315,15 @@ impl<H: Heuristic> Search<'_, H> {
             n += 1;
         }
         self.stats.generated += n as u64;
-        // Lowest estimate first, each doubling of a child's last search (`Seen::subtree`,
-        // with `TT`) counting as one move less: a large subtree reached the bound along many
-        // paths, so the goal is likelier below it. Without `TT` every size is 0: the
-        // estimates and the move order alone.
-        kids[..n].sort_by_key(|k| (k.ch + 64 - k.subtree as u32, std::cmp::Reverse(k.subtree)));
+        if TT {
+            // Lowest estimate first, each doubling of a child's last search (`Seen::subtree`)
+            // counting as one move less: a large subtree reached the bound along many paths,
+            // so the goal is likelier below it.
+            kids[..n].sort_by_key(|k| (k.ch + 64 - k.subtree as u32, std::cmp::Reverse(k.subtree)));
+        } else {
+            // No table, no sizes: the estimates, then the move order.
+            kids[..n].sort_by_key(|k| k.ch);
+        }
         // The dual lookups of the children the cheap sums leave within the bound, asked for
         // together before the first is refined (they miss the caches, as the cheap ones do).
         for k in &kids[..n] {
