@@ -39,6 +39,7 @@
 //! (the builder reports how many).
 
 use super::index::{compress, home_distances, placements, select, Grid, PartialRanker};
+use super::lookup::{symmetries, CellMap};
 use super::memory::Zeroed;
 use crate::puzzle::Shape;
 use rayon::prelude::*;
@@ -182,10 +183,12 @@ const BATCH: usize = 96;
 
 /// A generated move not looked at yet: the rank it leads to, the index among the free cells
 /// after it of the cell the tile left (the blank is there now), and the group's Manhattan
-/// distance there.
+/// distance there. With a [`Mirror`], `q` is the canonical rank of the two and `twin` the
+/// other (else `twin` is `q`).
 #[derive(Clone, Copy, Default)]
 struct Pending {
     q: u64,
+    twin: u64,
     entry: u8,
     md: u8,
 }
@@ -195,7 +198,7 @@ struct Pending {
 struct Batch {
     moves: [Pending; BATCH + MAX_MOVES],
     len: usize,
-    firsts: [(u64, u8); BATCH + MAX_MOVES],
+    firsts: [(u64, u64, u8); BATCH + MAX_MOVES],
     nfirsts: usize,
     /// Entry cells marked and placements found so far.
     found: (u64, u64),
@@ -208,6 +211,71 @@ struct Space {
     k: usize,
     /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
     dist: [[u8; 16]; 16],
+    /// A symmetry the whole search keeps, when there is one: only one state of each pair
+    /// it swaps is searched.
+    mirror: Option<Mirror>,
+}
+
+/// A symmetry `φ` of the board that is its own inverse and maps the group's home cells onto
+/// themselves and the goal's free region onto itself (on 4x4 with Korf's goal, the mirror
+/// left to right for the 8 tiles of the bottom rows). Then `φ` maps the abstract space onto
+/// itself, level by level: a placement and its image (slot `j`'s tile on cell `c` becomes
+/// slot `σ(j)`'s on `φ(c)`, where `σ(j)` is the slot whose home is `φ` of `j`'s home) have
+/// one value, and a state and its image are reached at one level. The search keeps each
+/// state in the placement of the lower rank of the two ("canonical"), so it expands about
+/// half the states and looks at half the moves; a placement reached first gets its value
+/// written at both ranks.
+struct Mirror {
+    /// `φ(cell)`.
+    cell: CellMap,
+    /// `σ(slot)`.
+    slot: [u8; 16],
+    /// `φ` on the low and high bytes of a cell mask.
+    lo: [u16; 256],
+    hi: [u16; 256],
+}
+
+impl Mirror {
+    /// The first symmetry of `shape` (in [`symmetries`]' order) that the search of the group
+    /// whose homes are `home`, for a goal blank on `blank`, keeps; `None` when none does.
+    fn find(shape: Shape, blank: usize, home: &[u8], grid: &Grid) -> Option<Mirror> {
+        let n = shape.cells();
+        let occupied = home.iter().fold(0u32, |m, &c| m | 1 << c);
+        let region = grid.region(1 << blank, grid.full & !occupied);
+        symmetries(shape).into_iter().skip(1).find_map(|phi| {
+            let own_inverse = (0..n).all(|c| phi[phi[c] as usize] as usize == c);
+            let slot: Option<Vec<u8>> = home
+                .iter()
+                .map(|&h| home.iter().position(|&x| x == phi[h as usize]).map(|j| j as u8))
+                .collect();
+            let slot = slot?;
+            let m = Mirror::new(phi, &slot);
+            (own_inverse && m.mask(region) == region).then_some(m)
+        })
+    }
+
+    fn new(cell: CellMap, slots: &[u8]) -> Mirror {
+        let image = |bits: u32, offset: u32| -> u16 {
+            (0..8)
+                .filter(|b| bits >> b & 1 != 0)
+                .map(|b| 1u16 << cell[(b + offset) as usize & 15])
+                .fold(0, |a, x| a | x)
+        };
+        let mut slot = [0u8; 16];
+        slot[..slots.len()].copy_from_slice(slots);
+        Mirror {
+            cell,
+            slot,
+            lo: std::array::from_fn(|b| image(b as u32, 0)),
+            hi: std::array::from_fn(|b| image(b as u32, 8)),
+        }
+    }
+
+    /// `φ` of a cell mask.
+    #[inline]
+    fn mask(&self, m: u32) -> u32 {
+        (self.lo[(m & 255) as usize] | self.hi[(m >> 8 & 255) as usize]) as u32
+    }
 }
 
 /// One frontier placement, unranked once for all its regions: its rank, where its tiles
@@ -239,6 +307,26 @@ impl Space {
         }
         pl.free = self.grid.full & !pl.occupied;
         pl
+    }
+
+    /// The image of `pl` under the mirror `m`: slot `σ(j)` on `φ` of slot `j`'s cell.
+    fn mirrored(&self, pl: &Placement, m: &Mirror) -> Placement {
+        let mut cells = [0u8; 16];
+        for j in 0..self.k {
+            cells[m.slot[j] as usize & 15] = m.cell[pl.cells[j] as usize & 15];
+        }
+        let mut im = Placement {
+            rank: self.ranker.rank(&cells[..self.k]),
+            cells,
+            slot_at: [0; 16],
+            occupied: m.mask(pl.occupied),
+            free: m.mask(pl.free),
+            md: pl.md,
+        };
+        for (j, &c) in cells[..self.k].iter().enumerate() {
+            im.slot_at[c as usize & 15] = j as u8;
+        }
+        im
     }
 
     /// The rank after slot `j`'s tile slides from `from` to the free cell `to`, from the
@@ -289,8 +377,10 @@ pub fn build(
     let k = home.len();
     let total = placements(n, k);
     let ranker = PartialRanker::new(n, k);
+    let grid = Grid::new(shape);
     let space = Space {
-        grid: Grid::new(shape),
+        mirror: Mirror::find(shape, blank, home, &grid),
+        grid,
         ranker,
         k,
         dist: home_distances(shape, home),
@@ -363,7 +453,7 @@ impl Level<'_> {
                 let mut batch = Batch {
                     moves: [Pending::default(); BATCH + MAX_MOVES],
                     len: 0,
-                    firsts: [(0, 0); BATCH + MAX_MOVES],
+                    firsts: [(0, 0, 0); BATCH + MAX_MOVES],
                     nfirsts: 0,
                     found: (0, 0),
                 };
@@ -386,9 +476,10 @@ impl Level<'_> {
                         let mut frontier = (all >> shift) & field_mask;
                         left &= !(field_mask << shift);
                         let pl = space.placement(w * fields.per_word + slot as u64);
+                        let image = space.mirror.as_ref().map(|m| space.mirrored(&pl, m));
                         while frontier != 0 {
                             let bi = frontier.trailing_zeros() / 2;
-                            let region = self.expand(&mut batch, &pl, bi);
+                            let region = self.expand(&mut batch, &pl, image.as_ref(), bi);
                             // The region's cells, its other entry cells among them: done.
                             let cells = spread(compress(region, pl.free)) * DONE;
                             frontier &= !cells;
@@ -415,8 +506,11 @@ impl Level<'_> {
     /// The tiles are those on the region's border, found from its cells, not by trying each
     /// of the group's tiles: a region touches 3 or 4 of 8 on average, and each tile tried
     /// was a branch the CPU could not predict.
+    ///
+    /// With a [`Mirror`] (`image` is then `pl`'s image), each move's state is kept in the
+    /// placement of the lower rank of the two.
     #[inline]
-    fn expand(&self, batch: &mut Batch, pl: &Placement, bi: u32) -> u32 {
+    fn expand(&self, batch: &mut Batch, pl: &Placement, image: Option<&Placement>, bi: u32) -> u32 {
         let s = self.space;
         let free = pl.free;
         let region = s.grid.region(1 << select(free, bi), free);
@@ -431,12 +525,25 @@ impl Level<'_> {
                 let to = into.trailing_zeros();
                 into &= into - 1;
                 let q = s.step(pl, j, from, to);
-                self.fields.prefetch(q);
                 let free = (free & !(1 << to)) | (1 << from);
                 let md = pl.md + dist[to as usize & 15] as u32 - dist[from as usize & 15] as u32;
+                let mut entry = (free & ((1 << from) - 1)).count_ones();
+                let (mut q, mut twin) = (q, q);
+                if let (Some(im), Some(m)) = (image, &s.mirror) {
+                    let (f, t) = (m.cell[from as usize & 15], m.cell[to as usize & 15]);
+                    let qm = s.step(im, m.slot[j] as usize, f as u32, t as u32);
+                    if qm < q {
+                        (q, twin) = (qm, q);
+                        entry = (m.mask(free) & ((1 << f) - 1)).count_ones();
+                    } else {
+                        twin = qm;
+                    }
+                }
+                self.fields.prefetch(q);
                 batch.moves[batch.len % (BATCH + MAX_MOVES)] = Pending {
                     q,
-                    entry: (free & ((1 << from) - 1)).count_ones() as u8,
+                    twin,
+                    entry: entry as u8,
                     md: md as u8,
                 };
                 batch.len += 1;
@@ -450,12 +557,15 @@ impl Level<'_> {
     /// is marked on the next level's frontier.
     fn flush(&self, batch: &mut Batch) {
         let fields = self.fields;
-        for &(q, md) in &batch.firsts[..batch.nfirsts] {
+        for &(q, twin, md) in &batch.firsts[..batch.nfirsts] {
             self.write_value(q, md as u32, self.depth + 1);
+            if twin != q {
+                self.write_value(twin, md as u32, self.depth + 1);
+            }
         }
         batch.nfirsts = 0;
         let parity = ((self.depth + 1) % 2) as usize;
-        for &Pending { q, entry, md } in &batch.moves[..batch.len] {
+        for &Pending { q, twin, entry, md } in &batch.moves[..batch.len] {
             let entry = entry as u32;
             if fields.seen(q, entry) {
                 continue;
@@ -463,9 +573,10 @@ impl Level<'_> {
             if let Some(first) = fields.mark(q, entry, parity) {
                 batch.found.0 += 1;
                 if first {
-                    batch.found.1 += 1;
+                    batch.found.1 += 1 + u64::from(twin != q);
                     crate::util::prefetch(&self.values[(q / 2) as usize]);
-                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, md);
+                    crate::util::prefetch(&self.values[(twin / 2) as usize]);
+                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, twin, md);
                     batch.nfirsts += 1;
                 }
             }
@@ -505,6 +616,7 @@ mod tests {
                 ranker: ranker.clone(),
                 k,
                 dist: home_distances(shape, &home),
+                mirror: None,
             };
             let total = placements(16, k);
             let (mut x, mut checked) = (0x9E37_79B9_7F4A_7C15u64, 0);
@@ -539,7 +651,18 @@ mod tests {
         use std::collections::VecDeque;
         let shape = Shape::S4X4;
         let grid = Grid::new(shape);
-        for home in [vec![1u8, 4, 5], vec![15, 14, 11, 10], vec![1, 4]] {
+        // [1, 4, 5], [1, 4] and [15, 14, 11, 10] keep the diagonal, [12, 13, 14, 15] and
+        // [13, 14, 9, 10] the mirror left to right, so those builds search half the states
+        // ([`Mirror`]); [2, 7, 8] keeps none.
+        let groups = [
+            vec![1u8, 4, 5],
+            vec![15, 14, 11, 10],
+            vec![1, 4],
+            vec![12, 13, 14, 15],
+            vec![13, 14, 9, 10],
+            vec![2, 7, 8],
+        ];
+        for home in groups {
             let k = home.len();
             let ranker = PartialRanker::new(16, k);
             let total = placements(16, k) as usize;
@@ -586,5 +709,27 @@ mod tests {
                 assert_eq!(md + 2 * stored as u32, want, "{home:?} at {:?}", &cells[..k]);
             }
         }
+    }
+
+    /// Which groups the builder searches by halves: Korf's 8 tiles of the bottom rows (the
+    /// mirror left to right), not the 7 of the top rows; a group that keeps a symmetry whose
+    /// image of the goal's free region differs is searched whole.
+    #[test]
+    fn the_mirror_is_found_where_the_search_keeps_it() {
+        let shape = Shape::S4X4;
+        let grid = Grid::new(shape);
+        let bottom: Vec<u8> = (8..16).collect();
+        let m = Mirror::find(shape, 0, &bottom, &grid).expect("the bottom rows are mirrored");
+        assert_eq!(&m.cell[..4], &[3, 2, 1, 0]);
+        assert_eq!(&m.slot[..8], &[3, 2, 1, 0, 7, 6, 5, 4]);
+        assert_eq!(m.mask(0b0001_0011), 0b1000_1100);
+        let top: Vec<u8> = (1..8).collect();
+        assert!(Mirror::find(shape, 0, &top, &grid).is_none());
+        // {5, 6, 9, 10} keeps every symmetry and leaves one free region: mirrored. The top row
+        // and the two middle columns, the blank's goal on 4, leave two free regions, {4, 8,
+        // 12} and {7, 11, 15}: the one symmetry that keeps the group swaps them.
+        assert!(Mirror::find(shape, 0, &[5, 6, 9, 10], &grid).is_some());
+        let walls: Vec<u8> = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14].into();
+        assert!(Mirror::find(shape, 4, &walls, &grid).is_none());
     }
 }

@@ -123,13 +123,13 @@ impl FromStr for LookupMode {
 }
 
 /// A cell map: `map[cell]` is the cell it goes to.
-type CellMap = [u8; 16];
+pub(super) type CellMap = [u8; 16];
 
 /// The symmetries of the board (cell maps that keep adjacency), the identity first, then
 /// those that are their own inverses in the order the reflection prefers them (the
 /// diagonals, which keep a square's corners, the half turn, the mirrors), then the quarter
 /// turns.
-fn symmetries(shape: Shape) -> Vec<CellMap> {
+pub(super) fn symmetries(shape: Shape) -> Vec<CellMap> {
     let (w, h) = (shape.width(), shape.height());
     let square = w == h;
     type Map<'a> = &'a dyn Fn(usize, usize) -> Option<(usize, usize)>;
