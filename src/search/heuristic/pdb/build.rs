@@ -27,6 +27,12 @@
 //! moves of several states are generated, and their words asked for, before the first is
 //! looked at (`BATCH`), so that the misses overlap.
 //!
+//! A group that a symmetry of the board keeps (its home cells, and the goal's free region,
+//! mapped onto themselves; `Mirror`) is searched by halves: every state is kept in the
+//! placement of the lower rank of it and its image, and a placement reached first has its
+//! value written at both ranks. Korf's 8 tiles of the bottom rows keep the mirror left to
+//! right: the 7-8 build's 8-tile table expands about half the states.
+//!
 //! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2
 //! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See [`memory`].
 //! Both are anonymous mappings advised into huge pages (see `super::memory`).
