@@ -297,22 +297,9 @@ struct Placement {
 
 impl Space {
     fn placement(&self, rank: u64) -> Placement {
-        let mut pl = Placement {
-            rank,
-            cells: [0; 16],
-            slot_at: [0; 16],
-            occupied: 0,
-            free: 0,
-            md: 0,
-        };
-        self.ranker.unrank(rank, &mut pl.cells);
-        for (j, &c) in pl.cells[..self.k].iter().enumerate() {
-            pl.slot_at[c as usize & 15] = j as u8;
-            pl.occupied |= 1 << c;
-            pl.md += self.dist[j][c as usize & 15] as u32;
-        }
-        pl.free = self.grid.full & !pl.occupied;
-        pl
+        let mut cells = [0u8; 16];
+        self.ranker.unrank(rank, &mut cells);
+        self.placed(rank, cells)
     }
 
     /// The image of `pl` under the mirror `m`: slot `σ(j)` on `φ` of slot `j`'s cell.
@@ -321,18 +308,27 @@ impl Space {
         for j in 0..self.k {
             cells[m.slot[j] as usize & 15] = m.cell[pl.cells[j] as usize & 15];
         }
-        let mut im = Placement {
-            rank: self.ranker.rank(&cells[..self.k]),
+        self.placed(self.ranker.rank(&cells[..self.k]), cells)
+    }
+
+    /// The placement of rank `rank` whose slots' cells are `cells`.
+    #[inline]
+    fn placed(&self, rank: u64, cells: [u8; 16]) -> Placement {
+        let mut pl = Placement {
+            rank,
             cells,
             slot_at: [0; 16],
-            occupied: m.mask(pl.occupied),
-            free: m.mask(pl.free),
-            md: pl.md,
+            occupied: 0,
+            free: 0,
+            md: 0,
         };
         for (j, &c) in cells[..self.k].iter().enumerate() {
-            im.slot_at[c as usize & 15] = j as u8;
+            pl.slot_at[c as usize & 15] = j as u8;
+            pl.occupied |= 1 << c;
+            pl.md += self.dist[j][c as usize & 15] as u32;
         }
-        im
+        pl.free = self.grid.full & !pl.occupied;
+        pl
     }
 
     /// The rank after slot `j`'s tile slides from `from` to the free cell `to`, from the
