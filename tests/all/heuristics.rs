@@ -137,7 +137,7 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
         ("1 2 3 4 0 5 6 7 8", "4-4"),
         ("1 2 3 4 5 6 7 0", "3-4"),
     ];
-    let (mut seen_dual_above, mut seen_walked_above) = (0, 0);
+    let (mut seen_dual_above, mut seen_walked_above, mut seen_farther_above) = (0, 0, 0);
     for (goal, partition) in cases {
         let cells = goal.split(' ').count();
         let shape = Shape::from_cells(cells).unwrap_or(Shape::new(4, 2).unwrap());
@@ -170,7 +170,8 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
                     _ => assert_eq!(h.reflected(&b), None, "{mode} {b}"),
                 }
                 let mut duals = h.dual_sums(&b);
-                let mut expected = expected_duals(&b, &goal, &maps, &plain, mode.walks());
+                let with_lengths = expected_duals(&b, &goal, &maps, &plain, mode.walks());
+                let mut expected: Vec<u32> = with_lengths.iter().map(|&(v, _)| v).collect();
                 match mode {
                     LookupMode::Regular | LookupMode::Reflected => expected.clear(),
                     LookupMode::Dual => expected.truncate(1),
@@ -181,7 +182,10 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
                 sorted.sort_unstable();
                 if mode == LookupMode::Dual {
                     // One of the symmetries: its value is among those of all of them.
-                    let all = expected_duals(&b, &goal, &maps, &plain, false);
+                    let all: Vec<u32> = expected_duals(&b, &goal, &maps, &plain, false)
+                        .iter()
+                        .map(|&(v, _)| v)
+                        .collect();
                     assert_eq!(duals.len(), sorted.len(), "{mode} {b}");
                     assert!(duals.iter().all(|v| all.contains(v)), "{mode} {b}");
                 } else {
@@ -196,6 +200,17 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
                     && mode == LookupMode::Walked
                     && maps.iter().all(|m| m[goal.blank()] != b.blank()))
                     as u32;
+                // A walk one move longer than the nearest scoring above every other lookup.
+                let shortest = with_lengths.iter().map(|&(_, l)| l).min().unwrap_or(0);
+                let (farther, nearer): (Vec<_>, Vec<_>) =
+                    with_lengths.iter().partition(|&&(_, l)| l > shortest);
+                seen_farther_above += (mode == LookupMode::Walked
+                    && farther.iter().map(|&(v, _)| v).max()
+                        > nearer
+                            .iter()
+                            .map(|&(v, _)| v)
+                            .chain(values[..values.len() - duals.len()].iter().copied())
+                            .max()) as u32;
             }
         }
     }
@@ -203,27 +218,32 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
     // shows nothing).
     assert!(seen_dual_above > 20, "{seen_dual_above}");
     assert!(seen_walked_above > 10, "{seen_walked_above}");
+    assert!(seen_farther_above > 3, "{seen_farther_above}");
 }
 
 /// The dual values of `b` by their definition: where a symmetry takes the goal's blank cell
-/// to `b`'s, the plain value of each dual board; elsewhere, if `walks`, for every shortest
-/// sequence of moves (found here by trying all sequences of each length) that brings the
-/// blank to such a cell, the plain value of each dual board of the board it reaches, less
-/// its length.
+/// to `b`'s, the plain value of each dual board; elsewhere, if `walks`, for every sequence
+/// of moves (found here by trying all sequences of each length) that brings the blank to
+/// such a cell in as few moves as the nearest takes or one more, the plain value of each
+/// dual board of the board it reaches, less its length. Each value comes with that length.
 fn expected_duals(
     b: &Board,
     goal: &Board,
     maps: &[Vec<usize>],
     plain: &Pdb,
     walks: bool,
-) -> Vec<u32> {
+) -> Vec<(u32, u32)> {
     let exact = |x: &Board| {
         maps.iter()
             .filter(|m| m[goal.blank()] == x.blank())
             .collect::<Vec<_>>()
     };
+    let mut out = Vec::new();
+    let mut nearest = None;
     for len in 0..=if walks { 4 } else { 0 } {
-        let mut out = Vec::new();
+        if nearest.is_some_and(|m| len > m + 1) {
+            break;
+        }
         for code in 0..4u32.pow(len) {
             let mut x = *b;
             let mut ok = true;
@@ -235,19 +255,19 @@ fn expected_duals(
             }
             if ok && (len == 0 || !exact(&x).is_empty()) {
                 for phi in exact(&x) {
-                    out.push(
-                        plain
-                            .estimate(&dual_board(&x, goal, phi))
-                            .saturating_sub(len),
-                    );
+                    let value = plain.estimate(&dual_board(&x, goal, phi));
+                    out.push((value.saturating_sub(len), len));
                 }
             }
         }
-        if !out.is_empty() || (len == 0 && !exact(b).is_empty()) {
-            return out;
+        if len == 0 && !exact(b).is_empty() {
+            return out; // exact duals: no walks
+        }
+        if !out.is_empty() && nearest.is_none() {
+            nearest = Some(len);
         }
     }
-    Vec::new()
+    out
 }
 
 /// Every mode never exceeds the true distance: all of the 8-puzzle's boards against its

@@ -19,13 +19,18 @@
 //!   so a dual exists only where a symmetry takes the goal's blank cell to the board's: for
 //!   a corner goal blank on a square board, the four corners, each with two symmetries (the
 //!   second is the *dual-reflected* lookup).
-//! - **walked dual**: on any other cell, walk the blank along a shortest path of `m` moves
-//!   to the nearest such cell, giving a board `S'`; `S'` is `m` moves from the board `S`, so
-//!   `d(S) ≥ d(S') − m ≥ h(dual of S') − m`. Every shortest path to every nearest such cell
-//!   is taken (on 4x4 with a corner goal blank: an edge cell has one path of one move, a
-//!   middle cell two of two moves). The `walked` mode adds these to `max`: on Korf's 100
-//!   with the 7-8 tables they cut its nodes by a quarter but cost more time than they save
-//!   (docs/strategies.md has the figures), so `max` stays the default.
+//! - **walked dual**: on any other cell, walk the blank along a path of `m` moves to such a
+//!   cell, giving a board `S'`; `S'` is `m` moves from the board `S`, so
+//!   `d(S) ≥ d(S') − m ≥ h(dual of S') − m`, for any walk (and `h(S') − m` keeps the
+//!   parity of `d(S)`, as every move changes both by one). Every shortest path is taken to
+//!   every such cell as near as the nearest or one move farther (on 4x4 with a corner goal
+//!   blank: an edge cell walks one move to its corner and two to the edge's other one, a
+//!   middle cell two moves by two paths to the nearest corner and three by three paths to
+//!   each of the two next). The `walked` mode adds these to `max`: on Korf's 100 with the
+//!   7-8 tables they cut its nodes by a quarter (`idastar`) to 30% (`idastar-tt`) but cost
+//!   more time than they save (docs/strategies.md has the figures), so `max` stays the
+//!   default. Walking one move farther than the nearest cell added 7% fewer nodes for 40–60%
+//!   more time; two farther, nothing more.
 //!
 //! In tables: slot `j` of group `g` (home cell `h`) sits, on `X`, at `φ⁻¹(p(φ(h)))`: read the
 //! tile on cell `φ(h)`, take its goal cell, map it by `φ⁻¹`. The dual lookups change
@@ -52,7 +57,8 @@ pub enum LookupMode {
     /// The largest of the regular, reflected, dual and dual-reflected sums.
     Max,
     /// [`LookupMode::Max`], and where the blank's cell has no dual boards, those after every
-    /// shortest walk of the blank to each nearest cell that has them, less the walk's moves.
+    /// shortest walk of the blank to each cell that has them, as near as the nearest or one
+    /// move farther, less the walk's moves: the fewest nodes, not the least time.
     Walked,
 }
 
@@ -249,8 +255,9 @@ fn back_moves(shape: Shape, phi: &CellMap) -> [u8; 4] {
 }
 
 /// The walked dual lookups of a board whose blank is on `b`, a cell no symmetry takes the
-/// goal's blank to: along every shortest path (at most [`MAX_WALK`] steps) to each nearest
-/// cell that has exact ones (`exact[c]`), each of those lookups after the walk.
+/// goal's blank to: along every shortest path (at most [`MAX_WALK`] steps) to each cell that
+/// has exact ones (`exact[c]`) and is as near as the nearest or one move farther, each of
+/// those lookups after the walk; the nearer walks first.
 fn walked(shape: Shape, b: usize, exact: &[Vec<Dual>]) -> Vec<Dual> {
     let w = shape.width();
     let dist = |c: usize| (b / w).abs_diff(c / w) + (b % w).abs_diff(c % w);
@@ -263,15 +270,18 @@ fn walked(shape: Shape, b: usize, exact: &[Vec<Dual>]) -> Vec<Dual> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for c in (0..shape.cells()).filter(|&c| !exact[c].is_empty() && dist(c) == m) {
-        let mut paths = Vec::new();
-        shortest_paths(w, b, c, &mut Vec::new(), &mut paths);
-        for path in paths {
-            for d in &exact[c] {
-                let mut d = d.clone();
-                d.walk[..path.len()].copy_from_slice(&path);
-                d.steps = path.len() as u8;
-                out.push(d);
+    // Nearest first: the lookups are made in this order, and stop at the first that prunes.
+    for steps in m..=(m + 1).min(MAX_WALK) {
+        for c in (0..shape.cells()).filter(|&c| !exact[c].is_empty() && dist(c) == steps) {
+            let mut paths = Vec::new();
+            shortest_paths(w, b, c, &mut Vec::new(), &mut paths);
+            for path in paths {
+                for d in &exact[c] {
+                    let mut d = d.clone();
+                    d.walk[..path.len()].copy_from_slice(&path);
+                    d.steps = path.len() as u8;
+                    out.push(d);
+                }
             }
         }
     }
@@ -300,6 +310,9 @@ const JUMP_MARGIN: u32 = 2;
 
 /// The longest walk a dual lookup takes the blank on (each step costs the estimate one).
 const MAX_WALK: usize = 4;
+
+/// Table entries the walked lookups of one batch locate before reading any (a power of two).
+const WALKED_BATCH: usize = 32;
 
 /// Every shortest path of cells from `from` (excluded) to `to` (included) on a board `w`
 /// wide, appended to `out`.
@@ -458,8 +471,8 @@ impl Pdb {
 
     /// The sums on the dual boards of `b`: where a symmetry takes the goal's blank cell to
     /// `b`'s blank cell, one per such symmetry (`dual` takes the first, `max` all); elsewhere
-    /// none, but with `walked`, one per symmetry and shortest walk of the blank to each
-    /// nearest cell that has them, less the walk's moves.
+    /// none, but with `walked`, one per symmetry and walk of the blank (see
+    /// [`LookupMode::Walked`]), less the walk's moves.
     pub fn dual_sums(&self, b: &Board) -> Vec<u32> {
         self.duals[b.blank()]
             .iter()
@@ -498,6 +511,50 @@ impl Pdb {
             sum += t.value_of(dual_cell(d, read, board));
         }
         sum.saturating_sub(d.steps as u32)
+    }
+
+    /// How many walked lookups from `duals[i]` on are made together: those of one walk
+    /// length, as many as [`WALKED_BATCH`] entries hold.
+    #[inline]
+    fn batch(&self, duals: &[Dual], i: usize) -> usize {
+        let per = WALKED_BATCH / self.set.tables.len().max(1);
+        let steps = duals[i].steps;
+        duals[i..]
+            .iter()
+            .take(per.max(1))
+            .take_while(|d| d.steps == steps)
+            .count()
+    }
+
+    /// The largest sum of the walked lookups `ds` (each less its steps): every entry is
+    /// located and asked for first, then read, so that their misses overlap.
+    #[inline]
+    fn walked_sums(&self, ds: &[Dual], board: u64, blank: usize) -> u32 {
+        let tables = &self.set.tables;
+        debug_assert!(ds.len() * tables.len() <= WALKED_BATCH);
+        let mut at = [(0u64, 0u32); WALKED_BATCH];
+        let mut k = 0;
+        for d in ds {
+            let walked = walk(d, board, blank);
+            for (t, read) in tables.iter().zip(&d.read) {
+                let (i, md) = t.locate(dual_cell(d, read, walked));
+                t.prefetch_at(i);
+                at[k & (WALKED_BATCH - 1)] = (i, md);
+                k += 1;
+            }
+        }
+        let mut best = 0;
+        let mut k = 0;
+        for d in ds {
+            let mut sum = 0;
+            for t in tables.iter() {
+                let (i, md) = at[k & (WALKED_BATCH - 1)];
+                sum += t.value_at(i, md);
+                k += 1;
+            }
+            best = best.max(sum.saturating_sub(d.steps as u32));
+        }
+        best
     }
 
     fn memo(&self, b: &Board) -> PdbMemo {
@@ -586,16 +643,25 @@ impl Heuristic for Pdb {
         (m.sum.max(m.mirrored_sum) as u32, m)
     }
 
-    /// Adds the dual lookups, where the board has them, stopping at the first that reaches
-    /// `enough`.
+    /// Adds the dual lookups, where the board has them, stopping at the first exact one,
+    /// or the first batch of walked ones (one walk length, see `Pdb::walked_sums`), that
+    /// reaches `enough`.
     #[inline]
     fn refine(&self, lazy: u32, after: &Board, enough: u32) -> u32 {
+        let (board, blank) = (after.packed(), after.blank() & 15);
+        let duals = &self.duals[blank];
         let mut h = lazy;
-        for d in &self.duals[after.blank() & 15] {
-            if h >= enough {
-                break;
+        let mut i = 0;
+        while i < duals.len() && h < enough {
+            if duals[i].steps == 0 {
+                // Exact duals: their entries were asked for already (`prefetch_refine`).
+                h = h.max(self.dual_sum(&duals[i], board, blank));
+                i += 1;
+            } else {
+                let n = self.batch(duals, i);
+                h = h.max(self.walked_sums(&duals[i..i + n], board, blank));
+                i += n;
             }
-            h = h.max(self.dual_sum(d, after.packed(), after.blank()));
         }
         h
     }
@@ -613,8 +679,9 @@ impl Heuristic for Pdb {
     }
 
     /// Asks for the table entries of the exact dual lookups of `after` (see
-    /// [`Pdb::refine`]; the walked ones are many and the first often prunes: asking for all
-    /// of them cost `walked` 5% more time on Korf's 100).
+    /// [`Pdb::refine`]; the walked ones are many, and are asked for a batch at a time when
+    /// the exact ones have not pruned: asking for all of them here cost `walked` 5% more time
+    /// on Korf's 100).
     #[inline]
     fn prefetch_refine(&self, after: &Board) {
         let (board, blank) = (after.packed(), after.blank() & 15);
