@@ -91,7 +91,7 @@ impl Heuristic for WalkingDistanceLc {
         to: usize,
     ) -> (u32, WdLcMemo) {
         let m = WdLcMemo {
-            wd: self.wd.next(&memo.wd, tile, from, to),
+            wd: self.wd.next(&memo.wd, after, tile, from, to),
             lc: self.lc.next(&memo.lc, after, tile, from, to),
         };
         (self.value(&m), m)
