@@ -15,8 +15,8 @@
 //! (the matrix reached when the blank's line trades with the next line a tile of a given
 //! goal line).
 //!
-//! **Inversion distance** (Takahashi's other bound, which his solver takes beside walking
-//! distance) counts the same moves another way. Read the tiles row by row, skipping the
+//! **Inversion distance** (Takahashi's other bound; he calls it ID) counts the same moves
+//! another way. Read the tiles row by row, skipping the
 //! blank, and count the pairs out of their goal order: `I` inversions. A horizontal move
 //! leaves that order alone; a vertical one lifts a tile over the `k = width − 1` tiles between
 //! its cells, changing `I` by an amount of `k`'s parity and at most `k`. So the vertical moves
@@ -324,9 +324,8 @@ impl WalkingDistance {
     }
 
     /// The memo after `tile` slid from cell `from` to cell `to` (the blank's cell), on the
-    /// board `after` the move. Inlined into the searches' loops: called on its own it was
-    /// half of `idastar`'s time.
-    #[inline(always)]
+    /// board `after` the move.
+    #[inline]
     pub fn next(&self, m: &WdMemo, after: &Board, tile: u8, from: usize, to: usize) -> WdMemo {
         let (from, to, tile) = (from & 15, to & 15, tile as usize & 15);
         let cells = after.packed();
