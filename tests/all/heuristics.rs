@@ -474,7 +474,7 @@ impl<H: Heuristic> Estimate for H {
     }
 }
 
-/// On boards too large to tabulate (3x4, 4x3, 4x4), random walks from random goals: never
+/// On boards too large to tabulate (3x4, 4x3, 4x4, 5x3), random walks from random goals: never
 /// above the BFS distance, and the incremental step (what the searches call) equals a full
 /// estimate after every move.
 #[test]
@@ -484,6 +484,8 @@ fn walking_distance_is_admissible_and_incremental_on_larger_boards() {
         Shape::new(3, 4).unwrap(),
         Shape::new(4, 3).unwrap(),
         Shape::S4X4,
+        // Rows of 5: a vertical move passes 4 tiles (the inversion distance's `k`).
+        Shape::new(5, 3).unwrap(),
     ] {
         let n = shape.cells() as u8;
         let cases = (

@@ -254,9 +254,10 @@ heuristics! {
     Manhattan: manhattan::Manhattan,
     /// Manhattan plus 2 for each tile that must leave its row or column to let another pass.
     LinearConflict: linear_conflict::LinearConflict,
-    /// Takahashi's walking distance: vertical and horizontal moves counted on tile-count tables.
+    /// Takahashi's walking distance: vertical and horizontal moves counted on tile-count tables,
+    /// each at least his inversion distance.
     WalkingDistance: walking_distance::WalkingDistance,
-    /// Walking distance and linear conflict, the larger per axis.
+    /// Walking distance (with the inversion distance) and linear conflict, the larger per axis.
     WalkingDistanceLc: walking_distance_lc::WalkingDistanceLc,
     /// Additive disjoint pattern databases (Korf and Felner).
     Pdb: pdb::Pdb,

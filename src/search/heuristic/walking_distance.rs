@@ -503,33 +503,47 @@ mod tests {
         }
     }
 
-    /// Along random walks on 4x4, 3x4 and 4x3 boards: the carried inversion counts equal
-    /// counts made afresh, and the inversion distance exceeds the walking distance on one
-    /// axis or the other of some boards (else it would add nothing).
+    /// Along random walks from random goals, on shapes with lines of 2 to 5 cells: the
+    /// carried inversion counts equal counts made afresh after every move, and the inversion
+    /// distance exceeds the walking distance on one axis or the other of some boards (else
+    /// it would add nothing).
     #[test]
     fn inversions_are_carried_move_by_move_and_add_to_walking_distance() {
         let mut seed = 11u64;
+        let mut rand = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
         let mut above = 0;
-        for shape in [Shape::S4X4, Shape::new(4, 3).unwrap(), Shape::new(3, 4).unwrap()] {
-            let goal = Board::standard_goal(shape);
-            let wd = WalkingDistance::new(&goal);
-            for _ in 0..50 {
+        for (w, h) in [(4, 4), (4, 3), (3, 4), (4, 2), (2, 4), (5, 3), (3, 5), (2, 3)] {
+            let shape = Shape::new(w, h).unwrap();
+            let mut goal = Board::standard_goal(shape);
+            let mut wd = WalkingDistance::new(&goal);
+            // Few goals (each makes its tables), many walks from each.
+            for walk in 0..30 {
+                if walk % 10 == 0 {
+                    let mut tiles: Vec<u8> = (0..shape.cells() as u8).collect();
+                    for i in (1..tiles.len()).rev() {
+                        tiles.swap(i, rand() % (i + 1));
+                    }
+                    goal = Board::from_tiles(shape, &tiles);
+                    wd = WalkingDistance::new(&goal);
+                }
                 let (mut b, mut m) = (goal, wd.memo(&goal));
                 for _ in 0..60 {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    let mv = MOVE_ORDER[(seed >> 33) as usize % 4];
-                    let Some(next) = b.apply(mv) else { continue };
+                    let Some(next) = b.apply(MOVE_ORDER[rand() % 4]) else {
+                        continue;
+                    };
                     let (from, to) = (next.blank(), b.blank());
                     m = wd.next(&m, &next, b.tile(from), from, to);
                     b = next;
-                    assert_eq!((m.inv_v, m.inv_h), wd.inversions(&b), "{b}");
-                    let (rows, cols) = (
-                        wd.tables.rows.dist[m.rows as usize],
-                        wd.tables.cols.dist[m.cols as usize],
-                    );
+                    assert_eq!((m.inv_v, m.inv_h), wd.inversions(&b), "{shape} {b}");
                     let (v, h) = wd.parts(&m);
-                    assert!(v >= rows as u32 && h >= cols as u32);
-                    above += (v > rows as u32 || h > cols as u32) as u32;
+                    let t = &wd.tables;
+                    above += (v > t.rows.dist[m.rows as usize] as u32
+                        || h > t.cols.dist[m.cols as usize] as u32) as u32;
                 }
             }
         }

@@ -6,7 +6,8 @@
 //! be its vertical moves and `H` its horizontal ones (`V + H` moves in all). Then
 //!
 //! - `V ≥ WDv` (the row table: the fewest vertical moves that fix every row's goal-row
-//!   counts) and `V ≥ MDv + 2·RC` (linear conflict's vertical part: each tile's row
+//!   counts, or the inversion distance read row by row if larger: both bound `V`; see
+//!   [`WalkingDistance`]) and `V ≥ MDv + 2·RC` (linear conflict's vertical part: each tile's row
 //!   distance, plus two for each tile that must leave its goal row to let another pass;
 //!   see [`LinearConflict`]);
 //! - likewise `H ≥ WDh` and `H ≥ MDh + 2·CC`;

@@ -21,16 +21,17 @@
 //!   second is the *dual-reflected* lookup).
 //! - **walked dual**: on any other cell, walk the blank along a path of `m` moves to such a
 //!   cell, giving a board `S'`; `S'` is `m` moves from the board `S`, so
-//!   `d(S) ≥ d(S') − m ≥ h(dual of S') − m`, for any walk (and `h(S') − m` keeps the
-//!   parity of `d(S)`, as every move changes both by one). Every shortest path is taken to
+//!   `d(S) ≥ d(S') − m ≥ h(dual of S') − m`, for any walk (and, unless clamped at 0,
+//!   `h(dual of S') − m` keeps the parity of `d(S)`, as every move changes both by one;
+//!   nothing relies on that parity). Every shortest path is taken to
 //!   every such cell as near as the nearest or one move farther (on 4x4 with a corner goal
 //!   blank: an edge cell walks one move to its corner and two to the edge's other one, a
 //!   middle cell two moves by two paths to the nearest corner and three by three paths to
 //!   each of the two next). The `walked` mode adds these to `max`: on Korf's 100 with the
-//!   7-8 tables they cut its nodes by a quarter (`idastar`) to 30% (`idastar-tt`) but cost
-//!   more time than they save (docs/strategies.md has the figures), so `max` stays the
-//!   default. Walking one move farther than the nearest cell added 7% fewer nodes for 40–60%
-//!   more time; two farther, nothing more.
+//!   7-8 tables they cut its nodes by 28–29% (`idastar`, `idastar-tt`) but cost more time
+//!   than they save (docs/strategies.md has the figures), so `max` stays the default.
+//!   Walking one move farther than the nearest cell gave 6–7% fewer nodes for 1.35–1.55×
+//!   the time; two farther, no consistent gain.
 //!
 //! In tables: slot `j` of group `g` (home cell `h`) sits, on `X`, at `φ⁻¹(p(φ(h)))`: read the
 //! tile on cell `φ(h)`, take its goal cell, map it by `φ⁻¹`. The dual lookups change
@@ -211,8 +212,8 @@ impl Lookup {
 }
 
 /// One dual lookup, for boards with the blank on one cell `b`: through a symmetry `φ` with
-/// `φ(B) = b`, or, where `b` has none, after walking the blank to the nearest cell `c` that
-/// has one (the board `S'`), less the steps walked.
+/// `φ(B) = b`, or, where `b` has none, after walking the blank to a cell `c` that has one
+/// (the board `S'`; see [`LookupMode::Walked`] for which), less the steps walked.
 #[derive(Clone, Debug)]
 struct Dual {
     /// `read[g][slot]`: the cell `φ(home)` whose tile gives the slot's cell.
@@ -221,7 +222,7 @@ struct Dual {
     cell_of: [u8; 16],
     /// The cells the blank is walked through, in order (`steps` of them; none where `b`
     /// has a symmetry of its own).
-    walk: [u8; 4],
+    walk: [u8; MAX_WALK],
     steps: u8,
     /// `φ` and `φ⁻¹`, to build the dual board itself (dual IDA*'s jumps).
     phi: CellMap,
@@ -424,7 +425,7 @@ impl Pdb {
                 duals[b].push(Dual {
                     read,
                     cell_of,
-                    walk: [0; 4],
+                    walk: [0; MAX_WALK],
                     steps: 0,
                     moves: back_moves(shape, &phi),
                     phi,
