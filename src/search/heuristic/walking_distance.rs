@@ -504,9 +504,9 @@ mod tests {
     }
 
     /// Along random walks from random goals, on shapes with lines of 2 to 5 cells: the
-    /// carried inversion counts equal counts made afresh after every move, and the inversion
-    /// distance exceeds the walking distance on one axis or the other of some boards (else
-    /// it would add nothing).
+    /// carried memo (matrices and inversion counts) equals one made afresh after every move,
+    /// and the inversion distance exceeds the walking distance on one axis or the other of
+    /// some boards (else it would add nothing).
     #[test]
     fn inversions_are_carried_move_by_move_and_add_to_walking_distance() {
         let mut seed = 11u64;
@@ -539,7 +539,7 @@ mod tests {
                     let (from, to) = (next.blank(), b.blank());
                     m = wd.next(&m, &next, b.tile(from), from, to);
                     b = next;
-                    assert_eq!((m.inv_v, m.inv_h), wd.inversions(&b), "{shape} {b}");
+                    assert_eq!(m, wd.memo(&b), "{shape} {b}");
                     let (v, h) = wd.parts(&m);
                     let t = &wd.tables;
                     above += (v > t.rows.dist[m.rows as usize] as u32
