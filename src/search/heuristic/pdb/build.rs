@@ -243,20 +243,21 @@ struct Mirror {
 
 impl Mirror {
     /// The first symmetry of `shape` (in [`symmetries`]' order) that the search of the group
-    /// whose homes are `home`, for a goal blank on `blank`, keeps; `None` when none does.
-    fn find(shape: Shape, blank: usize, home: &[u8], grid: &Grid) -> Option<Mirror> {
+    /// whose homes are `home` (leaving the cells `free`), for a goal blank on `blank`, keeps;
+    /// `None` when none does.
+    fn find(shape: Shape, blank: usize, home: &[u8], free: u32, grid: &Grid) -> Option<Mirror> {
         let n = shape.cells();
-        let occupied = home.iter().fold(0u32, |m, &c| m | 1 << c);
-        let region = grid.region(1 << blank, grid.full & !occupied);
+        let region = grid.region(1 << blank, free);
         symmetries(shape).into_iter().skip(1).find_map(|phi| {
-            let own_inverse = (0..n).all(|c| phi[phi[c] as usize] as usize == c);
+            if !(0..n).all(|c| phi[phi[c] as usize] as usize == c) {
+                return None; // not its own inverse
+            }
             let slot: Option<Vec<u8>> = home
                 .iter()
                 .map(|&h| home.iter().position(|&x| x == phi[h as usize]).map(|j| j as u8))
                 .collect();
-            let slot = slot?;
-            let m = Mirror::new(phi, &slot);
-            (own_inverse && m.mask(region) == region).then_some(m)
+            let m = Mirror::new(phi, &slot?);
+            (m.mask(region) == region).then_some(m)
         })
     }
 
@@ -282,6 +283,11 @@ impl Mirror {
     fn mask(&self, m: u32) -> u32 {
         (self.lo[(m & 255) as usize] | self.hi[(m >> 8 & 255) as usize]) as u32
     }
+}
+
+/// The cells the group whose homes are `home` leaves free when it is at home.
+fn free_at_home(grid: &Grid, home: &[u8]) -> u32 {
+    grid.full & !home.iter().fold(0u32, |m, &c| m | 1 << c)
 }
 
 /// One frontier placement, unranked once for all its regions: its rank, where its tiles
@@ -380,8 +386,9 @@ pub fn build(
     let total = placements(n, k);
     let ranker = PartialRanker::new(n, k);
     let grid = Grid::new(shape);
+    let free = free_at_home(&grid, home);
     let space = Space {
-        mirror: Mirror::find(shape, blank, home, &grid),
+        mirror: Mirror::find(shape, blank, home, free, &grid),
         grid,
         ranker,
         k,
@@ -397,8 +404,6 @@ pub fn build(
     // group tile to get home, and the table counts those moves; every real solution ends
     // with the blank in its goal cell, so this stays admissible.
     let p0 = space.ranker.rank(home);
-    let occupied = home.iter().fold(0u32, |m, &c| m | 1 << c);
-    let free = space.grid.full & !occupied;
     let entry = (free & ((1 << blank) - 1)).count_ones();
     fields.mark(p0, entry, 0);
     values[(p0 / 2) as usize].fetch_or(UNREACHED << ((p0 % 2) * 4), Relaxed);
@@ -720,18 +725,19 @@ mod tests {
     fn the_mirror_is_found_where_the_search_keeps_it() {
         let shape = Shape::S4X4;
         let grid = Grid::new(shape);
+        let at_home = |home: &[u8]| free_at_home(&grid, home);
         let bottom: Vec<u8> = (8..16).collect();
-        let m = Mirror::find(shape, 0, &bottom, &grid).expect("the bottom rows are mirrored");
+        let m = Mirror::find(shape, 0, &bottom, at_home(&bottom), &grid).expect("the bottom rows are mirrored");
         assert_eq!(&m.cell[..4], &[3, 2, 1, 0]);
         assert_eq!(&m.slot[..8], &[3, 2, 1, 0, 7, 6, 5, 4]);
         assert_eq!(m.mask(0b0001_0011), 0b1000_1100);
         let top: Vec<u8> = (1..8).collect();
-        assert!(Mirror::find(shape, 0, &top, &grid).is_none());
+        assert!(Mirror::find(shape, 0, &top, at_home(&top), &grid).is_none());
         // {5, 6, 9, 10} keeps every symmetry and leaves one free region: mirrored. The top row
         // and the two middle columns, the blank's goal on 4, leave two free regions, {4, 8,
         // 12} and {7, 11, 15}: the one symmetry that keeps the group swaps them.
-        assert!(Mirror::find(shape, 0, &[5, 6, 9, 10], &grid).is_some());
+        assert!(Mirror::find(shape, 0, &[5, 6, 9, 10], at_home(&[5, 6, 9, 10]), &grid).is_some());
         let walls: Vec<u8> = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14].into();
-        assert!(Mirror::find(shape, 4, &walls, &grid).is_none());
+        assert!(Mirror::find(shape, 4, &walls, at_home(&walls), &grid).is_none());
     }
 }
