@@ -14,6 +14,7 @@ mod shape;
 
 pub use board::Board;
 pub use moves::{Children, Move, Neighbors, MOVE_ORDER};
+pub(crate) use parity::inversions;
 pub use parity::{is_solvable, permutation_parity};
 pub use parse::BoardError;
 pub use rank::{factorial, Lehmer, Ranker};

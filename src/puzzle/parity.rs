@@ -11,13 +11,19 @@ pub fn permutation_parity(a: &Board, b: &Board) -> u32 {
     for p in 0..n {
         where_in_b[b.tile(p) as usize & 15] = p as u8;
     }
-    let (mut seen, mut inversions) = (0u32, 0u32);
-    for p in 0..n {
-        let to = where_in_b[a.tile(p) as usize & 15] as u32;
-        inversions += (seen >> to).count_ones(); // earlier cells bound for later ones
-        seen |= 1 << to;
+    inversions((0..n).map(|p| where_in_b[a.tile(p) as usize & 15])) & 1
+}
+
+/// How many pairs of `order` are out of order (a value after a larger one); the values are
+/// distinct and below 16. Counted on a bit set of the values seen, without branches.
+#[inline]
+pub(crate) fn inversions(order: impl IntoIterator<Item = u8>) -> u32 {
+    let (mut seen, mut count) = (0u32, 0u32);
+    for v in order {
+        count += (seen >> (v & 15)).count_ones(); // earlier values above this one
+        seen |= 1 << (v & 15);
     }
-    inversions & 1
+    count
 }
 
 /// Whether `goal` can be reached from `start` (same shape).

@@ -16,10 +16,10 @@
 //! goal line).
 //!
 //! **Inversion distance** (Takahashi's other bound; he calls it ID) counts the same moves
-//! another way. Read the tiles row by row, skipping the
-//! blank, and count the pairs out of their goal order: `I` inversions. A horizontal move
-//! leaves that order alone; a vertical one lifts a tile over the `k = width − 1` tiles between
-//! its cells, changing `I` by an amount of `k`'s parity and at most `k`. So the vertical moves
+//! another way. Read the tiles row by row, skipping the blank, and count the pairs out of
+//! their goal order: `I` inversions. A horizontal move leaves that order alone; a vertical
+//! one lifts a tile over the `k = width − 1` tiles between its cells, changing `I` by an
+//! amount of `k`'s parity and at most `k`. So the vertical moves
 //! number at least the fewest `n` with `n·k ≥ I` (and, for odd `k`, `n` of `I`'s parity): a
 //! distance in the graph of counter values whose edges are those changes, so it changes by at
 //! most one per move. The same column by column bounds the horizontal moves. Each axis takes
@@ -284,17 +284,9 @@ impl WalkingDistance {
     /// The inversions of `b` read row by row and column by column, against the goal's orders.
     fn inversions(&self, b: &Board) -> (u8, u8) {
         let n = b.shape().cells();
-        let count = |order: &mut dyn Iterator<Item = usize>, key: &[u8; 16]| {
-            let keys: Vec<u8> = order
-                .map(|c| b.tile(c) as usize)
-                .filter(|&t| t != 0)
-                .map(|t| key[t])
-                .collect();
-            let mut inv = 0;
-            for (i, a) in keys.iter().enumerate() {
-                inv += keys[i + 1..].iter().filter(|&b| a > b).count();
-            }
-            inv as u8
+        let count = |cells: &mut dyn Iterator<Item = usize>, key: &[u8; 16]| {
+            let tiles = cells.map(|c| b.tile(c) as usize).filter(|&t| t != 0);
+            crate::puzzle::inversions(tiles.map(|t| key[t])) as u8
         };
         (
             count(&mut (0..n), &self.key_v),
