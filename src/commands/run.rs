@@ -123,7 +123,7 @@ pub fn run(args: RunArgs) -> CmdResult {
                  To finish the run, run:\n  {}",
                 s.saved,
                 s.total,
-                s.dir.join(tilebench::harness::journal::JOURNAL).display(),
+                s.dir.path().display(),
                 resume_command(&std::env::args().collect::<Vec<_>>(), s.dir.path(), add_out)
             );
             return Ok(if interrupt::requested() {

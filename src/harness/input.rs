@@ -17,7 +17,6 @@ use crate::search::Problem;
 use crate::util::clip;
 use std::fmt;
 use std::io::Read;
-use std::sync::Arc;
 
 /// The small dataset `tilebench run` uses when no file is given.
 pub const BUILTIN_NAME: &str = "<builtin>/seeds.csv";
@@ -29,7 +28,7 @@ pub const BUILTIN: &str = include_str!("../../inputs/seeds.csv");
 #[derive(Clone, Debug)]
 pub struct Case {
     /// The input file, as named on the command line (`-` for stdin).
-    pub source: Arc<str>,
+    pub source: Source,
     /// The 1-based line of the row in its file.
     pub line: u64,
     /// The `id` column, or empty.
@@ -42,6 +41,52 @@ pub struct Case {
     pub expected_steps: Option<i64>,
     /// The problem, or why the row is invalid (the message names file, line and problem).
     pub problem: Result<Problem, String>,
+}
+
+/// The name of the input file a case came from: interned, so that a case's copy of it is
+/// a pointer. (A shared `Arc<str>` cost an atomic increment and decrement on one counter for
+/// every case each time cases were made, read back and dropped, by both threads at once:
+/// about a tenth of a 1M-row run's time reading the spool back.) Each distinct name is
+/// kept once for the life of the process. Reads as a `&str`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Source(&'static str);
+
+impl Source {
+    /// The interned `name`.
+    pub fn new(name: &str) -> Source {
+        static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+        let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&n) = names.iter().find(|&&n| n == name) {
+            return Source(n);
+        }
+        let n: &'static str = Box::leak(name.into());
+        names.push(n);
+        Source(n)
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &'static str {
+        self.0
+    }
+}
+
+impl std::ops::Deref for Source {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
 }
 
 /// A row's id: text kept in place when it is short (most ids are numbers or short names),
@@ -504,7 +549,7 @@ fn read_in_pieces<T: Send>(
     let cols = Columns::find(label, &header, header_line)?;
     let maker = CaseMaker {
         label,
-        source: Arc::from(label),
+        source: Source::new(label),
         cols,
         opts,
         default_goal,
@@ -652,7 +697,7 @@ struct CaseMaker<'a> {
     /// The dataset's name in messages.
     label: &'a str,
     /// The same, shared by its cases.
-    source: Arc<str>,
+    source: Source,
     cols: Columns,
     opts: &'a InputOptions,
     default_goal: Option<Board>,
@@ -668,7 +713,7 @@ impl CaseMaker<'_> {
     ) -> Case {
         match result {
             Ok(r) => row_to_case(
-                &self.source,
+                self.source,
                 line,
                 r,
                 &self.cols,
@@ -677,7 +722,7 @@ impl CaseMaker<'_> {
                 (rule, goals),
             ),
             Err(msg) => Case {
-                source: self.source.clone(),
+                source: self.source,
                 line,
                 id: Id::default(),
                 start_text: String::new(),
@@ -871,7 +916,7 @@ pub fn duplicate_ids(cases: &[Case]) -> Vec<String> {
 }
 
 fn row_to_case(
-    source: &Arc<str>,
+    source: Source,
     line: u64,
     r: &csv::StringRecord,
     cols: &Columns,
@@ -885,7 +930,7 @@ fn row_to_case(
     // The texts as written are kept only for invalid rows (valid rows are written back from
     // the parsed boards), so a valid row allocates only its id.
     let mut case = Case {
-        source: source.clone(),
+        source,
         line,
         id: Id::from(field(cols.id)),
         start_text: String::new(),
@@ -893,7 +938,7 @@ fn row_to_case(
         expected_steps: None,
         problem: Err(String::new()),
     };
-    let at = At(source, line);
+    let at = At(source.as_str(), line);
     let problem = (|| {
         if r.get(cols.start).is_none() {
             return Err(format!(

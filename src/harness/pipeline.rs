@@ -27,7 +27,7 @@ use super::rundir::RunDir;
 use super::runner::{self, Cases, Jobs, Pass, RunConfig, Workers};
 use super::shard::Shard;
 use super::spool::Dataset;
-use super::store::{Batch, Layout, Store};
+use super::store::{Layout, Store};
 use super::verdict::Digest;
 use super::{journal, Session};
 use crate::check::SolverCheck;
@@ -218,20 +218,6 @@ impl Grid<'_> {
     fn len(&self) -> usize {
         self.layout.len()
     }
-    /// The solver of a record read back from the journal, checked against the grid.
-    fn job(&self, r: &Record) -> std::result::Result<usize, String> {
-        let l = &self.layout;
-        match self.names.iter().position(|n| *n == r.strategy) {
-            Some(j) if r.case < l.cases && l.shard.contains(r.case) => Ok(j),
-            _ => Err(format!(
-                "{}: a result for case {} × `{}`, which this run does not have; the journal \
-                 does not belong to this run: start again with --force, or use another --out",
-                self.dir.join(journal::JOURNAL).display(),
-                r.case,
-                r.strategy
-            )),
-        }
-    }
     /// The error of a grid with empty slots after the run.
     fn missing(&self, have: usize) -> Error {
         Error::output(format!(
@@ -300,57 +286,42 @@ struct Todo {
     already: usize,
     /// The journal's times (the earlier sessions').
     earlier: journal::Loaded,
-    /// The records so far, in their slots (those of the journal, read once, in order);
-    /// the journal's writer holds it while the cases are solved.
+    /// The records so far, in their slots (the journal); its writer holds it while the
+    /// cases are solved.
     store: Option<Store>,
 }
 
 impl Todo {
-    /// Records in a batch of the store while the journal is read.
-    const BATCH: usize = 4096;
-
-    /// The shard's case × solver grid minus the journal's records, which go into a new
-    /// store as they are read.
-    fn of(grid: &Grid) -> Result<Todo> {
+    /// The shard's case × solver grid minus the jobs the journal's store holds whole.
+    fn of(grid: &Grid, observer: &dyn Observer) -> Result<Todo> {
         let dir = grid.dir.path();
-        let cannot = |e: std::io::Error| {
-            format!(
-                "cannot write the run's records beside its journal in {}: {}",
+        let opened = Store::open(dir, grid.layout).map_err(|e| {
+            Error::output(format!(
+                "cannot read the run's journal in {}: {}; start the run again with --force, \
+                 or use another --out",
                 dir.display(),
                 crate::util::io_reason(&e)
-            )
-        };
-        let mut store = Store::create(dir, grid.layout).map_err(|e| Error::Output(cannot(e)))?;
-        let (mut done, mut already) = (Vec::new(), 0);
-        let mut batch = Batch::default();
-        let earlier = grid
-            .dir
-            .load_journal(|r| {
-                let j = grid.job(&r)?;
-                if done.is_empty() {
-                    done = vec![false; grid.len()];
-                }
-                let at = grid.layout.slot(r.case, j);
-                already += usize::from(!done[at]);
-                done[at] = true;
-                batch.push(&grid.layout, j, &r);
-                if batch.len() >= Self::BATCH {
-                    store.put(std::mem::take(&mut batch)).map_err(cannot)?;
-                }
-                Ok(())
-            })
-            .map_err(Error::Output)?;
-        store.put(batch).map_err(|e| Error::Output(cannot(e)))?;
-        let jobs = if done.is_empty() {
+            ))
+        })?;
+        if opened.cleared > 0 {
+            observer.notice(&format!(
+                "tilebench: {} results in {} were cut off mid-write (the run was killed, or \
+                 the machine stopped); their cases are solved again",
+                opened.cleared,
+                grid.dir.join(journal::JOURNAL).display()
+            ));
+        }
+        let earlier = journal::load(dir).map_err(Error::Output)?;
+        let jobs = if opened.done.is_empty() {
             Jobs::all(grid.layout)
         } else {
-            Jobs::except(grid.layout, done)
+            Jobs::except(grid.layout, opened.done)
         };
         Ok(Todo {
             jobs,
-            already,
+            already: opened.already,
             earlier,
-            store: Some(store),
+            store: Some(opened.store),
         })
     }
 }
@@ -401,7 +372,10 @@ impl Run<'_> {
             keep_paths: self.plan.keep_paths,
         };
         let session_no = todo.earlier.last_session + 1;
-        let store = todo.store.take();
+        let store = todo
+            .store
+            .take()
+            .expect("the store is opened before the pass");
         let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), store)
             .map_err(Error::Output)?;
         let pass = Pass {
@@ -414,7 +388,7 @@ impl Run<'_> {
         };
         let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass)
             .map_err(Error::Output)?;
-        todo.store = writer.finish().map_err(Error::Output)?;
+        todo.store = Some(writer.finish().map_err(Error::Output)?);
         Ok(session)
     }
 }
@@ -460,7 +434,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         layout,
         names: &names,
     };
-    let mut todo = Todo::of(&grid)?;
+    let mut todo = Todo::of(&grid, observer)?;
     if todo.already > 0 {
         observer.notice(&format!(
             "tilebench: resuming {}: {} of {} case × strategy jobs were done, {} to go",
@@ -711,9 +685,6 @@ impl Sessions<'_> {
         let prepare = sum(&self.earlier.prepare, &self.session.prepare);
         let sessions = self.this_session.unwrap_or(self.earlier.last_session);
         let (tally, digest) = self.write_cases(grid, rows)?;
-        // The store's blocks are freed beside the last files' writing and the journal's
-        // removal.
-        let freeing = self.store.discard(dir.path());
         let report = tally.report(&wall);
         info.threads = self.session.threads;
         info.solver_facts = names
@@ -741,8 +712,9 @@ impl Sessions<'_> {
         crate::report::write_run_files(dir.path(), &report, &wall, self.started, info)
             .map_err(Error::Output)?;
         crate::util::crash_point("finished", "");
+        // The store is the journal: it goes with it, once the run's files are all written.
         dir.finish();
-        if let Some(t) = freeing {
+        if let Some(t) = self.store.discard(dir.path()) {
             let _ = t.join();
         }
         Ok((report.summaries, digest))

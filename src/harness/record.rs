@@ -306,8 +306,7 @@ impl Column {
         Column::OF_RECORDS.iter().copied()
     }
 
-    /// [`Column::of_records`] as an array, made once from [`Column::CASES_CSV`] (the journal
-    /// walks it for every record: a filtered walk of all 22 columns cost it 250 instructions).
+    /// [`Column::of_records`] as an array, made once from [`Column::CASES_CSV`].
     const OF_RECORDS: [Column; Column::RECORD_COLUMNS] = {
         let mut out = [Column::Input; Column::RECORD_COLUMNS];
         let (mut i, mut n) = (0, 0);
@@ -371,16 +370,13 @@ impl Record {
     }
 
     /// Appends the record's cells from `matches_expected` to `optimum_steps` (the columns
-    /// after `expected_steps` in [`Column::CASES_CSV`]): as cases.csv writes them
-    /// (`journal` false: the [`Column::measured`] values left empty on a row that did not
-    /// search), or as the journal does (every value; an empty path as `-`, so that it is not
-    /// read back as no path; line ends and backslashes in the message escaped, so that every
-    /// record is one line). One value after another, in the columns' order, without a walk
-    /// of the columns: cases.csv and the journal write a million of these a second (a test
-    /// holds them to [`Record::value`] column by column).
+    /// after `expected_steps` in [`Column::CASES_CSV`]) as cases.csv writes them: the
+    /// [`Column::measured`] values left empty on a row that did not search. One value after
+    /// another, in the columns' order, without a walk of the columns: cases.csv takes a
+    /// million of these a second (a test holds them to [`Record::value`] column by column).
     #[inline]
-    pub(crate) fn write_tail(&self, row: &mut crate::util::CsvRow, journal: bool) {
-        let keep = journal || self.status.searched();
+    pub(crate) fn write_tail(&self, row: &mut crate::util::CsvRow) {
+        let keep = self.status.searched();
         let measured = |v: Option<u64>| v.filter(|_| keep);
         let c = &self.counters;
         row.flag(self.matches_expected);
@@ -391,24 +387,8 @@ impl Record {
         row.maybe(measured(c.peak_frontier));
         row.maybe(measured(self.latency_ns));
         row.maybe(measured(self.latency_min_ns));
-        match self.path.as_deref() {
-            Some("") if journal => row.plain("-"),
-            path => row.field(path.unwrap_or("")),
-        }
-        if journal && self.message.contains(['\\', '\n', '\r']) {
-            let mut msg = String::with_capacity(self.message.len() + 8);
-            for ch in self.message.chars() {
-                match ch {
-                    '\\' => msg.push_str("\\\\"),
-                    '\n' => msg.push_str("\\n"),
-                    '\r' => msg.push_str("\\r"),
-                    c => msg.push(c),
-                }
-            }
-            row.field(&msg);
-        } else {
-            row.field(&self.message);
-        }
+        row.field(self.path.as_deref().unwrap_or(""));
+        row.field(&self.message);
         row.maybe(measured(self.cpu_us));
         row.maybe(measured(self.max_rss_kb));
         row.maybe(self.optimum_steps);
@@ -422,56 +402,6 @@ impl Record {
             None => row.plain(""),
         }
     }
-
-    /// Sets `column` (one a record fills) from its text, as [`Record::value`] writes it.
-    ///
-    /// # Errors
-    /// Text that is not a value of the column (a number, `true`/`false`, a status).
-    pub fn set(&mut self, column: Column, text: &str) -> Result<(), String> {
-        let num = |s: &str| -> Result<Option<u64>, String> {
-            match s {
-                "" => Ok(None),
-                s => s
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| format!("`{s}` is not a number")),
-            }
-        };
-        let flag = |s: &str| -> Result<Option<bool>, String> {
-            match s {
-                "" => Ok(None),
-                "true" => Ok(Some(true)),
-                "false" => Ok(Some(false)),
-                s => Err(format!("`{s}` is not true or false")),
-            }
-        };
-        let c = &mut self.counters;
-        match column {
-            Column::Strategy => self.strategy = Name::from(text),
-            Column::Status => self.status = text.parse()?,
-            Column::Steps => {
-                self.steps = match text {
-                    "" => None,
-                    s => Some(s.parse().map_err(|_| format!("`{s}` is not a number"))?),
-                }
-            }
-            Column::MatchesExpected => self.matches_expected = flag(text)?,
-            Column::Optimal => self.optimal = flag(text)?,
-            Column::Expanded => c.expanded = num(text)?,
-            Column::Generated => c.generated = num(text)?,
-            Column::Stored => c.stored = num(text)?,
-            Column::PeakFrontier => c.peak_frontier = num(text)?,
-            Column::LatencyNs => self.latency_ns = num(text)?,
-            Column::LatencyMinNs => self.latency_min_ns = num(text)?,
-            Column::CpuUs => self.cpu_us = num(text)?,
-            Column::MaxRssKb => self.max_rss_kb = num(text)?,
-            Column::OptimumSteps => self.optimum_steps = num(text)?,
-            Column::Path => self.path = (!text.is_empty()).then(|| text.to_string()),
-            Column::Message => self.message = text.to_string(),
-            other => return Err(format!("`{}` is not a column of a record", other.name())),
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -480,8 +410,7 @@ mod tests {
 
     /// `write_tail` (and `write_steps`) write, value after value, what [`Record::value`]
     /// gives column by column: cases.csv's cells (measurements empty on rows that did not
-    /// search) and the journal's (every value, an empty path as `-`, the message's line
-    /// ends escaped), read back by the csv crate.
+    /// search), read back by the csv crate.
     #[test]
     fn the_tail_is_each_columns_value_in_order() {
         let tail = || {
@@ -517,43 +446,37 @@ mod tests {
                 (r.cpu_us, r.max_rss_kb) = (numbers[(k + 3) % numbers.len()], n);
                 r.path = [None, Some(String::new()), Some("udlr".repeat(80))][k % 3].clone();
                 r.message = ["", "a \"message\", on\r\ntwo lines \\ here", "plain"][k % 3].into();
-                for journal in [false, true] {
-                    let mut num = itoa::Buffer::new();
-                    let mut want = vec![r.value(Column::Steps, &mut num).to_string()];
-                    for column in tail() {
-                        let v = r.value(column, &mut num).to_string();
-                        want.push(match column {
-                            c if !journal && c.measured() && !status.searched() => String::new(),
-                            Column::Path if journal && r.path.as_deref() == Some("") => "-".into(),
-                            Column::Message if journal => v
-                                .replace('\\', "\\\\")
-                                .replace('\n', "\\n")
-                                .replace('\r', "\\r"),
-                            _ => v,
-                        });
-                    }
-                    let mut bytes = Vec::new();
-                    let mut row = crate::util::CsvRow::new(&mut bytes);
-                    r.write_steps(&mut row);
-                    r.write_tail(&mut row, journal);
-                    row.end();
-                    let mut rd = csv::ReaderBuilder::new()
-                        .has_headers(false)
-                        .from_reader(bytes.as_slice());
-                    let got: Vec<String> = rd
-                        .records()
-                        .next()
-                        .unwrap()
-                        .unwrap()
-                        .iter()
-                        .map(str::to_string)
-                        .collect();
-                    assert_eq!(got, want, "{status:?} journal={journal}");
-                    checked += 1;
+                let mut num = itoa::Buffer::new();
+                let mut want = vec![r.value(Column::Steps, &mut num).to_string()];
+                for column in tail() {
+                    let v = r.value(column, &mut num).to_string();
+                    want.push(if column.measured() && !status.searched() {
+                        String::new()
+                    } else {
+                        v
+                    });
                 }
+                let mut bytes = Vec::new();
+                let mut row = crate::util::CsvRow::new(&mut bytes);
+                r.write_steps(&mut row);
+                r.write_tail(&mut row);
+                row.end();
+                let mut rd = csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .from_reader(bytes.as_slice());
+                let got: Vec<String> = rd
+                    .records()
+                    .next()
+                    .unwrap()
+                    .unwrap()
+                    .iter()
+                    .map(str::to_string)
+                    .collect();
+                assert_eq!(got, want, "{status:?}");
+                checked += 1;
             }
         }
-        assert_eq!(checked, 6 * 6 * 2);
+        assert_eq!(checked, 6 * 6);
     }
 
     /// The columns that are not [`Column::free_text`] are written without a look at their

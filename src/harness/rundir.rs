@@ -202,13 +202,7 @@ impl RunDir {
             if dir.join("run.json").is_file() {
                 // A kill between the manifest's removal and the journal's leaves the journal.
                 remove_files(dir, |n| {
-                    [
-                        journal::JOURNAL,
-                        journal::PASSES,
-                        super::store::SLOTS,
-                        super::store::TEXTS,
-                    ]
-                    .contains(&n)
+                    [journal::PASSES, super::store::SLOTS, super::store::TEXTS].contains(&n)
                 })?;
                 return Err(format!(
                     "{} holds a finished run (run.json, no manifest): nothing to resume; use \
@@ -263,18 +257,6 @@ impl RunDir {
                 None => lock(dir)?,
             },
         })
-    }
-
-    /// Reads the journal back, once, in order: each record goes to `each` (see
-    /// [`journal::load`]).
-    ///
-    /// # Errors
-    /// A damaged or foreign journal, or `each`'s message.
-    pub fn load_journal(
-        &self,
-        each: impl FnMut(super::record::Record) -> Result<(), String>,
-    ) -> Result<journal::Loaded, String> {
-        journal::load(&self.path, each)
     }
 
     /// The run's final files are written: the journal goes.
@@ -362,8 +344,9 @@ fn is_run_file(name: &str) -> bool {
     RUN_FILES.contains(&name)
         || [
             journal::MANIFEST,
-            journal::JOURNAL,
             journal::PASSES,
+            // The text journal of tilebench before 2026-12.
+            "journal.csv",
             super::store::SLOTS,
             super::store::TEXTS,
             "latency.hlog",

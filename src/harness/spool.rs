@@ -10,7 +10,7 @@
 //! The scratch file is created beside the results and unlinked at once: it holds no name,
 //! and vanishes with the process however it ends (kill -9 included).
 
-use super::input::{self, Case, Id, InputError, InputFile, InputOptions};
+use super::input::{self, Case, Id, InputError, InputFile, InputOptions, Source};
 use super::shard::Shard;
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
@@ -20,7 +20,6 @@ use std::hash::{Hash, Hasher};
 use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Cases between two entries of the spool's index.
 const EVERY: usize = 1024;
@@ -46,7 +45,7 @@ struct Spool {
     index: Vec<u64>,
     end: u64,
     len: usize,
-    sources: Vec<Arc<str>>,
+    sources: Vec<Source>,
 }
 
 /// One piece of the inputs, encoded (on a worker thread).
@@ -135,7 +134,7 @@ impl Dataset {
         }
         out.flush().map_err(scratch)?;
         drop(out);
-        let sources = files.iter().map(|f| Arc::from(f.path.as_str())).collect();
+        let sources = files.iter().map(|f| Source::new(&f.path)).collect();
         let spool = Spool {
             file,
             index,
@@ -348,7 +347,7 @@ impl Spool {
 /// says so.
 fn broken(i: usize) -> Case {
     Case {
-        source: Arc::from("<scratch>"),
+        source: Source::new("<scratch>"),
         line: 0,
         id: Id::default(),
         start_text: String::new(),
@@ -492,7 +491,7 @@ fn board(b: &mut &[u8], shape: Shape) -> Option<Board> {
 
 /// The next case of `b` (advanced past it); `None` when the bytes do not decode, or when the
 /// case is not `wanted` (then it is only skipped).
-fn decode(b: &mut &[u8], sources: &[Arc<str>], wanted: bool) -> Option<Case> {
+fn decode(b: &mut &[u8], sources: &[Source], wanted: bool) -> Option<Case> {
     let file = usize::try_from(varint(b)?).ok()?;
     let line = varint(b)?;
     let flags = take(b, 1)?[0];
@@ -517,7 +516,7 @@ fn decode(b: &mut &[u8], sources: &[Arc<str>], wanted: bool) -> Option<Case> {
         return None;
     }
     Some(Case {
-        source: sources.get(file)?.clone(),
+        source: *sources.get(file)?,
         line,
         id,
         start_text,

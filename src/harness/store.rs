@@ -1,8 +1,7 @@
-//! A run's records on disk in their final order, so that the final files are written in
-//! memory that does not grow with the run.
+//! A run's records on disk in their final order: the run's journal while it runs, and what
+//! the final files are written from, in memory that does not grow with the run.
 //!
-//! The journal holds the records in completion order: the truth, appended and synced as the
-//! cases finish. Beside it, while a run is going, the results directory holds
+//! While a run is going, its results directory holds
 //!
 //! - `journal-slots.bin`: one fixed-width slot of [`SLOT`] bytes per case × solver of the
 //!   shard, solver-major (slot `job × positions + position`): a pass writes its records in
@@ -10,12 +9,14 @@
 //!   an all-zero slot is a job not done yet;
 //! - `journal-texts.bin`: the messages and paths, appended; a slot says where its own are.
 //!
-//! Why slots rather than sorted runs merged at the end: each record is written once and read
-//! once, at a place computed from its case and solver, with no sorting pass and no temporary
-//! runs; a record's fixed-width part is small (no strategy name: the slot says which solver).
-//! The two files are a cache of the journal, never synced: a fresh run starts them empty,
-//! a resumed one rebuilds them from the journal as it reads it (once, in order), so what a
-//! kill left in them never matters.
+//! Each record is written once, where its case and solver put it, and read once, with no
+//! sorting pass and no temporary runs; a record's fixed-width part is small (no strategy
+//! name: the slot says which solver). A slot carries a checksum of itself (its place in the
+//! grid included) and of its texts, so that a resumed run ([`Store::open`]) takes as done
+//! exactly the slots that were written whole, whatever a kill or a power loss left: a slot
+//! torn or pointing at texts that never reached the disk is cleared and its job run again.
+//! The journal's writer syncs both files every second and at the end of each pass
+//! ([`super::journal`]).
 
 use super::record::{Record, RowStatus};
 use super::shard::Shard;
@@ -31,6 +32,17 @@ pub const SLOTS: &str = "journal-slots.bin";
 pub const TEXTS: &str = "journal-texts.bin";
 /// Bytes per slot.
 pub const SLOT: usize = 104;
+
+/// Creates the store's files in `dir`, empty, replacing any (a new run's journal).
+///
+/// # Errors
+/// A file that cannot be created.
+pub fn create_files(dir: &Path) -> io::Result<()> {
+    for name in [SLOTS, TEXTS] {
+        File::create(dir.join(name))?;
+    }
+    Ok(())
+}
 
 /// Where a run's records go: its shard's cases × its solvers.
 #[derive(Clone, Copy, Debug)]
@@ -120,16 +132,45 @@ fn numbers(r: &Record) -> [Option<u64>; 9] {
     ]
 }
 
-/// Encodes `r` as a slot; its message and path are appended to `text`, and the slot says
+/// Where a slot's checksum is (4 bytes); bytes 2 and 3 are unused.
+const SUM: usize = 12;
+
+/// The checksum of slot `slot` holding `s`, whose texts are `text`: over its place, its
+/// bytes (but for the checksum and the texts' offset, which a [`Batch`] only knows when it
+/// is written) and its texts. Never 0, so that no slot of zeros is mistaken for a record.
+fn slot_sum(slot: usize, s: &[u8], text: &[u8]) -> u32 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mix = |h: u64, w: u64| {
+        let h = (h ^ w).wrapping_mul(K);
+        h ^ (h >> 29)
+    };
+    let mut h = mix(K, slot as u64);
+    h = mix(h, u64_at(s, 0));
+    h = mix(h, u32_at(s, 8) as u64);
+    for at in (24..SLOT).step_by(8) {
+        h = mix(h, u64_at(s, at));
+    }
+    let mut words = text.chunks_exact(8);
+    for w in &mut words {
+        h = mix(h, u64::from_le_bytes(w.try_into().expect("8 bytes")));
+    }
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = mix(h, u64::from_le_bytes(tail) ^ (text.len() as u64) << 56);
+    ((h >> 32) as u32 ^ h as u32).max(1)
+}
+
+/// Encodes `r` as slot `slot`; its message and path are appended to `text`, and the slot says
 /// where, relative to the start of `text` (see [`Batch::push`]).
-fn encode(r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
+fn encode(slot: usize, r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
     let mut s = [0u8; SLOT];
     s[0] = status_byte(r.status);
     s[1] = flag(r.matches_expected) | flag(r.optimal) << 2 | u8::from(r.path.is_some()) << 4;
     let path = r.path.as_deref().unwrap_or("");
     s[4..8].copy_from_slice(&(r.message.len() as u32).to_le_bytes());
     s[8..12].copy_from_slice(&(path.len() as u32).to_le_bytes());
-    s[16..24].copy_from_slice(&(text.len() as u64).to_le_bytes());
+    let from = text.len();
+    s[16..24].copy_from_slice(&(from as u64).to_le_bytes());
     text.extend_from_slice(r.message.as_bytes());
     text.extend_from_slice(path.as_bytes());
     s[24..32].copy_from_slice(&r.steps.unwrap_or(NONE_I64).to_le_bytes());
@@ -137,6 +178,8 @@ fn encode(r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
         let at = 32 + 8 * i;
         s[at..at + 8].copy_from_slice(&v.unwrap_or(NONE_U64).to_le_bytes());
     }
+    let sum = slot_sum(slot, &s, &text[from..]);
+    s[SUM..SUM + 4].copy_from_slice(&sum.to_le_bytes());
     s
 }
 
@@ -201,7 +244,7 @@ impl Batch {
     /// Adds record `r` of solver `job`.
     pub fn push(&mut self, layout: &Layout, job: usize, r: &Record) {
         let slot = layout.slot(r.case, job);
-        let bytes = encode(r, &mut self.text);
+        let bytes = encode(slot, r, &mut self.text);
         self.slots.push((slot, bytes));
     }
     /// How many records.
@@ -214,6 +257,37 @@ impl Batch {
     }
 }
 
+/// Whether slot `slot`, holding `s`, is a record written whole, texts and all, its texts
+/// in `texts` (of `texts_len` bytes).
+fn whole(texts: &File, texts_len: u64, slot: usize, s: &[u8]) -> io::Result<bool> {
+    let (at, msg, path) = text_span(s);
+    let len = (msg + path) as u64;
+    if status_of(s[0]).is_none() || at.checked_add(len).is_none_or(|end| end > texts_len) {
+        return Ok(false);
+    }
+    let mut text = vec![0u8; len as usize];
+    texts.read_exact_at(&mut text, at)?;
+    Ok(u32_at(s, SUM) as u32 == slot_sum(slot, s, &text))
+}
+
+/// How many records the journal of the run in `dir` holds whole (what `--resume` would take
+/// as done), read without changing anything: for tools and tests that watch a run.
+///
+/// # Errors
+/// A store file that cannot be opened or read.
+pub fn count_done(dir: &Path) -> io::Result<usize> {
+    let slots = std::fs::read(dir.join(SLOTS))?;
+    let texts = File::open(dir.join(TEXTS))?;
+    let texts_len = texts.metadata()?.len();
+    let mut n = 0;
+    for (slot, s) in slots.chunks_exact(SLOT).enumerate() {
+        if s[0] != 0 && whole(&texts, texts_len, slot, s)? {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
 /// The two files, open.
 pub struct Store {
     layout: Layout,
@@ -222,28 +296,122 @@ pub struct Store {
     texts_len: u64,
 }
 
+/// A store opened for a run, and what its slots held: per job (in slot order) whether it
+/// is done, empty when none is.
+pub struct Opened {
+    /// The store, ready to take the jobs left.
+    pub store: Store,
+    /// Per slot: whether its job is done; empty when none is.
+    pub done: Vec<bool>,
+    /// Jobs done.
+    pub already: usize,
+    /// Slots that held part of a record (a kill or a power loss mid-write), cleared.
+    pub cleared: usize,
+}
+
 impl Store {
     /// Creates the store of `dir` for `layout`, empty (every slot zero), replacing any.
     ///
     /// # Errors
     /// A file that cannot be created or sized.
     pub fn create(dir: &Path, layout: Layout) -> io::Result<Store> {
+        create_files(dir)?;
+        Ok(Store::open(dir, layout)?.store)
+    }
+
+    /// Opens the store of `dir` for `layout` as the journal left it (the files made empty by
+    /// [`create_files`] for a new run): every slot whose checksum holds is a job done, every
+    /// other slot not zero is cleared (its job runs again), and a slots file shorter than
+    /// the layout is lengthened with empty slots.
+    ///
+    /// # Errors
+    /// A file that cannot be opened, read or written; a slots file longer than the layout
+    /// (not this run's).
+    pub fn open(dir: &Path, layout: Layout) -> io::Result<Opened> {
         let open = |name: &str| {
             OpenOptions::new()
                 .read(true)
                 .write(true)
                 .create(true)
-                .truncate(true)
+                .truncate(false)
                 .open(dir.join(name))
         };
-        let slots = open(SLOTS)?;
-        slots.set_len((layout.len() * SLOT) as u64)?;
-        Ok(Store {
+        let (slots, texts) = (open(SLOTS)?, open(TEXTS)?);
+        let (have, want) = (slots.metadata()?.len(), (layout.len() * SLOT) as u64);
+        if have > want {
+            return Err(io::Error::other(format!(
+                "{} holds {} jobs' records where this run has {}: it is not this run's",
+                dir.join(SLOTS).display(),
+                have / SLOT as u64,
+                layout.len()
+            )));
+        }
+        let store = Store {
             layout,
             slots,
-            texts: open(TEXTS)?,
-            texts_len: 0,
+            texts_len: texts.metadata()?.len(),
+            texts,
+        };
+        let (done, already, cleared) = if have == 0 {
+            (Vec::new(), 0, 0)
+        } else {
+            store.check((have / SLOT as u64) as usize)?
+        };
+        if have < want {
+            store.slots.set_len(want)?;
+        }
+        Ok(Opened {
+            store,
+            done,
+            already,
+            cleared,
         })
+    }
+
+    /// Reads the first `n` slots back: which are done; clears those torn.
+    fn check(&self, n: usize) -> io::Result<(Vec<bool>, usize, usize)> {
+        const CHUNK: usize = 1 << 15;
+        let mut done = vec![false; self.layout.len()];
+        let (mut already, mut torn) = (0, Vec::new());
+        let mut bytes = vec![0u8; CHUNK * SLOT];
+        for first in (0..n).step_by(CHUNK) {
+            let part = &mut bytes[..(n - first).min(CHUNK) * SLOT];
+            self.slots.read_exact_at(part, (first * SLOT) as u64)?;
+            for (i, s) in part.chunks(SLOT).enumerate() {
+                if s.iter().all(|&b| b == 0) {
+                    continue;
+                }
+                let slot = first + i;
+                if self.whole(slot, s)? {
+                    done[slot] = true;
+                    already += 1;
+                } else {
+                    torn.push(slot);
+                }
+            }
+        }
+        for &slot in &torn {
+            self.slots
+                .write_all_at(&[0u8; SLOT], (slot * SLOT) as u64)?;
+        }
+        if already == 0 {
+            done = Vec::new();
+        }
+        Ok((done, already, torn.len()))
+    }
+
+    /// Whether slot `slot`, holding `s`, is a record written whole, texts and all.
+    fn whole(&self, slot: usize, s: &[u8]) -> io::Result<bool> {
+        whole(&self.texts, self.texts_len, slot, s)
+    }
+
+    /// Makes both files durable: what [`Store::put`] wrote so far survives a power loss.
+    ///
+    /// # Errors
+    /// A sync that fails.
+    pub fn sync(&self) -> io::Result<()> {
+        self.texts.sync_data()?;
+        self.slots.sync_data()
     }
 
     /// The layout.

@@ -192,7 +192,7 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, goals: &mut LastGoal) {
         Some(e) => row.signed(e),
         None => row.plain(""),
     }
-    r.write_tail(&mut row, false);
+    r.write_tail(&mut row);
     row.end();
 }
 

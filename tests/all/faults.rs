@@ -2,8 +2,7 @@
 
 use crate::common::*;
 use std::path::Path;
-use std::sync::Arc;
-use tilebench::harness::input::Case;
+use tilebench::harness::input::{Case, Source};
 use tilebench::harness::record::RowStatus;
 use tilebench::harness::runner::{self, RunConfig};
 use tilebench::puzzle::{Board, Shape};
@@ -12,7 +11,7 @@ use tilebench::search::{registry, Config, Limits, Problem};
 
 fn case(line: u64, start: Board, goal: Board) -> Case {
     Case {
-        source: Arc::from("lib.csv"),
+        source: Source::new("lib.csv"),
         line,
         id: format!("c{line}").as_str().into(),
         start_text: start.to_string(),

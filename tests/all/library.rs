@@ -119,7 +119,7 @@ fn a_solver_whose_paths_miss_the_goal_gets_wrong_rows() {
     for f in ["cases.csv", "summary.csv", "run.json", "latency-short.hgrm"] {
         assert!(out.join(f).is_file(), "{f}");
     }
-    assert!(!out.join("journal.csv").exists());
+    assert!(!out.join("journal-slots.bin").exists());
 }
 
 #[test]

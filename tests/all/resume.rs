@@ -79,9 +79,9 @@ fn spawn(out: &Path) -> Child {
         .unwrap()
 }
 
+/// The records the journal of the run in `out` holds whole (what `--resume` takes as done).
 fn journal_lines(out: &Path) -> usize {
-    std::fs::read_to_string(out.join("journal.csv"))
-        .map_or(0, |t| t.lines().count().saturating_sub(1))
+    tilebench::harness::store::count_done(out).unwrap_or(0)
 }
 
 /// Waits until the run has journaled some results (it flushes at least every second).
@@ -102,7 +102,12 @@ fn resume_and_compare(out: &Path) -> String {
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
     let o = run_ok(&a);
     assert!(stderr(&o).contains("tilebench: resuming"), "{}", stderr(&o));
-    for f in ["journal.csv", "journal-passes.csv", "manifest.json"] {
+    for f in [
+        "journal-slots.bin",
+        "journal-texts.bin",
+        "journal-passes.csv",
+        "manifest.json",
+    ] {
         assert!(!out.join(f).exists(), "{f} left behind");
     }
     assert_eq!(

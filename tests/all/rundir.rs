@@ -71,8 +71,8 @@ fn a_journal_without_its_manifest_is_refused_not_discarded() {
     let dir = temp_dir("rundir-nomanifest");
     let out = dir.join("out");
     std::fs::create_dir_all(&out).unwrap();
-    let journal = "case,strategy,status\n0,astar,solved\n";
-    std::fs::write(out.join("journal.csv"), journal).unwrap();
+    let journal = [1u8; 104];
+    std::fs::write(out.join("journal-slots.bin"), journal).unwrap();
     for extra in [&[][..], &["--resume"][..]] {
         let res = bin()
             .args(["run", DATA, "-s", "astar", "-q", "--out"])
@@ -88,7 +88,7 @@ fn a_journal_without_its_manifest_is_refused_not_discarded() {
         );
         assert!(why.contains("--force"), "{why}");
         assert_eq!(
-            std::fs::read_to_string(out.join("journal.csv")).unwrap(),
+            std::fs::read(out.join("journal-slots.bin")).unwrap(),
             journal,
             "the journal is kept"
         );
