@@ -81,6 +81,10 @@ impl Fnv1a64 {
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
+    /// The hash of everything added so far.
+    pub fn value(&self) -> u64 {
+        self.0
+    }
     /// The hash of everything added so far, as 16 hex digits.
     pub fn hex(&self) -> String {
         format!("{:016x}", self.0)

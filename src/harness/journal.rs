@@ -44,6 +44,27 @@ pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
 const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
 
+/// The identity of the run whose manifest is in `dir`: a hash of the manifest's bytes
+/// (written once, when the run starts, with its start time), which every record's checksum
+/// holds ([`Store::open`]): records of another run are never taken for this one's.
+///
+/// # Errors
+/// A manifest that cannot be read.
+pub fn identity(dir: &Path) -> io::Result<u64> {
+    let mut h = crate::util::Fnv1a64::default();
+    h.update(&std::fs::read(dir.join(MANIFEST))?);
+    Ok(h.value())
+}
+
+/// How many records the journal of the run in `dir` holds whole: what `--resume` would take
+/// as done. It reads, and changes nothing: for tools and tests that watch a run.
+///
+/// # Errors
+/// A journal file that cannot be read.
+pub fn count_done(dir: &Path) -> io::Result<usize> {
+    store::count_whole(dir, identity(dir)?)
+}
+
 /// Creates empty journal files in `dir`, replacing any: the store's (see
 /// [`store::create_files`]) and the passes' file, with its header.
 ///
@@ -134,6 +155,16 @@ fn damaged(path: &Path, line: u64, e: &str) -> String {
 /// header), or that has a damaged line other than a torn last one.
 pub fn load(dir: &Path) -> Result<Loaded, String> {
     let ppath = dir.join(PASSES);
+    if !ppath.exists() {
+        // Only the earlier sessions' times are lost: the results are in the store.
+        std::fs::write(&ppath, PASSES_HEADER).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                ppath.display(),
+                crate::util::io_reason(&e)
+            )
+        })?;
+    }
     let text = complete_lines(&ppath, PASSES_HEADER)?;
     let mut reader = csv::Reader::from_reader(text);
     // (session, strategy) → (prepare, wall): the last checkpoint is the longest.
@@ -200,6 +231,10 @@ pub struct Writer {
     names: Vec<String>,
     thread: Option<JoinHandle<io::Result<Store>>>,
     layout: store::Layout,
+    run: u64,
+    dir: std::path::PathBuf,
+    /// Set when the writer thread has stopped on an error: the pass stops too.
+    broken: std::sync::atomic::AtomicBool,
 }
 
 impl Writer {
@@ -220,7 +255,7 @@ impl Writer {
             .append(true)
             .open(&p)
             .map_err(|e| format!("cannot append to {}: {e}", p.display()))?;
-        let layout = *store.layout();
+        let (layout, run) = (*store.layout(), store.run());
         // Bounded: workers wait rather than pile records up in memory if the disk is slow.
         let (tx, rx) = sync_channel(1 << 10);
         let thread = std::thread::Builder::new()
@@ -232,13 +267,20 @@ impl Writer {
             names,
             thread: Some(thread),
             layout,
+            run,
+            dir: dir.to_path_buf(),
+            broken: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
     fn send(&self, m: Msg) {
         if let Some(tx) = &self.tx {
-            // The thread only ends early on a write error, reported by `finish`.
-            let _ = tx.send(m);
+            // The thread only ends early on a write error, reported by `finish`; the pass
+            // then stops rather than solve what cannot be kept.
+            if tx.send(m).is_err() {
+                self.broken
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
         }
     }
 
@@ -253,7 +295,9 @@ impl Writer {
             Some(Ok(Ok(store))) => Ok(store),
             None => Err("the journal was finished twice".into()),
             Some(Ok(Err(e))) => Err(format!(
-                "cannot write the journal: {}",
+                "cannot write the run's journal in {}: {}; the results written so far are \
+                 kept: once that is mended, finish the run with the same command and --resume",
+                self.dir.display(),
                 crate::util::io_reason(&e)
             )),
             Some(Err(_)) => Err("the journal thread panicked".into()),
@@ -274,7 +318,7 @@ impl Sink for Writer {
     }
     fn records(&self, job: usize, recs: Vec<Record>) {
         // Encoded here, on the worker: the writer thread only writes.
-        let mut batch = Batch::default();
+        let mut batch = Batch::for_run(self.run);
         for r in &recs {
             batch.push(&self.layout, job, r);
         }
@@ -282,6 +326,9 @@ impl Sink for Writer {
     }
     fn pass_end(&self, _job: usize, wall: Duration) {
         self.send(Msg::End { wall });
+    }
+    fn failed(&self) -> bool {
+        self.broken.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -381,7 +428,8 @@ mod tests {
             cases: 8,
             solvers: 1,
         };
-        let opened = Store::open(&dir, layout).unwrap();
+        const RUN: u64 = 0xA11CE;
+        let opened = Store::open(&dir, layout, RUN).unwrap();
         assert_eq!((opened.already, opened.done.len()), (0, 0));
         let w = Writer::open(&dir, 1, vec!["astar".into()], opened.store).unwrap();
         w.pass_start(0, "astar", Duration::ZERO, Instant::now());
@@ -405,14 +453,27 @@ mod tests {
             .unwrap()
             .write_all(b"2,astar,12")
             .unwrap();
-        let opened = Store::open(&dir, layout).unwrap();
+        // Bytes past the last slot (a longer file is not this run's).
+        OpenOptions::new()
+            .append(true)
+            .open(dir.join(store::SLOTS))
+            .unwrap()
+            .write_all(&[7u8; store::SLOT + 5])
+            .unwrap();
+        let opened = Store::open(&dir, layout, RUN).unwrap();
         let want = [true, false, true, false, true, true, false, false];
         assert_eq!(opened.done, want);
-        assert_eq!((opened.already, opened.cleared), (4, 3));
+        assert_eq!((opened.already, opened.cleared), (4, 3 + 2));
         let back = opened.store.read(0, 8, &["astar".to_string()]).unwrap();
         for (i, r) in back.into_iter().enumerate() {
             assert_eq!(r, want[i].then(|| record(i, "astar")), "case {i}");
         }
+        drop(opened);
+        let len = std::fs::metadata(dir.join(store::SLOTS)).unwrap().len();
+        assert_eq!(len, (8 * store::SLOT) as u64);
+        // The same files read as another run's: nothing of it is this run's.
+        let other = Store::open(&dir, layout, RUN + 1).unwrap();
+        assert_eq!((other.already, other.cleared), (0, 4));
         let l = load(&dir).unwrap();
         assert_eq!(l.wall["astar"], Duration::from_millis(5));
         assert_eq!(l.last_session, 1);

@@ -295,23 +295,40 @@ impl Todo {
     /// The shard's case × solver grid minus the jobs the journal's store holds whole.
     fn of(grid: &Grid, observer: &dyn Observer) -> Result<Todo> {
         let dir = grid.dir.path();
-        let opened = Store::open(dir, grid.layout).map_err(|e| {
+        let cannot = |e: std::io::Error| {
             Error::output(format!(
-                "cannot read the run's journal in {}: {}; start the run again with --force, \
+                "cannot open the run's journal in {}: {}; start the run again with --force, \
                  or use another --out",
                 dir.display(),
                 crate::util::io_reason(&e)
             ))
-        })?;
+        };
+        let run = journal::identity(dir).map_err(cannot)?;
+        let opened = Store::open(dir, grid.layout, run).map_err(cannot)?;
+        let earlier = journal::load(dir).map_err(Error::Output)?;
+        let journal = grid.dir.join(journal::JOURNAL);
         if opened.cleared > 0 {
+            let n = opened.cleared;
             observer.notice(&format!(
-                "tilebench: {} results in {} were cut off mid-write (the run was killed, or \
-                 the machine stopped); their cases are solved again",
-                opened.cleared,
-                grid.dir.join(journal::JOURNAL).display()
+                "tilebench: {n} {} in {} {} cut off mid-write (the run was killed, or the \
+                 machine stopped) or not this run's; {} solved again",
+                if n == 1 { "record" } else { "records" },
+                journal.display(),
+                if n == 1 { "was" } else { "were" },
+                if n == 1 {
+                    "its case is"
+                } else {
+                    "their cases are"
+                },
+            ));
+        } else if opened.already == 0 && earlier.last_session > 0 {
+            observer.notice(&format!(
+                "tilebench: the journal of {} holds no result ({} is missing or empty); every \
+                 case is solved again",
+                dir.display(),
+                journal.display()
             ));
         }
-        let earlier = journal::load(dir).map_err(Error::Output)?;
         let jobs = if opened.done.is_empty() {
             Jobs::all(grid.layout)
         } else {
@@ -589,6 +606,7 @@ impl Sessions<'_> {
         let mut tally = ReportTally::new(names);
         let mut digest = Digest::default();
         let mut have = 0;
+        let mut missing = false;
         // The chunk of cases from `from`, `None` past the last.
         let load = |from: usize| -> std::io::Result<Option<Chunk>> {
             if from >= positions {
@@ -616,6 +634,7 @@ impl Sessions<'_> {
                         let (range, records, held) = match chunk {
                             Chunk::Missing(found) => {
                                 have += found;
+                                missing = true;
                                 return Ok(());
                             }
                             Chunk::Full(range, records, held) => (range, records, held),
@@ -655,10 +674,17 @@ impl Sessions<'_> {
             }
             Ok(())
         });
-        if have < grid.len() {
+        // Records missing is the journal's fault; any other error (a full disk) is the
+        // write's own, and says so.
+        if missing || (written.is_ok() && have < grid.len()) {
             return Err(grid.missing(have));
         }
-        written.map_err(Error::Output)?;
+        written.map_err(|e| {
+            Error::output(format!(
+                "{e}; every result is kept in the run's journal: once that is mended, finish \
+                 the run with the same command and --resume"
+            ))
+        })?;
         Ok((tally, digest))
     }
 

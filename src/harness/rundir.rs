@@ -220,6 +220,15 @@ impl RunDir {
             drop(held);
             return RunDir::create(Some(dir), false, SystemTime::now(), info);
         }
+        if dir.join(LEGACY_JOURNAL).is_file() {
+            return Err(format!(
+                "{} holds a run that an older tilebench started: its results are in {}, which \
+                 this version does not read; finish it with the version that started it, or \
+                 start it again with --force",
+                dir.display(),
+                LEGACY_JOURNAL
+            ));
+        }
         let text = std::fs::read_to_string(&manifest)
             .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
         let was: RunInfo = serde_json::from_str(&text).map_err(|e| {
@@ -339,14 +348,16 @@ fn is_leftover(name: &str) -> bool {
                 .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The text journal of tilebench before December 2026 (its results, one line each).
+const LEGACY_JOURNAL: &str = "journal.csv";
+
 /// A file a run writes into its results directory (not the lock, not a user's own files).
 fn is_run_file(name: &str) -> bool {
     RUN_FILES.contains(&name)
         || [
             journal::MANIFEST,
             journal::PASSES,
-            // The text journal of tilebench before 2026-12.
-            "journal.csv",
+            LEGACY_JOURNAL,
             super::store::SLOTS,
             super::store::TEXTS,
             "latency.hlog",

@@ -65,6 +65,12 @@ pub trait Sink: Sync {
     }
     /// The pass ended (all its cases done, or stopped) after `wall`.
     fn pass_end(&self, _job: usize, _wall: Duration) {}
+    /// Whether the sink can no longer keep records (a journal whose disk is full): the
+    /// pass then stops, rather than solve what would be lost. Its error comes later, from
+    /// whoever owns the sink.
+    fn failed(&self) -> bool {
+        false
+    }
 }
 
 /// What one session of solving did.
@@ -441,7 +447,7 @@ pub fn run_into(
             pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }
         for (j, solver) in solvers.iter_mut().enumerate() {
-            if stop.load(Ordering::SeqCst) {
+            if stop.load(Ordering::SeqCst) || sink.failed() {
                 break 'blocks;
             }
             if todo.left_in(j, &block) == 0 {
@@ -524,7 +530,7 @@ fn solve_block(
             pass.todo.cases(j, block.positions.clone()).for_each_init(
                 || Batch::new(sink, j),
                 |batch, i| {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || sink.failed() {
                         return;
                     }
                     watch.begin(i);

@@ -135,16 +135,17 @@ fn numbers(r: &Record) -> [Option<u64>; 9] {
 /// Where a slot's checksum is (4 bytes); bytes 2 and 3 are unused.
 const SUM: usize = 12;
 
-/// The checksum of slot `slot` holding `s`, whose texts are `text`: over its place, its
-/// bytes (but for the checksum and the texts' offset, which a [`Batch`] only knows when it
-/// is written) and its texts. Never 0, so that no slot of zeros is mistaken for a record.
-fn slot_sum(slot: usize, s: &[u8], text: &[u8]) -> u32 {
+/// The checksum of slot `slot` of run `run` holding `s`, whose texts are `text`: over the
+/// run (so that another run's journal, put in this one's directory, holds no record of
+/// it), its place, its bytes (but for the checksum and the texts' offset, which a [`Batch`]
+/// only knows when it is written) and its texts. Never 0.
+fn slot_sum(run: u64, slot: usize, s: &[u8], text: &[u8]) -> u32 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mix = |h: u64, w: u64| {
         let h = (h ^ w).wrapping_mul(K);
         h ^ (h >> 29)
     };
-    let mut h = mix(K, slot as u64);
+    let mut h = mix(mix(K, run), slot as u64);
     h = mix(h, u64_at(s, 0));
     h = mix(h, u32_at(s, 8) as u64);
     for at in (24..SLOT).step_by(8) {
@@ -160,9 +161,9 @@ fn slot_sum(slot: usize, s: &[u8], text: &[u8]) -> u32 {
     ((h >> 32) as u32 ^ h as u32).max(1)
 }
 
-/// Encodes `r` as slot `slot`; its message and path are appended to `text`, and the slot says
-/// where, relative to the start of `text` (see [`Batch::push`]).
-fn encode(slot: usize, r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
+/// Encodes `r` as slot `slot` of run `run`; its message and path are appended to `text`,
+/// and the slot says where, relative to the start of `text` (see [`Batch::push`]).
+fn encode(run: u64, slot: usize, r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
     let mut s = [0u8; SLOT];
     s[0] = status_byte(r.status);
     s[1] = flag(r.matches_expected) | flag(r.optimal) << 2 | u8::from(r.path.is_some()) << 4;
@@ -178,7 +179,7 @@ fn encode(slot: usize, r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
         let at = 32 + 8 * i;
         s[at..at + 8].copy_from_slice(&v.unwrap_or(NONE_U64).to_le_bytes());
     }
-    let sum = slot_sum(slot, &s, &text[from..]);
+    let sum = slot_sum(run, slot, &s, &text[from..]);
     s[SUM..SUM + 4].copy_from_slice(&sum.to_le_bytes());
     s
 }
@@ -231,9 +232,11 @@ fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Optio
     })
 }
 
-/// Some records encoded for the store (by a worker, so that the writer thread only copies).
+/// Some records encoded for the store of run `run` (by a worker, so that the writer thread
+/// only copies). [`Batch::default`] is run 0's, as [`Store::create`] makes.
 #[derive(Default)]
 pub struct Batch {
+    run: u64,
     /// Per record: its slot and its bytes (text offsets relative to `text`).
     slots: Vec<(usize, [u8; SLOT])>,
     /// The records' messages and paths.
@@ -241,10 +244,17 @@ pub struct Batch {
 }
 
 impl Batch {
+    /// An empty batch for the store of run `run` (see [`Store::run`]).
+    pub fn for_run(run: u64) -> Batch {
+        Batch {
+            run,
+            ..Batch::default()
+        }
+    }
     /// Adds record `r` of solver `job`.
     pub fn push(&mut self, layout: &Layout, job: usize, r: &Record) {
         let slot = layout.slot(r.case, job);
-        let bytes = encode(slot, r, &mut self.text);
+        let bytes = encode(self.run, slot, r, &mut self.text);
         self.slots.push((slot, bytes));
     }
     /// How many records.
@@ -257,31 +267,69 @@ impl Batch {
     }
 }
 
-/// Whether slot `slot`, holding `s`, is a record written whole, texts and all, its texts
-/// in `texts` (of `texts_len` bytes).
-fn whole(texts: &File, texts_len: u64, slot: usize, s: &[u8]) -> io::Result<bool> {
+/// Whether slot `slot` of run `run`, holding `s`, is a record written whole, texts and all:
+/// its texts are `text` when `text` starts at the texts file's offset `at0` and holds them,
+/// else they are read from `texts` (of `texts_len` bytes).
+fn whole(
+    run: u64,
+    slot: usize,
+    s: &[u8],
+    texts: (&File, u64),
+    text: (&[u8], u64),
+) -> io::Result<bool> {
     let (at, msg, path) = text_span(s);
     let len = (msg + path) as u64;
-    if status_of(s[0]).is_none() || at.checked_add(len).is_none_or(|end| end > texts_len) {
+    let (file, texts_len) = texts;
+    let Some(end) = at.checked_add(len).filter(|&end| end <= texts_len) else {
+        return Ok(false);
+    };
+    if status_of(s[0]).is_none() {
         return Ok(false);
     }
-    let mut text = vec![0u8; len as usize];
-    texts.read_exact_at(&mut text, at)?;
-    Ok(u32_at(s, SUM) as u32 == slot_sum(slot, s, &text))
+    let (held, at0) = text;
+    let sum = |t: &[u8]| u32_at(s, SUM) as u32 == slot_sum(run, slot, s, t);
+    if at >= at0 && end <= at0 + held.len() as u64 {
+        return Ok(sum(&held[(at - at0) as usize..(end - at0) as usize]));
+    }
+    let mut own = vec![0u8; len as usize];
+    file.read_exact_at(&mut own, at)?;
+    Ok(sum(&own))
 }
 
-/// How many records the journal of the run in `dir` holds whole (what `--resume` would take
-/// as done), read without changing anything: for tools and tests that watch a run.
+/// The texts of the slots in `bytes` that have any, read in one piece when they lie within
+/// 16 MB of each other (records written together have their texts together), with the
+/// texts file's offset of its first byte; else nothing (each is then read alone).
+fn texts_of(bytes: &[u8], texts: &File, texts_len: u64) -> io::Result<(Vec<u8>, u64)> {
+    let (lo, hi) = bytes
+        .chunks(SLOT)
+        .filter(|s| s[0] != 0)
+        .map(text_span)
+        .filter(|&(_, m, p)| m + p > 0)
+        .fold((u64::MAX, 0), |(lo, hi), (at, m, p)| {
+            (lo.min(at), hi.max(at.saturating_add((m + p) as u64)))
+        });
+    let hi = hi.min(texts_len);
+    if hi <= lo || hi - lo > 16 << 20 {
+        return Ok((Vec::new(), 0));
+    }
+    let mut text = vec![0u8; (hi - lo) as usize];
+    texts.read_exact_at(&mut text, lo)?;
+    Ok((text, lo))
+}
+
+/// How many records the store in `dir` of run `run` holds whole (what `--resume` would take
+/// as done), read without changing anything (see [`super::journal::count_done`]).
 ///
 /// # Errors
 /// A store file that cannot be opened or read.
-pub fn count_done(dir: &Path) -> io::Result<usize> {
+pub fn count_whole(dir: &Path, run: u64) -> io::Result<usize> {
     let slots = std::fs::read(dir.join(SLOTS))?;
     let texts = File::open(dir.join(TEXTS))?;
     let texts_len = texts.metadata()?.len();
+    let text = texts_of(&slots, &texts, texts_len)?;
     let mut n = 0;
     for (slot, s) in slots.chunks_exact(SLOT).enumerate() {
-        if s[0] != 0 && whole(&texts, texts_len, slot, s)? {
+        if s[0] != 0 && whole(run, slot, s, (&texts, texts_len), (&text.0, text.1))? {
             n += 1;
         }
     }
@@ -291,6 +339,8 @@ pub fn count_done(dir: &Path) -> io::Result<usize> {
 /// The two files, open.
 pub struct Store {
     layout: Layout,
+    /// The run's identity, in every slot's checksum.
+    run: u64,
     slots: File,
     texts: File,
     texts_len: u64,
@@ -305,29 +355,31 @@ pub struct Opened {
     pub done: Vec<bool>,
     /// Jobs done.
     pub already: usize,
-    /// Slots that held part of a record (a kill or a power loss mid-write), cleared.
+    /// Slots that held something other than a whole record of this run (part of one, left
+    /// by a kill or a power loss mid-write; or another run's), cleared.
     pub cleared: usize,
 }
 
 impl Store {
-    /// Creates the store of `dir` for `layout`, empty (every slot zero), replacing any.
+    /// Creates the store of `dir` for `layout`, empty (every slot zero), replacing any, as
+    /// run 0's.
     ///
     /// # Errors
     /// A file that cannot be created or sized.
     pub fn create(dir: &Path, layout: Layout) -> io::Result<Store> {
         create_files(dir)?;
-        Ok(Store::open(dir, layout)?.store)
+        Ok(Store::open(dir, layout, 0)?.store)
     }
 
-    /// Opens the store of `dir` for `layout` as the journal left it (the files made empty by
-    /// [`create_files`] for a new run): every slot whose checksum holds is a job done, every
-    /// other slot not zero is cleared (its job runs again), and a slots file shorter than
-    /// the layout is lengthened with empty slots.
+    /// Opens the store of `dir` for `layout` of run `run` as the journal left it (the files
+    /// made empty by [`create_files`] for a new run): every slot whose checksum holds is a job
+    /// done; every other slot not zero is cleared (its job runs again), and so is anything
+    /// past the layout's last slot; a slots file shorter than the layout is lengthened with
+    /// empty slots.
     ///
     /// # Errors
-    /// A file that cannot be opened, read or written; a slots file longer than the layout
-    /// (not this run's).
-    pub fn open(dir: &Path, layout: Layout) -> io::Result<Opened> {
+    /// A file that cannot be opened, read, written or sized.
+    pub fn open(dir: &Path, layout: Layout, run: u64) -> io::Result<Opened> {
         let open = |name: &str| {
             OpenOptions::new()
                 .read(true)
@@ -338,26 +390,21 @@ impl Store {
         };
         let (slots, texts) = (open(SLOTS)?, open(TEXTS)?);
         let (have, want) = (slots.metadata()?.len(), (layout.len() * SLOT) as u64);
-        if have > want {
-            return Err(io::Error::other(format!(
-                "{} holds {} jobs' records where this run has {}: it is not this run's",
-                dir.join(SLOTS).display(),
-                have / SLOT as u64,
-                layout.len()
-            )));
-        }
         let store = Store {
             layout,
+            run,
             slots,
             texts_len: texts.metadata()?.len(),
             texts,
         };
-        let (done, already, cleared) = if have == 0 {
-            (Vec::new(), 0, 0)
-        } else {
-            store.check((have / SLOT as u64) as usize)?
-        };
-        if have < want {
+        let whole_slots = (have.min(want) / SLOT as u64) as usize;
+        let (done, already, mut cleared) = store.check(whole_slots)?;
+        if have != want {
+            // Bytes past the last whole slot, or past the layout: a slot cut short, or not
+            // this run's. Cut off, then lengthened with empty slots.
+            let from = (whole_slots * SLOT) as u64;
+            cleared += (have.saturating_sub(from)).div_ceil(SLOT as u64) as usize;
+            store.slots.set_len(from)?;
             store.slots.set_len(want)?;
         }
         Ok(Opened {
@@ -368,21 +415,26 @@ impl Store {
         })
     }
 
-    /// Reads the first `n` slots back: which are done; clears those torn.
+    /// Reads the first `n` slots back: which are done; clears the others that are not zero.
     fn check(&self, n: usize) -> io::Result<(Vec<bool>, usize, usize)> {
         const CHUNK: usize = 1 << 15;
-        let mut done = vec![false; self.layout.len()];
+        let mut done = Vec::new();
         let (mut already, mut torn) = (0, Vec::new());
-        let mut bytes = vec![0u8; CHUNK * SLOT];
+        let mut bytes = vec![0u8; CHUNK.min(n) * SLOT];
         for first in (0..n).step_by(CHUNK) {
             let part = &mut bytes[..(n - first).min(CHUNK) * SLOT];
             self.slots.read_exact_at(part, (first * SLOT) as u64)?;
+            let (text, at0) = texts_of(part, &self.texts, self.texts_len)?;
             for (i, s) in part.chunks(SLOT).enumerate() {
                 if s.iter().all(|&b| b == 0) {
                     continue;
                 }
                 let slot = first + i;
-                if self.whole(slot, s)? {
+                let texts = (&self.texts, self.texts_len);
+                if whole(self.run, slot, s, texts, (&text, at0))? {
+                    if done.is_empty() {
+                        done = vec![false; self.layout.len()];
+                    }
                     done[slot] = true;
                     already += 1;
                 } else {
@@ -394,15 +446,12 @@ impl Store {
             self.slots
                 .write_all_at(&[0u8; SLOT], (slot * SLOT) as u64)?;
         }
-        if already == 0 {
-            done = Vec::new();
-        }
         Ok((done, already, torn.len()))
     }
 
-    /// Whether slot `slot`, holding `s`, is a record written whole, texts and all.
-    fn whole(&self, slot: usize, s: &[u8]) -> io::Result<bool> {
-        whole(&self.texts, self.texts_len, slot, s)
+    /// The run whose records the store holds (for [`Batch::for_run`]).
+    pub fn run(&self) -> u64 {
+        self.run
     }
 
     /// Makes both files durable: what [`Store::put`] wrote so far survives a power loss.
@@ -450,12 +499,11 @@ impl Store {
         Ok(())
     }
 
-    /// Removes the store's files from `dir` and closes them, on a thread of its own (the
-    /// one returned): once the final pass has read the records, the store is of no further
-    /// use (a cache of the journal, which a resumed run rebuilds), and the kernel takes a
-    /// while to free its blocks (15 ms for the 100 MB of a 1M-row run), time the last files'
-    /// writing can use. When no thread can start, the files are closed at once and removed
-    /// with the journal ([`super::journal::remove`]).
+    /// Removes the store's files from `dir` (if the journal's removal has not) and closes
+    /// them, on a thread of its own (the one returned): the kernel takes a while to free
+    /// their blocks (15 ms for the 100 MB of a 1M-row run). For the end of a run, once its
+    /// files are written and the journal is gone; when no thread can start, `None`, and the
+    /// files are closed at once.
     pub fn discard(self, dir: &Path) -> Option<std::thread::JoinHandle<()>> {
         let paths = [dir.join(SLOTS), dir.join(TEXTS)];
         std::thread::Builder::new()

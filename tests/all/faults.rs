@@ -260,3 +260,64 @@ fn a_disk_full_while_the_rows_are_read_is_an_error_that_leaves_nothing() {
     assert!(res.status.success(), "{}", stderr(&res));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A disk that fills while the journal is written (here its texts file is `/dev/full`,
+/// which refuses every write with "no space left"): the run stops with a sentence that names
+/// the directory and says to finish it with `--resume`, exit 2, and leaves no final file;
+/// once there is room, `--resume` finishes it with the results of a run that never failed.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_disk_full_while_the_journal_is_written_stops_the_run_and_resume_finishes_it() {
+    let dir = temp_dir("fault-journal-full");
+    let out = dir.join("run");
+    std::fs::create_dir_all(&out).unwrap();
+    let texts = out.join("journal-texts.bin");
+    std::os::unix::fs::symlink("/dev/full", &texts).unwrap();
+    let args = |out: &Path| {
+        vec![
+            "run".to_string(),
+            "inputs/random-1k.csv".into(),
+            "-s".into(),
+            "astar".into(),
+            "--paths".into(),
+            "-q".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let res = bin().args(args(&out)).output().unwrap();
+    let err = stderr(&res);
+    assert_eq!(res.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot write the run's journal in {}",
+            out.display()
+        )) && err.contains("disk is full")
+            && err.contains("--resume"),
+        "{err}"
+    );
+    assert!(!out.join("cases.csv").exists());
+    std::fs::remove_file(&texts).unwrap();
+    std::fs::write(&texts, b"").unwrap();
+    let mut resume = args(&out);
+    resume.push("--resume".into());
+    run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    let reference = dir.join("reference");
+    run_ok(
+        &args(&reference)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let rows = |d: &Path| {
+        let (h, mut rows) = read_csv(&d.join("cases.csv"));
+        let t = [col(&h, "latency_ns"), col(&h, "latency_min_ns")];
+        for r in &mut rows {
+            for &i in &t {
+                r[i].clear();
+            }
+        }
+        rows
+    };
+    assert_eq!(rows(&out), rows(&reference));
+}

@@ -114,7 +114,7 @@ proptest! {
         let back = store.read(rec.case, rec.case + 1, &names).unwrap();
         // Read again as a resumed run opens it: the one record is whole.
         drop(store);
-        let opened = Store::open(&dir, layout).unwrap();
+        let opened = Store::open(&dir, layout, 0).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         prop_assert_eq!(back[job].as_ref(), Some(&rec));
         prop_assert_eq!((opened.already, opened.cleared), (1, 0));

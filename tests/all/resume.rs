@@ -81,7 +81,7 @@ fn spawn(out: &Path) -> Child {
 
 /// The records the journal of the run in `out` holds whole (what `--resume` takes as done).
 fn journal_lines(out: &Path) -> usize {
-    tilebench::harness::store::count_done(out).unwrap_or(0)
+    tilebench::harness::journal::count_done(out).unwrap_or(0)
 }
 
 /// Waits until the run has journaled some results (it flushes at least every second).
@@ -317,6 +317,91 @@ fn a_kill_at_any_moment_then_resume_gives_the_uninterrupted_results() {
         };
         assert_eq!(hist(&out), hist(&reference), "{point}");
     }
+}
+
+/// Another run's journal put in a run's directory (here shard 1's, copied into shard 2's, of
+/// the same size) holds no record of it: `--resume` solves every case again, says so, and
+/// gives the uninterrupted shard's results.
+#[test]
+fn another_runs_journal_is_not_taken_for_this_ones() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = temp_dir("resume-foreign");
+    let sharded = |out: &Path, shard: &str| {
+        let mut a = run_args(dataset(), "astar", out);
+        a.extend(["--shard".to_string(), shard.to_string()]);
+        a
+    };
+    let (one, two, reference) = (dir.join("one"), dir.join("two"), dir.join("reference"));
+    for (out, point) in [(&one, "finished"), (&two, "stored:1")] {
+        let shard = if out == &one { "1/2" } else { "2/2" };
+        let o = bin()
+            .args(sharded(out, shard))
+            .env("TILEBENCH_CRASH_AT", point)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
+    }
+    run_ok(
+        &sharded(&reference, "2/2")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(journal_lines(&one), 150);
+    for f in ["journal-slots.bin", "journal-texts.bin"] {
+        std::fs::copy(one.join(f), two.join(f)).unwrap();
+    }
+    assert_eq!(
+        journal_lines(&two),
+        0,
+        "shard 1's records are not shard 2's"
+    );
+    let mut resume = sharded(&two, "2/2");
+    resume.push("--resume".into());
+    let o = run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    let e = stderr(&o);
+    assert!(
+        e.contains("150 records in") && e.contains("not this run's"),
+        "{e}"
+    );
+    assert_eq!(resumed_with(&e), None, "{e}");
+    assert_eq!(
+        without(&two.join("cases.csv"), &TIMING),
+        without(&reference.join("cases.csv"), &TIMING)
+    );
+}
+
+/// A directory an older tilebench left unfinished (its results in a text `journal.csv`) is
+/// refused, not silently solved again, and `--force` starts it over.
+#[test]
+fn an_older_versions_unfinished_run_is_refused() {
+    use std::os::unix::process::ExitStatusExt;
+    let out = temp_dir("resume-legacy");
+    let a = run_args(dataset(), "astar", &out);
+    let o = bin()
+        .args(&a)
+        .env("TILEBENCH_CRASH_AT", "stored:1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
+    std::fs::write(
+        out.join("journal.csv"),
+        "case,strategy,status\n0,astar,solved\n",
+    )
+    .unwrap();
+    let mut resume = a.clone();
+    resume.push("--resume".into());
+    let o = bin().args(&resume).output().unwrap();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("an older tilebench started") && e.contains("--force"),
+        "{e}"
+    );
+    let mut force = a.clone();
+    force.push("--force".into());
+    run_ok(&force.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!out.join("journal.csv").exists());
 }
 
 #[test]
