@@ -323,10 +323,8 @@ impl Todo {
             ));
         } else if opened.already == 0 && earlier.last_session > 0 {
             observer.notice(&format!(
-                "tilebench: the journal of {} holds no result ({} is missing or empty); every \
-                 case is solved again",
-                dir.display(),
-                journal.display()
+                "tilebench: the journal in {} holds no finished result; every case is solved",
+                dir.display()
             ));
         }
         let jobs = if opened.done.is_empty() {

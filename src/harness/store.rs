@@ -11,10 +11,11 @@
 //!
 //! Each record is written once, where its case and solver put it, and read once, with no
 //! sorting pass and no temporary runs; a record's fixed-width part is small (no strategy
-//! name: the slot says which solver). A slot carries a checksum of itself (its place in the
-//! grid included) and of its texts, so that a resumed run ([`Store::open`]) takes as done
-//! exactly the slots that were written whole, whatever a kill or a power loss left: a slot
-//! torn or pointing at texts that never reached the disk is cleared and its job run again.
+//! name: the slot says which solver). A slot carries a checksum over the run's identity (a
+//! hash of its manifest), its place in the grid, its bytes and its texts, so that a resumed
+//! run ([`Store::open`]) takes as done exactly the slots this run wrote whole, whatever a
+//! kill or a power loss left: a slot torn, pointing at texts that never reached the disk,
+//! or another run's is cleared and its job run again.
 //! The journal's writer syncs both files every second and at the end of each pass
 //! ([`super::journal`]).
 

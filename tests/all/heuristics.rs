@@ -194,6 +194,18 @@ fn reflected_and_dual_values_are_the_plain_values_of_the_transformed_boards() {
                 values.extend(&duals);
                 let best = *values.iter().max().unwrap();
                 assert_eq!(h.estimate(&b), best, "{mode} {b}");
+                // A search asks only whether the estimate reaches `enough`: the lookups may
+                // stop there (between batches of walked ones), never before, never above.
+                let lazy = values[..values.len() - duals.len()]
+                    .iter()
+                    .copied()
+                    .max()
+                    .unwrap();
+                for enough in lazy..=best + 1 {
+                    let r = h.refine(lazy, &b, enough);
+                    assert!(lazy <= r && r <= best, "{mode} {b}: {r} for {enough}");
+                    assert!(r >= enough || r == best, "{mode} {b}: {r} for {enough}");
+                }
                 let above = mode.duals() && duals.iter().any(|&d| d > values[0]);
                 seen_dual_above += (above && mode == LookupMode::Max) as u32;
                 seen_walked_above += (above
