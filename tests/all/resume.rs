@@ -8,9 +8,6 @@ use std::process::{Child, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// Columns that are timings, different on every run.
-const TIMING: [&str; 2] = ["latency_ns", "latency_min_ns"];
-
 /// The first 300 rows of random-1k: a few seconds of bfs-set on one thread.
 fn dataset() -> &'static Path {
     static D: OnceLock<PathBuf> = OnceLock::new();
@@ -56,18 +53,6 @@ fn reference() -> &'static Path {
         run_ok(&a);
         out
     })
-}
-
-/// A CSV file's rows with the named columns blanked.
-fn without(path: &Path, columns: &[&str]) -> (Vec<String>, Vec<Vec<String>>) {
-    let (h, mut rows) = read_csv(path);
-    let idx: Vec<usize> = columns.iter().map(|c| col(&h, c)).collect();
-    for r in &mut rows {
-        for &i in &idx {
-            r[i].clear();
-        }
-    }
-    (h, rows)
 }
 
 fn spawn(out: &Path) -> Child {

@@ -260,19 +260,9 @@ fn refuses_to_overwrite_a_run_without_force() {
     assert!(args(true).status.success());
 }
 
-/// Columns that depend on timing.
+/// cases.csv's rows with the timing columns blanked.
 fn without_timing(path: &std::path::Path) -> Vec<Vec<String>> {
-    let (h, rows) = read_csv(path);
-    let timing = [col(&h, "latency_ns"), col(&h, "latency_min_ns")];
-    rows.into_iter()
-        .map(|r| {
-            r.into_iter()
-                .enumerate()
-                .filter(|(i, _)| !timing.contains(i))
-                .map(|(_, v)| v)
-                .collect()
-        })
-        .collect()
+    without(path, &TIMING).1
 }
 
 #[test]

@@ -49,6 +49,22 @@ pub fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
+/// Columns of cases.csv that are timings, different on every run.
+pub const TIMING: [&str; 2] = ["latency_ns", "latency_min_ns"];
+
+/// A CSV file's header and rows with the named columns blanked (to compare two runs'
+/// `cases.csv` outside their [`TIMING`]).
+pub fn without(path: &Path, columns: &[&str]) -> (Vec<String>, Vec<Vec<String>>) {
+    let (h, mut rows) = read_csv(path);
+    let idx: Vec<usize> = columns.iter().map(|c| col(&h, c)).collect();
+    for r in &mut rows {
+        for &i in &idx {
+            r[i].clear();
+        }
+    }
+    (h, rows)
+}
+
 pub fn col(header: &[String], name: &str) -> usize {
     header
         .iter()
