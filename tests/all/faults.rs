@@ -301,14 +301,9 @@ fn a_disk_full_while_the_journal_is_written_stops_the_run_and_resume_finishes_it
     std::fs::write(&texts, b"").unwrap();
     let mut resume = args(&out);
     resume.push("--resume".into());
-    run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    run_ok(&resume);
     let reference = dir.join("reference");
-    run_ok(
-        &args(&reference)
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
+    run_ok(&args(&reference));
     assert_eq!(
         without(&out.join("cases.csv"), &TIMING),
         without(&reference.join("cases.csv"), &TIMING)

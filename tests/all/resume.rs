@@ -224,7 +224,7 @@ fn a_kill_at_any_moment_then_resume_gives_the_uninterrupted_results() {
     use std::os::unix::process::ExitStatusExt;
     let reference = temp_dir("resume-points-reference");
     let a = small_args(&reference);
-    run_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    run_ok(&a);
     let total = jobs(&reference);
     let points = [
         "solving",
@@ -326,12 +326,7 @@ fn another_runs_journal_is_not_taken_for_this_ones() {
             .unwrap();
         assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
     }
-    run_ok(
-        &sharded(&reference, "2/2")
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
+    run_ok(&sharded(&reference, "2/2"));
     assert_eq!(journal_lines(&one), 150);
     for f in ["journal-slots.bin", "journal-texts.bin"] {
         std::fs::copy(one.join(f), two.join(f)).unwrap();
@@ -343,7 +338,7 @@ fn another_runs_journal_is_not_taken_for_this_ones() {
     );
     let mut resume = sharded(&two, "2/2");
     resume.push("--resume".into());
-    let o = run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_ok(&resume);
     let e = stderr(&o);
     assert!(
         e.contains("150 records in") && e.contains("not this run's"),
@@ -385,7 +380,7 @@ fn an_older_versions_unfinished_run_is_refused() {
     );
     let mut force = a.clone();
     force.push("--force".into());
-    run_ok(&force.iter().map(String::as_str).collect::<Vec<_>>());
+    run_ok(&force);
     assert!(!out.join("journal.csv").exists());
 }
 
@@ -538,12 +533,7 @@ fn strategies_take_turns_a_block_at_a_time_and_a_kill_between_blocks_resumes() {
         a
     };
     let reference = dir.join("reference");
-    run_ok(
-        &args(&reference)
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
+    run_ok(&args(&reference));
     let out = dir.join("killed");
     let o = bin()
         .args(args(&out))
@@ -561,7 +551,7 @@ fn strategies_take_turns_a_block_at_a_time_and_a_kill_between_blocks_resumes() {
     assert_eq!(journal_lines(&out), 2 * 65_536 + (70_000 - 65_536));
     let mut resume = args(&out);
     resume.push("--resume".into());
-    let o = run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_ok(&resume);
     assert_eq!(resumed_with(&stderr(&o)), Some(2 * 65_536 + 4_464));
     assert_eq!(
         without(&out.join("cases.csv"), &TIMING),

@@ -24,7 +24,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-pub fn run_ok(args: &[&str]) -> Output {
+pub fn run_ok<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> Output {
     let out = bin().args(args).output().unwrap();
     assert!(
         out.status.success(),
