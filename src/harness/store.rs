@@ -268,55 +268,98 @@ impl Batch {
     }
 }
 
-/// Whether slot `slot` of run `run`, holding `s`, is a record written whole, texts and all:
-/// its texts are `text` when `text` starts at the texts file's offset `at0` and holds them,
-/// else they are read from `texts` (of `texts_len` bytes).
-fn whole(
-    run: u64,
-    slot: usize,
-    s: &[u8],
-    texts: (&File, u64),
-    text: (&[u8], u64),
-) -> io::Result<bool> {
-    let (at, msg, path) = text_span(s);
-    let len = (msg + path) as u64;
-    let (file, texts_len) = texts;
-    let Some(end) = at.checked_add(len).filter(|&end| end <= texts_len) else {
-        return Ok(false);
-    };
-    if status_of(s[0]).is_none() {
-        return Ok(false);
-    }
-    let (held, at0) = text;
-    let sum = |t: &[u8]| u32_at(s, SUM) as u32 == slot_sum(run, slot, s, t);
-    if at >= at0 && end <= at0 + held.len() as u64 {
-        return Ok(sum(&held[(at - at0) as usize..(end - at0) as usize]));
-    }
-    let mut own = vec![0u8; len as usize];
-    file.read_exact_at(&mut own, at)?;
-    Ok(sum(&own))
+/// The texts file, and the texts of some slots read from it in one piece.
+struct Texts<'a> {
+    file: &'a File,
+    /// The file's length.
+    len: u64,
+    /// The bytes read, and the file's offset of the first.
+    held: Vec<u8>,
+    at: u64,
 }
 
-/// The texts of the slots in `bytes` that have any, read in one piece when they lie within
-/// 16 MB of each other (records written together have their texts together), with the
-/// texts file's offset of its first byte; else nothing (each is then read alone).
-fn texts_of(bytes: &[u8], texts: &File, texts_len: u64) -> io::Result<(Vec<u8>, u64)> {
-    let (lo, hi) = bytes
-        .chunks(SLOT)
-        .filter(|s| s[0] != 0)
-        .map(text_span)
-        .filter(|&(_, m, p)| m + p > 0)
-        .fold((u64::MAX, 0), |(lo, hi), (at, m, p)| {
-            (lo.min(at), hi.max(at.saturating_add((m + p) as u64)))
-        });
-    let hi = hi.min(texts_len);
-    if hi <= lo || hi - lo > 16 << 20 {
-        return Ok((Vec::new(), 0));
+impl<'a> Texts<'a> {
+    /// The texts of the slots in `slots` that have any, read in one piece when they lie
+    /// within 16 MB of each other (records written together have their texts together);
+    /// else none is held, and each is read alone.
+    fn of(slots: &[u8], file: &'a File, len: u64) -> io::Result<Texts<'a>> {
+        let (lo, hi) = slots
+            .chunks(SLOT)
+            .filter(|s| s[0] != 0)
+            .map(text_span)
+            .filter(|&(_, m, p)| m + p > 0)
+            .fold((u64::MAX, 0), |(lo, hi), (at, m, p)| {
+                (lo.min(at), hi.max(at.saturating_add((m + p) as u64)))
+            });
+        let hi = hi.min(len);
+        let mut texts = Texts {
+            file,
+            len,
+            held: Vec::new(),
+            at: 0,
+        };
+        if hi > lo && hi - lo <= 16 << 20 {
+            texts.held = vec![0u8; (hi - lo) as usize];
+            file.read_exact_at(&mut texts.held, lo)?;
+            texts.at = lo;
+        }
+        Ok(texts)
     }
-    let mut text = vec![0u8; (hi - lo) as usize];
-    texts.read_exact_at(&mut text, lo)?;
-    Ok((text, lo))
+
+    /// The `n` bytes at the file's offset `at`: from those held when they are there, else
+    /// read into `own` (the caller checks that they lie within the file).
+    #[inline]
+    fn get<'b>(&'b self, at: u64, n: usize, own: &'b mut Vec<u8>) -> io::Result<&'b [u8]> {
+        let end = at + n as u64;
+        if n == 0 || (at >= self.at && end <= self.at + self.held.len() as u64) {
+            let from = at.saturating_sub(self.at) as usize;
+            return Ok(self.held.get(from..from + n).unwrap_or_default());
+        }
+        own.resize(n, 0);
+        self.file.read_exact_at(own, at)?;
+        Ok(own)
+    }
+
+    /// Whether slot `slot` of run `run`, holding `s`, is a record written whole, texts and
+    /// all.
+    fn whole(&self, run: u64, slot: usize, s: &[u8]) -> io::Result<bool> {
+        let (at, msg, path) = text_span(s);
+        let n = msg + path;
+        if status_of(s[0]).is_none() || at.checked_add(n as u64).is_none_or(|e| e > self.len) {
+            return Ok(false);
+        }
+        let mut own = Vec::new();
+        let text = self.get(at, n, &mut own)?;
+        Ok(u32_at(s, SUM) as u32 == slot_sum(run, slot, s, text))
+    }
 }
+
+/// Reads the first `n` slots of `slots` back, [`SCAN`] at a time with their texts, and
+/// tells `each` of every one that is not all zero whether it is a whole record of run
+/// `run`.
+fn scan(
+    slots: &File,
+    texts: (&File, u64),
+    run: u64,
+    n: usize,
+    mut each: impl FnMut(usize, bool),
+) -> io::Result<()> {
+    let mut bytes = vec![0u8; SCAN.min(n) * SLOT];
+    for first in (0..n).step_by(SCAN) {
+        let part = &mut bytes[..(n - first).min(SCAN) * SLOT];
+        slots.read_exact_at(part, (first * SLOT) as u64)?;
+        let held = Texts::of(part, texts.0, texts.1)?;
+        for (i, s) in part.chunks(SLOT).enumerate() {
+            if s.iter().any(|&b| b != 0) {
+                each(first + i, held.whole(run, first + i, s)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Slots read back at a time by [`scan`].
+const SCAN: usize = 1 << 15;
 
 /// How many records the store in `dir` of run `run` holds whole (what `--resume` would take
 /// as done), read without changing anything (see [`super::journal::count_done`]).
@@ -324,17 +367,14 @@ fn texts_of(bytes: &[u8], texts: &File, texts_len: u64) -> io::Result<(Vec<u8>, 
 /// # Errors
 /// A store file that cannot be opened or read.
 pub fn count_whole(dir: &Path, run: u64) -> io::Result<usize> {
-    let slots = std::fs::read(dir.join(SLOTS))?;
+    let slots = File::open(dir.join(SLOTS))?;
     let texts = File::open(dir.join(TEXTS))?;
-    let texts_len = texts.metadata()?.len();
-    let text = texts_of(&slots, &texts, texts_len)?;
-    let mut n = 0;
-    for (slot, s) in slots.chunks_exact(SLOT).enumerate() {
-        if s[0] != 0 && whole(run, slot, s, (&texts, texts_len), (&text.0, text.1))? {
-            n += 1;
-        }
-    }
-    Ok(n)
+    let n = (slots.metadata()?.len() / SLOT as u64) as usize;
+    let mut whole = 0;
+    scan(&slots, (&texts, texts.metadata()?.len()), run, n, |_, w| {
+        whole += usize::from(w);
+    })?;
+    Ok(whole)
 }
 
 /// The two files, open.
@@ -418,31 +458,20 @@ impl Store {
 
     /// Reads the first `n` slots back: which are done; clears the others that are not zero.
     fn check(&self, n: usize) -> io::Result<(Vec<bool>, usize, usize)> {
-        const CHUNK: usize = 1 << 15;
         let mut done = Vec::new();
         let (mut already, mut torn) = (0, Vec::new());
-        let mut bytes = vec![0u8; CHUNK.min(n) * SLOT];
-        for first in (0..n).step_by(CHUNK) {
-            let part = &mut bytes[..(n - first).min(CHUNK) * SLOT];
-            self.slots.read_exact_at(part, (first * SLOT) as u64)?;
-            let (text, at0) = texts_of(part, &self.texts, self.texts_len)?;
-            for (i, s) in part.chunks(SLOT).enumerate() {
-                if s.iter().all(|&b| b == 0) {
-                    continue;
-                }
-                let slot = first + i;
-                let texts = (&self.texts, self.texts_len);
-                if whole(self.run, slot, s, texts, (&text, at0))? {
-                    if done.is_empty() {
-                        done = vec![false; self.layout.len()];
-                    }
-                    done[slot] = true;
-                    already += 1;
-                } else {
-                    torn.push(slot);
-                }
+        let texts = (&self.texts, self.texts_len);
+        scan(&self.slots, texts, self.run, n, |slot, whole| {
+            if !whole {
+                torn.push(slot);
+                return;
             }
-        }
+            if done.is_empty() {
+                done = vec![false; self.layout.len()];
+            }
+            done[slot] = true;
+            already += 1;
+        })?;
         for &slot in &torn {
             self.slots
                 .write_all_at(&[0u8; SLOT], (slot * SLOT) as u64)?;
@@ -572,30 +601,17 @@ impl Store {
             let at = (j * self.layout.positions() + from) * SLOT;
             self.slots.read_exact_at(part, at as u64)?;
         }
-        // The texts of these slots, read in one piece when they lie close together.
-        let spans = bytes.chunks(SLOT).filter(|s| s[0] != 0).map(text_span);
-        let (lo, hi) = spans
-            .filter(|&(_, m, p)| m + p > 0)
-            .fold((u64::MAX, 0), |(lo, hi), (at, m, p)| {
-                (lo.min(at), hi.max(at + (m + p) as u64))
-            });
-        let mut text = Vec::new();
-        let near = hi > lo && hi - lo <= 16 << 20;
-        if near {
-            text = vec![0u8; (hi - lo) as usize];
-            self.texts.read_exact_at(&mut text, lo)?;
-        }
+        let texts = Texts::of(&bytes, &self.texts, self.texts_len)?;
+        let mut own = Vec::new();
         for p in 0..n {
             let case = self.layout.shard.case_at(from + p);
             for (j, name) in names.iter().enumerate().take(k) {
                 let s = &bytes[(j * n + p) * SLOT..][..SLOT];
-                let (at, m, l) = text_span(s);
-                let rec = if near || m + l == 0 || s[0] == 0 {
-                    decode(s, case, name, &text, lo)
+                let rec = if s[0] == 0 {
+                    None // not done
                 } else {
-                    let mut own = vec![0u8; m + l];
-                    self.texts.read_exact_at(&mut own, at)?;
-                    decode(s, case, name, &own, at)
+                    let (at, m, l) = text_span(s);
+                    decode(s, case, name, texts.get(at, m + l, &mut own)?, at)
                 };
                 each(rec);
             }
