@@ -133,6 +133,14 @@ impl DistanceTable {
         let r = r as usize;
         (self.toward[r / 4] >> (2 * (r % 4))) & 3
     }
+    /// How many ranks the table has (every arrangement, reachable or not).
+    pub fn len(&self) -> usize {
+        self.dist.len()
+    }
+    /// Whether the table has no rank (never: a board has at least one arrangement).
+    pub fn is_empty(&self) -> bool {
+        self.dist.is_empty()
+    }
     /// The ranks the table is indexed by.
     pub fn ranker(&self) -> &Ranker {
         &self.ranker

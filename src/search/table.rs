@@ -4,8 +4,9 @@
 //! the exact distance of every arrangement (9 × 9! bytes = 3.3 MB for 3x3). Any goal is
 //! relabelled onto the table for its blank cell, so nine tables answer every pair. They are
 //! built once per process (in parallel, before a run starts timing cases: see [`prepare`])
-//! and shared read-only by all threads. A case is then answered by walking from the start to
-//! a neighbour one move closer, step after step: a shortest path in O(steps).
+//! and shared read-only by all threads. A case is then answered by the walk from the start to
+//! a neighbour one move closer, step after step: a shortest path in O(steps). Every state's
+//! walk is written out when the table is built ([`Walks`]), so a case reads its path.
 //!
 //! Counters: `expanded` is the states walked through (= steps), `generated` the neighbours
 //! looked up; `stored` and `peak_frontier` are 0 (the table is built once, not per case).
@@ -22,14 +23,79 @@ pub const MAX_CELLS: usize = 9;
 
 /// Every table of one shape, each built on first use.
 pub struct TableSet {
-    tables: Vec<OnceLock<DistanceTable>>,
+    tables: Vec<OnceLock<Walks>>,
 }
 
 impl TableSet {
-    fn table(&self, shape: Shape, blank: usize) -> &DistanceTable {
+    fn table(&self, shape: Shape, blank: usize) -> &Walks {
         self.tables[blank].get_or_init(|| {
-            DistanceTable::build(crate::space::canonical_goal(shape, blank)).expect("shape checked")
+            Walks::new(
+                DistanceTable::build(crate::space::canonical_goal(shape, blank))
+                    .expect("shape checked"),
+            )
         })
+    }
+}
+
+/// Moves a [`Walks`] entry holds: 2 bits each in a `u64`.
+const HELD: u8 = 32;
+
+/// A distance table with every state's walk down it written out: the walk's first
+/// [`HELD`] moves (2 bits each, the first lowest) and the neighbours it looks up (its
+/// `generated`), so that a case is one rank and three reads, not a read and a rank update
+/// for each step, each waiting for the one before. Longer walks (only 2x4 and 4x2 boards
+/// have any: up to 36 moves) are walked step by step.
+pub struct Walks {
+    table: DistanceTable,
+    moves: Vec<u64>,
+    generated: Vec<u8>,
+}
+
+impl Walks {
+    /// Writes out the walk of every state of `table`, nearest first (a state's walk is its
+    /// first move and then the walk of the state that move reaches).
+    fn new(table: DistanceTable) -> Walks {
+        let shape = table.goal().shape();
+        let neighbors = Neighbors::of(shape);
+        let ranker = table.ranker();
+        let n = table.len();
+        let mut moves = vec![0u64; n];
+        // The neighbours looked up after the first step (the step from a state whose move
+        // before is the walk's own), then with the first step's.
+        let mut after = vec![0u8; n];
+        let mut generated = vec![0u8; n];
+        for (d, ranks) in table.ranks_by_distance().iter().enumerate().skip(1) {
+            for &r in ranks {
+                let b = table.unrank(r);
+                let m = table.toward_at(r);
+                let next = b.slide_blank_to(neighbors.target(b.blank(), m as usize) as usize);
+                let q = ranker.rank(next.packed()) as usize;
+                let r = r as usize;
+                moves[r] = u64::from(m) | moves[q] << 2;
+                let looked = |last: u8| {
+                    neighbors
+                        .index_of(b.blank(), last, m)
+                        .expect("a distance table always has a neighbour one move closer")
+                        as u8
+                        + 1
+                };
+                if d > 1 {
+                    let then = table.toward_at(q as u64);
+                    after[r] = neighbors
+                        .index_of(next.blank(), m, then)
+                        .expect("a distance table always has a neighbour one move closer")
+                        as u8
+                        + 1
+                        + after[q];
+                }
+                generated[r] = looked(u8::MAX) + after[r];
+            }
+        }
+        Walks {
+            table,
+            moves,
+            generated,
+        }
     }
 }
 
@@ -157,10 +223,35 @@ pub fn solve(problem: &Problem) -> Outcome {
     })
 }
 
+/// The path down the table from the start to the goal, one neighbour a step closer, as
+/// [`Walks`] holds it written out (or as [`walk_steps`] walks it, when it is longer than an
+/// entry holds).
+fn walk(problem: &Problem, walks: &Walks) -> Outcome {
+    let table = &walks.table;
+    let b = relabel(&problem.start, &problem.goal);
+    let r = table.ranker().rank(b.packed()) as usize;
+    let Some((d, _)) = table.step_at(r as u64) else {
+        return Outcome::without_path(Status::Unsolvable, Stats::default());
+    };
+    if d > HELD {
+        return walk_steps(problem, table);
+    }
+    let (bits, generated) = (walks.moves[r], walks.generated[r]);
+    let path = (0..d)
+        .map(|i| Move::from_index((bits >> (2 * i)) as u8 & 3))
+        .collect();
+    let stats = Stats {
+        expanded: u64::from(d),
+        generated: u64::from(generated),
+        ..Stats::default()
+    };
+    Outcome::solved(path, stats)
+}
+
 /// The path down the table from the start to the goal, one neighbour a step closer. The
 /// board's rank follows it move by move ([`crate::puzzle::Lehmer`]): a step reads the
 /// table at a rank updated by the few digits the move changed, not a whole new rank.
-fn walk(problem: &Problem, table: &DistanceTable) -> Outcome {
+fn walk_steps(problem: &Problem, table: &DistanceTable) -> Outcome {
     let shape = problem.start.shape();
     let mut stats = Stats::default();
     let ranker = table.ranker();
@@ -227,24 +318,31 @@ mod tests {
     #[test]
     fn the_walk_by_incremental_rank_is_the_walk_by_whole_ranks() {
         let mut rng = crate::util::Rng::new(17);
-        let mut walked = 0;
+        let (mut walked, mut long) = (0, 0);
         for (w, h) in crate::puzzle::TEST_SHAPES {
             let shape = Shape::new(w, h).unwrap();
             if check(shape).is_err() {
                 continue;
             }
             let nb = Neighbors::of(shape);
-            let tables: Vec<DistanceTable> = (0..shape.cells())
-                .map(|blank| DistanceTable::build(canonical_goal(shape, blank)).unwrap())
+            let tables: Vec<Walks> = (0..shape.cells())
+                .map(|blank| Walks::new(DistanceTable::build(canonical_goal(shape, blank)).unwrap()))
                 .collect();
             for blank in 0..shape.cells() {
                 // A goal with its own names: a canonical goal scrambled; its table is the
                 // one of its blank cell.
                 let goal = nb.random_walk(canonical_goal(shape, blank), 31, &mut rng);
                 let table = &tables[goal.blank()];
-                for k in 0..60 {
+                // The farthest starts too: on 2x4 and 4x2 their walks are longer than an
+                // entry holds.
+                let far = table.table.max_distance() as u8;
+                let farthest = table.table.states_at(far);
+                for k in 0..60 + farthest.len().min(4) {
                     let n = rng.index(80);
                     let mut start = nb.random_walk(goal, n, &mut rng);
+                    if k >= 60 {
+                        start = crate::space::unlabel(&farthest[k - 60], &goal);
+                    }
                     if k % 4 == 3 {
                         // Two tiles swapped: the other parity.
                         let mut tiles = start.tiles();
@@ -260,17 +358,25 @@ mod tests {
                         start = goal;
                     }
                     let p = Problem { start, goal };
-                    let got = walk(&p, table);
                     // As before the walk answered unsolvable and trivial pairs itself too.
                     let want = crate::search::shortcut(&p, false)
-                        .unwrap_or_else(|| walk_ranking_each_step(&p, table));
-                    assert_eq!(got.status, want.status, "{shape} {start} → {goal}");
-                    assert_eq!(got.path, want.path, "{shape} {start} → {goal}");
-                    assert_eq!(got.stats, want.stats, "{shape} {start} → {goal}");
+                        .unwrap_or_else(|| walk_ranking_each_step(&p, &table.table));
+                    // Written out (when it fits), and walked step by step.
+                    for got in [walk(&p, table), walk_steps(&p, &table.table)] {
+                        assert_eq!(got.status, want.status, "{shape} {start} → {goal}");
+                        assert_eq!(got.path, want.path, "{shape} {start} → {goal}");
+                        assert_eq!(got.stats, want.stats, "{shape} {start} → {goal}");
+                    }
+                    long += usize::from(got_len(&want) > usize::from(HELD));
                     walked += 1;
                 }
             }
         }
         assert!(walked > 1000);
+        assert!(long > 0, "no walk was longer than an entry holds");
+    }
+
+    fn got_len(o: &Outcome) -> usize {
+        o.path.as_ref().map_or(0, Vec::len)
     }
 }
