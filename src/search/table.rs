@@ -64,31 +64,33 @@ impl Walks {
         // before is the walk's own), then with the first step's.
         let mut after = vec![0u8; n];
         let mut generated = vec![0u8; n];
+        let looked = |blank: usize, last: u8, m: u8| {
+            neighbors
+                .index_of(blank, last, m)
+                .expect("a distance table always has a neighbour one move closer") as u8
+                + 1
+        };
+        // A level's states depend only on the level before: each level in parallel.
         for (d, ranks) in table.ranks_by_distance().iter().enumerate().skip(1) {
-            for &r in ranks {
-                let b = table.unrank(r);
-                let m = table.toward_at(r);
-                let next = b.slide_blank_to(neighbors.target(b.blank(), m as usize) as usize);
-                let q = ranker.rank(next.packed()) as usize;
-                let r = r as usize;
-                moves[r] = u64::from(m) | moves[q] << 2;
-                let looked = |last: u8| {
-                    neighbors
-                        .index_of(b.blank(), last, m)
-                        .expect("a distance table always has a neighbour one move closer")
-                        as u8
-                        + 1
-                };
-                if d > 1 {
-                    let then = table.toward_at(q as u64);
-                    after[r] = neighbors
-                        .index_of(next.blank(), m, then)
-                        .expect("a distance table always has a neighbour one move closer")
-                        as u8
-                        + 1
-                        + after[q];
-                }
-                generated[r] = looked(u8::MAX) + after[r];
+            let (moves_, after_) = (&moves, &after);
+            let level: Vec<(usize, u64, u8, u8)> = ranks
+                .par_iter()
+                .map(|&r| {
+                    let b = table.unrank(r);
+                    let m = table.toward_at(r);
+                    let next = b.slide_blank_to(neighbors.target(b.blank(), m as usize) as usize);
+                    let q = ranker.rank(next.packed());
+                    let then = if d > 1 {
+                        looked(next.blank(), m, table.toward_at(q)) + after_[q as usize]
+                    } else {
+                        0
+                    };
+                    let walk = u64::from(m) | moves_[q as usize] << 2;
+                    (r as usize, walk, then, looked(b.blank(), u8::MAX, m) + then)
+                })
+                .collect();
+            for (r, walk, then, all) in level {
+                (moves[r], after[r], generated[r]) = (walk, then, all);
             }
         }
         Walks {
