@@ -210,6 +210,17 @@ pub fn judge(
         }
         return v;
     };
+    judge_path(problem, moves, v, optimal_by_construction, optimum)
+}
+
+/// [`judge`] of an answer that is a path (`v` as `judge` made it).
+fn judge_path(
+    problem: &Problem,
+    moves: &[crate::puzzle::Move],
+    mut v: Verdict,
+    optimal_by_construction: bool,
+    optimum: impl FnOnce() -> Result<(u64, Source), String>,
+) -> Verdict {
     v.steps = Some(moves.len() as i64);
     // A path that reaches the goal shows the pair solvable: parity is asked only of the
     // others (an unsolvable pair is named as such before what is wrong with the path).
