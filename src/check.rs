@@ -334,24 +334,27 @@ pub fn findings_by_case<'a>(
     limits: &Limits,
 ) -> Vec<Finding<'a>> {
     let mut out = Vec::with_capacity(rows.len());
-    each_finding_by_case(rows, per_case, limits, |f| out.push(f));
+    each_finding_by_case(rows, per_case, limits, |_, f| out.push(f));
     out
 }
 
 /// [`findings_by_case`] handed to `each` one at a time, in the same order, without a vector
-/// of them (a run's final pass tallies a million, each as large as its row).
+/// of them (a run's final pass tallies a million, each as large as its row), each with its
+/// row's place in its case (the solver's index, for a run's records).
 pub fn each_finding_by_case<'a>(
     rows: &[RowView<'a>],
     per_case: usize,
     limits: &Limits,
-    mut each: impl FnMut(Finding<'a>),
+    mut each: impl FnMut(usize, Finding<'a>),
 ) {
     let mut peers = Vec::with_capacity(per_case);
     for case in rows.chunks(per_case.max(1)) {
         peers.clear();
         peers.extend(case.iter().filter(|r| Answers::counts(r)));
-        for r in case.iter().filter(|r| r.status != RowStatus::Invalid) {
-            each(finding(r, &peers, limits));
+        for (j, r) in case.iter().enumerate() {
+            if r.status != RowStatus::Invalid {
+                each(j, finding(r, &peers, limits));
+            }
         }
     }
 }

@@ -283,7 +283,15 @@ impl Spool {
             cases.filter(|&i| keep(i)).count()
         };
         let counts: Vec<usize> = (g0..=g1).into_par_iter().map(wanted).collect();
-        let mut out = vec![placeholder(); counts.iter().sum()];
+        let mut out = Vec::new();
+        let empty = placeholder();
+        out.resize_with(counts.iter().sum(), || Case {
+            id: Id::default(),
+            start_text: String::new(),
+            goal_text: String::new(),
+            problem: Err(String::new()),
+            ..empty
+        });
         let mut places = Vec::with_capacity(counts.len());
         let mut rest = &mut out[..];
         for (g, &n) in (g0..=g1).zip(&counts) {

@@ -69,18 +69,22 @@ impl Digest {
         for r in records.iter().filter(|r| r.status == RowStatus::Error) {
             self.errors.push(Kept::MAX, || r.message.clone());
         }
-        check::each_finding_by_case(&views, k, limits, |f| {
+        // Solver `j`'s place in `self.solvers`, looked up by name once a call, not a row.
+        let mut place: Vec<Option<usize>> = vec![None; k];
+        check::each_finding_by_case(&views, k, limits, |j, f| {
             self.findings += 1;
-            let s = match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
-                Some(s) => s,
-                None => {
-                    self.solvers.push(SolverCheck {
-                        solver: f.row.strategy.to_string(),
-                        ..SolverCheck::default()
-                    });
-                    self.solvers.len() - 1
+            let s = *place[j].get_or_insert_with(|| {
+                match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
+                    Some(s) => s,
+                    None => {
+                        self.solvers.push(SolverCheck {
+                            solver: f.row.strategy.to_string(),
+                            ..SolverCheck::default()
+                        });
+                        self.solvers.len() - 1
+                    }
                 }
-            };
+            });
             *self.solvers[s].counts.entry(f.reason).or_default() += 1;
             if f.reason.class() != Class::Verified {
                 self.failing
