@@ -209,7 +209,13 @@ fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Optio
     } else {
         &text[(at - off) as usize..][..msg + path]
     };
-    let string = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let string = |b: &[u8]| {
+        if b.is_empty() {
+            String::new() // most records' message
+        } else {
+            String::from_utf8_lossy(b).into_owned()
+        }
+    };
     Some(Record {
         case,
         strategy: strategy.into(),
