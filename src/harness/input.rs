@@ -1028,7 +1028,7 @@ fn row_to_case<R: Fields + ?Sized>(
     default_goal: Option<Board>,
     (file_shape, goals): (&mut ShapeRule, &mut LastGoal),
 ) -> Case {
-    let field = |i: Option<usize>| i.and_then(|i| r.field(i)).unwrap_or("").trim();
+    let field = |i: Option<usize>| trim(i.and_then(|i| r.field(i)).unwrap_or(""));
     let start_field = field(Some(cols.start));
     let goal_field = field(cols.goal);
     // The texts as written are kept only for invalid rows (valid rows are written back from
@@ -1127,6 +1127,16 @@ fn row_to_case<R: Fields + ?Sized>(
     case
 }
 
+/// `s.trim()`, without looking at its characters when it starts and ends with a printable
+/// ASCII byte (as nearly every field does).
+fn trim(s: &str) -> &str {
+    match s.as_bytes() {
+        [a, .., z] if a.is_ascii_graphic() && z.is_ascii_graphic() => s,
+        [a] if a.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
+}
+
 /// `file:line`, formatted only when a message needs it.
 pub(crate) struct At<'a>(pub &'a str, pub u64);
 
@@ -1209,6 +1219,15 @@ mod tests {
                 (Err(e), Err(_)) => assert!(e.contains("goal"), "{e}"),
                 (got, want) => panic!("{size} {goal}: {got:?} against {want:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn a_field_is_trimmed_as_str_trim_trims_it() {
+        for f in [
+            "", " ", "a", " a", "a ", "a b", "\u{a0}a", "a\u{a0}", "\ta\t", "é", " é ", "x",
+        ] {
+            assert_eq!(trim(f), f.trim(), "{f:?}");
         }
     }
 

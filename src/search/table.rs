@@ -328,7 +328,9 @@ mod tests {
             }
             let nb = Neighbors::of(shape);
             let tables: Vec<Walks> = (0..shape.cells())
-                .map(|blank| Walks::new(DistanceTable::build(canonical_goal(shape, blank)).unwrap()))
+                .map(|blank| {
+                    Walks::new(DistanceTable::build(canonical_goal(shape, blank)).unwrap())
+                })
                 .collect();
             for blank in 0..shape.cells() {
                 // A goal with its own names: a canonical goal scrambled; its table is the
