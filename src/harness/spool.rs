@@ -56,6 +56,46 @@ struct Piece {
     goals: Vec<Board>,
     shapes: Vec<Shape>,
     ids: Vec<u64>,
+    rising: Rising,
+}
+
+/// Whether some ids (those not empty, in order) are whole numbers, each above the one
+/// before: then no two are the same, and a file whose pieces rise one after another repeats
+/// no id, with no need to sort its ids' hashes to find out (a generated dataset's ids are
+/// 1, 2, 3, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rising {
+    /// No id yet.
+    Empty,
+    /// Rising from the first to the last.
+    From(u64, u64),
+    /// Not whole numbers, or not rising.
+    No,
+}
+
+impl Rising {
+    /// Followed by `id` (not empty).
+    fn then(self, id: &str) -> Rising {
+        let number = (id.len() <= 19 && id.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| id.parse::<u64>().ok())
+            .flatten();
+        match (self, number) {
+            (Rising::Empty, Some(v)) => Rising::From(v, v),
+            (Rising::From(first, last), Some(v)) if v > last => Rising::From(first, v),
+            _ => Rising::No,
+        }
+    }
+
+    /// Followed by the ids of the piece after.
+    fn and(self, next: Rising) -> Rising {
+        match (self, next) {
+            (r, Rising::Empty) | (Rising::Empty, r) => r,
+            (Rising::From(first, last), Rising::From(from, to)) if from > last => {
+                Rising::From(first, to)
+            }
+            _ => Rising::No,
+        }
+    }
 }
 
 /// The hash of an id of file `file`.
@@ -102,12 +142,19 @@ impl Dataset {
         let mut seen_goals = std::collections::HashSet::new();
         let mut shapes = std::collections::BTreeSet::new();
         let mut ids = Vec::new();
+        // Per file, whether its ids rise (and the file they are of).
+        let (mut rising, mut rise_file, mut all_rise) = (Rising::Empty, 0, true);
         let mut failed: Option<io::Error> = None;
         let files = input::read_all(
             paths,
             opts,
             |k, cases| encode_piece(k, &cases),
-            |_, piece: Piece| {
+            |k, piece: Piece| {
+                if k != rise_file {
+                    (rising, rise_file) = (Rising::Empty, k);
+                }
+                rising = rising.and(piece.rising);
+                all_rise &= rising != Rising::No;
                 let mut from = 0;
                 for &end in &piece.ends {
                     if len % EVERY == 0 {
@@ -142,7 +189,11 @@ impl Dataset {
             len,
             sources,
         };
-        let duplicates = spool.duplicates(ids).map_err(scratch)?;
+        let duplicates = if all_rise {
+            (Vec::new(), 0)
+        } else {
+            spool.duplicates(ids).map_err(scratch)?
+        };
         Ok(Dataset {
             files,
             goals,
@@ -400,6 +451,7 @@ fn encode_piece(file: usize, cases: &[Case]) -> Piece {
         goals: Vec::new(),
         shapes: Vec::new(),
         ids: Vec::new(),
+        rising: Rising::Empty,
     };
     for c in cases {
         encode(file, c, &mut p.bytes);
@@ -415,6 +467,7 @@ fn encode_piece(file: usize, cases: &[Case]) -> Piece {
         }
         if !c.id.is_empty() {
             p.ids.push(id_hash(file, &c.id));
+            p.rising = p.rising.then(&c.id);
         }
     }
     p
@@ -561,6 +614,33 @@ fn decode(b: &mut &[u8], sources: &[Source], wanted: bool) -> Option<Case> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Ids that rise as whole numbers, within a piece and from piece to piece, are known
+    /// to repeat none; anything else is not.
+    #[test]
+    fn ids_rise_only_as_whole_numbers_each_above_the_last() {
+        let of = |ids: &[&str]| ids.iter().fold(Rising::Empty, |r, id| r.then(id));
+        assert_eq!(of(&[]), Rising::Empty);
+        assert_eq!(of(&["1", "2", "10"]), Rising::From(1, 10));
+        assert_eq!(of(&["01", "2"]), Rising::From(1, 2));
+        for not in [
+            &["1", "1"][..],
+            &["2", "1"],
+            &["1", "a"],
+            &["+1", "2"],
+            &["-1"],
+            &[" 1"],
+        ] {
+            assert_eq!(of(not), Rising::No, "{not:?}");
+        }
+        assert_eq!(of(&["99999999999999999999"]), Rising::No); // 20 digits
+        let (a, b) = (of(&["1", "5"]), of(&["6", "9"]));
+        assert_eq!(a.and(b), Rising::From(1, 9));
+        assert_eq!(b.and(a), Rising::No);
+        assert_eq!(a.and(of(&["5"])), Rising::No);
+        assert_eq!(Rising::Empty.and(a).and(Rising::Empty), a);
+        assert_eq!(Rising::No.and(a), Rising::No);
+    }
 
     #[test]
     fn cases_come_back_as_they_were_read_for_any_shard_and_range() {
