@@ -430,17 +430,12 @@ fn placeholder() -> Case {
 /// says so.
 fn broken(i: usize) -> Case {
     Case {
-        source: Source::new("<scratch>"),
-        line: 0,
-        id: Id::default(),
-        start_text: String::new(),
-        goal_text: String::new(),
-        expected_steps: None,
         problem: Err(format!(
             "case {} could not be read back from the run's scratch file (a bug in tilebench, \
              or a damaged disk); run again",
             i + 1
         )),
+        ..placeholder()
     }
 }
 
