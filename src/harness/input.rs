@@ -3,8 +3,9 @@
 //! A dataset is CSV with a header row. `start` is required; `id`, `goal`, `expected_steps`
 //! (−1 = unsolvable) and `size` (`3x4`) are optional; other columns are ignored. Blank lines
 //! and lines starting with `#` are skipped. Lines may end in `\n`, `\r\n` or a lone `\r`,
-//! mixed in one file; a UTF-8 byte-order mark is skipped. A row that cannot be read becomes a case with an
-//! error (status `invalid` in the results): one bad row never costs the others their results.
+//! mixed in one file; a UTF-8 byte-order mark is skipped, at the start of the file or of any
+//! line. A row that cannot be read becomes a case with an error (status `invalid` in the
+//! results): one bad row never costs the others their results.
 //! A file that cannot be read at all is an [`InputError`], reported before any solving.
 //!
 //! A file is read as a stream ([`read_dataset`], [`read_all`]): in pieces that end where a
@@ -655,8 +656,23 @@ fn decode(
     if first && text.starts_with('\u{feff}') {
         text.replace_range(..3, "");
     }
+    if text.contains('\u{feff}') {
+        text = without_line_boms(&text);
+    }
     let lines = LineIndex::new(line);
     Ok((text, lines))
+}
+
+/// `text` without the byte-order marks that start a line (files joined with `cat` keep
+/// each one's mark at the start of its first line): a mark is invisible, and a row, comment
+/// or blank line reads the same with or without one, whichever reader splits its piece. A
+/// piece starts at a line's start. Marks elsewhere are kept.
+fn without_line_boms(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        out.push_str(line.strip_prefix('\u{feff}').unwrap_or(line));
+    }
+    out
 }
 
 /// The header in `text`, the first record that is not blank or a comment: the record, its
@@ -1220,6 +1236,47 @@ mod tests {
                 (got, want) => panic!("{size} {goal}: {got:?} against {want:?}"),
             }
         }
+    }
+
+    /// A byte-order mark at the start of a line (a file's own, or one from each file of a
+    /// `cat`) is not read, in pieces with and without quotes, on the header's line, on a
+    /// comment, a blank line or a row, and on a last line without a line end; one elsewhere
+    /// is a character of its field.
+    #[test]
+    fn a_byte_order_mark_that_starts_a_line_is_not_read() {
+        let bom = '\u{feff}';
+        for quote in ["", "\"7\""] {
+            let body = format!(
+                "id,start\n1,1 2 3 4 5 6 7 x 8\n# note\n\n{quote}2,1 2 3 4 5 6 x 7 8\n3,1 2 3 4 x 5 6 7 8"
+            );
+            let marked: String = body
+                .split_inclusive('\n')
+                .map(|l| format!("{bom}{l}"))
+                .collect();
+            for size in [16, 64, 1 << 20] {
+                let read = |text: &str| {
+                    let mut cases = Vec::new();
+                    read_in_pieces(
+                        "b.csv",
+                        text.as_bytes(),
+                        &InputOptions::default(),
+                        size,
+                        &|c| c,
+                        |c| cases.extend(c),
+                    )
+                    .unwrap();
+                    format!("{cases:?}")
+                };
+                assert_eq!(read(&marked), read(&body), "{quote:?} {size}");
+            }
+        }
+        let (_, cases) = parse_dataset(
+            "m.csv",
+            "id,start\na\u{feff},1 2 3 4 5 6 7 x 8\n".as_bytes(),
+            &InputOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(cases[0].id.as_str(), "a\u{feff}");
     }
 
     #[test]
