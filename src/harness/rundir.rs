@@ -111,11 +111,17 @@ impl RunDir {
                 dir.display()
             ));
         }
-        let held = if dir.is_dir() {
-            Some(lock(&dir)?)
-        } else {
-            None
-        };
+        // The directory is made, and locked, before anything in it is looked at: a run that
+        // looked at a directory another run was starting (both having found none) saw that
+        // run's journal before its manifest, and refused it as a journal without one.
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            format!(
+                "cannot create the output directory {}: {}",
+                dir.display(),
+                crate::util::io_reason(&e)
+            )
+        })?;
+        let held = lock(&dir)?;
         if !force && dir.join(journal::MANIFEST).exists() {
             return Err(format!(
                 "{} holds an unfinished run ({}); add --resume to finish it, or pass --force to \
@@ -133,16 +139,9 @@ impl RunDir {
         if !force && dir.join(journal::JOURNAL).exists() {
             return Err(no_manifest(&dir));
         }
-        if force && held.is_some() {
+        if force {
             remove_files(&dir, is_run_file)?;
         }
-        std::fs::create_dir_all(&dir).map_err(|e| {
-            format!(
-                "cannot create the output directory {}: {}",
-                dir.display(),
-                crate::util::io_reason(&e)
-            )
-        })?;
         // Fail now, not after solving, if the directory is not writable.
         let probe = dir.join(".tilebench-write-test");
         std::fs::write(&probe, b"").map_err(|e| {
@@ -153,10 +152,6 @@ impl RunDir {
             )
         })?;
         let _ = std::fs::remove_file(probe);
-        let held = match held {
-            Some(l) => l,
-            None => lock(&dir)?,
-        };
         Ok(RunDir {
             path: dir,
             _lock: held,
