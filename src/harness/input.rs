@@ -475,7 +475,6 @@ impl<'a, R: Read> Reader<'a, R> {
     /// The header, the first record that is not blank or a comment, and the piece it is in.
     fn header(&mut self) -> Result<Head, InputError> {
         let label = self.label;
-        let mut first = true;
         loop {
             let Some(t) = self.next()? else {
                 return Err(InputError(format!(
@@ -483,7 +482,7 @@ impl<'a, R: Read> Reader<'a, R> {
                      column, then one row per case"
                 )));
             };
-            let (text, lines) = decode(label, t.bytes, t.line, std::mem::take(&mut first))?;
+            let (text, lines) = decode(label, t.bytes, t.line)?;
             if let Some((record, line, body)) = header_in(label, &text, &lines)? {
                 return Ok(Head {
                     text,
@@ -590,7 +589,7 @@ fn read_in_pieces<T: Send>(
             break;
         }
         let Some(t) = reader.next()? else { break };
-        let (text, lines) = decode(label, t.bytes, t.line, false)?;
+        let (text, lines) = decode(label, t.bytes, t.line)?;
         piece = (text, lines, 0, t.last);
     }
     // The rest: a group of pieces read in parallel while the next group is read.
@@ -599,7 +598,7 @@ fn read_in_pieces<T: Send>(
     while !group.is_empty() {
         let ended = group.last().is_some_and(|t| t.last) && unclosed(&reader);
         let work = |t: Text| -> Result<(usize, usize, T), InputError> {
-            let (text, lines) = decode(label, t.bytes, t.line, false)?;
+            let (text, lines) = decode(label, t.bytes, t.line)?;
             let mut rule = rule;
             let mut cases = maker
                 .piece(&text, (0, text.len()), &lines, &mut rule, |_| true)
@@ -636,14 +635,9 @@ fn cannot_read(label: &str, e: &std::io::Error) -> InputError {
     ))
 }
 
-/// A piece's bytes, whose first line is line `line` of the file, as UTF-8 text (the file's
-/// first piece without its byte-order mark), with its lines.
-fn decode(
-    label: &str,
-    bytes: Vec<u8>,
-    line: u64,
-    first: bool,
-) -> Result<(String, LineIndex), InputError> {
+/// A piece's bytes, whose first line is line `line` of the file, as UTF-8 text (without the
+/// byte-order marks that start its lines, the file's own among them), with its lines.
+fn decode(label: &str, bytes: Vec<u8>, line: u64) -> Result<(String, LineIndex), InputError> {
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
@@ -653,9 +647,6 @@ fn decode(
             bytes[at]
         ))
     })?;
-    if first && text.starts_with('\u{feff}') {
-        text.replace_range(..3, "");
-    }
     if text.contains('\u{feff}') {
         text = without_line_boms(&text);
     }
@@ -1162,6 +1153,18 @@ impl std::fmt::Display for At<'_> {
     }
 }
 
+/// The cases of `text` read in pieces of about `size` bytes, and the file's facts.
+#[cfg(test)]
+fn in_pieces(label: &str, text: &str, size: usize) -> (InputFile, Vec<Case>) {
+    let mut cases = Vec::new();
+    let opts = InputOptions::default();
+    let file = read_in_pieces(label, text.as_bytes(), &opts, size, &|c| c, |c| {
+        cases.extend(c)
+    })
+    .unwrap();
+    (file, cases)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1254,19 +1257,7 @@ mod tests {
                 .map(|l| format!("{bom}{l}"))
                 .collect();
             for size in [16, 64, 1 << 20] {
-                let read = |text: &str| {
-                    let mut cases = Vec::new();
-                    read_in_pieces(
-                        "b.csv",
-                        text.as_bytes(),
-                        &InputOptions::default(),
-                        size,
-                        &|c| c,
-                        |c| cases.extend(c),
-                    )
-                    .unwrap();
-                    format!("{cases:?}")
-                };
+                let read = |text: &str| format!("{:?}", in_pieces("b.csv", text, size).1);
                 assert_eq!(read(&marked), read(&body), "{quote:?} {size}");
             }
         }
@@ -1445,13 +1436,8 @@ mod line_tests {
             text.push_str(&row);
             line += lines;
         }
-        let opts = InputOptions::default();
         let read = |size: usize| {
-            let mut cases = Vec::new();
-            let file = read_in_pieces("p.csv", text.as_bytes(), &opts, size, &|c| c, |c| {
-                cases.extend(c)
-            })
-            .unwrap();
+            let (file, cases) = in_pieces("p.csv", &text, size);
             assert_eq!(file.rows, want.len());
             assert_eq!(file.fnv1a64, crate::util::fnv1a64(text.as_bytes()));
             cases
@@ -1482,16 +1468,7 @@ mod line_tests {
     fn a_quote_never_closed_is_named_on_the_row_that_opens_it() {
         let text = "id,start\na,1 2 3 4 5 6 7 x 8\nb,\"1 2 3\nc,4 5\n";
         for size in [1, 1 << 20] {
-            let mut cases = Vec::new();
-            read_in_pieces(
-                "q.csv",
-                text.as_bytes(),
-                &InputOptions::default(),
-                size,
-                &|c| c,
-                |c| cases.extend(c),
-            )
-            .unwrap();
+            let (_, cases) = in_pieces("q.csv", text, size);
             assert_eq!(cases.len(), 2);
             assert!(cases[0].problem.is_ok());
             let msg = cases[1].problem.as_ref().unwrap_err();
