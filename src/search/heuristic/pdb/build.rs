@@ -190,7 +190,8 @@ const BATCH: usize = 96;
 /// A generated move not looked at yet: the rank it leads to, the index among the free cells
 /// after it of the cell the tile left (the blank is there now), and the group's Manhattan
 /// distance there. With a [`Mirror`], `q` is the canonical rank of the two and `twin` the
-/// other (else `twin` is `q`).
+/// other placement's cells ([`Placement::packed`]), ranked only if the move reaches it
+/// first; `twin` is [`NO_TWIN`] when there is no mirror or the placement is its own image.
 #[derive(Clone, Copy, Default)]
 struct Pending {
     q: u64,
@@ -198,6 +199,10 @@ struct Pending {
     entry: u8,
     md: u8,
 }
+
+/// [`Pending::twin`] when a move's placement has no other rank to write: never the cells of
+/// a placement, which are distinct (all 15s would be 16 tiles on cell 15).
+const NO_TWIN: u64 = u64::MAX;
 
 /// One worker's moves waiting to be looked at, and the placements they reached first
 /// (rank, Manhattan distance) waiting for their values to be written.
@@ -295,6 +300,11 @@ fn free_at_home(grid: &Grid, home: &[u8]) -> u32 {
 struct Placement {
     rank: u64,
     cells: [u8; 16],
+    /// `cells` as 4-bit digits, slot 0's the highest. Ranks are in the lexicographic order
+    /// of the cells (see [`PartialRanker`]), so two placements' ranks compare as these do:
+    /// a move picks the lower of its placement and the mirror image by comparing them, and
+    /// steps the rank of that one only.
+    packed: u64,
     slot_at: [u8; 16],
     occupied: u32,
     free: u32,
@@ -324,12 +334,14 @@ impl Space {
             rank,
             cells,
             slot_at: [0; 16],
+            packed: 0,
             occupied: 0,
             free: 0,
             md: 0,
         };
         for (j, &c) in cells[..self.k].iter().enumerate() {
             pl.slot_at[c as usize & 15] = j as u8;
+            pl.packed |= (c as u64) << digit_shift(j);
             pl.occupied |= 1 << c;
             pl.md += self.dist[j][c as usize & 15] as u32;
         }
@@ -358,6 +370,18 @@ impl Space {
             pl.rank - d
         }
     }
+}
+
+/// The shift of slot `j`'s digit in [`Placement::packed`].
+#[inline]
+fn digit_shift(j: usize) -> u32 {
+    60 - 4 * (j as u32 & 15)
+}
+
+/// `packed` with slot `j`'s cell `from` replaced by `to`.
+#[inline]
+fn moved(packed: u64, j: usize, from: u32, to: u32) -> u64 {
+    packed - ((from as u64) << digit_shift(j)) + ((to as u64) << digit_shift(j))
 }
 
 /// One level's search: the fixed data, the fields, what it writes (the table and the count
@@ -451,12 +475,19 @@ impl Level<'_> {
         let (space, fields) = (self.space, self.fields);
         let parity = (self.depth % 2) as usize;
         let field_mask = (1u64 << fields.bits) - 1;
-        fields
-            .words
-            .par_chunks(CHUNK_WORDS)
-            .enumerate()
-            .filter(|&(ci, _)| fields.written[parity][ci].swap(false, Relaxed))
-            .map(|(ci, chunk)| {
+        // The chunks that hold this level's frontier, listed first and then handed out a
+        // few at a time: a late level's frontier lies in a few ranges of ranks, and splitting
+        // all the chunks in halves left one worker with most of it.
+        let frontier: Vec<usize> = (fields.written[parity].iter().enumerate())
+            .filter(|(_, flag)| flag.swap(false, Relaxed))
+            .map(|(ci, _)| ci)
+            .collect();
+        frontier
+            .par_iter()
+            .with_max_len(4)
+            .map(|&ci| {
+                let end = fields.words.len().min((ci + 1) * CHUNK_WORDS);
+                let chunk = &fields.words[ci * CHUNK_WORDS..end];
                 let mut batch = Batch {
                     moves: [Pending::default(); BATCH + MAX_MOVES],
                     len: 0,
@@ -531,21 +562,22 @@ impl Level<'_> {
             while into != 0 {
                 let to = into.trailing_zeros();
                 into &= into - 1;
-                let q = s.step(pl, j, from, to);
                 let free = (free & !(1 << to)) | (1 << from);
                 let md = pl.md + dist[to as usize & 15] as u32 - dist[from as usize & 15] as u32;
-                let mut entry = (free & ((1 << from) - 1)).count_ones();
-                let (mut q, mut twin) = (q, q);
-                if let (Some(im), Some(m)) = (image, &s.mirror) {
-                    let (f, t) = (m.cell[from as usize & 15], m.cell[to as usize & 15]);
-                    let qm = s.step(im, m.slot[j] as usize, f as u32, t as u32);
-                    if qm < q {
-                        (q, twin) = (qm, q);
-                        entry = (m.mask(free) & ((1 << f) - 1)).count_ones();
-                    } else {
-                        twin = qm;
+                let (q, twin, entry) = match (image, &s.mirror) {
+                    (Some(im), Some(m)) => {
+                        let (f, t) = (m.cell[from as usize & 15] as u32, m.cell[to as usize & 15] as u32);
+                        let (mine, theirs) = (moved(pl.packed, j, from, to), moved(im.packed, m.slot[j] as usize, f, t));
+                        if theirs < mine {
+                            let entry = (m.mask(free) & ((1 << f) - 1)).count_ones();
+                            (s.step(im, m.slot[j] as usize, f, t), mine, entry)
+                        } else {
+                            let twin = if theirs == mine { NO_TWIN } else { theirs };
+                            (s.step(pl, j, from, to), twin, (free & ((1 << from) - 1)).count_ones())
+                        }
                     }
-                }
+                    _ => (s.step(pl, j, from, to), NO_TWIN, (free & ((1 << from) - 1)).count_ones()),
+                };
                 self.fields.prefetch(q);
                 batch.moves[batch.len % (BATCH + MAX_MOVES)] = Pending {
                     q,
@@ -566,7 +598,7 @@ impl Level<'_> {
         let fields = self.fields;
         for &(q, twin, md) in &batch.firsts[..batch.nfirsts] {
             self.write_value(q, md as u32, self.depth + 1);
-            if twin != q {
+            if twin != NO_TWIN {
                 self.write_value(twin, md as u32, self.depth + 1);
             }
         }
@@ -580,9 +612,15 @@ impl Level<'_> {
             if let Some(first) = fields.mark(q, entry, parity) {
                 batch.found.0 += 1;
                 if first {
-                    batch.found.1 += 1 + u64::from(twin != q);
                     crate::util::prefetch(&self.values[(q / 2) as usize]);
-                    crate::util::prefetch(&self.values[(twin / 2) as usize]);
+                    let twin = if twin == NO_TWIN {
+                        NO_TWIN
+                    } else {
+                        let twin = self.space.ranker.rank_packed(twin);
+                        crate::util::prefetch(&self.values[(twin / 2) as usize]);
+                        twin
+                    };
+                    batch.found.1 += 1 + u64::from(twin != NO_TWIN);
                     batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, twin, md);
                     batch.nfirsts += 1;
                 }
