@@ -222,6 +222,9 @@ struct Space {
     k: usize,
     /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
     dist: [[u8; 16]; 16],
+    /// `passed[j][i]`: what a move of slot `j`'s tile over slot `i`'s adds to the rank's
+    /// change ([`Space::step`]), with [`NO_SLOT`] for a free cell.
+    passed: [[u64; 32]; 16],
     /// A symmetry the whole search keeps, when there is one: only one state of each pair
     /// it swaps is searched.
     mirror: Option<Mirror>,
@@ -295,6 +298,22 @@ fn free_at_home(grid: &Grid, home: &[u8]) -> u32 {
     grid.full & !home.iter().fold(0u32, |m, &c| m | 1 << c)
 }
 
+/// [`Placement::slot_at`] of a free cell.
+const NO_SLOT: u8 = 16;
+
+/// `passed[j][i]` of [`Space`]: slot `j`'s tile moving over an earlier slot's (`i < j`)
+/// lowers its digit's change by one, −`w_j` (wrapping); over a later slot's, that slot's
+/// digit changes by one, `w_i`; over a free cell, nothing.
+fn passed(ranker: &PartialRanker, k: usize) -> [[u64; 32]; 16] {
+    std::array::from_fn(|j| {
+        std::array::from_fn(|i| match i {
+            _ if i >= k || j >= k => 0,
+            _ if i < j => ranker.weight(j).wrapping_neg(),
+            _ => ranker.weight(i),
+        })
+    })
+}
+
 /// One frontier placement, unranked once for all its regions: its rank, where its tiles
 /// are, which slot holds each cell, its free cells and its Manhattan distance.
 struct Placement {
@@ -305,6 +324,7 @@ struct Placement {
     /// a move picks the lower of its placement and the mirror image by comparing them, and
     /// steps the rank of that one only.
     packed: u64,
+    /// The slot whose tile is on each cell, [`NO_SLOT`] on free cells.
     slot_at: [u8; 16],
     occupied: u32,
     free: u32,
@@ -333,7 +353,7 @@ impl Space {
         let mut pl = Placement {
             rank,
             cells,
-            slot_at: [0; 16],
+            slot_at: [NO_SLOT; 16],
             packed: 0,
             occupied: 0,
             free: 0,
@@ -352,17 +372,16 @@ impl Space {
     /// The rank after slot `j`'s tile slides from `from` to the free cell `to`, from the
     /// rank before: slot `j`'s digit changes by the cells between the two (less the earlier
     /// slots' tiles there), and each later slot's tile between them shifts its digit by one.
-    /// A move along a row changes slot `j`'s digit alone, by one.
+    /// A move along a row changes slot `j`'s digit alone, by one. A move along a column
+    /// passes the `width − 1` cells between, each adding its [`Space::passed`] (a table, not
+    /// a branch on which slot is there: that branch went either way).
     #[inline]
     fn step(&self, pl: &Placement, j: usize, from: u32, to: u32) -> u64 {
         let (lo, hi) = (from.min(to), from.max(to));
-        let mut between = pl.occupied & ((1 << hi) - (2 << lo));
-        let wj = self.ranker.weight(j);
-        let mut d = wj * (hi - lo) as u64;
-        while between != 0 {
-            let i = pl.slot_at[between.trailing_zeros() as usize] as usize;
-            between &= between - 1;
-            d = if i < j { d - wj } else { d + self.ranker.weight(i) };
+        let passed = &self.passed[j & 15];
+        let mut d = self.ranker.weight(j) * (hi - lo) as u64;
+        for c in lo + 1..hi {
+            d = d.wrapping_add(passed[pl.slot_at[c as usize & 15] as usize & 31]);
         }
         if to > from {
             pl.rank + d
@@ -414,6 +433,7 @@ pub fn build(
     let space = Space {
         mirror: Mirror::find(shape, blank, home, free, &grid),
         grid,
+        passed: passed(&ranker, k),
         ranker,
         k,
         dist: home_distances(shape, home),
@@ -661,6 +681,7 @@ mod tests {
                 ranker: ranker.clone(),
                 k,
                 dist: home_distances(shape, &home),
+                passed: passed(&ranker, k),
                 mirror: None,
             };
             let total = placements(16, k);
