@@ -13,7 +13,7 @@
 #      per instance, wall time for all 100 from process start to exit, build and load time of
 #      the tables (5-5-5 and 6-6-3 built into a fresh directory; 7-8 when its tables are cached:
 #      `tilebench pdb build --size 4x4 --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"` builds
-#      them, about 3 minutes); with BASELINE=path/to/an/older/tilebench, that binary's default
+#      them, about a minute); with BASELINE=path/to/an/older/tilebench, that binary's default
 #      7-8 run beside them. `manhattan` (2.5 minutes) only with --full;
 #   6. weighted A* and greedy on Korf's 100: quality (steps ÷ optimum) against time, by weight.
 #   7. the 3x4 census (`space --size 3x4`) against OEIS A090166: its time, and exit 1 if it differs.

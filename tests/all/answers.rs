@@ -95,7 +95,7 @@ fn bundled_datasets_are_solved_optimally_with_every_partition_that_fits() {
             ],
         );
     }
-    // 4x4: 7-8 takes minutes and 1.9 GB to build (scripts/bench.sh runs it); the others here.
+    // 4x4: 7-8 takes a minute and 1.5 GB to build (scripts/bench.sh runs it); the others here.
     for partition in ["6-6-3", "5-5-5", "4-4-4-3"] {
         check(
             std::path::Path::new("inputs/4x4-shallow.csv"),

@@ -15,8 +15,9 @@
 //! the frontier; the next level takes the region from the first, expands it once and sets
 //! all its cells to `11`, the other entries among them. Marking thus needs no flood fill
 //! of the region reached (one for every new state) and no compare-and-swap loop, at the
-//! price of an OR for each further entry (about one per state). A level scans the fields
-//! in parallel for its parity, skipping the chunks it never wrote, unranks each frontier
+//! price of an OR for each further entry (about one per state). A level lists the chunks
+//! of fields it wrote for its parity and hands them to the workers a few at a time (a
+//! late level's frontier lies in a few ranges of ranks), scans them, unranks each frontier
 //! placement once, expands its regions (moving the group tiles on each region's border)
 //! and marks them done. A field takes 2 bits a free cell rounded up to a power of two: 16
 //! bits for 5 to 8 free cells (8 tiles on 4x4 leave 8), 32 for 9 to 15 (7 tiles on 4x4
@@ -29,8 +30,9 @@
 //!
 //! A group that a symmetry of the board keeps (its home cells, and the goal's free region,
 //! mapped onto themselves; `Mirror`) is searched by halves: every state is kept in the
-//! placement of the lower rank of it and its image, and a placement reached first has its
-//! value written at both ranks. Korf's 8 tiles of the bottom rows keep the mirror left to
+//! placement of the lower rank of it and its image (a move compares the two placements'
+//! cells, whose lexicographic order is the rank order, and steps only the lower's rank),
+//! and a placement reached first has its value written at both ranks. Korf's 8 tiles of the bottom rows keep the mirror left to
 //! right: the 7-8 build's 8-tile table expands about half the states.
 //!
 //! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2

@@ -199,7 +199,7 @@ fn load_or_build_one(
             format!("{:.1} MB", memory as f64 / 1e6)
         },
         if entries > 100_000_000 {
-            "; this takes minutes, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
+            "; this takes about a minute on 2 cores, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
         } else {
             ""
         }
