@@ -9,9 +9,10 @@
 //! comma-separated list of method names as the table prints them (`tilebench astar`,
 //! `pathfinding::astar`), runs those alone: a profile of one method, e.g. under cachegrind.
 //!
-//! With `TILEBENCH_SET_PEER=path/to/bfs_set` (`g++ -O2 -o bfs_set scripts/c/bfs_set.cpp`),
-//! the first seed article's `std::set` BFS solves the BFS cases too, in turn with the
-//! others: one process fed a board a line, each case timed by the program itself.
+//! With `TILEBENCH_ARTICLE_PEER=path/to/article_bfs` (`g++ -O2 -o article_bfs
+//! scripts/c/article_bfs.cpp`), the first seed article's three BFS programs (`std::set`,
+//! hash buckets, Cantor rank) solve the BFS cases too, in turn with the others: one process
+//! each, fed a board a line, each case timed by the program itself.
 #![warn(clippy::too_many_lines)]
 
 #[path = "../benches/common/cases.rs"]
@@ -54,7 +55,14 @@ fn main() {
         ("pathfinding::idastar", peer::pf_idastar, false),
     ];
     let bfs_like = |s: &str| s.starts_with("bfs") || s == "bibfs";
-    let mut set_peer = std::env::var_os("TILEBENCH_SET_PEER").map(SetPeer::start);
+    let mut articles: Vec<ArticlePeer> = std::env::var_os("TILEBENCH_ARTICLE_PEER")
+        .map(|path| {
+            ARTICLES
+                .iter()
+                .map(|&(mode, name, _)| ArticlePeer::start(&path, mode, name))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut lat: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for (i, start) in starts.iter().enumerate() {
         let p = Problem::new(*start, goal).unwrap();
@@ -82,9 +90,9 @@ fn main() {
                 .push(t.elapsed().as_nanos() as u64);
             lengths.push(len);
         }
-        if let Some(peer) = set_peer.as_mut().filter(|_| i < bfs_n && runs(SET_PEER)) {
+        for peer in articles.iter_mut().filter(|p| i < bfs_n && runs(p.name)) {
             let (len, ns) = peer.solve(start);
-            lat.entry(SET_PEER.to_string()).or_default().push(ns);
+            lat.entry(peer.name.to_string()).or_default().push(ns);
             lengths.push(len);
         }
         assert!(
@@ -96,24 +104,31 @@ fn main() {
     report(lat, table_build);
 }
 
-/// The latency table's name for the seed article's `std::set` program.
-const SET_PEER: &str = "article std::set (g++ -O2)";
+/// The first seed article's programs in `scripts/c/article_bfs.cpp`: its mode, the latency
+/// table's name, and the strategy that finds repeated states the same way.
+const ARTICLES: [(&str, &str, &str); 3] = [
+    ("set", "article std::set (g++ -O2)", "bfs-set"),
+    ("hash", "article hash (g++ -O2)", "bfs-hash"),
+    ("rank", "article rank (g++ -O2)", "bfs-rank"),
+];
 
-/// The seed article's `std::set` BFS (scripts/c/bfs_set.cpp), one process for all cases.
-struct SetPeer {
+/// One of the seed article's BFS programs, one process for all cases.
+struct ArticlePeer {
+    name: &'static str,
     child: std::process::Child,
     out: std::io::BufReader<std::process::ChildStdout>,
 }
 
-impl SetPeer {
-    fn start(path: std::ffi::OsString) -> SetPeer {
-        let mut child = std::process::Command::new(&path)
+impl ArticlePeer {
+    fn start(path: &std::ffi::OsStr, mode: &str, name: &'static str) -> ArticlePeer {
+        let mut child = std::process::Command::new(path)
+            .arg(mode)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("TILEBENCH_SET_PEER={path:?} does not start: {e}"));
+            .unwrap_or_else(|e| panic!("TILEBENCH_ARTICLE_PEER={path:?} does not start: {e}"));
         let out = std::io::BufReader::new(child.stdout.take().expect("piped"));
-        SetPeer { child, out }
+        ArticlePeer { name, child, out }
     }
 
     /// The program's length for `start` and the nanoseconds it measured.
@@ -122,13 +137,15 @@ impl SetPeer {
         let stdin = self.child.stdin.as_mut().expect("piped");
         writeln!(stdin, "{start}")
             .and_then(|()| stdin.flush())
-            .expect("the set peer reads");
+            .unwrap_or_else(|e| panic!("{} does not read its input: {e}", self.name));
         let mut line = String::new();
-        self.out.read_line(&mut line).expect("the set peer answers");
+        self.out
+            .read_line(&mut line)
+            .unwrap_or_else(|e| panic!("{} does not answer: {e}", self.name));
         let mut it = line.split_whitespace().map(|w| w.parse::<u64>().ok());
         match (it.next().flatten(), it.next().flatten()) {
             (Some(len), Some(ns)) => (len as usize, ns),
-            _ => panic!("the set peer answered `{}` for {start}", line.trim()),
+            _ => panic!("{} answered `{}` for {start}", self.name, line.trim()),
         }
     }
 }
@@ -200,8 +217,10 @@ fn report(mut lat: BTreeMap<String, Vec<u64>>, table_build: std::time::Duration)
         ratio(&format!("tilebench {s}"), "pathfinding::bfs");
     }
     ratio("tilebench bibfs", "pathfinding::bfs_bidirectional");
-    if stats.contains_key(SET_PEER) {
-        ratio("tilebench bfs-set", SET_PEER);
+    for (_, name, strategy) in ARTICLES {
+        if stats.contains_key(name) {
+            ratio(&format!("tilebench {strategy}"), name);
+        }
     }
     ratio("tilebench table", "pathfinding::astar");
 }

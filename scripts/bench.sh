@@ -4,8 +4,9 @@
 #   1. `tilebench run` on a 10,000-pair 3x3 dataset for each strategy at 1 and 2 threads:
 #      cases/s and the 2-thread speed-up (the BFS variants, which take milliseconds a case,
 #      on the first BFS_PAIRS pairs; default 1,000);
-#   2. per-case latency beside the pathfinding crate and the first seed article's std::set BFS
-#      (scripts/c/bfs_set.cpp, built here with g++ -O2) (examples/peers.rs): median, p99, ratios;
+#   2. per-case latency beside the pathfinding crate and the first seed article's three BFS
+#      programs (std::set, hash buckets, Cantor rank: scripts/c/article_bfs.cpp, built here
+#      with g++ -O2) (examples/peers.rs): median, p99, ratios;
 #   3. harness overhead: `tilebench run -s table` on 1,000,000 pairs, case-rows per second;
 #   4. 15-puzzle: IDA* with Manhattan beside a plain C IDA* (scripts/c/ida_manhattan.c, built
 #      here with gcc -O3 -march=native), same instances, same node counts, alternating runs;
@@ -19,7 +20,7 @@
 #   7. the 3x4 census (`space --size 3x4`) against OEIS A090166: its time, and exit 1 if it differs.
 #
 # The peers are oracles too: the script exits 1 (after running every part) when the
-# pathfinding crate's or the std::set program's lengths differ from tilebench's (examples/peers.rs), when the C IDA*'s
+# pathfinding crate's or the seed article's programs' lengths differ from tilebench's (examples/peers.rs), when the C IDA*'s
 # length or node count differs from tilebench's on any instance, when a pattern-database
 # run fails --check, or when the 3x4 census differs from OEIS A090166.
 #
@@ -262,9 +263,9 @@ for s in table idastar astar bibfs bfs-rank bfs-hash bfs-hashset bfs-set; do
 done
 
 echo
-echo "## per-case latency beside the pathfinding crate and the first seed article's std::set BFS (one thread, side by side)"
-g++ -O2 -o "$tmp/bfs_set" scripts/c/bfs_set.cpp
-TILEBENCH_SET_PEER="$tmp/bfs_set" target/release/examples/peers "$PEER_CASES" "$PEER_BFS" 7 ||
+echo "## per-case latency beside the pathfinding crate and the first seed article's BFS programs (one thread, side by side)"
+g++ -O2 -o "$tmp/article_bfs" scripts/c/article_bfs.cpp
+TILEBENCH_ARTICLE_PEER="$tmp/article_bfs" target/release/examples/peers "$PEER_CASES" "$PEER_BFS" 7 ||
   fail "examples/peers: the pathfinding crate and tilebench disagree (its message above names the case)"
 
 echo

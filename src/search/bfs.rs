@@ -21,7 +21,18 @@ pub trait Visited {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Whether [`Visited::prefetch`] does anything: a structure whose first read of a lookup
+    /// is a likely cache miss (a large table at a random place) says so, and the search asks
+    /// for that memory [`AHEAD`] nodes before it inserts the children there.
+    const PREFETCHES: bool = false;
+    /// Asks for the memory that `insert(cells)` reads first.
+    #[inline(always)]
+    fn prefetch(&self, _cells: u64) {}
 }
+
+/// How many nodes ahead of the one expanded the search asks for its children's memory
+/// (when the [`Visited`] structure [`prefetches`](Visited::PREFETCHES)).
+pub const AHEAD: usize = 8;
 
 /// The standard library's ordered set (`bfs-set`).
 impl Visited for std::collections::BTreeSet<u64> {
@@ -118,6 +129,17 @@ pub fn bfs<V: Visited>(
         if budget.exhausted(stats.expanded) || queue.len() as u64 >= budget.max_states {
             stats.stored = visited.len() as u64;
             return Outcome::without_path(Status::Limit, stats);
+        }
+        if V::PREFETCHES {
+            if let Some(&ahead) = queue.get(head + AHEAD) {
+                let board = Board::from_parts(shape, ahead.cells, ahead.blank);
+                for &(_, to) in neighbors
+                    .children(ahead.blank as usize, ahead.mv)
+                    .as_slice()
+                {
+                    visited.prefetch(board.slide_blank_to(to as usize).packed());
+                }
+            }
         }
         let node = queue[head];
         stats.expanded += 1;

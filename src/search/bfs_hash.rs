@@ -4,6 +4,12 @@
 //!
 //! The table is kept per thread and reused between cases: after a search only the buckets
 //! it touched are cleared, so a case never pays for allocating or zeroing 4 MB of heads.
+//!
+//! A bucket's head is read at a random place in those 4 MB, mostly a cache miss: the search
+//! asks for the heads of a node's children [`AHEAD`](super::bfs::AHEAD) nodes before it
+//! expands that node ([`Visited::prefetch`]), so the misses overlap instead of each waiting
+//! for the one before. Interleaved with the other methods (`examples/peers`, 300 cases) a
+//! case's median went from 5.2 to 2.9 ms.
 
 use super::bfs::{bfs, Node, Visited};
 use super::{Outcome, Problem, SolveOptions};
@@ -71,6 +77,12 @@ impl Visited for ChainedTable {
     fn len(&self) -> usize {
         self.keys.len()
     }
+    /// The 4 MB of heads are read at random: the bucket's head is asked for ahead.
+    const PREFETCHES: bool = true;
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        crate::util::prefetch(&self.heads[self.bucket(key)]);
+    }
 }
 
 thread_local! {
@@ -101,4 +113,54 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
         table.clear();
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Board, Shape, MOVE_ORDER};
+    use crate::search::Limits;
+    use crate::util::Rng;
+    use std::collections::HashSet;
+
+    /// The table asks for its buckets ahead (`PREFETCHES`), which must change nothing: the
+    /// same outcome, path and counters as the generic BFS over a `HashSet`, which does not,
+    /// on searches long enough that the look-ahead runs (3x3 boards 200 random moves from the
+    /// goal, 4x3 boards a few), node budgets included.
+    #[test]
+    fn asking_for_buckets_ahead_changes_no_answer_or_counter() {
+        let mut rng = Rng::new(23);
+        let mut long = 0;
+        for i in 0..24 {
+            let (shape, moves) = match i % 3 {
+                2 => (Shape::new(4, 3).unwrap(), 12),
+                _ => (Shape::S3X3, 200),
+            };
+            let goal = Board::standard_goal(shape);
+            let start = (0..moves).fold(goal, |b, _| {
+                b.apply(MOVE_ORDER[rng.below(4) as usize]).unwrap_or(b)
+            });
+            // The search tests the goal as it generates, so it would look for the start
+            // itself through the whole space (the registry answers that case first).
+            if start == goal {
+                continue;
+            }
+            let limits = Limits {
+                max_nodes: (i % 4 == 0).then(|| rng.below(20_000) + 1),
+                ..Limits::default()
+            };
+            let opts = SolveOptions {
+                limits,
+                ..SolveOptions::default()
+            };
+            let problem = Problem::new(start, goal).unwrap();
+            let plain = bfs(&problem, &opts, &mut HashSet::new(), &mut Vec::new());
+            assert_eq!(solve(&problem, &opts), plain, "{start} with {limits:?}");
+            long += usize::from(plain.stats.expanded > 100 * crate::search::bfs::AHEAD as u64);
+        }
+        assert!(
+            long >= 12,
+            "only {long} searches ran well past the look-ahead"
+        );
+    }
 }
