@@ -266,7 +266,7 @@ echo
 echo "## per-case latency beside the pathfinding crate and the first seed article's BFS programs (one thread, side by side)"
 g++ -O2 -o "$tmp/article_bfs" scripts/c/article_bfs.cpp
 TILEBENCH_ARTICLE_PEER="$tmp/article_bfs" target/release/examples/peers "$PEER_CASES" "$PEER_BFS" 7 ||
-  fail "examples/peers: the pathfinding crate and tilebench disagree (its message above names the case)"
+  fail "examples/peers: a peer (the pathfinding crate or an article program) and tilebench disagree, or a peer failed (its message above names the case)"
 
 echo
 echo "## harness overhead: $ROWS pairs with -s table, end to end (read, solve, write)"

@@ -1,8 +1,9 @@
 //! Breadth-first search, generic over how repeated states are detected.
 //!
-//! The four BFS strategies (`bfs-set`, `bfs-hash`, `bfs-hashset`, `bfs-rank`) are this one
-//! function with a different [`Visited`] structure, so their counters are identical and
-//! only the duplicate detection differs in cost.
+//! `bfs-hash`, `bfs-hashset` and `bfs-rank` are this one function with a different
+//! [`Visited`] structure, so their counters are identical and only the duplicate detection
+//! differs in cost. `bfs-set` batches its inserts into its `BTreeSet` in its own loop
+//! (`bfs_set.rs`), and its tests compare every answer and counter with this function's.
 //!
 //! The queue is a vector of [`Node`]s that is never shrunk: a node's parent is its index, so
 //! the path is read back from the goal without storing boards twice. The goal is tested when

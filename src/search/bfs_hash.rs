@@ -9,7 +9,7 @@
 //! asks for the heads of a node's children [`AHEAD`](super::bfs::AHEAD) nodes before it
 //! expands that node ([`Visited::prefetch`]), so the misses overlap instead of each waiting
 //! for the one before. Interleaved with the other methods (`examples/peers`, 300 cases) a
-//! case's median went from 5.2 to 2.9 ms.
+//! case's median went from 5.1–6.6 to 3.3 ms.
 
 use super::bfs::{bfs, Node, Visited};
 use super::{Outcome, Problem, SolveOptions};
@@ -125,21 +125,36 @@ mod tests {
 
     /// The table asks for its buckets ahead (`PREFETCHES`), which must change nothing: the
     /// same outcome, path and counters as the generic BFS over a `HashSet`, which does not,
-    /// on searches long enough that the look-ahead runs (3x3 boards 200 random moves from the
-    /// goal, 4x3 boards a few), node budgets included.
+    /// with the table reused from case to case. Searches long enough that the look-ahead
+    /// runs: 3x3 boards 200 random moves from the goal, 4x3 and 4x4 boards (64-bit keys) a
+    /// few; node and state budgets; and unsolvable 3x3 pairs searched to exhaustion, where
+    /// the look-ahead runs off the queue's end.
     #[test]
     fn asking_for_buckets_ahead_changes_no_answer_or_counter() {
         let mut rng = Rng::new(23);
         let mut long = 0;
-        for i in 0..24 {
-            let (shape, moves) = match i % 3 {
+        let mut exhausted = 0;
+        for i in 0..30 {
+            let (shape, moves) = match i % 5 {
                 2 => (Shape::new(4, 3).unwrap(), 12),
+                3 => (Shape::S4X4, 10),
                 _ => (Shape::S3X3, 200),
             };
             let goal = Board::standard_goal(shape);
-            let start = (0..moves).fold(goal, |b, _| {
+            let mut start = (0..moves).fold(goal, |b, _| {
                 b.apply(MOVE_ORDER[rng.below(4) as usize]).unwrap_or(b)
             });
+            if i % 5 == 4 {
+                // Two tiles swapped: the other parity, unsolvable.
+                let mut tiles = start.tiles();
+                let (a, b) = if tiles[0] == 0 || tiles[1] == 0 {
+                    (7, 8)
+                } else {
+                    (0, 1)
+                };
+                tiles.swap(a, b);
+                start = Board::from_tiles(shape, &tiles);
+            }
             // The search tests the goal as it generates, so it would look for the start
             // itself through the whole space (the registry answers that case first).
             if start == goal {
@@ -147,6 +162,11 @@ mod tests {
             }
             let limits = Limits {
                 max_nodes: (i % 4 == 0).then(|| rng.below(20_000) + 1),
+                max_states: if i % 7 == 1 {
+                    rng.below(20_000) + 1
+                } else {
+                    Limits::default().max_states
+                },
                 ..Limits::default()
             };
             let opts = SolveOptions {
@@ -157,10 +177,11 @@ mod tests {
             let plain = bfs(&problem, &opts, &mut HashSet::new(), &mut Vec::new());
             assert_eq!(solve(&problem, &opts), plain, "{start} with {limits:?}");
             long += usize::from(plain.stats.expanded > 100 * crate::search::bfs::AHEAD as u64);
+            exhausted += usize::from(plain.status == crate::search::Status::Unsolvable);
         }
         assert!(
-            long >= 12,
-            "only {long} searches ran well past the look-ahead"
+            long >= 12 && exhausted >= 2,
+            "only {long} searches ran well past the look-ahead, {exhausted} to exhaustion"
         );
     }
 }

@@ -58,7 +58,7 @@ fn the_run_reference_names_every_export_format() {
 /// The Markdown files a reader follows links between.
 fn markdown_files() -> Vec<std::path::PathBuf> {
     let mut files = vec!["README.md".into(), "CONTRIBUTING.md".into()];
-    for dir in ["docs", "inputs"] {
+    for dir in ["docs", "inputs", "tests/corpus"] {
         let mut more: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -98,7 +98,10 @@ fn anchors(doc: &str) -> Vec<String> {
         if !title.starts_with(' ') {
             continue;
         }
+        // A closing run of `#` is not part of the title.
         let slug: String = title
+            .trim()
+            .trim_end_matches('#')
             .trim()
             .to_lowercase()
             .chars()
@@ -116,7 +119,8 @@ fn anchors(doc: &str) -> Vec<String> {
     seen
 }
 
-/// The targets of the Markdown links in `doc` (`[text](target)`), web addresses left out.
+/// The targets of the Markdown links in `doc` (`[text](target)`, or `[text](target "title")`),
+/// web addresses left out.
 fn link_targets(doc: &str) -> Vec<String> {
     let text = prose(doc);
     let mut out = Vec::new();
@@ -124,11 +128,11 @@ fn link_targets(doc: &str) -> Vec<String> {
     while let Some(at) = rest.find("](") {
         rest = &rest[at + 2..];
         let end = rest.find(')').unwrap_or(rest.len());
-        let target = &rest[..end];
+        let target = rest[..end].split_whitespace().next().unwrap_or("");
         let web = target.split_once(':').is_some_and(|(scheme, _)| {
             !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphabetic())
         });
-        if !web && !target.is_empty() && !target.contains(char::is_whitespace) {
+        if !web && !target.is_empty() {
             out.push(target.to_string());
         }
     }
@@ -168,7 +172,7 @@ fn every_link_between_the_docs_reaches_its_file_and_heading() {
 
 #[test]
 fn anchors_are_github_s() {
-    let doc = "# Title\n## Title more\n## `cases.csv` columns\n\
+    let doc = "# Title\n## Title more ##\n## `cases.csv` columns\n\
                ### Issue 17, session 7: A\\*, `bfs-set` (2026-12-01)\n\
                ```\n# not a heading\n```\n## Title\n#hashtag\n";
     assert_eq!(
@@ -182,7 +186,9 @@ fn anchors_are_github_s() {
         ]
     );
     assert_eq!(
-        link_targets("[a](x.md#y) [b](https://e.org)\n```\n[c](z.md)\n```\n[d](#e)"),
-        ["x.md#y", "#e"]
+        link_targets(
+            "[a](x.md#y) [b](https://e.org)\n```\n[c](z.md)\n```\n[d](#e) [f](g.md \"t\")"
+        ),
+        ["x.md#y", "#e", "g.md"]
     );
 }
