@@ -79,26 +79,31 @@ impl Key for u32 {
     fn untag(t: u64) -> (u32, usize) {
         ((t >> 32) as u32, t as u32 as usize)
     }
-    /// A radix sort on the key's four bytes (the places are already ascending, and each
-    /// pass is stable): two-thirds the time of `sort_unstable` on a batch's ~15,000 tags.
+    /// A radix sort on the key's three 11-bit digits (the places are already ascending,
+    /// and each pass is stable; 24 KB of counts): two-thirds the time of `sort_unstable` on a
+    /// batch's ~15,000 tags with four 8-bit digits; with three, a case about 2% less.
     fn sort(tags: &mut Vec<u64>, spare: &mut Vec<u64>) {
-        let mut counts = [[0u32; 256]; 4];
+        const BITS: u32 = 11;
+        const DIGITS: usize = 1 << BITS;
+        let mut counts = [[0u32; DIGITS]; 3];
+        let digit =
+            |t: u64, pass: usize| ((t >> (32 + BITS as usize * pass)) as usize) & (DIGITS - 1);
         for &t in tags.iter() {
-            for (byte, count) in counts.iter_mut().enumerate() {
-                count[(t >> (32 + 8 * byte)) as usize & 0xFF] += 1;
+            for (pass, count) in counts.iter_mut().enumerate() {
+                count[digit(t, pass)] += 1;
             }
         }
         spare.resize(tags.len(), 0);
-        for (byte, count) in counts.iter_mut().enumerate() {
+        for (pass, count) in counts.iter_mut().enumerate() {
             if count.contains(&(tags.len() as u32)) {
-                continue; // every key has this byte: the pass would change nothing
+                continue; // every key has this digit: the pass would change nothing
             }
             let mut sum = 0;
             for c in count.iter_mut() {
                 (*c, sum) = (sum, sum + *c);
             }
             for &t in tags.iter() {
-                let c = &mut count[(t >> (32 + 8 * byte)) as usize & 0xFF];
+                let c = &mut count[digit(t, pass)];
                 spare[*c as usize] = t;
                 *c += 1;
             }
