@@ -6,7 +6,7 @@
 `tilebench gen` cannot make these: it writes exact `expected_steps`, which on 4x4 it can
 compute only for shallow pairs. These have no `expected_steps`; check answers by agreement
 between strategies (for instance `-s idastar,idastar-tt --heuristic pdb`, whose steps must
-be equal). Used to measure node counts on more instances than Korf's 100 (docs/performance.md).
+be equal). Used to measure node counts on more instances than Korf's 100 (docs/performance-history.md).
 """
 import random
 import sys

@@ -99,7 +99,7 @@ pub(crate) struct Seen {
     /// The size of its last finished search, `⌊log2(generated)⌋ + 1` (0: none). A child
     /// whose subtree was large in the last iteration has many paths that reached the bound,
     /// so the goal is likelier below it: ordering children by their estimate less this
-    /// cut the nodes by 13–14% on 4,000 random instances (docs/performance.md).
+    /// cut the nodes by 13–14% on 4,000 random instances (docs/performance-history.md).
     pub subtree: u8,
 }
 

@@ -275,7 +275,7 @@ pub fn open(
     // Huge pages for the lookups' random reads, before the first byte is touched: where the
     // kernel keeps files in large folios (Linux 6.x on ext4, XFS, tmpfs…), a mapping advised
     // so reads the file in 2 MiB folios and maps them whole, so a lookup misses no TLB entry
-    // and takes no page fault (Korf's 100: see docs/performance.md). A kernel without that
+    // and takes no page fault (Korf's 100: see docs/performance-history.md). A kernel without that
     // refuses the advice or ignores it; the mapping works the same.
     #[cfg(target_os = "linux")]
     let _ = map.advise(memmap2::Advice::HugePage);
