@@ -25,17 +25,6 @@ fn random_board(shape: Shape, rng: &mut Rng) -> Board {
     Board::from_tiles(shape, &tiles)
 }
 
-/// Swaps the first two tiles (not the blank): flips solvability, a bijection between halves.
-fn flip_parity(b: &Board) -> Board {
-    let mut tiles = b.tiles();
-    let cells: Vec<usize> = (0..tiles.len())
-        .filter(|&p| tiles[p] != 0)
-        .take(2)
-        .collect();
-    tiles.swap(cells[0], cells[1]);
-    Board::from_tiles(b.shape(), &tiles)
-}
-
 pub fn run(args: GenArgs) -> CmdResult {
     let shape: Shape = args.size;
     if args.unsolvable > 0.0 && (args.depth.is_some() || args.per_depth.is_some()) {
@@ -440,7 +429,7 @@ impl Generator {
             None => random_board(self.shape, &mut self.rng),
         };
         if is_solvable(&start, &goal) == unsolvable {
-            start = flip_parity(&start);
+            start = start.with_parity_flipped();
         }
         (start, goal)
     }

@@ -89,6 +89,18 @@ impl Board {
         (0..self.shape.cells()).map(|p| self.tile(p)).collect()
     }
 
+    /// The board with its first two tiles (not the blank) swapped: the other parity, so a
+    /// pair that was solvable is not and the other way round; a bijection between the halves.
+    pub fn with_parity_flipped(&self) -> Board {
+        let mut tiles = self.tiles();
+        let cells: Vec<usize> = (0..tiles.len())
+            .filter(|&p| tiles[p] != 0)
+            .take(2)
+            .collect();
+        tiles.swap(cells[0], cells[1]);
+        Board::from_tiles(self.shape, &tiles)
+    }
+
     /// Moves the blank to cell `to` (which must neighbour it), sliding that tile into the old blank cell.
     #[inline(always)]
     pub fn slide_blank_to(&self, to: usize) -> Board {

@@ -118,7 +118,7 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{Board, Shape, MOVE_ORDER};
+    use crate::puzzle::{Board, Neighbors, Shape};
     use crate::search::Limits;
     use crate::util::Rng;
     use std::collections::HashSet;
@@ -141,19 +141,9 @@ mod tests {
                 _ => (Shape::S3X3, 200),
             };
             let goal = Board::standard_goal(shape);
-            let mut start = (0..moves).fold(goal, |b, _| {
-                b.apply(MOVE_ORDER[rng.below(4) as usize]).unwrap_or(b)
-            });
+            let mut start = Neighbors::of(shape).random_walk(goal, moves, &mut rng);
             if i % 5 == 4 {
-                // Two tiles swapped: the other parity, unsolvable.
-                let mut tiles = start.tiles();
-                let (a, b) = if tiles[0] == 0 || tiles[1] == 0 {
-                    (7, 8)
-                } else {
-                    (0, 1)
-                };
-                tiles.swap(a, b);
-                start = Board::from_tiles(shape, &tiles);
+                start = start.with_parity_flipped(); // unsolvable
             }
             // The search tests the goal as it generates, so it would look for the start
             // itself through the whole space (the registry answers that case first).

@@ -348,15 +348,7 @@ mod tests {
                         start = crate::space::unlabel(&farthest[k - 60], &goal);
                     }
                     if k % 4 == 3 {
-                        // Two tiles swapped: the other parity.
-                        let mut tiles = start.tiles();
-                        let (i, j) = if tiles[0] == 0 || tiles[1] == 0 {
-                            (2, 3)
-                        } else {
-                            (0, 1)
-                        };
-                        tiles.swap(i, j);
-                        start = Board::from_tiles(shape, &tiles);
+                        start = start.with_parity_flipped();
                     }
                     if k % 8 == 5 {
                         start = goal;
