@@ -178,6 +178,9 @@ struct Search<'a, K: Key> {
     tags: Vec<K::Tagged>,
     /// Scratch space for sorting `tags`.
     spare: Vec<K::Tagged>,
+    /// The goal is not in the set (it is unless it is the start): its first child in a chunk
+    /// is then new, and the search ends there.
+    goal_unseen: bool,
 }
 
 impl<'a, K: Key> Search<'a, K> {
@@ -208,6 +211,7 @@ impl<'a, K: Key> Search<'a, K> {
             fresh: Vec::new(),
             tags: Vec::new(),
             spare: Vec::new(),
+            goal_unseen: problem.goal != start,
         }
     }
 
@@ -229,6 +233,8 @@ impl<'a, K: Key> Search<'a, K> {
     /// Fills `tags` with the keys of the children of `queue[head..end]`, tagged with their
     /// places in the order the generic BFS generates them. The children themselves are made
     /// again by [`Search::replay`] (a few instructions each): cheaper than storing them.
+    /// Stops at the goal's first child, where the replay will end, so the last chunk of a
+    /// solved search sorts and inserts only what comes before the goal.
     fn generate(&mut self, end: usize) {
         self.tags.clear();
         for node in &self.queue[self.head..end] {
@@ -237,6 +243,9 @@ impl<'a, K: Key> Search<'a, K> {
             for &(_, to) in moves.as_slice() {
                 let cells = board.slide_blank_to(to as usize).packed();
                 self.tags.push(K::tag(cells, self.tags.len() as u32));
+                if cells == self.goal && self.goal_unseen {
+                    return; // the replay ends here: nothing after it need be inserted
+                }
             }
         }
     }
