@@ -42,11 +42,14 @@ const NARROW_CELLS: usize = 9;
 /// The most parents whose children are inserted as one batch. Big enough that a batch's keys
 /// are dense in the set (thousands of inserts share their upper levels) and that most
 /// repeats within a BFS layer fall in one batch (each then costs no insert), small enough
-/// that its tagged keys (some 120 kB) stay in the L2 cache between the sort, the inserts
-/// and the replay. Measured on 3x3 (150 cases, medians, two rounds on a shared machine):
-/// 256 parents 15.0-15.5 ms, 2048 12.7-13.1, 8192 11.5-13.0, whole layers 12.4-14.3; the
-/// unbatched search 16.2-16.5.
-const CHUNK: usize = 8192;
+/// that its tagged keys (some 220 kB, and as much again to sort them) stay in the L2 cache
+/// between the sort, the inserts and the replay. Measured on 3x3 (150 cases, medians, two
+/// rounds on a shared machine): 256 parents 15.0-15.5 ms, 2048 12.7-13.1, 8192 11.5-13.0,
+/// whole layers 12.4-14.3; the unbatched search 16.2-16.5. Once a chunk stopped at the goal
+/// (so a bigger last chunk no longer inserted more children past it), 16,384 became about
+/// 5% faster than 8,192 (300 cases, 6 alternating runs, medians 8.87-9.83 ms against
+/// 9.22-11.57); 32,768, 65,536 and whole layers were no faster than 16,384.
+const CHUNK: usize = 16_384;
 
 /// A key of the ordered set, and that key tagged with a child's place in its chunk so that a
 /// plain sort orders the children by key and, among equal keys, in generation order.
@@ -178,9 +181,6 @@ struct Search<'a, K: Key> {
     tags: Vec<K::Tagged>,
     /// Scratch space for sorting `tags`.
     spare: Vec<K::Tagged>,
-    /// The goal is not in the set (it is unless it is the start): its first child in a chunk
-    /// is then new, and the search ends there.
-    goal_unseen: bool,
 }
 
 impl<'a, K: Key> Search<'a, K> {
@@ -211,7 +211,6 @@ impl<'a, K: Key> Search<'a, K> {
             fresh: Vec::new(),
             tags: Vec::new(),
             spare: Vec::new(),
-            goal_unseen: problem.goal != start,
         }
     }
 
@@ -234,7 +233,9 @@ impl<'a, K: Key> Search<'a, K> {
     /// places in the order the generic BFS generates them. The children themselves are made
     /// again by [`Search::replay`] (a few instructions each): cheaper than storing them.
     /// Stops at the goal's first child, where the replay will end, so the last chunk of a
-    /// solved search sorts and inserts only what comes before the goal.
+    /// solved search sorts and inserts only what comes before the goal. (That child is new:
+    /// the goal is in the set before it only if it is the start, and no child is the start,
+    /// since each of its neighbours is queued from it and a child never undoes its move.)
     fn generate(&mut self, end: usize) {
         self.tags.clear();
         for node in &self.queue[self.head..end] {
@@ -243,7 +244,7 @@ impl<'a, K: Key> Search<'a, K> {
             for &(_, to) in moves.as_slice() {
                 let cells = board.slide_blank_to(to as usize).packed();
                 self.tags.push(K::tag(cells, self.tags.len() as u32));
-                if cells == self.goal && self.goal_unseen {
+                if cells == self.goal {
                     return; // the replay ends here: nothing after it need be inserted
                 }
             }
@@ -456,6 +457,10 @@ mod tests {
                 let (start, goal) = (random_board(shape, &mut rng), random_board(shape, &mut rng));
                 agrees(start, goal, limits(i, &mut rng));
             }
+            // The start as the goal (the registry answers it without a search): no child is
+            // the start, so the search runs to exhaustion, every chunk generated whole.
+            let goal = random_board(shape, &mut rng);
+            assert_eq!(agrees(goal, goal, Limits::default()), Status::Unsolvable);
         }
         for shape in [Shape::new(4, 3).unwrap(), Shape::new(3, 4).unwrap()] {
             let goal = Board::standard_goal(shape);
