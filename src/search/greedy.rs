@@ -10,7 +10,7 @@ use super::{Outcome, Problem, SolveOptions};
 /// The registry entry: greedy best-first search with the heuristic of the run's [`super::Config`].
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "greedy",
-    describe: "greedy best-first search: ranked by h alone (--heuristic), any path, fast",
+    describe: "greedy best-first search: ranked by h alone (--heuristic), any path, few expansions",
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Greedy>::new("greedy", c))
     }),
