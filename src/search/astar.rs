@@ -201,25 +201,28 @@ impl Open for Buckets {
 
 /// The open list of weighted A* and greedy search, whose ranks (`den·g + num·h`, or `h`
 /// with paths of any length) would make buckets by `f` then `g` sparse and large: a binary
-/// heap, O(log n) a push or pop.
+/// heap, O(log n) a push or pop. An entry is one `u128`, ordered as the search pops: the
+/// rank (inverted, so the smallest is the greatest) in the high 64 bits, then `g` (the
+/// deeper first), then the node's arena index (the newest first: every push stores a new
+/// node, so indices rise in push order). One integer compare where a tuple took four.
 #[derive(Default)]
 struct Heap {
-    heap: std::collections::BinaryHeap<(std::cmp::Reverse<u64>, u32, u32, u32)>,
-    pushed: u32,
+    heap: std::collections::BinaryHeap<u128>,
 }
 
 impl Open for Heap {
     #[inline]
     fn push(&mut self, f: u64, g: u32, idx: u32) -> u32 {
-        self.pushed = self.pushed.wrapping_add(1);
-        self.heap.push((std::cmp::Reverse(f), g, self.pushed, idx));
+        self.heap
+            .push(((u64::MAX - f) as u128) << 64 | (g as u128) << 32 | idx as u128);
         0
     }
     #[inline]
     fn pop(&mut self, nodes: &[Node]) -> Option<(u32, u32, Node)> {
-        self.heap
-            .pop()
-            .map(|(_, g, _, idx)| (g, idx, nodes[idx as usize]))
+        self.heap.pop().map(|entry| {
+            let (g, idx) = ((entry >> 32) as u32, entry as u32);
+            (g, idx, nodes[idx as usize])
+        })
     }
     fn len(&self) -> usize {
         self.heap.len()
