@@ -28,8 +28,8 @@
 //! goal tested as each new child is queued. A chunk's generation stops at the goal's first
 //! child, but the set may still hold children generated after the budget's stop, so `stored`
 //! is counted, not read from the set: the set's size before the chunk plus the new children
-//! queued so far. The set itself may pass the
-//! `max_states` guard by at most one chunk's children.
+//! queued so far. The set itself may pass the `max_states` guard by at most one chunk's
+//! children.
 
 use super::bfs::{path_to, Node, NO_MOVE};
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};

@@ -156,20 +156,24 @@ fn a_board_of_the_other_parity_is_answered_without_building_tables() {
     // Two tiles of the goal swapped: unsolvable by parity. Before the check came first, the
     // pattern databases were built for it (on 4x4, a minute and 1.5 GB) and then not used.
     let dir = temp_dir("solve-parity-pdb");
-    let out = run_ok(&[
-        "solve",
-        "-s",
-        "idastar",
-        "--heuristic",
-        "pdb",
-        "--pdb-dir",
-        dir.to_str().unwrap(),
-        "--steps",
-        "--size",
-        "4x3",
-        "2 1 3 4 5 6 7 8 9 10 11 x",
-    ]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "-1");
+    // `solve --steps` on a 4x3 board with pattern databases cached in `dir`.
+    let steps = |board: &str| {
+        let out = run_ok(&[
+            "solve",
+            "-s",
+            "idastar",
+            "--heuristic",
+            "pdb",
+            "--pdb-dir",
+            dir.to_str().unwrap(),
+            "--steps",
+            "--size",
+            "4x3",
+            board,
+        ]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    assert_eq!(steps("2 1 3 4 5 6 7 8 9 10 11 x"), "-1");
     let files: Vec<_> = std::fs::read_dir(&dir)
         .map(|d| d.flatten().map(|e| e.file_name()).collect())
         .unwrap_or_default();
@@ -178,20 +182,7 @@ fn a_board_of_the_other_parity_is_answered_without_building_tables() {
         "tables written for an unsolvable board: {files:?}"
     );
     // A solvable board in the same directory does build them: the check above can fail.
-    let out = run_ok(&[
-        "solve",
-        "-s",
-        "idastar",
-        "--heuristic",
-        "pdb",
-        "--pdb-dir",
-        dir.to_str().unwrap(),
-        "--steps",
-        "--size",
-        "4x3",
-        "1 2 3 4 5 6 7 8 9 10 x 11",
-    ]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1");
+    assert_eq!(steps("1 2 3 4 5 6 7 8 9 10 x 11"), "1");
     assert!(
         std::fs::read_dir(&dir).unwrap().next().is_some(),
         "no table was cached"
