@@ -128,6 +128,33 @@ fn export(s: &str) -> Result<(&'static Format, PathBuf), String> {
     Ok((tilebench::report::format(name)?, PathBuf::from(file)))
 }
 
+fn compare_export(
+    s: &str,
+) -> Result<(&'static tilebench::compare::render::Format, PathBuf), String> {
+    let (name, file) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: write FORMAT=FILE, e.g. markdown=compare.md"))?;
+    if file.is_empty() {
+        return Err(format!("`{s}`: no file after `=`"));
+    }
+    Ok((
+        tilebench::compare::render::format(name)?,
+        PathBuf::from(file),
+    ))
+}
+
+/// compare's `--export` long help: every format with its line.
+fn compare_export_help() -> String {
+    let mut s = String::from(
+        "Also write the comparison in FORMAT to FILE (repeatable), e.g. \
+         --export markdown=compare.md\n",
+    );
+    for f in tilebench::compare::render::FORMATS {
+        s.push_str(&format!("\n  {:17} {}", f.name, f.describe));
+    }
+    s
+}
+
 /// `--export`'s long help: every format with its line.
 fn export_help() -> String {
     let mut s = String::from(
@@ -401,9 +428,10 @@ pub struct SpaceArgs {
 #[derive(Args, Debug)]
 #[command(allow_negative_numbers = true)]
 pub struct CompareArgs {
-    /// BASELINE CURRENT: results directories or their cases.csv, or directories of replicate
-    /// runs (with --baseline, CURRENT only; with --strategies, one RESULTS)
-    #[arg(value_name = "RESULTS", num_args = 1..=2, required = true)]
+    /// BASELINE CURRENT [MORE…]: results directories or their cases.csv, or directories of
+    /// replicate runs; each is compared against the first (or --reference). With --baseline,
+    /// the runs compared with the saved baseline; with --strategies, one RESULTS
+    #[arg(value_name = "RESULTS", required = true)]
     pub runs: Vec<PathBuf>,
     /// Use the saved baseline results/baselines/NAME as BASELINE
     #[arg(long = "baseline", value_name = "NAME")]
@@ -420,13 +448,24 @@ pub struct CompareArgs {
     /// interval says
     #[arg(long, value_name = "PERCENT", default_value_t = 2.0, value_parser = percent)]
     pub noise_threshold: f64,
-    /// Compare two strategies of one run (or of replicate runs): A against B, case by case
-    #[arg(long, value_name = "A,B")]
-    pub strategies: Option<String>,
-    /// Also write the comparison as Markdown to FILE (for a pull-request comment)
+    /// Compare strategies of one run (or of replicate runs), case by case: A,B compares A
+    /// against B; with more, each against the last (or --reference)
+    #[arg(long, value_name = "A,B,…", value_delimiter = ',')]
+    pub strategies: Option<Vec<String>>,
+    /// The side every other is compared against: a run (as given, or its directory's name),
+    /// or with --strategies a strategy (default: the first run, the last strategy)
+    #[arg(long, value_name = "NAME")]
+    pub reference: Option<String>,
+    /// Compare every pair of runs (or strategies), not only each against the reference
+    #[arg(long)]
+    pub all_pairs: bool,
+    /// Also write the comparison in FORMAT to FILE (repeatable): markdown, json, junit
+    #[arg(long = "export", value_name = "FORMAT=FILE", long_help = compare_export_help(), value_parser = compare_export)]
+    pub exports: Vec<(&'static tilebench::compare::render::Format, PathBuf)>,
+    /// The same as --export markdown=FILE
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
-    /// Also write the comparison as JSON to FILE (for dashboards), intervals included
+    /// The same as --export json=FILE
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
     /// How many per-case differences to list

@@ -21,6 +21,7 @@
 #![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 pub mod check;
+pub mod compare;
 pub mod error;
 pub mod external;
 pub mod harness;

@@ -12,14 +12,17 @@
 //! it lacks are settled as they come). Rows with one key in a run (a repeated id) are paired
 //! in their order of appearance: the n-th with the n-th.
 
-use super::{Key, Side};
+use super::sides::Side;
+use crate::harness::record::RowStatus;
+use crate::report::cases_csv::Rows;
 use std::collections::{HashMap, VecDeque};
-use tilebench::harness::record::RowStatus;
-use tilebench::report::cases_csv::Rows;
+
+/// A row's key: (input, id — or `line N` —, solver).
+pub(crate) type Key = (String, String, String);
 
 /// What compare reads of a row.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Val {
+pub(crate) struct Val {
     /// The row's place among the rows its run gives the join (lists are in this order).
     pub seq: u64,
     /// The row's line in its input file.
@@ -32,7 +35,7 @@ pub(super) struct Val {
 }
 
 /// One run's cases.csv, read a row at a time.
-pub(super) struct Stream {
+pub(crate) struct Stream {
     rows: Rows,
     /// `--strategies`: only this strategy's rows, under this label.
     pick: Option<(String, String)>,
@@ -49,7 +52,7 @@ pub(super) struct Stream {
 
 impl Stream {
     /// Opens `side`'s cases.csv; rows of inputs not in `ranks` are left out.
-    pub(super) fn open(side: &Side, ranks: &HashMap<String, usize>) -> Result<Stream, String> {
+    pub(crate) fn open(side: &Side, ranks: &HashMap<String, usize>) -> Result<Stream, String> {
         Ok(Stream {
             rows: Rows::open(&side.path)?,
             pick: side.pick.clone(),
@@ -105,13 +108,13 @@ struct Group {
 }
 
 /// Streams joined by key.
-pub(super) struct Join {
+pub(crate) struct Join {
     streams: Vec<Stream>,
     waiting: HashMap<Key, Group>,
 }
 
 impl Join {
-    pub(super) fn new(streams: Vec<Stream>) -> Join {
+    pub(crate) fn new(streams: Vec<Stream>) -> Join {
         Join {
             streams,
             waiting: HashMap::new(),
@@ -148,7 +151,7 @@ impl Join {
     ///
     /// # Errors
     /// A row a stream cannot read (the message names the file and line).
-    pub(super) fn run(mut self, mut emit: impl FnMut(&Key, &[Option<Val>])) -> Result<(), String> {
+    pub(crate) fn run(mut self, mut emit: impl FnMut(&Key, &[Option<Val>])) -> Result<(), String> {
         let n = self.streams.len();
         loop {
             let next = (0..n)
