@@ -382,3 +382,6 @@ mod tests {
         assert!(plan.check().is_err());
     }
 }
+
+#[cfg(test)]
+mod engine_tests;
