@@ -941,3 +941,67 @@ fn rows_in_another_order_are_matched_all_the_same() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("REGRESSION: 1 wrong answer(s)"), "{text}");
 }
+
+/// `compare A B C`: C is compared too (against A), the exit code says any pair regressed,
+/// the exports hold every pair, and a third run is never dropped silently.
+#[test]
+fn a_third_run_is_compared_against_the_reference() {
+    let a = fresh_run("cmp-three-a", &[]);
+    let b = fresh_run("cmp-three-b", &[]);
+    let c = fresh_run("cmp-three-c", &[]);
+    edit(&c, "astar", 40, "steps", |s| {
+        format!("{}", s.parse::<u32>().unwrap() + 2)
+    });
+    let md = c.join("cmp.md");
+    let xml = c.join("cmp.json");
+    let o = bin()
+        .arg("compare")
+        .args([&a, &b, &c])
+        .args(["--export", &format!("markdown={}", md.display())])
+        .args(["--export", &format!("json={}", xml.display())])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(&format!(
+            "compare: baseline {} vs current {}",
+            a.display(),
+            c.display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("add --all-pairs"), "{text}");
+    assert!(text.contains("REGRESSION in 1 of 2 comparisons"), "{text}");
+    assert!(
+        text.contains(&format!("{}: baseline solved in", named("41", "astar"))),
+        "{text}"
+    );
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.starts_with("❌"), "{md}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&xml).unwrap()).unwrap();
+    assert_eq!(v["pairs"][1]["regressed"], true);
+    assert_eq!(v["pairs"][0]["regressed"], false);
+
+    // --reference by directory name, and every pair.
+    let name = c.file_name().unwrap().to_str().unwrap();
+    let o = bin()
+        .arg("compare")
+        .args([&a, &b, &c])
+        .args(["--reference", name])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("REGRESSION in 2 of 2 comparisons"), "{text}");
+    let o = bin()
+        .arg("compare")
+        .args([&a, &b, &c])
+        .arg("--all-pairs")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(text.contains("REGRESSION in 2 of 3 comparisons"), "{text}");
+    assert!(!text.contains("add --all-pairs"), "{text}");
+}
