@@ -9,6 +9,7 @@ pub mod cases_csv;
 pub mod hgrm;
 pub mod html;
 pub mod run_json;
+pub mod settings;
 
 /// Declares the export formats' modules and lists them, in the order given.
 macro_rules! formats {
