@@ -115,7 +115,9 @@ pub fn run(args: RunArgs) -> CmdResult {
     let check = args.check.then(|| allow_limit(&args)).transpose()?;
     let terminal = super::terminal::Terminal::new(quiet);
     interrupt::install();
-    let run = match execute(plan(args)?, &terminal, &interrupt::STOP).map_err(|e| e.to_string())? {
+    let mut plan = plan(args)?;
+    plan.allow_limit = check.clone().unwrap_or_default();
+    let run = match execute(plan, &terminal, &interrupt::STOP).map_err(|e| e.to_string())? {
         Ending::Finished(run) => run,
         Ending::Stopped(s) => {
             eprintln!(

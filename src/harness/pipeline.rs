@@ -500,7 +500,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     let rows = (Cases::Spooled(&run.cases), &optimal[..], &run.plan.limits);
     let (summaries, digest) = done.write(&grid, rows, &mut run.info)?;
     let total = grid.len();
-    let baseline = exports(&run.plan, &dir, &summaries)?;
+    let baseline = exports(&run.plan, &dir, (&summaries, &run.info, &digest))?;
     Ok(Ending::Finished(Box::new(Finished {
         dir,
         cases: run.cases.len(),
@@ -521,10 +521,16 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
 fn exports(
     plan: &RunPlan,
     dir: &RunDir,
-    summaries: &[StrategySummary],
+    (summaries, info, digest): (&[StrategySummary], &RunInfo, &Digest),
 ) -> Result<Option<(String, PathBuf)>> {
+    let run = crate::report::RunExport {
+        summaries,
+        info,
+        digest,
+        allow_limit: &plan.allow_limit,
+    };
     for e in &plan.exports {
-        std::fs::write(&e.path, e.format.export.render(summaries))
+        std::fs::write(&e.path, e.format.export.render_run(&run))
             .map_err(|err| Error::output(format!("cannot write {}: {err}", e.path.display())))?;
     }
     Ok(match &plan.save_baseline {

@@ -61,6 +61,9 @@ pub struct RunPlan {
     pub shard: Option<Shard>,
     /// Extra summary exports.
     pub exports: Vec<Export>,
+    /// The `limit` rows `--check` accepts (`--allow-limit`), for exports of the checks
+    /// (JUnit); none by default.
+    pub allow_limit: crate::check::AllowLimit,
     /// Also save the run as this baseline.
     pub save_baseline: Option<String>,
     /// The command line, for run.json and the resume hint.
@@ -86,6 +89,7 @@ impl RunPlan {
             mode: OutMode::New,
             shard: None,
             exports: Vec::new(),
+            allow_limit: Default::default(),
             save_baseline: None,
             command: Vec::new(),
         }

@@ -1,8 +1,9 @@
 //! The per-solver figures in Bencher Metric Format (BMF), the JSON the Bencher dashboard
 //! reads: `{"<benchmark>": {"<measure>": {"value": …, "lower_value": …, "upper_value": …}}}`,
-//! one benchmark per solver (`--export bmf=FILE`).
+//! one benchmark per solver (`--export bmf=FILE`), named `tilebench/<dataset>/<solver>[<settings>]`
+//! (see [`super::names`]).
 
-use super::{Format, StrategySummary, SummaryExport};
+use super::{names, Format, RunExport, StrategySummary, SummaryExport};
 use serde_json::{json, Map, Value};
 
 /// The registry entry.
@@ -16,7 +17,18 @@ pub const FORMAT: Format = Format {
 pub struct Bencher;
 
 impl SummaryExport for Bencher {
+    /// Without the run's dataset and settings: benchmarks named `tilebench/<solver>`.
     fn render(&self, summaries: &[StrategySummary]) -> String {
+        bmf(summaries, |s| format!("tilebench/{s}"))
+    }
+
+    fn render_run(&self, run: &RunExport<'_>) -> String {
+        bmf(run.summaries, |s| names::benchmark_name(run.info, s))
+    }
+}
+
+/// The BMF document, each solver's benchmark named by `name`.
+fn bmf(summaries: &[StrategySummary], name: impl Fn(&str) -> String) -> String {
         let mut root = Map::new();
         for s in summaries {
             let mut measures = json!({
@@ -36,8 +48,7 @@ impl SummaryExport for Bencher {
                     measures[measure] = json!({ "value": v });
                 }
             }
-            root.insert(format!("tilebench/{}", s.strategy), measures);
+            root.insert(name(&s.strategy), measures);
         }
         serde_json::to_string_pretty(&Value::Object(root)).expect("JSON") + "\n"
-    }
 }

@@ -1,7 +1,9 @@
 //! The per-solver figures as github-action-benchmark's `customSmallerIsBetter` input:
-//! `[{"name", "unit", "value", "range"}]` (`--export github-benchmark=FILE`).
+//! `[{"name", "unit", "value", "range"}]` (`--export github-benchmark=FILE`), named
+//! `tilebench/<dataset>/<solver>[<settings>] p50 latency` and `… mean expanded` (see
+//! [`super::names`]).
 
-use super::{Format, StrategySummary, SummaryExport};
+use super::{names, Format, RunExport, StrategySummary, SummaryExport};
 use serde_json::{json, Value};
 
 /// The registry entry.
@@ -15,23 +17,34 @@ pub const FORMAT: Format = Format {
 pub struct GithubActionBenchmark;
 
 impl SummaryExport for GithubActionBenchmark {
+    /// Without the run's dataset and settings: entries named `<solver> p50 latency`.
     fn render(&self, summaries: &[StrategySummary]) -> String {
+        entries(summaries, |s| s.to_string())
+    }
+
+    fn render_run(&self, run: &RunExport<'_>) -> String {
+        entries(run.summaries, |s| names::benchmark_name(run.info, s))
+    }
+}
+
+/// The entries, each solver's named by `name`.
+fn entries(summaries: &[StrategySummary], name: impl Fn(&str) -> String) -> String {
         let mut entries = Vec::new();
         for s in summaries {
+            let name = name(&s.strategy);
             entries.push(json!({
-                "name": format!("{} p50 latency", s.strategy),
+                "name": format!("{name} p50 latency"),
                 "unit": "us",
                 "value": s.latency_p50_us,
                 "range": format!("p99 {:.3}", s.latency_p99_us),
             }));
             if let Some(mean) = s.expanded_mean {
                 entries.push(json!({
-                    "name": format!("{} mean expanded", s.strategy),
+                    "name": format!("{name} mean expanded"),
                     "unit": "nodes",
                     "value": mean,
                 }));
             }
         }
         serde_json::to_string_pretty(&Value::Array(entries)).expect("JSON") + "\n"
-    }
 }

@@ -8,7 +8,9 @@
 pub mod cases_csv;
 pub mod hgrm;
 pub mod html;
+pub mod names;
 pub mod run_json;
+pub mod settings;
 
 /// Declares the export formats' modules and lists them, in the order given.
 macro_rules! formats {
@@ -21,7 +23,7 @@ macro_rules! formats {
 
 // The summary's export formats, one file each (a [`SummaryExport`] and a
 // `pub const FORMAT: Format`). Adding one is its file and its name here.
-formats!(markdown, bencher, github_benchmark, summary, table);
+formats!(markdown, bencher, github_benchmark, summary, table, junit);
 
 /// One export format: a name for `--export NAME=FILE`, a line for the help, the renderer.
 pub struct Format {
@@ -65,8 +67,28 @@ use std::time::Duration;
 
 /// Renders per-solver summaries as text in one format.
 pub trait SummaryExport {
-    /// The whole file.
+    /// The whole file, from the summaries alone.
     fn render(&self, summaries: &[StrategySummary]) -> String;
+
+    /// The whole file, for a finished run: what `run --export` writes. Formats that need
+    /// more than the summaries (the dataset and settings in benchmark names, the checks'
+    /// findings) read it from `run`; the others render the summaries.
+    fn render_run(&self, run: &RunExport<'_>) -> String {
+        self.render(run.summaries)
+    }
+}
+
+/// What a finished run gives its exports: the summaries, run.json's contents and the
+/// checks' findings.
+pub struct RunExport<'a> {
+    /// Per solver, as in summary.csv.
+    pub summaries: &'a [StrategySummary],
+    /// The run's run.json: inputs, options, machine.
+    pub info: &'a run_json::RunInfo,
+    /// What the checks found over the rows.
+    pub digest: &'a crate::harness::verdict::Digest,
+    /// The `limit` rows `--check` accepts (`--allow-limit`; none without it).
+    pub allow_limit: &'a crate::check::AllowLimit,
 }
 
 /// A percentile (`q` in 0–1) of a latency histogram in nanoseconds, as µs: the one definition

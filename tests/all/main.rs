@@ -7,6 +7,7 @@ mod common;
 mod answers;
 mod args;
 mod census;
+mod ci_outputs;
 mod corpus;
 mod docs;
 mod external;

@@ -428,7 +428,13 @@ fn markdown_and_dashboard_exports() {
     assert_eq!(md.lines().count(), 2 + STRATEGIES);
     let bmf: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(bmf).unwrap()).unwrap();
-    assert!(bmf["tilebench/astar"]["latency"]["value"].as_f64().unwrap() > 0.0);
+    // No input: the built-in samples, `seeds`.
+    assert!(
+        bmf["tilebench/seeds/astar"]["latency"]["value"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
     let gab: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(gab).unwrap()).unwrap();
     let entries = gab.as_array().unwrap();
@@ -436,6 +442,7 @@ fn markdown_and_dashboard_exports() {
     assert!(entries
         .iter()
         .all(|e| e["name"].is_string() && e["unit"].is_string() && e["value"].is_number()));
+    assert_eq!(entries[0]["name"], "tilebench/seeds/bfs-set p50 latency");
 }
 
 #[test]
