@@ -2,6 +2,7 @@
 //! latency figure. The renderers ([`super::render`]) read these; nothing here is formatted
 //! text but the example rows of the lists and the notes, which are sentences.
 
+use crate::report::settings::{self as run_settings, SettingChange};
 use crate::stats::{self, Interval};
 
 /// A latency figure of a paired comparison.
@@ -260,6 +261,9 @@ pub struct PairComparison {
     /// What the reader should know: inputs paired by checksum, what the latency intervals
     /// can see, cases left out.
     pub notes: Vec<String>,
+    /// How the two runs' settings differ (their run.json files; empty for two solvers of
+    /// one run, and for runs without a readable run.json, which a note names).
+    pub settings: Vec<SettingChange>,
     /// Per solver, in order of appearance (the baseline's first).
     pub solvers: Vec<SolverComparison>,
     /// The lists of rows: wrong (or differing) answers, more work, missing counters, missing,
@@ -288,6 +292,15 @@ impl PairComparison {
     /// Whether any solver's latency failed the gate.
     pub fn latency_regressed(&self) -> bool {
         self.solvers.iter().any(SolverComparison::latency_regressed)
+    }
+
+    /// The changed settings that can explain a difference in `counter` of `solver` (a
+    /// heuristic for `expanded`, a thread count for latency, …).
+    pub fn causes(&self, solver: &str, counter: run_settings::Counter) -> Vec<&SettingChange> {
+        self.settings
+            .iter()
+            .filter(|c| c.affects(solver, counter))
+            .collect()
     }
 
     /// Whether a latency figure was computed for any solver.

@@ -480,6 +480,10 @@ pub(crate) fn compare_pair(
         .enumerate()
         .map(|(rank, input)| (input, rank))
         .collect();
+    let settings = match kind {
+        PairKind::Runs => settings_of(base_side, cur_side),
+        PairKind::Solvers => (Vec::new(), None),
+    };
     let mut found = Findings {
         kind,
         solvers: solvers(&[base_side, cur_side], &ranks),
@@ -507,7 +511,29 @@ pub(crate) fn compare_pair(
     join::Join::new(streams)
         .run(|k, vals| found.add(k, vals))
         .map_err(CompareError::Results)?;
-    Ok(finish(found, kind, labels, th))
+    let mut pair = finish(found, kind, labels, th);
+    pair.settings = settings.0;
+    pair.notes.extend(settings.1);
+    Ok(pair)
+}
+
+/// How the two runs' settings differ, from their run.json files; a note instead when one
+/// cannot be read (the settings are then not compared, and the note says so).
+fn settings_of(
+    base: &Side,
+    cur: &Side,
+) -> (Vec<crate::report::settings::SettingChange>, Option<String>) {
+    use crate::report::settings::{diff, Settings};
+    let dir = |s: &Side| s.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    match (Settings::load(&dir(base)), Settings::load(&dir(cur))) {
+        (Ok(b), Ok(c)) => (diff(&b, &c), None),
+        (Err(e), _) | (_, Err(e)) => (
+            Vec::new(),
+            Some(format!(
+                "the runs' settings were not compared: {e}"
+            )),
+        ),
+    }
 }
 
 /// The pair's result from what was found: per-solver figures, notes, lists, verdict.
@@ -551,6 +577,7 @@ fn finish(
         current,
         runs,
         notes,
+        settings: Vec::new(),
         solvers,
         lists,
         matched,

@@ -10,6 +10,7 @@ use super::model::{
     SolverComparison,
 };
 use super::pair::fmt_pct;
+use crate::report::settings::Counter as Moved;
 
 /// Declares the comparison export formats' modules and lists them, in the order given.
 macro_rules! formats {
@@ -99,14 +100,38 @@ fn work_verdict(p: f64, max_work_increase: f64) -> &'static str {
     }
 }
 
-/// A count of bad rows: regressed when there are any.
-fn count_row(s: &str, metric: &str, n: usize) -> Vec<String> {
-    let verdict = if n > 0 { "regressed" } else { "unchanged" };
+/// A count of bad rows: regressed when there are any (with the changed settings that can
+/// explain it).
+fn count_row(s: &str, metric: &str, n: usize, why: &str) -> Vec<String> {
+    let verdict = if n > 0 {
+        format!("regressed{why}")
+    } else {
+        "unchanged".into()
+    };
     row(
         s,
         metric,
-        [String::new(), n.to_string(), String::new(), verdict.into()],
+        [String::new(), n.to_string(), String::new(), verdict],
     )
+}
+
+/// ` (heuristic changed)`: the settings that changed between the runs and can move one of
+/// `counters` of `solver`, as a note beside its regression; empty when none.
+pub fn cause(pair: &PairComparison, solver: &str, counters: &[Moved]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for c in counters {
+        for change in pair.causes(solver, *c) {
+            let name = change.setting.name();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} changed)", names.join(", "))
+    }
 }
 
 /// A counter total's row.
@@ -152,7 +177,9 @@ fn work_rows(body: &mut Vec<Vec<String>>, pair: &PairComparison, s: &SolverCompa
         }
         return;
     }
-    body.push(count_row(name, "wrong answers", s.wrong));
+    let answers = cause(pair, name, &[Moved::Status, Moved::Steps]);
+    body.push(count_row(name, "wrong answers", s.wrong, &answers));
+    let work = cause(pair, name, &[Moved::Expanded, Moved::Generated]);
     for (counter, t) in &s.work {
         match t.change_pct() {
             None => body.push(row(
@@ -165,22 +192,22 @@ fn work_rows(body: &mut Vec<Vec<String>>, pair: &PairComparison, s: &SolverCompa
                     "not compared".into(),
                 ],
             )),
-            Some(p) => body.push(total_row(name, counter.column(), t, work_verdict(p, max))),
+            Some(p) => {
+                let verdict = match work_verdict(p, max) {
+                    "regressed" => format!("regressed{work}"),
+                    v => v.to_string(),
+                };
+                body.push(total_row(name, counter.column(), t, &verdict));
+            }
         }
     }
     if s.cases_with_more_work > 0 {
-        body.push(count_row(
-            name,
-            "cases with more work",
-            s.cases_with_more_work,
-        ));
+        let n = s.cases_with_more_work;
+        body.push(count_row(name, "cases with more work", n, &work));
     }
     if s.rows_missing_a_counter > 0 {
-        body.push(count_row(
-            name,
-            "rows missing a counter",
-            s.rows_missing_a_counter,
-        ));
+        let n = s.rows_missing_a_counter;
+        body.push(count_row(name, "rows missing a counter", n, ""));
     }
 }
 
@@ -204,9 +231,16 @@ pub fn latency_change(f: &LatencyFigure) -> String {
     )
 }
 
-/// A solver's latency rows.
-fn latency_rows(body: &mut Vec<Vec<String>>, s: &SolverComparison) {
+/// A solver's latency rows (a slower figure with the changed settings that can explain it).
+fn latency_rows(body: &mut Vec<Vec<String>>, pair: &PairComparison, s: &SolverComparison) {
+    let why = cause(pair, &s.solver, &[Moved::Latency]);
     for f in &s.latency {
+        let slower = f.interval.low > 1.0;
+        let word = if slower {
+            format!("{}{why}", f.word())
+        } else {
+            f.word().to_string()
+        };
         let fmt = |x: f64| {
             if f.figure == Figure::PerCase {
                 format!("{x:.3}×")
@@ -221,7 +255,7 @@ fn latency_rows(body: &mut Vec<Vec<String>>, s: &SolverComparison) {
                 fmt(f.baseline),
                 fmt(f.current),
                 latency_change(f),
-                f.word().into(),
+                word,
             ],
         ));
     }
@@ -232,7 +266,7 @@ pub fn pair_table(pair: &PairComparison, max_work_increase: f64) -> Vec<Vec<Stri
     let mut body = Vec::new();
     for s in &pair.solvers {
         work_rows(&mut body, pair, s, max_work_increase);
-        latency_rows(&mut body, s);
+        latency_rows(&mut body, pair, s);
     }
     body
 }
@@ -292,6 +326,9 @@ pub fn text(c: &Comparison) -> String {
         out += &format!("compare: {}\n", pair.title());
         for n in &pair.notes {
             out += &format!("compare: note: {n}\n");
+        }
+        for change in &pair.settings {
+            out += &format!("compare: setting changed: {change}\n");
         }
         out += "\n";
         let header = header(pair);
