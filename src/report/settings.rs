@@ -339,6 +339,14 @@ impl Settings {
         Ok(Settings::from_object(&o))
     }
 
+    /// The settings of a run in memory (what its run.json says or will say).
+    pub fn from_info(info: &super::run_json::RunInfo) -> Settings {
+        match serde_json::to_value(info) {
+            Ok(Value::Object(o)) => Settings::from_object(&o),
+            _ => Settings::default(),
+        }
+    }
+
     fn from_object(o: &serde_json::Map<String, Value>) -> Settings {
         let mut values = BTreeMap::new();
         // `null` means "not set" for options, "not known" for facts of the machine.
@@ -704,6 +712,18 @@ mod tests {
         assert!(changes[2].affects("mine", Counter::Latency));
         assert!(!changes[2].affects("astar", Counter::Latency));
         assert!(changes[0].affects("astar", Counter::Steps));
+    }
+
+    #[test]
+    fn a_run_in_memory_has_the_settings_of_its_run_json() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/results/baselines/ci/run.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let info: crate::report::run_json::RunInfo = serde_json::from_str(&text).unwrap();
+        let from_file = Settings::from_json(&text).unwrap();
+        let from_info = Settings::from_info(&info);
+        assert_eq!(from_file.get(&Setting::Heuristic), Some("manhattan"));
+        // The file predates `weight`; the struct fills it in as empty, which is unknown too.
+        assert_eq!(from_info, from_file);
     }
 
     #[test]

@@ -281,3 +281,47 @@ fn export_names_differ_by_dataset_and_by_the_settings_a_solver_reads() {
         &"tilebench/random-a/wastar[heuristic=linear-conflict,weight=2] p50 latency".into()
     ));
 }
+
+#[test]
+fn junit_of_a_run_with_nothing_to_check_fails_and_skips_rather_than_passes() {
+    let dir = temp_dir("junit-nothing");
+    let data = dir.join("bad.csv");
+    std::fs::write(&data, "id,start\r\n1,1 2 3 4 5 6 7 8 8\r\n").unwrap();
+    let xml = dir.join("check.xml");
+    let out = bin()
+        .args([
+            "run",
+            data.to_str().unwrap(),
+            "-s",
+            "astar",
+            "--check",
+            "-q",
+        ])
+        .args(["--out", dir.join("run").to_str().unwrap()])
+        .args(["--export", &format!("junit={}", xml.display())])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = std::fs::read_to_string(xml).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let case = |suite: &str, name: &str| {
+        doc.descendants()
+            .find(|n| {
+                n.has_tag_name("testcase")
+                    && n.attribute("classname") == Some(suite)
+                    && n.attribute("name") == Some(name)
+            })
+            .unwrap_or_else(|| panic!("no {suite}/{name}\n{text}"))
+    };
+    let has = |n: roxmltree::Node, tag: &str| n.children().any(|c| c.has_tag_name(tag));
+    assert!(has(case("dataset", "invalid rows"), "failure"));
+    assert!(has(case("dataset", "rows checked"), "failure"));
+    for check in ["replay", "expected_steps", "limit"] {
+        assert!(has(case("astar", check), "skipped"), "{check}\n{text}");
+    }
+    let failure = case("dataset", "invalid rows")
+        .children()
+        .find(|c| c.has_tag_name("failure"))
+        .unwrap();
+    assert!(failure.text().unwrap().contains("bad.csv:2: "), "{text}");
+}
