@@ -524,14 +524,17 @@ fn settings_of(
     cur: &Side,
 ) -> (Vec<crate::report::settings::SettingChange>, Option<String>) {
     use crate::report::settings::{diff, Settings};
-    let dir = |s: &Side| s.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let dir = |s: &Side| {
+        s.path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default()
+    };
     match (Settings::load(&dir(base)), Settings::load(&dir(cur))) {
         (Ok(b), Ok(c)) => (diff(&b, &c), None),
         (Err(e), _) | (_, Err(e)) => (
             Vec::new(),
-            Some(format!(
-                "the runs' settings were not compared: {e}"
-            )),
+            Some(format!("the runs' settings were not compared: {e}")),
         ),
     }
 }

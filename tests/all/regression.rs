@@ -1005,3 +1005,78 @@ fn a_third_run_is_compared_against_the_reference() {
     assert!(text.contains("REGRESSION in 2 of 3 comparisons"), "{text}");
     assert!(!text.contains("add --all-pairs"), "{text}");
 }
+
+/// A baseline made with `--heuristic linear-conflict` against a run with `manhattan`: the
+/// changed setting is listed before the verdict and named beside astar's regression (not
+/// bfs-hash's, which does not read it); the JUnit export has a test case per solver and
+/// check, astar's `work` failed, and the exports carry the setting too.
+#[test]
+fn a_changed_heuristic_is_named_beside_the_regression_it_explains() {
+    let a = fresh_run("cmp-heur-a", &["--heuristic", "linear-conflict"]);
+    let b = fresh_run("cmp-heur-b", &["--heuristic", "manhattan"]);
+    let xml = b.join("cmp.xml");
+    let json = b.join("cmp.json");
+    let (code, text) = compare(
+        &a,
+        &b,
+        &[
+            "--export",
+            &format!("junit={}", xml.display()),
+            "--export",
+            &format!("json={}", json.display()),
+        ],
+    );
+    assert_eq!(code, 1, "{text}");
+    let setting = text
+        .lines()
+        .find(|l| l.starts_with("compare: setting changed: heuristic: linear-conflict → manhattan"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(setting.contains("astar"), "{setting}");
+    let astar = text
+        .lines()
+        .find(|l| l.starts_with("astar") && l.contains("expanded (total)"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(astar.ends_with("regressed (heuristic changed)"), "{astar}");
+    let hash = text
+        .lines()
+        .find(|l| l.starts_with("bfs-hash") && l.contains("expanded (total)"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(hash.ends_with("unchanged"), "{hash}");
+
+    let xml = std::fs::read_to_string(&xml).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let cases: Vec<(String, String, bool)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|n| {
+            (
+                n.attribute("classname").unwrap().to_string(),
+                n.attribute("name").unwrap().to_string(),
+                n.children().any(|c| c.has_tag_name("failure")),
+            )
+        })
+        .collect();
+    for solver in ["astar", "bfs-hash"] {
+        for check in ["answers", "work", "counters", "latency"] {
+            assert!(
+                cases.iter().any(|(c, n, _)| c == solver && n == check),
+                "{solver} {check} in {xml}"
+            );
+        }
+    }
+    let failed: Vec<_> = cases.iter().filter(|c| c.2).collect();
+    assert_eq!(failed.len(), 1, "{xml}");
+    assert_eq!(
+        (failed[0].0.as_str(), failed[0].1.as_str()),
+        ("astar", "work")
+    );
+    assert!(xml.contains("(heuristic changed)"), "{xml}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["pairs"][0]["settings"][0]["setting"], "heuristic");
+
+    // The same settings: nothing listed.
+    let (code, text) = compare(&a, &a, &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("setting changed"), "{text}");
+}

@@ -65,6 +65,22 @@ fn figure(f: &LatencyFigure) -> Value {
     v
 }
 
+/// One changed setting: its name, both values, the counters it can move and for which
+/// solvers (null: all).
+fn setting(c: &crate::report::settings::SettingChange) -> Value {
+    use crate::report::settings::Scope;
+    json!({
+        "setting": c.setting.name(),
+        "baseline": c.base,
+        "current": c.current,
+        "can_change": c.counters.iter().map(|k| k.column()).collect::<Vec<_>>(),
+        "solvers": match &c.scope {
+            Scope::All => None,
+            Scope::Solvers(names) => Some(names.clone()),
+        },
+    })
+}
+
 /// One pair as an object.
 fn pair(p: &PairComparison) -> Value {
     let solvers: Vec<Value> = p
@@ -114,6 +130,7 @@ fn pair(p: &PairComparison) -> Value {
         "regressed": p.regressed,
         "verdict": p.verdict(),
         "notes": p.notes,
+        "settings": p.settings.iter().map(setting).collect::<Vec<_>>(),
         "runs": {"baseline": p.runs.0, "current": p.runs.1},
         "missing_rows": p.count(ListKind::Missing),
         "new_rows": p.count(ListKind::New),

@@ -23,7 +23,7 @@ macro_rules! formats {
 
 // One file each (a [`ComparisonExport`] and a `pub const FORMAT: Format`); adding a format is
 // its file and its name here.
-formats!(markdown, json);
+formats!(markdown, json, junit);
 
 /// Renders a whole comparison as one file's text.
 pub trait ComparisonExport {
@@ -251,12 +251,7 @@ fn latency_rows(body: &mut Vec<Vec<String>>, pair: &PairComparison, s: &SolverCo
         body.push(row(
             &s.solver,
             latency_metric(f.figure),
-            [
-                fmt(f.baseline),
-                fmt(f.current),
-                latency_change(f),
-                word,
-            ],
+            [fmt(f.baseline), fmt(f.current), latency_change(f), word],
         ));
     }
 }
