@@ -169,3 +169,6 @@ pub fn html_fragment(data: &Data) -> String {
         render::html::tables(&ranking)
     )
 }
+
+#[cfg(test)]
+mod tests;
