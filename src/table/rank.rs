@@ -80,12 +80,12 @@ fn standing(data: &Data, s: usize) -> Standing {
     st
 }
 
-/// The ranking as a table: rank, solver, run, right, optimal, wrong, not answered, median
+/// The ranking as a table, a row per solver in rank order: solver, rank, right, optimal, wrong, not answered, median
 /// µs, and how the solver was timed.
 pub fn ranking(data: &Data) -> Table {
     let header: Vec<String> = [
-        "rank",
         "solver",
+        "rank",
         "right",
         "optimal",
         "wrong",
@@ -102,8 +102,8 @@ pub fn ranking(data: &Data) -> Table {
         .map(|(i, st)| {
             let solver = &data.solvers[st.solver];
             vec![
-                Value::Int(i as i64 + 1),
                 Value::Text(solver.label.clone()),
+                Value::Int(i as i64 + 1),
                 Value::Int(st.right as i64),
                 Value::Int(st.optimal as i64),
                 Value::Int(st.wrong as i64),
@@ -140,7 +140,7 @@ pub fn ranking(data: &Data) -> Table {
         name: "ranking".into(),
         title: "Ranking".into(),
         header,
-        first_value: 2,
+        first_value: 1,
         rows,
         notes: vec![format!(
             "Sorted by right answers, then optimal answers, then median time. Of {} tasks: \

@@ -32,3 +32,4 @@ mod rundir;
 mod solve;
 mod solvers;
 mod students;
+mod table;
