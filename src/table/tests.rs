@@ -233,7 +233,10 @@ fn missing_is_empty_in_csv_and_a_dash_elsewhere_never_zero() {
         .filter(|r| &r[1] == "b.csv" && &r[2] != "tasks")
         .collect();
     assert_eq!(b.len(), 3);
-    assert!(b.iter().all(|r| &r[3] == "" && &r[4] == "false"), "{b:?}");
+    assert!(
+        b.iter().all(|r| r[3].is_empty() && &r[4] == "false"),
+        "{b:?}"
+    );
     assert!(md.contains("| b.csv | 0 | — | — | — |"), "{md}");
 }
 

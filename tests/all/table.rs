@@ -369,7 +369,10 @@ fn rows_by_depth_and_size_and_labels_without_clashes() {
         "--out",
         run.to_str().unwrap(),
     ]);
-    let md = table(&["--by", "depth", "-a", "coverage"], &[run.clone()]);
+    let md = table(
+        &["--by", "depth", "-a", "coverage"],
+        std::slice::from_ref(&run),
+    );
     // One run: plain solver names; depths ascending.
     assert!(md.contains("| depth | tasks | astar | idastar |"), "{md}");
     let depths: Vec<i64> = md
@@ -380,7 +383,10 @@ fn rows_by_depth_and_size_and_labels_without_clashes() {
         depths.len() > 5 && depths.windows(2).all(|w| w[0] < w[1]),
         "{depths:?}"
     );
-    let md = table(&["--by", "size", "-a", "steps:max"], &[run.clone()]);
+    let md = table(
+        &["--by", "size", "-a", "steps:max"],
+        std::slice::from_ref(&run),
+    );
     assert!(md.contains("| 3x3 |"), "{md}");
     let html = table(&["-f", "html"], &[run]);
     assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<strong class=\"best\">"));
