@@ -147,6 +147,16 @@ fn coverage_table(data: &Data, groups: &[(String, Vec<usize>)], by: GroupBy) -> 
     }
 }
 
+/// The tasks of `tasks` an aggregate of `a` is over: those every solver answered right, and
+/// that the attribute applies to (some solver has a value: the steps of an unsolvable task,
+/// the suboptimality of a task of unknown optimum have none).
+fn common(data: &Data, a: Attribute, tasks: &[usize]) -> Vec<usize> {
+    data.common(tasks)
+        .into_iter()
+        .filter(|&t| (0..data.solvers.len()).any(|s| a.value(data, t, s).is_some()))
+        .collect()
+}
+
 /// The aggregate of one solver's values over `tasks`: missing unless every task has one.
 fn aggregate(data: &Data, m: Measure, tasks: &[usize], s: usize) -> Value {
     let values: Option<Vec<f64>> = tasks
@@ -172,12 +182,12 @@ fn measure_table(data: &Data, groups: &[(String, Vec<usize>)], m: Measure, by: G
     let mut rows: Vec<Row> = groups
         .iter()
         .map(|(label, tasks)| {
-            let common = data.common(tasks);
+            let common = common(data, m.attribute, tasks);
             row(label.clone(), common.len(), values(&common), false, false)
         })
         .collect();
     let all: Vec<usize> = (0..data.tasks.len()).collect();
-    let common = data.common(&all);
+    let common = common(data, m.attribute, &all);
     rows.push(row(
         "all".into(),
         common.len(),
@@ -202,9 +212,9 @@ fn measure_table(data: &Data, groups: &[(String, Vec<usize>)], m: Measure, by: G
         rows,
         notes: vec![format!(
             "{}: the {} of {}{unit} over the tasks of the row that every solver answered \
-             right (Lab's rule: each solver measured on the same tasks); tasks: how many, {} \
-             of the {} tasks in all.{} A solver without the value on one of them shows —. The \
-             lowest of each row is in bold.",
+             right (Lab's rule: each solver measured on the same tasks) and that have the \
+             attribute; tasks: how many, {} of the {} tasks in all.{} A solver without the \
+             value on one of them shows —. The lowest of each row is in bold.",
             m.name(),
             m.aggregate.words(),
             m.attribute.name(),
@@ -257,7 +267,7 @@ fn per_task_table(data: &Data, a: Attribute) -> Table {
     let over = if a == Attribute::Coverage {
         all
     } else {
-        data.common(&all)
+        common(data, a, &all)
     };
     let mut cells = vec![Value::Text(format!(
         "{} ({} tasks)",

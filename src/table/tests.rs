@@ -311,3 +311,30 @@ fn the_report_fragment_holds_the_coverage_table_and_the_ranking() {
     assert_eq!(html.matches("<table").count(), 2);
     assert!(!html.contains("<html"));
 }
+
+#[test]
+fn steps_leave_out_unsolvable_tasks_instead_of_missing_every_value() {
+    let mut d = data();
+    // A fifth task, unsolvable, proved so by every solver.
+    d.tasks.push(task("a.csv", 5, Some(-1)));
+    d.outcomes
+        .push(vec![Some(Outcome::new(RowStatus::Unsolvable)); 3]);
+    let t = &build(
+        &d,
+        &Spec {
+            measures: vec![
+                "steps:mean".parse().unwrap(),
+                "suboptimality".parse().unwrap(),
+            ],
+            ..Spec::default()
+        },
+    );
+    // Input a: tasks 0 and 2 have steps (4 and 10; prog's 12), the unsolvable task none.
+    assert_eq!(
+        numbers(&t[0].rows[0])[1..],
+        [Some(2.0), Some(7.0), Some(7.0), Some(8.0)]
+    );
+    let sub = numbers(&t[1].rows[0]);
+    assert_eq!(sub[1..4], [Some(2.0), Some(1.0), Some(1.0)]);
+    assert!((sub[4].unwrap() - 1.1).abs() < 1e-9, "{sub:?}");
+}
