@@ -221,6 +221,8 @@ pub enum Command {
     Plot(PlotArgs),
     /// One self-contained HTML page of one or more runs: summaries, paired comparisons, charts
     Report(ReportArgs),
+    /// The tables papers print: coverage, aggregates per input, size or depth, per task, a ranking
+    Table(TableArgs),
     /// Combine the outputs of `run --shard I/N` runs into one run, as if it had run whole
     Merge(MergeArgs),
     /// Build (or check) the pattern databases of a board and goal ahead of a run
@@ -522,6 +524,36 @@ pub struct ReportArgs {
     /// The page's title (default: the runs' names)
     #[arg(long)]
     pub title: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// Results directories written by `tilebench run`, or their cases.csv; solvers of the same name in two runs are labelled RUN/SOLVER
+    #[arg(value_name = "RESULTS", required = true)]
+    pub runs: Vec<PathBuf>,
+    /// What the rows are: `input` (the dataset file), `size` (the board) or `depth` (the optimal length)
+    #[arg(long, value_name = "BY", default_value = "input", value_parser = PossibleValuesParser::new(tilebench::table::GroupBy::NAMES).try_map(|s| s.parse::<tilebench::table::GroupBy>()))]
+    pub by: tilebench::table::GroupBy,
+    /// A table of ATTRIBUTE[:AGGREGATE] per row and solver (repeatable, or comma-separated), e.g. coverage, expanded:gmean, latency:p50, suboptimality:mean [default: coverage,expanded:gmean,latency:gmean unless --per-task or --rank]
+    #[arg(
+        long,
+        short = 'a',
+        value_name = "ATTRIBUTE[:AGGREGATE]",
+        value_delimiter = ','
+    )]
+    pub attribute: Vec<String>,
+    /// Also a table of every task × solver for this attribute
+    #[arg(long, value_name = "ATTRIBUTE")]
+    pub per_task: Option<String>,
+    /// Also the ranking: solvers by right answers, then optimal answers, then median time, with how each was timed
+    #[arg(long)]
+    pub rank: bool,
+    /// Output format
+    #[arg(long, short = 'f', default_value = "md", value_parser = PossibleValuesParser::new(tilebench::table::render::names()))]
+    pub format: String,
+    /// Write to FILE instead of stdout
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// Where pattern databases are cached and how the tiles are grouped (`run`, `solve`, `pdb`).

@@ -32,6 +32,7 @@ pub mod report;
 pub mod search;
 pub mod space;
 pub mod stats;
+pub mod table;
 pub mod util;
 
 pub use error::{Error, Result};

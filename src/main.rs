@@ -21,6 +21,7 @@ fn main() {
         Command::Merge(a) => commands::merge::run(a),
         Command::Plot(a) => commands::plot::run(a),
         Command::Report(a) => commands::report::run(a),
+        Command::Table(a) => commands::table::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

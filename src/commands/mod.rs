@@ -10,6 +10,7 @@ pub mod report;
 pub mod run;
 pub mod solve;
 pub mod space;
+pub mod table;
 pub mod terminal;
 pub mod verify;
 

@@ -33,3 +33,4 @@ mod rundir;
 mod solve;
 mod solvers;
 mod students;
+mod table;

@@ -1,0 +1,53 @@
+//! Table formats, one file each: a [`Render`] implementation and its `pub const FORMAT`.
+//! Adding one is its file and its name in the `formats!` line below.
+
+use super::{Table, TableError};
+
+/// Renders typed tables as the text of one file.
+pub trait Render {
+    /// The whole text: every table, its title and notes.
+    fn render(&self, tables: &[Table]) -> String;
+}
+
+/// One table format: a name for `--format`, a line for the help, the renderer.
+pub struct Format {
+    /// The name on the command line.
+    pub name: &'static str,
+    /// One line for `--help` and the docs.
+    pub describe: &'static str,
+    /// The renderer.
+    pub render: &'static (dyn Render + Sync),
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Declares the formats' modules and lists them, in the order given.
+macro_rules! formats {
+    ($($m:ident),+ $(,)?) => {
+        $(pub mod $m;)+
+        /// The table formats (`table --format NAME`).
+        pub const FORMATS: &[Format] = &[$($m::FORMAT),+];
+    };
+}
+
+formats!(md, tex, csv, html);
+
+/// The formats' names, in order.
+pub fn names() -> Vec<&'static str> {
+    FORMATS.iter().map(|f| f.name).collect()
+}
+
+/// The format called `name`.
+///
+/// # Errors
+/// No format has that name ([`TableError::UnknownFormat`] lists them).
+pub fn format(name: &str) -> Result<&'static Format, TableError> {
+    FORMATS
+        .iter()
+        .find(|f| f.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| TableError::UnknownFormat(name.to_string()))
+}
