@@ -424,8 +424,14 @@ fn markdown_and_dashboard_exports() {
         gab.to_str().unwrap(),
     ]);
     let md = std::fs::read_to_string(md).unwrap();
-    assert!(md.starts_with("| strategy |"));
-    assert_eq!(md.lines().count(), 2 + STRATEGIES);
+    // A verdict line (every built-in is right on the samples), then the table.
+    let (verdict, table) = md.split_once("\n\n").unwrap();
+    assert!(
+        verdict.starts_with("✅ **tilebench run**: every check passed"),
+        "{verdict}"
+    );
+    assert!(table.starts_with("| strategy |"));
+    assert_eq!(table.lines().count(), 2 + STRATEGIES);
     let bmf: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(bmf).unwrap()).unwrap();
     // No input: the built-in samples, `seeds`.
