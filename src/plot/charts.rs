@@ -674,13 +674,11 @@ pub fn throughput(runs: &[RunData]) -> Result<String, String> {
         .enumerate()
         .flat_map(|(ri, run)| {
             let order = &order;
-            run.strategies
-                .iter()
-                .filter(|s| s.cases_per_s > 0.0 && s.cases_per_s.is_finite())
-                .map(move |s| {
-                    let si = order.iter().position(|n| n == &s.name).unwrap_or(0);
-                    (si, ri, s.cases_per_s)
-                })
+            run.strategies.iter().filter_map(move |s| {
+                let v = s.cases_per_s.filter(|v| *v > 0.0 && v.is_finite())?;
+                let si = order.iter().position(|n| n == &s.name).unwrap_or(0);
+                Some((si, ri, v))
+            })
         })
         .collect();
     if bars.is_empty() {

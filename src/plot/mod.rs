@@ -29,12 +29,12 @@ pub enum LatencySource {
 pub struct StrategyData {
     /// The strategy's name, as summary.csv writes it.
     pub name: String,
-    /// Latency of the searched rows, in nanoseconds (may be empty).
+    /// Latency of the answered rows (solved, unsolvable), in nanoseconds (may be empty).
     pub latency_ns: Histogram<u64>,
     /// Solved rows by optimal length: (steps, mean expanded, rows), ascending steps.
     pub expanded_by_steps: Vec<(u32, f64, usize)>,
-    /// summary.csv's `cases_per_s`.
-    pub cases_per_s: f64,
+    /// summary.csv's `cases_per_s` (answered rows a second; `None` when not measured).
+    pub cases_per_s: Option<f64>,
     /// The rows of the strategy for the per-case charts, in cases.csv order: every row, or
     /// in a large run a sample of at most [`MAX_POINTS`] (see [`StrategyData::every`]).
     pub cases: Vec<CasePoint>,
@@ -267,7 +267,7 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
 /// One strategy's rows of a cases.csv, added up as they are read.
 #[derive(Default)]
 struct Aggregate {
-    /// Latency of the searched rows (without an interval log; none if no row has one).
+    /// Latency of the answered rows (without an interval log; none if no row has one).
     latency: Option<Histogram<u64>>,
     /// Solved rows by steps: expanded summed, rows.
     by_steps: BTreeMap<u32, (f64, usize)>,
@@ -282,7 +282,8 @@ fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
         agg.insert(r.strategy.clone(), Aggregate::default());
     }
     let a = agg.get_mut(&r.strategy).expect("inserted");
-    if let (false, Some(ns)) = (logged, r.latency_ns) {
+    // As the run's own histograms: answers judged right only (not limit, wrong or error).
+    if let (false, true, Some(ns)) = (logged, r.status.answered(), r.latency_ns) {
         a.latency
             .get_or_insert_with(new_histogram)
             .saturating_record(ns.max(1));

@@ -19,14 +19,18 @@ impl SummaryExport for Bencher {
     fn render(&self, summaries: &[StrategySummary]) -> String {
         let mut root = Map::new();
         for s in summaries {
-            let mut measures = json!({
-                "latency": {
-                    "value": s.latency_p50_us * 1000.0,
-                    "lower_value": s.latency_p50_us * 1000.0,
-                    "upper_value": s.latency_p99_us * 1000.0,
-                },
-                "throughput": { "value": s.cases_per_s },
-            });
+            let mut measures = json!({});
+            // Figures not measured (a batch-mode program, no answer right) are left out.
+            if let (Some(p50), Some(p99)) = (s.latency_p50_us, s.latency_p99_us) {
+                measures["latency"] = json!({
+                    "value": p50 * 1000.0,
+                    "lower_value": p50 * 1000.0,
+                    "upper_value": p99 * 1000.0,
+                });
+            }
+            if let Some(v) = s.cases_per_s {
+                measures["throughput"] = json!({ "value": v });
+            }
             // Counters are left out for external programs that do not report them.
             for (measure, value) in [
                 ("expanded", s.expanded_mean),

@@ -18,12 +18,15 @@ impl SummaryExport for GithubActionBenchmark {
     fn render(&self, summaries: &[StrategySummary]) -> String {
         let mut entries = Vec::new();
         for s in summaries {
-            entries.push(json!({
-                "name": format!("{} p50 latency", s.strategy),
-                "unit": "us",
-                "value": s.latency_p50_us,
-                "range": format!("p99 {:.3}", s.latency_p99_us),
-            }));
+            // Left out when not measured (a batch-mode program, no answer right).
+            if let (Some(p50), Some(p99)) = (s.latency_p50_us, s.latency_p99_us) {
+                entries.push(json!({
+                    "name": format!("{} p50 latency", s.strategy),
+                    "unit": "us",
+                    "value": p50,
+                    "range": format!("p99 {p99:.3}"),
+                }));
+            }
             if let Some(mean) = s.expanded_mean {
                 entries.push(json!({
                     "name": format!("{} mean expanded", s.strategy),

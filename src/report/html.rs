@@ -147,12 +147,11 @@ fn summary_tables(h: &mut String, runs: &[RunData], page_dir: &Path) {
              <th>p50 µs</th><th>p99 µs</th><th>max µs</th><th>cases/s</th></tr>",
         );
         for s in &run.summaries {
-            let mean = s.expanded_mean.map_or(String::new(), |m| format!("{m:.1}"));
+            use crate::report::table::figure;
             let _ = write!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-                 <td>{}</td><td>{mean}</td><td>{:.1}</td><td>{:.1}</td><td>{:.1}</td>\
-                 <td>{:.0}</td></tr>",
+                 <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(&s.strategy),
                 s.cases,
                 s.solved,
@@ -160,10 +159,11 @@ fn summary_tables(h: &mut String, runs: &[RunData], page_dir: &Path) {
                 s.limit,
                 s.errors,
                 s.wrong,
-                s.latency_p50_us,
-                s.latency_p99_us,
-                s.latency_max_us,
-                s.cases_per_s
+                figure(s.expanded_mean, 1),
+                figure(s.latency_p50_us, 1),
+                figure(s.latency_p99_us, 1),
+                figure(s.latency_max_us, 1),
+                figure(s.cases_per_s, 0)
             );
         }
         h.push_str("</table>");
