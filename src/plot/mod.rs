@@ -2,11 +2,13 @@
 //!
 //! [`load`] reads what a run wrote (summary.csv, cases.csv, latency.hlog) into a [`RunData`];
 //! [`charts`] draws the charts with plotters' SVG backend (text is written as SVG `<text>`,
-//! so no font is loaded). Several runs are overlaid, each series labelled
-//! `<run dir name>/<strategy>`.
+//! so no font is loaded). Several runs are overlaid; a series is labelled by its strategy, or
+//! `<run dir name>/<strategy>` where two runs hold that name ([`select::label`]). [`draw`]
+//! draws them all for a [`select::Selection`] of the pairs to compare.
 
 pub mod charts;
 pub mod per_case;
+pub mod select;
 
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::new_histogram;
@@ -22,6 +24,33 @@ pub enum LatencySource {
     IntervalLog,
     /// Rebuilt from cases.csv's `latency_ns` (runs without a latency.hlog).
     CasesCsv,
+}
+
+/// The charts of some runs, with the pairs they compare and what was left out.
+pub struct Drawn {
+    /// The pairs compared (scatter charts, and `report`'s comparisons).
+    pub plan: select::Plan,
+    /// The charts drawn and left out.
+    pub charts: charts::Charts,
+    /// One sentence per thing left out: pairs beyond the cap, then charts with nothing to
+    /// draw.
+    pub notes: Vec<String>,
+}
+
+/// Every chart of `runs`, the scatter charts for the pairs `selection` picks.
+///
+/// # Errors
+/// A `--reference` that names no solver or more than one; a chart that cannot be drawn.
+pub fn draw(runs: &[RunData], selection: &select::Selection) -> Result<Drawn, String> {
+    let plan = selection.plan(runs).map_err(|e| e.to_string())?;
+    let charts = charts::all(runs, &plan)?;
+    let mut notes = plan.notes(runs);
+    notes.extend(charts.notes());
+    Ok(Drawn {
+        plan,
+        charts,
+        notes,
+    })
 }
 
 /// One strategy of one run.
