@@ -484,7 +484,7 @@ pub struct PairArgs {
     #[arg(long)]
     pub all_pairs: bool,
     /// The most pairs compared and drawn; those beyond are left out and named
-    #[arg(long, value_name = "N", default_value_t = tilebench::plot::select::DEFAULT_MAX_PAIRS)]
+    #[arg(long, value_name = "N", default_value_t = tilebench::plot::select::DEFAULT_MAX_PAIRS, value_parser = whole::<usize>(1, 1_000_000))]
     pub max_pairs: usize,
 }
 
