@@ -728,6 +728,37 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<Chart, String> {
     .map(Chart::Drawn)
 }
 
+/// The bars' legend, in the order of the tables; a solver without a bar says so. `bars` are
+/// (strategy index in `order`, run index, value).
+fn bar_legend(
+    runs: &[RunData],
+    order: &[String],
+    bars: &[(usize, usize, f64)],
+) -> Vec<LegendEntry> {
+    let mut legend = Vec::new();
+    for (ri, run) in runs.iter().enumerate() {
+        for s in &run.strategies {
+            let st = style_in(order, &s.name, ri);
+            let mut label = label(runs, ri, &s.name);
+            if !bars
+                .iter()
+                .any(|&(si, r, _)| r == ri && order[si] == s.name)
+            {
+                label += " (none)";
+            }
+            legend.push(LegendEntry {
+                label,
+                colour: st.rgb(),
+                swatch: Swatch::Bar {
+                    run: ri,
+                    marker: st.marker,
+                },
+            });
+        }
+    }
+    legend
+}
+
 /// Cases per second per strategy, as bars (grouped by strategy when runs are overlaid).
 ///
 /// # Errors
@@ -777,28 +808,7 @@ pub fn throughput(runs: &[RunData]) -> Result<Chart, String> {
             }
         }),
     };
-    // The legend in the order of the tables; a solver without a bar says so.
-    let mut legend = Vec::new();
-    for (ri, run) in runs.iter().enumerate() {
-        for s in &run.strategies {
-            let st = style_in(&order, &s.name, ri);
-            let mut label = label(runs, ri, &s.name);
-            if !bars
-                .iter()
-                .any(|&(si, r, _)| r == ri && order[si] == s.name)
-            {
-                label += " (none)";
-            }
-            legend.push(LegendEntry {
-                label,
-                colour: st.rgb(),
-                swatch: Swatch::Bar {
-                    run: ri,
-                    marker: st.marker,
-                },
-            });
-        }
-    }
+    let legend = bar_legend(runs, &order, &bars);
     let width = 0.8 / runs.len() as f64;
     let (y_lo, y_hi) = (y.lo, y.hi);
     draw(&title, &x, &y, &legend, |chart| {

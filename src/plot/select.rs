@@ -6,6 +6,7 @@
 //! Nothing is dropped silently: the pairs beyond the cap are kept in [`Plan::left_out`], and
 //! [`Plan::notes`] says what was left out and how to include it.
 
+use super::per_case::Side;
 use super::RunData;
 
 /// The most pairs compared and drawn by default (each pair is a comparison and two scatter
@@ -280,13 +281,7 @@ impl Plan {
     }
 
     /// The pairs with their labels: ((x label, x), (y label, y)).
-    pub fn labelled<'a>(
-        &self,
-        runs: &'a [RunData],
-    ) -> Vec<(
-        (String, &'a super::StrategyData),
-        (String, &'a super::StrategyData),
-    )> {
+    pub fn labelled<'a>(&self, runs: &'a [RunData]) -> Vec<(Side<'a>, Side<'a>)> {
         let side = |id: SolverId| (label_of(runs, id), &runs[id.run].strategies[id.solver]);
         self.pairs
             .iter()
