@@ -337,10 +337,20 @@ pub(super) fn draw(
             .titled(title, (FONT, 24).into_font().color(&BLACK))
             .map_err(err)?;
         let (main, side) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        // Tick labels too long to sit side by side (15 solvers' names under their bars) are
+        // written downwards.
+        let longest = x.ticks.iter().map(|&t| (x.label)(t).chars().count()).max();
+        let room = (WIDTH - LEGEND_WIDTH - 120) as usize / x.ticks.len().max(1);
+        let turned = longest.is_some_and(|n| n * 8 + 6 > room);
+        let label_area = if turned {
+            longest.map_or(58, |n| (n as u32 * 8 + 40).min(200))
+        } else {
+            58
+        };
         let mut chart = ChartBuilder::on(&main)
             .margin(14)
             .margin_top(8)
-            .x_label_area_size(58)
+            .x_label_area_size(label_area)
             .y_label_area_size(92)
             .build_cartesian_2d(x.ranged(), y.ranged())
             .map_err(err)?;
@@ -349,9 +359,24 @@ pub(super) fn draw(
             .configure_mesh()
             .x_desc(x.title.as_str())
             .y_desc(y.title.as_str())
-            .x_label_formatter(&|c| xl(*c))
+            .x_label_formatter(&|c| {
+                let l = xl(*c);
+                if turned {
+                    // plotters centres a label on its tick: no-break spaces (which SVG does
+                    // not collapse) before it move the turned text below the axis.
+                    let pad = "\u{a0}".repeat(l.chars().count() * 2 + 2);
+                    format!("{pad}{l}")
+                } else {
+                    l
+                }
+            })
             .y_label_formatter(&|c| yl(*c))
             .label_style((FONT, 15))
+            .x_label_style(if turned {
+                (FONT, 14).into_font().transform(FontTransform::Rotate90)
+            } else {
+                (FONT, 15).into_font()
+            })
             .axis_desc_style((FONT, 17))
             .bold_line_style(BLACK.mix(0.18))
             .light_line_style(BLACK.mix(0.06))
