@@ -101,13 +101,13 @@ fn main() {
     };
     for s in &run.summaries {
         println!(
-            "{:9} {:5} solved, {:4} not optimal, {:3} wrong, p50 {:>8.1} µs, mean expanded {:>10.1}",
+            "{:9} {:5} solved, {:4} not optimal, {:3} wrong, p50 {:>8} µs, mean expanded {:>10}",
             s.strategy,
             s.solved,
             s.non_optimal,
             s.wrong,
-            s.latency_p50_us,
-            s.expanded_mean.unwrap_or(0.0)
+            tilebench::report::table::figure(s.latency_p50_us, 1),
+            tilebench::report::table::figure(s.expanded_mean, 1)
         );
     }
     println!("results in {}", run.dir.path().display());

@@ -510,14 +510,44 @@ pub struct PlotArgs {
     /// missing; default: the RESULTS directory when there is one, required for several)
     #[arg(long, short = 'o', value_name = "DIR")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub pairs: PairArgs,
+}
+
+/// Which solvers `plot` and `report` compare (scatter charts, paired comparisons).
+#[derive(Args, Debug)]
+pub struct PairArgs {
+    /// The solver every other one (of every run) is compared with: SOLVER when one run alone
+    /// holds that name, else RUN/SOLVER [default: the first solver of the first run]
+    #[arg(long, value_name = "NAME", conflicts_with = "all_pairs")]
+    pub reference: Option<String>,
+    /// Compare every pair of solvers instead of each with the reference
+    #[arg(long)]
+    pub all_pairs: bool,
+    /// The most pairs compared and drawn; those beyond are left out and named
+    #[arg(long, value_name = "N", default_value_t = tilebench::plot::select::DEFAULT_MAX_PAIRS, value_parser = whole::<usize>(1, 1_000_000))]
+    pub max_pairs: usize,
+}
+
+impl PairArgs {
+    /// The library's selection.
+    pub fn selection(&self) -> tilebench::plot::select::Selection {
+        tilebench::plot::select::Selection {
+            reference: self.reference.clone(),
+            all_pairs: self.all_pairs,
+            max_pairs: self.max_pairs,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Results directories written by `tilebench run`; with several, the first is the
-    /// baseline each strategy of the second is compared with
+    /// Results directories written by `tilebench run`: every solver of every run is compared
+    /// with the reference (see --reference), or every pair with --all-pairs
     #[arg(value_name = "RESULTS", required = true)]
     pub runs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub pairs: PairArgs,
     /// The HTML file to write
     #[arg(long, short = 'o', value_name = "FILE", default_value = "report.html")]
     pub out: PathBuf,

@@ -2,7 +2,7 @@
 
 use super::{CmdResult, OK};
 use crate::cli::PlotArgs;
-use tilebench::plot::{self, charts, LatencySource};
+use tilebench::plot::{self, LatencySource};
 
 pub fn run(args: PlotArgs) -> CmdResult {
     let out = match (&args.out, args.runs.as_slice()) {
@@ -16,7 +16,7 @@ pub fn run(args: PlotArgs) -> CmdResult {
         }
     };
     let runs = plot::load_all(&args.runs)?;
-    let svgs = charts::all(&runs)?;
+    let drawn = plot::draw(&runs, &args.pairs.selection())?;
     std::fs::create_dir_all(&out)
         .map_err(|e| format!("cannot create the output directory {}: {e}", out.display()))?;
     for run in &runs {
@@ -28,8 +28,11 @@ pub fn run(args: PlotArgs) -> CmdResult {
             );
         }
     }
+    for note in &drawn.notes {
+        eprintln!("plot: {note}");
+    }
     let mut written = Vec::new();
-    for (name, svg) in svgs {
+    for (name, svg) in &drawn.charts.drawn {
         let p = out.join(name);
         std::fs::write(&p, svg).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         written.push(p.display().to_string());

@@ -2,7 +2,7 @@
 
 use super::{CmdResult, OK};
 use crate::cli::ReportArgs;
-use tilebench::plot::{self, charts};
+use tilebench::plot;
 use tilebench::report::html;
 
 pub fn run(args: ReportArgs) -> CmdResult {
@@ -14,8 +14,7 @@ pub fn run(args: ReportArgs) -> CmdResult {
         ));
     }
     let runs = plot::load_all(&args.runs)?;
-    let svgs = charts::all(&runs)?;
-    let compared = html::comparisons(&runs);
+    let report = html::Report::new(&runs, &args.pairs.selection())?;
     let title = args.title.unwrap_or_else(|| {
         let names: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
         format!("tilebench: {}", names.join(" vs "))
@@ -24,9 +23,12 @@ pub fn run(args: ReportArgs) -> CmdResult {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => std::path::PathBuf::from("."),
     };
-    let text = html::page(&title, &runs, &compared, &svgs, &page_dir);
+    let text = html::page(&title, &runs, &report, &page_dir);
     tilebench::util::atomic_write(&args.out, |w| std::io::Write::write_all(w, text.as_bytes()))?;
-    for c in &compared {
+    for note in &report.notes {
+        eprintln!("report: {note}");
+    }
+    for c in &report.compared {
         eprintln!(
             "{}: {}",
             tilebench::stats::faster_or_slower(
@@ -41,7 +43,7 @@ pub fn run(args: ReportArgs) -> CmdResult {
     eprintln!(
         "tilebench: wrote {} ({} charts)",
         args.out.display(),
-        svgs.len()
+        report.charts.drawn.len()
     );
     Ok(OK)
 }

@@ -46,10 +46,10 @@ pub fn fmt_pct(p: f64) -> String {
     }
 }
 
-/// A row's latency in ns when it counts: an answered row (searched, not out of budget), the
-/// rows summary.csv's percentiles are made of.
+/// A row's latency in ns when it counts: an answer judged right (solved or unsolvable), the
+/// rows summary.csv's percentiles are made of; a wrong answer is no speed.
 fn latency(r: &Val) -> Option<f64> {
-    let answered = r.status.searched() && r.status != RowStatus::Limit;
+    let answered = r.status.answered();
     Some(r.latency_ns.filter(|&ns| answered && ns > 0)? as f64)
 }
 

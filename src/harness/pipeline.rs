@@ -554,10 +554,14 @@ fn add_corrected(
     let Some(startup) = facts.get("startup_us").and_then(|s| s.parse::<f64>().ok()) else {
         return;
     };
-    let Some(s) = report.summaries.iter().find(|s| s.strategy == name) else {
+    let Some(raw) = report
+        .summaries
+        .iter()
+        .find(|s| s.strategy == name)
+        .and_then(|s| s.latency_p50_us)
+    else {
         return;
     };
-    let raw = s.latency_p50_us;
     facts.insert("latency_p50_raw_us".into(), format!("{raw:.1}"));
     facts.insert(
         "latency_p50_corrected_us".into(),

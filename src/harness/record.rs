@@ -58,6 +58,12 @@ impl RowStatus {
             RowStatus::Solved | RowStatus::Unsolvable | RowStatus::Limit | RowStatus::Wrong
         )
     }
+    /// Whether the row is an answer judged right (`solved` or `unsolvable`): the rows that
+    /// count toward latency and throughput. `wrong`, `error`, `limit` and `invalid` rows are
+    /// counted beside them, never as speed.
+    pub fn answered(self) -> bool {
+        matches!(self, RowStatus::Solved | RowStatus::Unsolvable)
+    }
 }
 
 impl std::str::FromStr for RowStatus {

@@ -36,22 +36,19 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(0xED, 0xC9, 0x48),
 ];
 
-/// The charts `plot` writes: file name and SVG text. The per-case charts (scatter,
-/// coverage, cost per node) are drawn by [`super::per_case`].
+/// The charts `plot` writes (and `report` shows), the scatter charts for the pairs of
+/// `plan`. The per-case charts (scatter, coverage, cost per node) are drawn by
+/// [`super::per_case`].
 ///
 /// # Errors
 /// As [`latency`], [`expanded_by_length`] and [`throughput`]: the first chart that cannot be
 /// drawn.
-pub fn all(runs: &[RunData]) -> Result<Vec<(String, String)>, String> {
-    let mut out = vec![
-        ("latency.svg".to_string(), latency(runs)?),
-        (
-            "expanded-by-length.svg".to_string(),
-            expanded_by_length(runs)?,
-        ),
-        ("throughput.svg".to_string(), throughput(runs)?),
-    ];
-    out.extend(super::per_case::all(runs)?);
+pub fn all(runs: &[RunData], plan: &super::select::Plan) -> Result<Charts, String> {
+    let mut out = Charts::default();
+    out.push("latency.svg".into(), latency(runs)?);
+    out.push("expanded-by-length.svg".into(), expanded_by_length(runs)?);
+    out.push("throughput.svg".into(), throughput(runs)?);
+    super::per_case::all(runs, plan, &mut out)?;
     Ok(out)
 }
 
@@ -76,18 +73,54 @@ pub(super) fn strategy_order(runs: &[RunData]) -> Vec<String> {
     names
 }
 
-pub(super) fn colour_of(order: &[String], name: &str) -> RGBColor {
-    let i = order.iter().position(|n| n == name).unwrap_or(0);
-    PALETTE[i % PALETTE.len()]
+/// How a series is drawn: its colour, its line's dash pattern and its marker. Together they
+/// tell apart 200 series (10 colours × 20 patterns, see [`style_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Style {
+    /// Index into the palette (Tableau 10).
+    pub colour: usize,
+    /// Index into the dash patterns: solid, dashed, dotted, long dashes.
+    pub dash: usize,
+    /// Index into the markers: circle, triangle, square, diamond, cross.
+    pub marker: usize,
 }
 
-/// A series' label: the strategy for one run, `<run>/<strategy>` for several.
-pub(super) fn label(runs: &[RunData], run: &RunData, strategy: &str) -> String {
-    if runs.len() == 1 {
-        strategy.to_string()
-    } else {
-        format!("{}/{strategy}", run.label)
+/// The dash patterns (on, off) in pixels; (0, 0) is a solid line.
+const DASHES: [(u32, u32); 4] = [(0, 0), (8, 5), (2, 4), (16, 4)];
+/// How many marker shapes there are (see [`draw_marker`]).
+const MARKERS: usize = 5;
+
+impl Style {
+    /// The colour.
+    pub fn rgb(self) -> RGBColor {
+        PALETTE[self.colour % PALETTE.len()]
     }
+}
+
+/// The style of the `k`-th of `names` strategy names (in [`strategy_order`]) in run `run`:
+/// the colour follows the strategy (the same in every chart and every run), and the pattern
+/// (dash and marker) tells apart strategies 10 apart and the runs. Distinct (k, run) pairs
+/// get distinct styles.
+pub fn style_of(names: usize, k: usize, run: usize) -> Style {
+    let groups = names.div_ceil(PALETTE.len()).max(1);
+    let pattern = run * groups + k / PALETTE.len();
+    // 4 dashes and 5 markers: the (dash, marker) of patterns 0–19 are all different.
+    Style {
+        colour: k % PALETTE.len(),
+        dash: pattern % DASHES.len(),
+        marker: pattern % MARKERS,
+    }
+}
+
+/// The style of strategy `name` of run `run`, `order` being [`strategy_order`].
+pub(super) fn style_in(order: &[String], name: &str, run: usize) -> Style {
+    let k = order.iter().position(|n| n == name).unwrap_or(0);
+    style_of(order.len(), k, run)
+}
+
+/// A series' label: the strategy, or `<run>/<strategy>` where two runs hold that name.
+pub(super) fn label(runs: &[RunData], run: usize, strategy: &str) -> String {
+    super::select::label(runs, run, strategy)
 }
 
 /// The title's suffix naming the runs.
@@ -100,15 +133,15 @@ pub(super) fn runs_named(runs: &[RunData]) -> String {
 pub(super) struct Series {
     pub(super) label: String,
     pub(super) strategy: String,
-    pub(super) colour: RGBColor,
-    /// The run's index: picks the line style and the marker.
+    pub(super) style: Style,
+    /// The run's index.
     pub(super) run: usize,
     /// Points in axis coordinates (log10 already applied on log axes).
     pub(super) points: Vec<(f64, f64)>,
 }
 
 impl Series {
-    /// Strategy `name` of run `ri`: labelled, coloured by the strategy, styled by the run.
+    /// Strategy `name` of run `ri`: labelled, styled by the strategy and the run.
     pub(super) fn new(
         runs: &[RunData],
         ri: usize,
@@ -117,9 +150,9 @@ impl Series {
         points: Vec<(f64, f64)>,
     ) -> Series {
         Series {
-            label: label(runs, &runs[ri], name),
+            label: label(runs, ri, name),
             strategy: name.to_string(),
-            colour: colour_of(order, name),
+            style: style_in(order, name, ri),
             run: ri,
             points,
         }
@@ -262,16 +295,30 @@ pub(super) fn err<E: std::fmt::Debug>(e: E) -> String {
 /// What a legend entry shows beside its label.
 #[derive(Clone, Copy)]
 pub(super) enum Swatch {
-    /// A line in the run's style, with the run's marker or without.
-    Line { run: usize, marker: bool },
-    /// A bar in the run's shade.
-    Bar { run: usize },
+    /// A line in a dash pattern (index into the dashes), with a marker or without.
+    Line { dash: usize, marker: Option<usize> },
+    /// A bar in the run's shade, with the series' marker.
+    Bar { run: usize, marker: usize },
 }
 
 pub(super) struct LegendEntry {
     pub(super) label: String,
     pub(super) colour: RGBColor,
     pub(super) swatch: Swatch,
+}
+
+impl LegendEntry {
+    /// A series' entry: its label, its line and marker.
+    pub(super) fn line(label: String, style: Style) -> LegendEntry {
+        LegendEntry {
+            label,
+            colour: style.rgb(),
+            swatch: Swatch::Line {
+                dash: style.dash,
+                marker: Some(style.marker),
+            },
+        }
+    }
 }
 
 /// A chart: draws the frame, calls `body` to draw the data, draws the legend; returns the SVG.
@@ -290,10 +337,20 @@ pub(super) fn draw(
             .titled(title, (FONT, 24).into_font().color(&BLACK))
             .map_err(err)?;
         let (main, side) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        // Tick labels too long to sit side by side (15 solvers' names under their bars) are
+        // written downwards.
+        let longest = x.ticks.iter().map(|&t| (x.label)(t).chars().count()).max();
+        let room = (WIDTH - LEGEND_WIDTH - 120) as usize / x.ticks.len().max(1);
+        let turned = longest.is_some_and(|n| n * 8 + 6 > room);
+        let label_area = if turned {
+            longest.map_or(58, |n| (n as u32 * 8 + 40).min(200))
+        } else {
+            58
+        };
         let mut chart = ChartBuilder::on(&main)
             .margin(14)
             .margin_top(8)
-            .x_label_area_size(58)
+            .x_label_area_size(label_area)
             .y_label_area_size(92)
             .build_cartesian_2d(x.ranged(), y.ranged())
             .map_err(err)?;
@@ -302,9 +359,24 @@ pub(super) fn draw(
             .configure_mesh()
             .x_desc(x.title.as_str())
             .y_desc(y.title.as_str())
-            .x_label_formatter(&|c| xl(*c))
+            .x_label_formatter(&|c| {
+                let l = xl(*c);
+                if turned {
+                    // plotters centres a label on its tick: no-break spaces (which SVG does
+                    // not collapse) before it move the turned text below the axis.
+                    let pad = "\u{a0}".repeat(l.chars().count() * 2 + 2);
+                    format!("{pad}{l}")
+                } else {
+                    l
+                }
+            })
             .y_label_formatter(&|c| yl(*c))
             .label_style((FONT, 15))
+            .x_label_style(if turned {
+                (FONT, 14).into_font().transform(FontTransform::Rotate90)
+            } else {
+                (FONT, 15).into_font()
+            })
             .axis_desc_style((FONT, 17))
             .bold_line_style(BLACK.mix(0.18))
             .light_line_style(BLACK.mix(0.06))
@@ -335,17 +407,17 @@ fn draw_legend(
     y += row;
     for e in entries {
         match e.swatch {
-            Swatch::Line { run, marker } => {
+            Swatch::Line { dash, marker } => {
                 let style = line_style(e.colour);
-                for (a, b) in dash_segments(run, x0, x0 + 36) {
+                for (a, b) in dash_segments(dash, x0, x0 + 36) {
                     area.draw(&PathElement::new(vec![(a, y), (b, y)], style))
                         .map_err(err)?;
                 }
-                if marker {
-                    draw_marker_px(area, (x0 + 18, y), e.colour, run)?;
+                if let Some(m) = marker {
+                    draw_marker(area, (x0 + 18, y), m, e.colour, 4)?;
                 }
             }
-            Swatch::Bar { run } => {
+            Swatch::Bar { run, marker } => {
                 area.draw(&Rectangle::new(
                     [(x0 + 8, y - 7), (x0 + 28, y + 7)],
                     bar_fill(e.colour, run),
@@ -356,11 +428,12 @@ fn draw_legend(
                     e.colour.stroke_width(1),
                 ))
                 .map_err(err)?;
+                draw_marker(area, (x0 + 36, y), marker, e.colour, 4)?;
             }
         }
         area.draw(&Text::new(
             crate::util::clip(&e.label, 30),
-            (x0 + 44, y),
+            (x0 + 48, y),
             (FONT, font)
                 .into_font()
                 .color(&BLACK)
@@ -372,17 +445,16 @@ fn draw_legend(
     Ok(())
 }
 
-/// Lines are 2 px wide; the dash pattern (see [`draw_series`]) tells runs apart.
+/// Lines are 2 px wide; the dash pattern (see [`Style`]) and the marker tell series apart.
 fn line_style(colour: RGBColor) -> ShapeStyle {
     colour.stroke_width(2)
 }
 
-/// The pieces of a legend line from `a` to `b` in the run's dash pattern.
-fn dash_segments(run: usize, a: i32, b: i32) -> Vec<(i32, i32)> {
-    let (on, off) = match run % 3 {
-        0 => return vec![(a, b)],
-        1 => (8, 5),
-        _ => (2, 4),
+/// The pieces of a legend line from `a` to `b` in dash pattern `dash`.
+fn dash_segments(dash: usize, a: i32, b: i32) -> Vec<(i32, i32)> {
+    let (on, off) = match DASHES[dash % DASHES.len()] {
+        (0, _) => return vec![(a, b)],
+        (on, off) => (on as i32, off as i32),
     };
     let mut out = Vec::new();
     let mut x = a;
@@ -393,103 +465,128 @@ fn dash_segments(run: usize, a: i32, b: i32) -> Vec<(i32, i32)> {
     out
 }
 
-fn bar_fill(colour: RGBColor, run: usize) -> ShapeStyle {
+pub(super) fn bar_fill(colour: RGBColor, run: usize) -> ShapeStyle {
     let alpha = [1.0, 0.5, 0.25][run % 3];
     colour.mix(alpha).filled()
 }
 
-/// A marker in pixel coordinates (for the legend).
-fn draw_marker_px(
-    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
-    at: (i32, i32),
+/// Marker `m` (circle, triangle, square, diamond, cross) of radius `r` px at `at`, on a chart's
+/// plotting area (data coordinates) or on a panel (pixels).
+pub(super) fn draw_marker<C>(
+    area: &DrawingArea<SVGBackend<'_>, C>,
+    at: C::From,
+    m: usize,
     colour: RGBColor,
-    run: usize,
-) -> Result<(), String> {
-    match run % 3 {
-        0 => area.draw(&Circle::new(at, 4, colour.filled())),
-        1 => area.draw(&TriangleMarker::new(at, 5, colour.filled())),
-        _ => area.draw(&Cross::new(at, 4, colour.stroke_width(2))),
+    r: i32,
+) -> Result<(), String>
+where
+    C: plotters::coord::CoordTranslate,
+    C::From: Clone + 'static,
+{
+    let fill = colour.filled();
+    let e = EmptyElement::at(at);
+    let q = r + 1;
+    match m % MARKERS {
+        0 => area.draw(&(e + Circle::new((0, 0), r, fill))),
+        1 => area.draw(&(e + Polygon::new(vec![(0, -q), (q, r), (-q, r)], fill))),
+        2 => area.draw(&(e + Rectangle::new([(-r, -r), (r, r)], fill))),
+        3 => area.draw(&(e + Polygon::new(vec![(0, -q), (q, 0), (0, q), (-q, 0)], fill))),
+        _ => {
+            let pen = colour.stroke_width(2);
+            area.draw(
+                &(e + PathElement::new(vec![(-r, -r), (r, r)], pen)
+                    + PathElement::new(vec![(-r, r), (r, -r)], pen)),
+            )
+        }
     }
     .map_err(err)
 }
 
-/// Draws a series as a line in its run's style, with markers or without.
+/// At most this many markers on a line drawn without a marker at every point.
+const SPARSE_MARKERS: usize = 8;
+
+/// Draws a series as a line in its dash pattern, with its marker at every point
+/// (`markers`) or at a few points spread along it (so that every line carries its marker).
 pub(super) fn draw_series(
     chart: &mut ChartContext<'_, SVGBackend<'_>, Coords>,
     s: &Series,
     markers: bool,
 ) -> Result<(), String> {
-    let style = line_style(s.colour);
-    match s.run % 3 {
-        0 => {
-            chart
-                .draw_series(LineSeries::new(s.points.iter().copied(), style))
-                .map_err(err)?;
-        }
-        1 => {
-            chart
-                .draw_series(DashedLineSeries::new(s.points.iter().copied(), 8, 5, style))
-                .map_err(err)?;
-        }
-        _ => {
-            chart
-                .draw_series(DashedLineSeries::new(s.points.iter().copied(), 2, 4, style))
-                .map_err(err)?;
-        }
+    let colour = s.style.rgb();
+    let style = line_style(colour);
+    let points = s.points.iter().copied();
+    match DASHES[s.style.dash % DASHES.len()] {
+        (0, _) => chart
+            .draw_series(LineSeries::new(points, style))
+            .map(|_| ()),
+        (on, off) => chart
+            .draw_series(DashedLineSeries::new(points, on, off, style))
+            .map(|_| ()),
     }
-    if markers {
-        let c = s.colour;
-        match s.run % 3 {
-            0 => chart
-                .draw_series(s.points.iter().map(|&p| Circle::new(p, 4, c.filled())))
-                .map(|_| ()),
-            1 => chart
-                .draw_series(
-                    s.points
-                        .iter()
-                        .map(|&p| TriangleMarker::new(p, 5, c.filled())),
-                )
-                .map(|_| ()),
-            _ => chart
-                .draw_series(
-                    s.points
-                        .iter()
-                        .map(|&p| Cross::new(p, 4, c.stroke_width(2))),
-                )
-                .map(|_| ()),
-        }
-        .map_err(err)?;
+    .map_err(err)?;
+    let n = s.points.len();
+    let step = if markers {
+        1
+    } else {
+        n.div_ceil(SPARSE_MARKERS).max(1)
+    };
+    // Sparse markers start at a place that depends on the colour, so that two lines that
+    // run together do not put their markers on the same points.
+    let first = if step > 1 {
+        (s.style.colour * step / 10).min(n - 1)
+    } else {
+        0
+    };
+    let area = chart.plotting_area();
+    for &p in s.points.iter().skip(first).step_by(step) {
+        draw_marker(area, p, s.style.marker, colour, 4)?;
     }
     Ok(())
 }
 
-/// A chart with nothing to show: the title and why.
-pub(super) fn empty(title: &str, why: &str) -> Result<String, String> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let root = root
-            .titled(title, (FONT, 24).into_font().color(&BLACK))
-            .map_err(err)?;
-        let (w, h) = root.dim_in_pixel();
-        root.draw(&Text::new(
-            why.to_string(),
-            (w as i32 / 2, h as i32 / 2),
-            (FONT, 18)
-                .into_font()
-                .color(&BLACK)
-                .pos(Pos::new(HPos::Center, VPos::Center)),
-        ))
-        .map_err(err)?;
-        root.present().map_err(err)?;
+/// A chart: its SVG, or why it was left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chart {
+    /// The SVG text.
+    Drawn(String),
+    /// Nothing to draw: why, as a sentence's end ("no solver reported states expanded").
+    LeftOut(String),
+}
+
+/// A chart with nothing to draw is left out (never an empty box), saying why.
+pub(super) fn nothing(why: &str) -> Result<Chart, String> {
+    Ok(Chart::LeftOut(why.to_string()))
+}
+
+/// The charts of some runs: those drawn (file name, SVG) and those left out (file name, why).
+#[derive(Clone, Debug, Default)]
+pub struct Charts {
+    /// File name and SVG text, in the order they are shown.
+    pub drawn: Vec<(String, String)>,
+    /// File name and why it was left out.
+    pub left_out: Vec<(String, String)>,
+}
+
+impl Charts {
+    /// Adds chart `file`.
+    pub fn push(&mut self, file: String, chart: Chart) {
+        match chart {
+            Chart::Drawn(svg) => self.drawn.push((file, svg)),
+            Chart::LeftOut(why) => self.left_out.push((file, why)),
+        }
     }
-    Ok(svg)
+    /// One sentence per chart left out: which and why.
+    pub fn notes(&self) -> Vec<String> {
+        self.left_out
+            .iter()
+            .map(|(file, why)| format!("{file} left out: {why}"))
+            .collect()
+    }
 }
 
 /// Legend entries for line series; a series identical to an earlier one of the same run says
 /// so, since it is drawn exactly underneath it.
-pub(super) fn line_legend(series: &[Series], markers: bool) -> Vec<LegendEntry> {
+pub(super) fn line_legend(series: &[Series]) -> Vec<LegendEntry> {
     series
         .iter()
         .enumerate()
@@ -497,17 +594,11 @@ pub(super) fn line_legend(series: &[Series], markers: bool) -> Vec<LegendEntry> 
             let twin = series[..i]
                 .iter()
                 .find(|t| t.run == s.run && t.points == s.points);
-            LegendEntry {
-                label: match twin {
-                    Some(t) => format!("{} (= {})", s.label, t.strategy),
-                    None => s.label.clone(),
-                },
-                colour: s.colour,
-                swatch: Swatch::Line {
-                    run: s.run,
-                    marker: markers,
-                },
-            }
+            let label = match twin {
+                Some(t) => format!("{} (= {})", s.label, t.strategy),
+                None => s.label.clone(),
+            };
+            LegendEntry::line(label, s.style)
         })
         .collect()
 }
@@ -516,7 +607,7 @@ pub(super) fn line_legend(series: &[Series], markers: bool) -> Vec<LegendEntry> 
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn latency(runs: &[RunData]) -> Result<String, String> {
+pub fn latency(runs: &[RunData]) -> Result<Chart, String> {
     let title = format!("Solve latency by percentile: {}", runs_named(runs));
     let order = strategy_order(runs);
     let mut series = Vec::new();
@@ -544,7 +635,9 @@ pub fn latency(runs: &[RunData]) -> Result<String, String> {
         }
     }
     if series.is_empty() {
-        return empty(&title, "no searched rows: nothing has a latency to plot");
+        return nothing(
+            "no solver has a measured latency (no answer right, or not timed case by case)",
+        );
     }
     let max_x = series
         .iter()
@@ -566,6 +659,7 @@ pub fn latency(runs: &[RunData]) -> Result<String, String> {
         "latency of one solve (µs, log scale)",
         false,
     )
+    .map(Chart::Drawn)
 }
 
 /// A chart of line series over a log-scale y axis spanning the series, with their legend
@@ -579,7 +673,7 @@ pub(super) fn line_chart(
 ) -> Result<String, String> {
     let (ymin, ymax) = y_extent(series);
     let y = Axis::log(10f64.powf(ymin), 10f64.powf(ymax), y_label);
-    let legend = line_legend(series, markers);
+    let legend = line_legend(series);
     draw(title, x, &y, &legend, |chart| {
         for s in series {
             draw_series(chart, s, markers)?;
@@ -600,7 +694,7 @@ fn y_extent(series: &[Series]) -> (f64, f64) {
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
+pub fn expanded_by_length(runs: &[RunData]) -> Result<Chart, String> {
     let title = format!("States expanded by solution length: {}", runs_named(runs));
     let order = strategy_order(runs);
     let mut series = Vec::new();
@@ -620,10 +714,7 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
         }
     }
     if series.is_empty() {
-        return empty(
-            &title,
-            "no solved rows that expanded a state: nothing to plot",
-        );
+        return nothing("no solver reported states expanded on a solved case");
     }
     let max_steps = series
         .iter()
@@ -659,13 +750,45 @@ pub fn expanded_by_length(runs: &[RunData]) -> Result<String, String> {
         "mean states expanded per case (log scale)",
         true,
     )
+    .map(Chart::Drawn)
+}
+
+/// The bars' legend, in the order of the tables; a solver without a bar says so. `bars` are
+/// (strategy index in `order`, run index, value).
+fn bar_legend(
+    runs: &[RunData],
+    order: &[String],
+    bars: &[(usize, usize, f64)],
+) -> Vec<LegendEntry> {
+    let mut legend = Vec::new();
+    for (ri, run) in runs.iter().enumerate() {
+        for s in &run.strategies {
+            let st = style_in(order, &s.name, ri);
+            let mut label = label(runs, ri, &s.name);
+            if !bars
+                .iter()
+                .any(|&(si, r, _)| r == ri && order[si] == s.name)
+            {
+                label += " (none)";
+            }
+            legend.push(LegendEntry {
+                label,
+                colour: st.rgb(),
+                swatch: Swatch::Bar {
+                    run: ri,
+                    marker: st.marker,
+                },
+            });
+        }
+    }
+    legend
 }
 
 /// Cases per second per strategy, as bars (grouped by strategy when runs are overlaid).
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn throughput(runs: &[RunData]) -> Result<String, String> {
+pub fn throughput(runs: &[RunData]) -> Result<Chart, String> {
     let title = format!("Throughput by strategy: {}", runs_named(runs));
     let order = strategy_order(runs);
     // (strategy index, run index, cases/s)
@@ -674,20 +797,15 @@ pub fn throughput(runs: &[RunData]) -> Result<String, String> {
         .enumerate()
         .flat_map(|(ri, run)| {
             let order = &order;
-            run.strategies
-                .iter()
-                .filter(|s| s.cases_per_s > 0.0 && s.cases_per_s.is_finite())
-                .map(move |s| {
-                    let si = order.iter().position(|n| n == &s.name).unwrap_or(0);
-                    (si, ri, s.cases_per_s)
-                })
+            run.strategies.iter().filter_map(move |s| {
+                let v = s.cases_per_s.filter(|v| *v > 0.0 && v.is_finite())?;
+                let si = order.iter().position(|n| n == &s.name).unwrap_or(0);
+                Some((si, ri, v))
+            })
         })
         .collect();
     if bars.is_empty() {
-        return empty(
-            &title,
-            "no strategy searched any case: no throughput to plot",
-        );
+        return nothing("no solver answered a case right, so none has a throughput");
     }
     let min = bars.iter().map(|b| b.2).fold(f64::INFINITY, f64::min);
     let max = bars.iter().map(|b| b.2).fold(0.0, f64::max);
@@ -695,7 +813,7 @@ pub fn throughput(runs: &[RunData]) -> Result<String, String> {
     let y = Axis::log(
         min,
         max * 1.6,
-        "cases per second (searched cases / wall time, log scale)",
+        "cases per second (answers right / wall time, log scale)",
     );
     let n = order.len();
     // Strategy names as the x ticks: the label formatter gets the tick's position.
@@ -715,21 +833,13 @@ pub fn throughput(runs: &[RunData]) -> Result<String, String> {
             }
         }),
     };
-    let mut legend = Vec::new();
-    for (ri, run) in runs.iter().enumerate() {
-        for s in &run.strategies {
-            legend.push(LegendEntry {
-                label: label(runs, run, &s.name),
-                colour: colour_of(&order, &s.name),
-                swatch: Swatch::Bar { run: ri },
-            });
-        }
-    }
+    let legend = bar_legend(runs, &order, &bars);
     let width = 0.8 / runs.len() as f64;
-    let y_lo = y.lo;
+    let (y_lo, y_hi) = (y.lo, y.hi);
     draw(&title, &x, &y, &legend, |chart| {
         for &(si, ri, v) in &bars {
-            let colour = PALETTE[si % PALETTE.len()];
+            let st = style_of(order.len(), si, ri);
+            let colour = st.rgb();
             let x0 = si as f64 - 0.4 + ri as f64 * width + 0.02;
             let x1 = x0 + width - 0.04;
             let top = v.log10();
@@ -745,10 +855,17 @@ pub fn throughput(runs: &[RunData]) -> Result<String, String> {
                     colour.stroke_width(1),
                 )))
                 .map_err(err)?;
+            draw_marker(
+                chart.plotting_area(),
+                ((x0 + x1) / 2.0, top),
+                st.marker,
+                colour,
+                4,
+            )?;
             chart
                 .draw_series(std::iter::once(Text::new(
                     number(v),
-                    ((x0 + x1) / 2.0, top),
+                    ((x0 + x1) / 2.0, top + 0.04 * (y_hi - y_lo)),
                     (FONT, 13)
                         .into_font()
                         .color(&BLACK)
@@ -758,6 +875,7 @@ pub fn throughput(runs: &[RunData]) -> Result<String, String> {
         }
         Ok(())
     })
+    .map(Chart::Drawn)
 }
 
 #[cfg(test)]
@@ -774,6 +892,37 @@ mod tests {
         assert_eq!(number(28094.0), "28,094");
         assert_eq!(number(1e6), "1,000,000");
         assert_eq!(number(1e8), "1e8");
+    }
+
+    #[test]
+    fn twenty_series_get_twenty_styles_and_a_strategy_keeps_its_colour() {
+        use std::collections::HashSet;
+        // One run of 20 solvers; 3 runs of 7; 2 runs of the same 15; 5 runs of 4.
+        for (names, runs) in [(20, 1), (7, 3), (15, 2), (4, 5), (1, 20)] {
+            let styles: Vec<Style> = (0..runs)
+                .flat_map(|r| (0..names).map(move |k| style_of(names, k, r)))
+                .collect();
+            let distinct: HashSet<Style> = styles.iter().copied().collect();
+            assert_eq!(distinct.len(), names * runs, "{names} × {runs}: {styles:?}");
+            // Lines drawn without a marker at every point still differ by colour or dash
+            // for a run of up to 40 solvers.
+            if runs == 1 {
+                let lines: HashSet<(usize, usize)> =
+                    styles.iter().map(|s| (s.colour, s.dash)).collect();
+                assert_eq!(lines.len(), names);
+            }
+            // The same strategy has the same colour in every run.
+            for k in 0..names {
+                let c: HashSet<usize> = (0..runs).map(|r| style_of(names, k, r).colour).collect();
+                assert_eq!(c.len(), 1);
+            }
+        }
+        // Ten colours, four dashes and five markers are all used by 20 series.
+        let s: Vec<Style> = (0..20).map(|k| style_of(20, k, 0)).collect();
+        assert_eq!(s.iter().map(|s| s.colour).collect::<HashSet<_>>().len(), 10);
+        let s: Vec<Style> = (0..20).map(|r| style_of(1, 0, r)).collect();
+        assert_eq!(s.iter().map(|s| s.dash).collect::<HashSet<_>>().len(), 4);
+        assert_eq!(s.iter().map(|s| s.marker).collect::<HashSet<_>>().len(), 5);
     }
 
     #[test]

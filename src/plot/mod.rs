@@ -2,11 +2,13 @@
 //!
 //! [`load`] reads what a run wrote (summary.csv, cases.csv, latency.hlog) into a [`RunData`];
 //! [`charts`] draws the charts with plotters' SVG backend (text is written as SVG `<text>`,
-//! so no font is loaded). Several runs are overlaid, each series labelled
-//! `<run dir name>/<strategy>`.
+//! so no font is loaded). Several runs are overlaid; a series is labelled by its strategy, or
+//! `<run dir name>/<strategy>` where two runs hold that name ([`select::label`]). [`draw`]
+//! draws them all for a [`select::Selection`] of the pairs to compare.
 
 pub mod charts;
 pub mod per_case;
+pub mod select;
 
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::new_histogram;
@@ -24,17 +26,44 @@ pub enum LatencySource {
     CasesCsv,
 }
 
+/// The charts of some runs, with the pairs they compare and what was left out.
+pub struct Drawn {
+    /// The pairs compared (scatter charts, and `report`'s comparisons).
+    pub plan: select::Plan,
+    /// The charts drawn and left out.
+    pub charts: charts::Charts,
+    /// One sentence per thing left out: pairs beyond the cap, then charts with nothing to
+    /// draw.
+    pub notes: Vec<String>,
+}
+
+/// Every chart of `runs`, the scatter charts for the pairs `selection` picks.
+///
+/// # Errors
+/// A `--reference` that names no solver or more than one; a chart that cannot be drawn.
+pub fn draw(runs: &[RunData], selection: &select::Selection) -> Result<Drawn, String> {
+    let plan = selection.plan(runs).map_err(|e| e.to_string())?;
+    let charts = charts::all(runs, &plan)?;
+    let mut notes = plan.notes(runs);
+    notes.extend(charts.notes());
+    Ok(Drawn {
+        plan,
+        charts,
+        notes,
+    })
+}
+
 /// One strategy of one run.
 #[derive(Clone, Debug)]
 pub struct StrategyData {
     /// The strategy's name, as summary.csv writes it.
     pub name: String,
-    /// Latency of the searched rows, in nanoseconds (may be empty).
+    /// Latency of the answered rows (solved, unsolvable), in nanoseconds (may be empty).
     pub latency_ns: Histogram<u64>,
     /// Solved rows by optimal length: (steps, mean expanded, rows), ascending steps.
     pub expanded_by_steps: Vec<(u32, f64, usize)>,
-    /// summary.csv's `cases_per_s`.
-    pub cases_per_s: f64,
+    /// summary.csv's `cases_per_s` (answered rows a second; `None` when not measured).
+    pub cases_per_s: Option<f64>,
     /// The rows of the strategy for the per-case charts, in cases.csv order: every row, or
     /// in a large run a sample of at most [`MAX_POINTS`] (see [`StrategyData::every`]).
     pub cases: Vec<CasePoint>,
@@ -267,7 +296,7 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
 /// One strategy's rows of a cases.csv, added up as they are read.
 #[derive(Default)]
 struct Aggregate {
-    /// Latency of the searched rows (without an interval log; none if no row has one).
+    /// Latency of the answered rows (without an interval log; none if no row has one).
     latency: Option<Histogram<u64>>,
     /// Solved rows by steps: expanded summed, rows.
     by_steps: BTreeMap<u32, (f64, usize)>,
@@ -282,7 +311,8 @@ fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
         agg.insert(r.strategy.clone(), Aggregate::default());
     }
     let a = agg.get_mut(&r.strategy).expect("inserted");
-    if let (false, Some(ns)) = (logged, r.latency_ns) {
+    // As the run's own histograms: answers judged right only (not limit, wrong or error).
+    if let (false, true, Some(ns)) = (logged, r.status.answered(), r.latency_ns) {
         a.latency
             .get_or_insert_with(new_histogram)
             .saturating_record(ns.max(1));

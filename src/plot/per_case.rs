@@ -3,11 +3,12 @@
 //! curves of the cases answered within a growing time or node budget, and each case's
 //! states expanded against its latency (the cost of a node, per strategy).
 //!
-//! Scatter pairs: one run with two or more strategies → its first strategy against each
-//! other one; two or more runs → each strategy of the first run against itself in the second.
+//! Scatter pairs: those of the [`super::select::Plan`]: every solver of every run against the
+//! reference (by default the first solver of the first run), or every pair.
 
 use super::charts::{
-    colour_of, draw, empty, label, runs_named, strategy_order, Axis, LegendEntry, Series, Swatch,
+    draw, draw_marker, nothing, runs_named, strategy_order, Axis, Chart, Charts, LegendEntry,
+    Series, Swatch,
 };
 use super::{CasePoint, RunData, StrategyData};
 use plotters::prelude::*;
@@ -42,34 +43,44 @@ fn sampled(of: &[&StrategyData]) -> String {
     }
 }
 
-/// The per-case charts: file name and SVG text.
+/// The per-case charts, added to `out`: coverage, cost per node, and a scatter of latency
+/// and of states expanded for each pair of `plan`.
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn all(runs: &[RunData]) -> Result<Vec<(String, String)>, String> {
-    let mut out = vec![
-        (
-            "coverage-time.svg".to_string(),
-            coverage(runs, Budget::Time)?,
-        ),
-        (
-            "coverage-nodes.svg".to_string(),
-            coverage(runs, Budget::Nodes)?,
-        ),
-        ("expanded-vs-latency.svg".to_string(), cost_per_node(runs)?),
-    ];
-    for (x, y) in scatter_pairs(runs) {
-        for measure in [Measure::Latency, Measure::Expanded] {
+pub fn all(runs: &[RunData], plan: &super::select::Plan, out: &mut Charts) -> Result<(), String> {
+    out.push("coverage-time.svg".into(), coverage(runs, Budget::Time)?);
+    out.push("coverage-nodes.svg".into(), coverage(runs, Budget::Nodes)?);
+    out.push("expanded-vs-latency.svg".into(), cost_per_node(runs)?);
+    // Without a counter anywhere, one note for all the scatters of states expanded.
+    let counted = all_strategies(runs)
+        .iter()
+        .any(|s| s.cases.iter().any(|p| Measure::Expanded.of(p).is_some()));
+    let measures: &[Measure] = if counted {
+        &[Measure::Latency, Measure::Expanded]
+    } else {
+        if !plan.pairs.is_empty() {
+            out.push(
+                "scatter-expanded-*.svg".into(),
+                Chart::LeftOut(
+                    "no solver reported states expanded on a case it answered right".into(),
+                ),
+            );
+        }
+        &[Measure::Latency]
+    };
+    for (x, y) in plan.labelled(runs) {
+        for &measure in measures {
             let name = format!(
                 "scatter-{}-{}-vs-{}.svg",
                 measure.slug(),
                 file_part(&x.0),
                 file_part(&y.0)
             );
-            out.push((name, scatter(&x, &y, measure)?));
+            out.push(name, scatter(&x, &y, measure)?);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A label for a file name: letters, digits, `.`, `_` and `-`; anything else becomes `_`.
@@ -87,30 +98,6 @@ fn file_part(s: &str) -> String {
 
 /// One side of a scatter: its label and its strategy's rows.
 pub type Side<'a> = (String, &'a StrategyData);
-
-/// Which pairs get a scatter (see the module's doc): (x, y), y the one compared with x.
-pub fn scatter_pairs(runs: &[RunData]) -> Vec<(Side<'_>, Side<'_>)> {
-    match runs {
-        [] => Vec::new(),
-        [one] => one
-            .strategies
-            .iter()
-            .skip(1)
-            .map(|s| {
-                let first = &one.strategies[0];
-                ((first.name.clone(), first), (s.name.clone(), s))
-            })
-            .collect(),
-        [a, b, ..] => a
-            .strategies
-            .iter()
-            .filter_map(|s| {
-                let t = b.strategies.iter().find(|t| t.name == s.name)?;
-                Some(((label(runs, a, &s.name), s), (label(runs, b, &t.name), t)))
-            })
-            .collect(),
-    }
-}
 
 /// What a scatter compares.
 #[derive(Clone, Copy)]
@@ -143,6 +130,13 @@ impl Measure {
         .ok_or(())?;
         Ok(Some(v.max(1.0)))
     }
+    /// What a case lacks when a chart of this measure has nothing to draw.
+    fn what(self) -> &'static str {
+        match self {
+            Measure::Latency => "an answer right with a measured latency",
+            Measure::Expanded => "an answer right with states expanded",
+        }
+    }
     fn unit(self) -> &'static str {
         match self {
             Measure::Latency => "latency (µs, log scale)",
@@ -155,7 +149,7 @@ impl Measure {
 /// answer (`limit`, `error`) sits on that side's far border, drawn as a cross. Cases without
 /// the figure on an answering side (answered without a search) and cases neither side
 /// answered are left out.
-fn scatter(x: &Side<'_>, y: &Side<'_>, m: Measure) -> Result<String, String> {
+fn scatter(x: &Side<'_>, y: &Side<'_>, m: Measure) -> Result<Chart, String> {
     let title = crate::util::clip(&format!("Per case, {}: {} vs {}", m.slug(), x.0, y.0), 90);
     let ys: HashMap<u64, &CasePoint> = y.1.cases.iter().map(|p| (p.case, p)).collect();
     // (x, y) with None for "did not answer".
@@ -167,7 +161,7 @@ fn scatter(x: &Side<'_>, y: &Side<'_>, m: Measure) -> Result<String, String> {
             .collect();
     let values = || pairs.iter().flat_map(|&(a, b)| [a, b]).flatten();
     if pairs.is_empty() {
-        return empty(&title, "no case answered by either side: nothing to plot");
+        return nothing(&format!("no case has {} for {} or {}", m.what(), x.0, y.0));
     }
     let (lo, hi) = (
         values().fold(f64::INFINITY, f64::min),
@@ -201,24 +195,24 @@ fn scatter(x: &Side<'_>, y: &Side<'_>, m: Measure) -> Result<String, String> {
             ),
             colour,
             swatch: Swatch::Line {
-                run: 0,
-                marker: true,
+                dash: 0,
+                marker: Some(0),
             },
         },
         LegendEntry {
             label: format!("{below} below the diagonal"),
             colour: BLACK,
             swatch: Swatch::Line {
-                run: 1,
-                marker: false,
+                dash: 1,
+                marker: None,
             },
         },
         LegendEntry {
             label: format!("{above} above it"),
             colour: BLACK,
             swatch: Swatch::Line {
-                run: 1,
-                marker: false,
+                dash: 1,
+                marker: None,
             },
         },
     ];
@@ -251,6 +245,7 @@ fn scatter(x: &Side<'_>, y: &Side<'_>, m: Measure) -> Result<String, String> {
             .map_err(super::charts::err)?;
         Ok(())
     })
+    .map(Chart::Drawn)
 }
 
 /// A coverage chart's budget.
@@ -262,7 +257,7 @@ enum Budget {
 
 /// Cases answered within a growing budget (time or states expanded), one line per run ×
 /// strategy: a step up at each case's own figure.
-fn coverage(runs: &[RunData], budget: Budget) -> Result<String, String> {
+fn coverage(runs: &[RunData], budget: Budget) -> Result<Chart, String> {
     let (what, x_title) = match budget {
         Budget::Time => ("time", "time budget per case (µs, log scale)"),
         Budget::Nodes => ("node", "budget of states expanded per case (log scale)"),
@@ -297,7 +292,10 @@ fn coverage(runs: &[RunData], budget: Budget) -> Result<String, String> {
         }
     }
     if series.is_empty() {
-        return empty(&title, "no answered case has a figure to plot");
+        return nothing(match budget {
+            Budget::Time => "no solver has a measured latency on a case it answered right",
+            Budget::Nodes => "no solver reported states expanded on a case it answered right",
+        });
     }
     let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let (lo, hi) = (
@@ -321,13 +319,14 @@ fn coverage(runs: &[RunData], budget: Budget) -> Result<String, String> {
         title: "cases answered (solved or proved unsolvable)".into(),
         label: Box::new(super::charts::number),
     };
-    let legend = super::charts::line_legend(&series, false);
+    let legend = super::charts::line_legend(&series);
     draw(&title, &x, &y, &legend, |chart| {
         for s in &series {
             super::charts::draw_series(chart, s, false)?;
         }
         Ok(())
     })
+    .map(Chart::Drawn)
 }
 
 /// A tick step of 1, 2 or 5 times a power of ten giving about 5–10 ticks up to `max`.
@@ -343,7 +342,7 @@ fn nice_step(max: f64) -> f64 {
 
 /// Each answered case's states expanded (x) against its latency (y), log–log, one colour per
 /// strategy: a strategy's points lie along its cost per node.
-fn cost_per_node(runs: &[RunData]) -> Result<String, String> {
+fn cost_per_node(runs: &[RunData]) -> Result<Chart, String> {
     let title = format!(
         "States expanded against latency, per case: {}{}",
         runs_named(runs),
@@ -368,7 +367,9 @@ fn cost_per_node(runs: &[RunData]) -> Result<String, String> {
         }
     }
     if series.is_empty() {
-        return empty(&title, "no answered case has both counters and a latency");
+        return nothing(
+            "no solver has both states expanded and a measured latency on a case it answered right",
+        );
     }
     let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let (lo, hi) = (
@@ -390,20 +391,22 @@ fn cost_per_node(runs: &[RunData]) -> Result<String, String> {
         .iter()
         .map(|s| LegendEntry {
             label: s.label.clone(),
-            colour: colour_of(&order, &s.strategy),
+            colour: s.style.rgb(),
             swatch: Swatch::Line {
-                run: s.run,
-                marker: true,
+                dash: 0,
+                marker: Some(s.style.marker),
             },
         })
         .collect();
     draw(&title, &x, &y, &legend, |chart| {
         for s in &series {
-            let c = s.colour.mix(0.6);
-            chart
-                .draw_series(s.points.iter().map(|&p| Circle::new(p, 2, c.filled())))
-                .map_err(super::charts::err)?;
+            let c = s.style.rgb();
+            let area = chart.plotting_area();
+            for &p in &s.points {
+                draw_marker(area, p, s.style.marker, c, 2)?;
+            }
         }
         Ok(())
     })
+    .map(Chart::Drawn)
 }

@@ -32,12 +32,15 @@ fn entries(summaries: &[StrategySummary], name: impl Fn(&str) -> String) -> Stri
         let mut entries = Vec::new();
         for s in summaries {
             let name = name(&s.strategy);
-            entries.push(json!({
-                "name": format!("{name} p50 latency"),
-                "unit": "us",
-                "value": s.latency_p50_us,
-                "range": format!("p99 {:.3}", s.latency_p99_us),
-            }));
+            // Left out when not measured (a batch-mode program, no answer right).
+            if let (Some(p50), Some(p99)) = (s.latency_p50_us, s.latency_p99_us) {
+                entries.push(json!({
+                    "name": format!("{name} p50 latency"),
+                    "unit": "us",
+                    "value": p50,
+                    "range": format!("p99 {p99:.3}"),
+                }));
+            }
             if let Some(mean) = s.expanded_mean {
                 entries.push(json!({
                     "name": format!("{name} mean expanded"),

@@ -6,7 +6,9 @@
 //!
 //! The page is well-formed XML (XHTML syntax in an HTML5 document), so tests parse it.
 
-use crate::plot::per_case::{paired_latency, scatter_pairs};
+use crate::plot::charts::Charts;
+use crate::plot::per_case::paired_latency;
+use crate::plot::select::{label_of, Plan, Reference, Selection};
 use crate::plot::RunData;
 use crate::stats::{self, Comparison, Verdict};
 use std::fmt::Write;
@@ -48,20 +50,70 @@ impl Compared {
     }
 }
 
-/// The comparisons of the scatter pairs (one run: its first strategy against each other
-/// one; several runs: each strategy of the first against itself in the second), seeded.
-pub fn comparisons(runs: &[RunData]) -> Vec<Compared> {
-    scatter_pairs(runs)
-        .into_iter()
-        .filter_map(|((xl, x), (yl, y))| {
+/// The paired comparisons of `plan`'s pairs (the scatter charts' pairs), seeded; and a
+/// sentence for each pair that could not be compared (no case both sides answered right with
+/// a measured latency), so that none is dropped silently.
+pub fn comparisons(runs: &[RunData], plan: &Plan) -> (Vec<Compared>, Vec<String>) {
+    let mut notes = Vec::new();
+    let compared = plan
+        .pairs
+        .iter()
+        .filter_map(|&(xi, yi)| {
+            let (x, y) = (
+                &runs[xi.run].strategies[xi.solver],
+                &runs[yi.run].strategies[yi.solver],
+            );
+            let (xl, yl) = (label_of(runs, xi), label_of(runs, yi));
+            let Some(paired) = paired_latency(x, y) else {
+                notes.push(format!(
+                    "{yl} vs {xl} not compared: no case that both answered right with a measured \
+                     latency"
+                ));
+                return None;
+            };
             Some(Compared {
-                comparison: paired_latency(x, y)?.compare(stats::RESAMPLES, 1),
+                comparison: paired.compare(stats::RESAMPLES, 1),
                 current: yl,
                 baseline: xl,
-                across_runs: runs.len() > 1,
+                // The same solver in two runs: a change over time.
+                across_runs: xi.run != yi.run && x.name == y.name,
             })
         })
-        .collect()
+        .collect();
+    (compared, notes)
+}
+
+/// What the page shows beside the runs' tables: the charts, the comparisons, and every
+/// note on what was left out (pairs beyond the cap, pairs with nothing to pair, charts
+/// with nothing to draw).
+pub struct Report {
+    /// The pairs compared.
+    pub plan: Plan,
+    /// The charts drawn and left out.
+    pub charts: Charts,
+    /// The paired comparisons.
+    pub compared: Vec<Compared>,
+    /// One sentence per thing left out, for stderr and the page.
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// The charts and comparisons of `runs` for `selection`.
+    ///
+    /// # Errors
+    /// A `--reference` that names no solver or more than one; a chart that cannot be drawn.
+    pub fn new(runs: &[RunData], selection: &Selection) -> Result<Report, String> {
+        let drawn = crate::plot::draw(runs, selection)?;
+        let (compared, not_compared) = comparisons(runs, &drawn.plan);
+        let mut notes = drawn.notes;
+        notes.extend(not_compared);
+        Ok(Report {
+            plan: drawn.plan,
+            charts: drawn.charts,
+            compared,
+            notes,
+        })
+    }
 }
 
 /// Text for HTML: `&`, `<`, `>` and quotes escaped.
@@ -93,19 +145,13 @@ h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em;border-bottom:1px solid 
 table{border-collapse:collapse;font-size:.9em;margin:.5em 0}\
 td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}\
-.regressed{color:#b00;font-weight:bold}.improved{color:#070;font-weight:bold}\
+.regressed{color:#b00;font-weight:bold}.notes{background:#fff8e0;padding:.5em 1.5em}.improved{color:#070;font-weight:bold}\
 figure{margin:1em 0}figure svg{max-width:100%;height:auto}\
 figcaption{font-size:.85em;color:#555}";
 
-/// The page: `title`, the runs' summaries, `compared`, the `charts` (file name, SVG) and
-/// links to each run's files, relative to `page_dir`.
-pub fn page(
-    title: &str,
-    runs: &[RunData],
-    compared: &[Compared],
-    charts: &[(String, String)],
-    page_dir: &Path,
-) -> String {
+/// The page: `title`, what was left out, the runs' summaries, the report's comparisons and
+/// charts (inline SVG) and links to each run's files, relative to `page_dir`.
+pub fn page(title: &str, runs: &[RunData], report: &Report, page_dir: &Path) -> String {
     let mut h = String::new();
     let _ = write!(
         h,
@@ -114,10 +160,17 @@ pub fn page(
          <h1>{t}</h1>",
         t = esc(title)
     );
+    if !report.notes.is_empty() {
+        h.push_str("<ul class=\"notes\" id=\"left-out\">");
+        for n in &report.notes {
+            let _ = write!(h, "<li>{}</li>", esc(n));
+        }
+        h.push_str("</ul>");
+    }
     summary_tables(&mut h, runs, page_dir);
-    comparison_table(&mut h, compared);
+    comparison_table(&mut h, runs, report);
     h += "<h2>Charts</h2>";
-    for (name, svg) in charts {
+    for (name, svg) in &report.charts.drawn {
         let _ = write!(
             h,
             "<figure id=\"{n}\">{}<figcaption>{n}</figcaption></figure>",
@@ -147,12 +200,11 @@ fn summary_tables(h: &mut String, runs: &[RunData], page_dir: &Path) {
              <th>p50 µs</th><th>p99 µs</th><th>max µs</th><th>cases/s</th></tr>",
         );
         for s in &run.summaries {
-            let mean = s.expanded_mean.map_or(String::new(), |m| format!("{m:.1}"));
+            use crate::report::table::figure;
             let _ = write!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-                 <td>{}</td><td>{mean}</td><td>{:.1}</td><td>{:.1}</td><td>{:.1}</td>\
-                 <td>{:.0}</td></tr>",
+                 <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(&s.strategy),
                 s.cases,
                 s.solved,
@@ -160,20 +212,43 @@ fn summary_tables(h: &mut String, runs: &[RunData], page_dir: &Path) {
                 s.limit,
                 s.errors,
                 s.wrong,
-                s.latency_p50_us,
-                s.latency_p99_us,
-                s.latency_max_us,
-                s.cases_per_s
+                figure(s.expanded_mean, 1),
+                figure(s.latency_p50_us, 1),
+                figure(s.latency_p99_us, 1),
+                figure(s.latency_max_us, 1),
+                figure(s.cases_per_s, 0)
             );
         }
         h.push_str("</table>");
     }
 }
 
-fn comparison_table(h: &mut String, compared: &[Compared]) {
+fn comparison_table(h: &mut String, runs: &[RunData], report: &Report) {
+    let compared = &report.compared;
     h.push_str("<h2>Latency, case by case</h2>");
+    if report.plan.pairs.is_empty() {
+        h.push_str("<p>Nothing to compare: one solver in one run.</p>");
+        return;
+    }
+    let _ = write!(
+        h,
+        "<p>{}</p>",
+        esc(&match report.plan.reference {
+            Some(Reference::Solver(r)) => format!(
+                "Every solver compared with {} (choose another with --reference NAME, or \
+                 compare every pair with --all-pairs).",
+                label_of(runs, r)
+            ),
+            Some(Reference::Run(r)) => format!(
+                "Each solver compared with the solver of the same name in {} \
+                 (--reference {}).",
+                runs[r].label, runs[r].label
+            ),
+            None => "Every pair of solvers compared (--all-pairs).".to_string(),
+        })
+    );
     if compared.is_empty() {
-        h.push_str("<p>Nothing to compare: one strategy in one run.</p>");
+        h.push_str("<p>No pair had a case both sides answered right with a latency.</p>");
         return;
     }
     h.push_str(

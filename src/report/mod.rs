@@ -61,7 +61,7 @@ pub fn format(name: &str) -> Result<&'static Format, String> {
 pub use summary::StrategySummary;
 
 use crate::harness::input::Case;
-use crate::harness::record::{Record, RowStatus};
+use crate::harness::record::Record;
 use hdrhistogram::Histogram;
 use std::time::Duration;
 
@@ -102,9 +102,10 @@ pub fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 
-/// One solver's latency histogram (nanoseconds) over the rows it answered: searched rows
-/// with a latency, `limit` rows left out (a budget's length is not a solve's; summary.csv
-/// counts them apart).
+/// One solver's latency histogram (nanoseconds) over the rows it answered right (`solved`,
+/// `unsolvable`) with a latency: `limit` rows are left out (a budget's length is not a
+/// solve's), and so are `wrong` and `error` rows (a wrong answer is not work done);
+/// summary.csv counts them apart.
 pub fn latency_histogram(records: &[Record], strategy: &str) -> Histogram<u64> {
     let mut h = new_histogram();
     for r in records.iter().filter(|r| r.strategy == strategy) {
@@ -115,7 +116,7 @@ pub fn latency_histogram(records: &[Record], strategy: &str) -> Histogram<u64> {
 
 /// Adds a row's latency to its solver's histogram, if it counts (see [`latency_histogram`]).
 pub fn record_latency(h: &mut Histogram<u64>, r: &Record) {
-    if r.status.searched() && r.status != RowStatus::Limit {
+    if r.status.answered() {
         if let Some(ns) = r.latency_ns {
             h.saturating_record(ns.max(1));
         }

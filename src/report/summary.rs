@@ -46,23 +46,26 @@ pub struct StrategySummary {
     pub generated_mean: Option<f64>,
     /// The most states one row generated.
     pub generated_max: Option<u64>,
-    /// Mean latency in µs (3 decimals); `limit` rows are left out of every latency figure,
-    /// and all are 0 when no row was searched.
-    pub latency_mean_us: f64,
+    /// Mean latency in µs (3 decimals) over the answered rows (`solved` and `unsolvable`:
+    /// `limit`, `wrong`, `error` and `invalid` rows are left out of every latency figure).
+    /// Every latency figure is empty (`None`) when no answered row has a latency: every row
+    /// an error, or an external program in batch mode, which is not timed case by case.
+    pub latency_mean_us: Option<f64>,
     /// Median latency, in µs.
-    pub latency_p50_us: f64,
+    pub latency_p50_us: Option<f64>,
     /// 90th-percentile latency, in µs.
-    pub latency_p90_us: f64,
+    pub latency_p90_us: Option<f64>,
     /// 99th-percentile latency, in µs.
-    pub latency_p99_us: f64,
+    pub latency_p99_us: Option<f64>,
     /// 99.9th-percentile latency, in µs.
-    pub latency_p999_us: f64,
+    pub latency_p999_us: Option<f64>,
     /// The slowest latency, in µs.
-    pub latency_max_us: f64,
+    pub latency_max_us: Option<f64>,
     /// Wall time of this strategy's pass over all cases.
     pub wall_s: f64,
-    /// Searched rows (solved + unsolvable + limit) per second of `wall_s`.
-    pub cases_per_s: f64,
+    /// Answered rows (solved + unsolvable, judged right) per second of `wall_s`; empty when
+    /// no row was answered (wrong answers, errors and budgets run out are not work done).
+    pub cases_per_s: Option<f64>,
     /// Solvers that are not optimal by construction: the mean over their judged paths of
     /// steps ÷ optimum (1 = always shortest; 3 decimals; pairs already at their goal left
     /// out). Empty for optimal solvers, whose paths are shortest by construction, and when
@@ -104,7 +107,7 @@ pub struct SummaryTally {
     s: Counts,
     ratios: f64,
     judged: u64,
-    searched: u64,
+    answered: u64,
     expanded: Tally,
     generated: Tally,
 }
@@ -148,8 +151,10 @@ impl SummaryTally {
                 self.judged += 1;
             }
         }
+        if r.status.answered() {
+            self.answered += 1;
+        }
         if r.status.searched() {
-            self.searched += 1;
             self.expanded.add(r.counters.expanded);
             self.generated.add(r.counters.generated);
         }
@@ -176,33 +181,35 @@ impl SummaryTally {
             generated_total: None,
             generated_mean: None,
             generated_max: None,
-            latency_mean_us: 0.0,
-            latency_p50_us: 0.0,
-            latency_p90_us: 0.0,
-            latency_p99_us: 0.0,
-            latency_p999_us: 0.0,
-            latency_max_us: 0.0,
+            latency_mean_us: None,
+            latency_p50_us: None,
+            latency_p90_us: None,
+            latency_p99_us: None,
+            latency_p999_us: None,
+            latency_max_us: None,
             // Whole microseconds over 1e6: one correctly rounded division, so the CSV shows
             // e.g. 0.000956, not the 0.0009559999999999999 that rounding twice gave.
             wall_s: wall.as_micros() as f64 / 1e6,
-            cases_per_s: 0.0,
+            cases_per_s: None,
             suboptimality_mean: None,
         };
         let judged = self.judged;
         s.suboptimality_mean = (judged > 0).then(|| round3(self.ratios / judged as f64));
         (s.expanded_total, s.expanded_mean, s.expanded_max) = self.expanded.figures();
         (s.generated_total, s.generated_mean, s.generated_max) = self.generated.figures();
-        if self.searched > 0 {
-            s.latency_mean_us = round3(hist.mean() / 1000.0);
-            s.latency_p50_us = super::percentile_us(hist, 0.5);
-            s.latency_p90_us = super::percentile_us(hist, 0.9);
-            s.latency_p99_us = super::percentile_us(hist, 0.99);
-            s.latency_p999_us = super::percentile_us(hist, 0.999);
-            s.latency_max_us = ns_to_us(hist.max());
-            let secs = wall.as_secs_f64();
-            if secs > 0.0 {
-                s.cases_per_s = round3(self.searched as f64 / secs);
-            }
+        // The histogram holds the answered rows' latencies (see `super::record_latency`):
+        // empty when none was timed, and then every latency figure is missing, not 0.
+        if !hist.is_empty() {
+            s.latency_mean_us = Some(round3(hist.mean() / 1000.0));
+            s.latency_p50_us = Some(super::percentile_us(hist, 0.5));
+            s.latency_p90_us = Some(super::percentile_us(hist, 0.9));
+            s.latency_p99_us = Some(super::percentile_us(hist, 0.99));
+            s.latency_p999_us = Some(super::percentile_us(hist, 0.999));
+            s.latency_max_us = Some(ns_to_us(hist.max()));
+        }
+        let secs = wall.as_secs_f64();
+        if self.answered > 0 && secs > 0.0 {
+            s.cases_per_s = Some(round3(self.answered as f64 / secs));
         }
         s
     }
@@ -263,4 +270,77 @@ pub fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, 
     r.deserialize()
         .map(|row| row.map_err(|e| format!("{}: {e}", path.display())))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{new_histogram, record_latency};
+
+    fn row(status: RowStatus, latency_ns: Option<u64>) -> Record {
+        let mut r = Record::empty(0, "s");
+        r.status = status;
+        r.latency_ns = latency_ns;
+        r
+    }
+
+    /// The summary of `rows`, its histogram filled as a run fills it, over one second.
+    fn summary_of(rows: &[Record]) -> StrategySummary {
+        let (mut t, mut h) = (SummaryTally::default(), new_histogram());
+        for r in rows {
+            t.add(r);
+            record_latency(&mut h, r);
+        }
+        t.summary("s", &h, Duration::from_secs(1))
+    }
+
+    #[test]
+    fn wrong_answers_and_errors_are_no_speed_and_unmeasured_figures_are_missing() {
+        // 200 fast answers, all wrong: no latency, no throughput, counted as wrong.
+        let wrong: Vec<Record> = (0..200)
+            .map(|_| row(RowStatus::Wrong, Some(1_000)))
+            .collect();
+        let s = summary_of(&wrong);
+        assert_eq!((s.wrong, s.cases_per_s, s.latency_p50_us), (200, None, None));
+        // Every row an error.
+        let s = summary_of(&[row(RowStatus::Error, None), row(RowStatus::Error, None)]);
+        assert_eq!((s.errors, s.cases_per_s, s.latency_max_us), (2, None, None));
+        // Batch mode: answers right, not timed one by one: a rate, no latency.
+        let s = summary_of(&[row(RowStatus::Solved, None), row(RowStatus::Unsolvable, None)]);
+        assert_eq!((s.cases_per_s, s.latency_mean_us), (Some(2.0), None));
+        // Mixed: only the two right answers count (the wrong one's 1 µs and the limit's
+        // 9 ms are left out of the latency; neither is a case answered a second).
+        let s = summary_of(&[
+            row(RowStatus::Solved, Some(4_000)),
+            row(RowStatus::Unsolvable, Some(2_000)),
+            row(RowStatus::Wrong, Some(1_000)),
+            row(RowStatus::Limit, Some(9_000_000)),
+        ]);
+        assert_eq!(s.cases_per_s, Some(2.0));
+        // (HdrHistogram figures, to its 3 significant digits.)
+        let near = |v: Option<f64>, want: f64| (v.unwrap() - want).abs() < want * 1e-3;
+        assert!(near(s.latency_max_us, 4.0), "{s:?}");
+        assert!(near(s.latency_mean_us, 3.0), "{s:?}");
+    }
+
+    #[test]
+    fn missing_figures_are_empty_cells_and_read_back_as_missing() {
+        let s = summary_of(&[row(RowStatus::Error, None)]);
+        let csv = SummaryCsv.render(std::slice::from_ref(&s));
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let cells: Vec<&str> = lines.next().unwrap().split(',').collect();
+        for col in ["latency_p50_us", "latency_max_us", "cases_per_s"] {
+            let i = header.iter().position(|h| *h == col).unwrap();
+            assert_eq!(cells[i], "", "{col} in {csv}");
+        }
+        let dir = std::env::temp_dir().join(format!("tb-summary-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("summary.csv");
+        std::fs::write(&path, &csv).unwrap();
+        let back = read_summary_csv(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(back, vec![s]);
+        assert_eq!(back[0].latency_p50_us, None);
+    }
 }

@@ -2,6 +2,14 @@
 
 use super::{StrategySummary, SummaryExport};
 
+/// What a table shows for a figure that was not measured (never 0).
+pub const MISSING: &str = "—";
+
+/// A figure with `decimals` decimals, or [`MISSING`].
+pub fn figure(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| MISSING.to_string(), |v| format!("{v:.decimals$}"))
+}
+
 /// The table's header and cells, shared by the terminal and Markdown renderings.
 pub fn rows(summaries: &[StrategySummary]) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let header = vec![
@@ -32,10 +40,10 @@ pub fn rows(summaries: &[StrategySummary]) -> (Vec<&'static str>, Vec<Vec<String
                 s.mismatches.to_string(),
                 s.wrong.to_string(),
                 s.non_optimal.to_string(),
-                s.expanded_mean.map_or(String::new(), |m| format!("{m:.1}")),
-                format!("{:.1}", s.latency_p50_us),
-                format!("{:.1}", s.latency_p99_us),
-                format!("{:.0}", s.cases_per_s),
+                figure(s.expanded_mean, 1),
+                figure(s.latency_p50_us, 1),
+                figure(s.latency_p99_us, 1),
+                figure(s.cases_per_s, 0),
             ]
         })
         .collect();

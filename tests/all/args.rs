@@ -93,6 +93,14 @@ fn base_args(sub: &str, without: &str) -> Vec<String> {
         "space" => vec![vec!["--size".into(), "2x2".into()]],
         "compare" => vec![vec![s(run)], vec![s(run)]],
         "verify" => vec![vec![s(run)]],
+        "plot" => vec![
+            vec![s(run)],
+            vec!["--out".into(), s(&temp_dir("args-plot"))],
+        ],
+        "report" => vec![
+            vec![s(run)],
+            vec!["-o".into(), s(&temp_dir("args-report").join("r.html"))],
+        ],
         other => panic!("no quick arguments for `{other}`: add them to base_args"),
     };
     pairs

@@ -101,7 +101,7 @@ fn one_run_gives_three_charts_with_series_axes_and_titles() {
     let t = svg_texts(&out.join("throughput.svg"));
     assert_has(
         &t,
-        "cases per second (searched cases / wall time, log scale)",
+        "cases per second (answers right / wall time, log scale)",
         "throughput.svg",
     );
     assert_has(&t, "strategy", "throughput.svg");
@@ -112,7 +112,7 @@ fn one_run_gives_three_charts_with_series_axes_and_titles() {
 }
 
 #[test]
-fn two_runs_are_overlaid_with_run_names_in_the_labels() {
+fn two_runs_are_overlaid_with_run_names_where_both_hold_a_solver() {
     let a = quick_run("plot-a", "astar,bfs-hash");
     let b = quick_run("plot-b", "astar,idastar");
     let out = temp_dir("plot-ab-out");
@@ -130,19 +130,89 @@ fn two_runs_are_overlaid_with_run_names_in_the_labels() {
     );
     for chart in CHARTS {
         let t = svg_texts(&out.join(chart));
+        // astar is in both runs: its label carries the run; the others stay plain.
         for series in [
             format!("{na}/astar"),
-            format!("{na}/bfs-hash"),
+            "bfs-hash".to_string(),
             format!("{nb}/astar"),
-            format!("{nb}/idastar"),
+            "idastar".to_string(),
         ] {
             assert_has(&t, &series, chart);
         }
+        assert!(!has(&t, &format!("{na}/bfs-hash")), "{chart}: {t:?}");
         assert!(
             t.iter().any(|x| x.ends_with(&format!("{na} vs {nb}"))),
             "{chart}: title names both runs: {t:?}"
         );
     }
+}
+
+#[test]
+fn three_runs_compare_the_third_too_and_a_reference_run_pairs_namesakes() {
+    let runs: Vec<PathBuf> = ["plot3-a", "plot3-b", "plot3-c"]
+        .iter()
+        .map(|n| quick_run(n, "astar,idastar"))
+        .collect();
+    let n: Vec<&str> = runs
+        .iter()
+        .map(|r| r.file_name().unwrap().to_str().unwrap())
+        .collect();
+    let plot = |extra: &[&str]| {
+        let out = temp_dir("plot3-out");
+        let res = bin()
+            .arg("plot")
+            .args(&runs)
+            .arg("-o")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+        (out, stderr(&res))
+    };
+    // Default: the first solver of the first run against every other solver of every run,
+    // the third run's included.
+    let (out, err) = plot(&[]);
+    for other in [
+        "idastar".to_string(),
+        format!("{}_astar", n[1]),
+        format!("{}_idastar", n[1]),
+        format!("{}_astar", n[2]),
+        format!("{}_idastar", n[2]),
+    ] {
+        let name = if other == "idastar" {
+            format!("scatter-latency-{}_astar-vs-{}_idastar.svg", n[0], n[0])
+        } else {
+            format!("scatter-latency-{}_astar-vs-{other}.svg", n[0])
+        };
+        let t = svg_texts(&out.join(&name));
+        assert!(
+            t.iter().any(|x| x.starts_with("Per case, latency:")),
+            "{name}: {t:?}"
+        );
+    }
+    assert!(!err.contains("left out"), "{err}");
+    // Against the second run: each solver with its namesake there.
+    let (out, _) = plot(&["--reference", n[1]]);
+    for (x, y) in [(1, 0), (1, 2)] {
+        for s in ["astar", "idastar"] {
+            let name = format!("scatter-latency-{}_{s}-vs-{}_{s}.svg", n[x], n[y]);
+            assert!(out.join(&name).is_file(), "{name}");
+        }
+    }
+    // A reference that names nothing is refused, with the choices.
+    let res = bin()
+        .arg("plot")
+        .args(&runs)
+        .args(["-o", "/tmp", "--reference", "dfs"])
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    assert!(
+        stderr(&res).contains("--reference dfs: no solver or run"),
+        "{}",
+        stderr(&res)
+    );
 }
 
 #[test]
