@@ -14,7 +14,9 @@ pub fn run(args: ReportArgs) -> CmdResult {
         ));
     }
     let runs = plot::load_all(&args.runs)?;
-    let report = html::Report::new(&runs, &args.pairs.selection())?;
+    let mut report = html::Report::new(&runs, &args.pairs.selection())?;
+    // The coverage table and the ranking (`tilebench table`'s), from the same runs.
+    report.tables = Some(tilebench::table::report_fragment(&args.runs).map_err(|e| e.to_string())?);
     let title = args.title.unwrap_or_else(|| {
         let names: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
         format!("tilebench: {}", names.join(" vs "))

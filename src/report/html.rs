@@ -95,6 +95,10 @@ pub struct Report {
     pub compared: Vec<Compared>,
     /// One sentence per thing left out, for stderr and the page.
     pub notes: Vec<String>,
+    /// The coverage table and the class ranking as an HTML fragment
+    /// (`tilebench::table::report_fragment`), shown after the runs' summaries; none: left
+    /// out.
+    pub tables: Option<String>,
 }
 
 impl Report {
@@ -112,6 +116,7 @@ impl Report {
             charts: drawn.charts,
             compared,
             notes,
+            tables: None,
         })
     }
 }
@@ -147,7 +152,8 @@ td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}\
 .regressed{color:#b00;font-weight:bold}.notes{background:#fff8e0;padding:.5em 1.5em}.improved{color:#070;font-weight:bold}\
 figure{margin:1em 0}figure svg{max-width:100%;height:auto}\
-figcaption{font-size:.85em;color:#555}";
+figcaption{font-size:.85em;color:#555}.best{font-weight:bold}.total td{border-top:2px solid #888}\
+.note{font-size:.85em;color:#555}";
 
 /// The page: `title`, what was left out, the runs' summaries, the report's comparisons and
 /// charts (inline SVG) and links to each run's files, relative to `page_dir`.
@@ -168,6 +174,10 @@ pub fn page(title: &str, runs: &[RunData], report: &Report, page_dir: &Path) -> 
         h.push_str("</ul>");
     }
     summary_tables(&mut h, runs, page_dir);
+    if let Some(tables) = &report.tables {
+        h += "<h2>Coverage and ranking</h2>";
+        h += tables;
+    }
     comparison_table(&mut h, runs, report);
     h += "<h2>Charts</h2>";
     for (name, svg) in &report.charts.drawn {

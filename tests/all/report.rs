@@ -275,6 +275,43 @@ fn fifteen_programs_missing_figures_are_missing_and_no_chart_is_empty() {
     assert_eq!(row_of("allwrong")[at("cases/s")], "—");
     assert_eq!(row_of("allwrong")[at("p50 µs")], "—");
     assert_ne!(row_of("student-01")[at("p50 µs")], "—");
+    // The class ranking: the program whose every answer is wrong ranks last, the batch
+    // program says how it was timed; and the coverage table has its sum row.
+    let ranking = tag("section")
+        .find(|n| n.attribute("class") == Some("tb-ranking"))
+        .expect("a ranking section");
+    let ranked: Vec<Vec<String>> = ranking
+        .descendants()
+        .filter(|n| n.tag_name().name() == "tr")
+        .map(|tr| {
+            tr.children()
+                .filter(|c| c.is_element())
+                .map(|c| {
+                    c.descendants()
+                        .filter(|d| d.is_text())
+                        .filter_map(|d| d.text())
+                        .collect::<String>()
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(ranked.len(), 16, "{ranked:?}");
+    assert!(ranked[15].iter().any(|c| c == "allwrong"), "{ranked:?}");
+    let batch_row = rows
+        .iter()
+        .find(|r| r.iter().any(|c| c == "batchy"))
+        .unwrap();
+    assert!(
+        batch_row.iter().any(|c| c.contains("batch")),
+        "{batch_row:?}"
+    );
+    let coverage = tag("section")
+        .find(|n| n.attribute("class") == Some("tb-coverage"))
+        .expect("a coverage section");
+    assert!(
+        coverage.descendants().any(|n| n.text() == Some("sum")),
+        "a sum row"
+    );
     // No chart with nothing drawn: the charts of states expanded (the programs count none)
     // are left out, each said once on stderr and on the page.
     let figures: Vec<&str> = tag("figure").filter_map(|n| n.attribute("id")).collect();
