@@ -518,7 +518,8 @@ pub struct PlotArgs {
 #[derive(Args, Debug)]
 pub struct PairArgs {
     /// The solver every other one (of every run) is compared with: SOLVER when one run alone
-    /// holds that name, else RUN/SOLVER [default: the first solver of the first run]
+    /// holds that name, else RUN/SOLVER; or RUN: each solver against its namesake there [default:
+    /// the first run when runs share solver names, else the first solver]
     #[arg(long, value_name = "NAME", conflicts_with = "all_pairs")]
     pub reference: Option<String>,
     /// Compare every pair of solvers instead of each with the reference

@@ -4,7 +4,8 @@
 //! states expanded against its latency (the cost of a node, per strategy).
 //!
 //! Scatter pairs: those of the [`super::select::Plan`]: every solver of every run against the
-//! reference (by default the first solver of the first run), or every pair.
+//! reference (by default the first run when runs share solver names, else the first
+//! solver), or every pair.
 
 use super::charts::{
     draw, draw_marker, nothing, runs_named, strategy_order, Axis, Chart, Charts, LegendEntry,

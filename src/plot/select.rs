@@ -1,5 +1,6 @@
 //! Which solvers `plot` and `report` compare: every solver of every run against a reference
-//! (`--reference NAME`, by default the first solver of the first run), or every pair
+//! (`--reference NAME`, by default the first run when runs share solver names, else the
+//! first solver of the first run), or every pair
 //! (`--all-pairs`), at most [`Selection::max_pairs`] of them; and how each solver is labelled
 //! (its name, or `<run>/<name>` where two runs hold that name).
 //!
@@ -19,7 +20,8 @@ pub const DEFAULT_MAX_PAIRS: usize = 30;
 pub struct Selection {
     /// The solver every other one is compared with: `run/solver`, or a solver's name when one
     /// run alone holds it; or a run's name (each solver of the other runs against the one of
-    /// the same name in that run); `None`: the first solver of the first run.
+    /// the same name in that run); `None`: the first run when another run shares a solver's
+    /// name with it, else the first solver of the first run.
     pub reference: Option<String>,
     /// Every pair of solvers instead of each against the reference.
     pub all_pairs: bool,
@@ -181,14 +183,27 @@ impl Selection {
         })
     }
 
-    /// The reference: the solver or run named, or the first solver (`None` when there is no
-    /// solver).
+    /// The reference: the solver or run named; by default the first run when another run
+    /// shares a solver's name with it, else the first solver (`None` when there is no solver).
     fn resolve(
         &self,
         runs: &[RunData],
         all: &[SolverId],
     ) -> Result<Option<Reference>, SelectError> {
         let Some(name) = &self.reference else {
+            // Several runs of the same solvers (a baseline and a change, replicates): each
+            // solver against its namesake in the first run, as `compare` does; else the
+            // first solver.
+            let shared = all.iter().any(|y| {
+                y.run != 0
+                    && runs[0]
+                        .strategies
+                        .iter()
+                        .any(|s| s.name == runs[y.run].strategies[y.solver].name)
+            });
+            if runs.len() > 1 && shared {
+                return Ok(Some(Reference::Run(0)));
+            }
             return Ok(all.first().copied().map(Reference::Solver));
         };
         let name = name.trim();
@@ -330,7 +345,26 @@ mod tests {
             run("b", &["astar"]),
             run("c", &["astar", "bfs"]),
         ];
+        // By default, runs that share solvers: each solver against its namesake in the
+        // first run, and the one without (bfs) named.
         let p = Selection::default().plan(&runs).unwrap();
+        assert_eq!(p.reference, Some(Reference::Run(0)));
+        assert_eq!(
+            pair_labels(&runs, &p),
+            ["b/astar vs a/astar", "c/astar vs a/astar"]
+        );
+        assert!(
+            p.notes(&runs).join(" ").contains("bfs"),
+            "{:?}",
+            p.notes(&runs)
+        );
+        // The first solver, named: every other solver against it.
+        let p = Selection {
+            reference: Some("a/astar".into()),
+            ..Selection::default()
+        }
+        .plan(&runs)
+        .unwrap();
         assert_eq!(
             pair_labels(&runs, &p),
             [

@@ -160,17 +160,24 @@ fn three_runs_are_all_compared_with_the_reference() {
         assert!(err.contains(&c), "{c}: {err}");
         assert!(text.contains(&format!("<td>{}/{s}</td>", name(2))), "{c}");
     }
-    assert!(
-        err.contains(&format!("than {}/astar per case", name(0))),
-        "{err}"
-    );
-    assert!(text.contains(&format!("Every solver compared with {}/astar", name(0))));
-    // Against the first run, each with its namesake: the third run's idastar with the
-    // first's.
-    let err = report(&paths, &["--reference", &name(0)], &page);
+    // By default, runs of the same solvers: each with its namesake in the first run, the
+    // third run's idastar with the first's.
     let want = format!("{}/idastar is ", name(2));
     let line = err.lines().find(|l| l.starts_with(&want)).unwrap_or("");
     assert!(line.contains(&format!("than {}/idastar", name(0))), "{err}");
+    // The first run's astar named: every solver against it.
+    let err = report(
+        &paths,
+        &["--reference", &format!("{}/astar", name(0))],
+        &page,
+    );
+    let text = page_text(&page);
+    assert!(
+        err.contains(&format!("{}/idastar is ", name(2)))
+            && err.contains(&format!("than {}/astar per case", name(0))),
+        "{err}"
+    );
+    assert!(text.contains(&format!("Every solver compared with {}/astar", name(0))));
 }
 
 /// A class of 15 programs in one run: 13 copies of one solver, one that reads all of its
