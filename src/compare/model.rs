@@ -460,3 +460,62 @@ fn reference_names(pairs: &[PairComparison]) -> String {
     }
     names.join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figure(verdict: LatencyVerdict, replicated: bool) -> LatencyFigure {
+        LatencyFigure {
+            figure: Figure::PerCase,
+            baseline: 1.0,
+            current: 1.0,
+            interval: Interval {
+                estimate: 1.0,
+                low: 1.0,
+                high: 1.0,
+            },
+            verdict,
+            replicated,
+        }
+    }
+
+    /// With one run a side no verdict word is a plain "improved", "slower", "faster" or
+    /// "regressed": each says it is an indication; replicate sets get the plain words; only
+    /// a gated regression fails.
+    #[test]
+    fn single_run_verdicts_are_always_qualified() {
+        use stats::Verdict as V;
+        for v in [V::Regressed, V::Improved, V::WithinNoise, V::NoChange] {
+            for gated in [false, true] {
+                let judged = LatencyVerdict::Judged { verdict: v, gated };
+                let one = figure(judged, false);
+                let word = one.word();
+                let plain = ["improved", "slower", "faster", "regressed", "noise"]
+                    .iter()
+                    .any(|w| word.contains(w));
+                assert!(
+                    !plain || word.contains("1 run a side"),
+                    "{v:?} gated {gated}: {word}"
+                );
+                let many = figure(judged, true);
+                assert!(!many.word().contains("run a side"), "{}", many.word());
+                assert_eq!(one.regressed(), gated && v == V::Regressed);
+                assert_eq!(many.regressed(), one.regressed());
+            }
+        }
+        assert_eq!(
+            figure(LatencyVerdict::TooFewCases, false).word(),
+            "too few cases"
+        );
+    }
+
+    #[test]
+    fn a_change_from_nothing_is_infinite_and_no_rows_is_not_compared() {
+        assert_eq!(pct(0.0, 0.0), 0.0);
+        assert!(pct(0.0, 5.0).is_infinite());
+        assert_eq!(pct(100.0, 110.0), 10.0);
+        let none = CounterTotal::default();
+        assert_eq!(none.change_pct(), None);
+    }
+}
