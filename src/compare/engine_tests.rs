@@ -268,3 +268,31 @@ fn the_exports_render_every_pair() {
         .unwrap_err()
         .contains("choose markdown, json"));
 }
+
+#[test]
+fn rows_in_another_order_and_repeated_ids_are_matched_exactly() {
+    let d = tmp("order");
+    let base = rows("astar");
+    let a = write(&d.join("a"), &base);
+    // The same rows backwards (shards merged in another order), one answer changed.
+    let mut back: Vec<Owned> = base.iter().rev().cloned().collect();
+    back[0].3 = Some(1); // id 10
+    let b = write(&d.join("b"), &back);
+    let c = compare(&runs(&[&a, &b])).unwrap();
+    let p = &c.pairs[0];
+    assert_eq!(p.matched, 10);
+    assert_eq!(p.count(ListKind::WrongAnswers), 1);
+    assert_eq!(p.count(ListKind::Missing) + p.count(ListKind::New), 0);
+    assert!(p.list(ListKind::WrongAnswers).unwrap().shown[0].starts_with("data.csv:11 10 astar"));
+
+    // One id on two rows: paired in order, the n-th with the n-th.
+    let mut dup = rows("astar");
+    dup[1].0 = "1".into();
+    let a = write(&d.join("da"), &dup);
+    let mut dup2 = dup.clone();
+    dup2[1].3 = Some(50);
+    let b = write(&d.join("db"), &dup2);
+    let p = &compare(&runs(&[&a, &b])).unwrap().pairs[0];
+    assert_eq!(p.count(ListKind::WrongAnswers), 1);
+    assert_eq!(p.matched, 10);
+}
