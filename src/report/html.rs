@@ -153,7 +153,7 @@ th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}\
 .regressed{color:#b00;font-weight:bold}.notes{background:#fff8e0;padding:.5em 1.5em}.improved{color:#070;font-weight:bold}\
 figure{margin:1em 0}figure svg{max-width:100%;height:auto}\
 figcaption{font-size:.85em;color:#555}.best{font-weight:bold}.total td{border-top:2px solid #888}\
-.note{font-size:.85em;color:#555}";
+.note{font-size:.85em;color:#555}section{overflow-x:auto}";
 
 /// The page: `title`, what was left out, the runs' summaries, the report's comparisons and
 /// charts (inline SVG) and links to each run's files, relative to `page_dir`.
