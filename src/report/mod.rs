@@ -25,37 +25,16 @@ macro_rules! formats {
 // `pub const FORMAT: Format`). Adding one is its file and its name here.
 formats!(markdown, bencher, github_benchmark, summary, table, junit);
 
-/// One export format: a name for `--export NAME=FILE`, a line for the help, the renderer.
-pub struct Format {
-    /// The name on the command line.
-    pub name: &'static str,
-    /// One line for `--help` and the docs.
-    pub describe: &'static str,
-    /// The renderer.
-    pub export: &'static (dyn SummaryExport + Sync),
-}
-
-impl std::fmt::Debug for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
-    }
-}
+/// One export format of the summary: a name for `--export NAME=FILE`, a line for the help,
+/// the renderer.
+pub type Format = crate::util::Registered<dyn SummaryExport + Sync>;
 
 /// The format called `name`, or a message listing the choices.
 ///
 /// # Errors
 /// No format has that name.
 pub fn format(name: &str) -> Result<&'static Format, String> {
-    FORMATS
-        .iter()
-        .find(|f| f.name.eq_ignore_ascii_case(name.trim()))
-        .ok_or_else(|| {
-            let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-            format!(
-                "unknown export format `{name}`; choose {}",
-                names.join(", ")
-            )
-        })
+    crate::util::registered(FORMATS, name, "export format")
 }
 
 pub use summary::StrategySummary;

@@ -64,7 +64,7 @@ pub enum TableError {
 
 /// Renders `tables` in `format`: the whole text of the file (or of stdout).
 pub fn render(tables: &[Table], format: &render::Format) -> String {
-    format.render.render(tables)
+    format.export.render(tables)
 }
 
 /// A value in a table cell.

@@ -33,36 +33,14 @@ pub trait ComparisonExport {
 
 /// One comparison export format: a name for `--export NAME=FILE`, a line for the help, the
 /// renderer.
-pub struct Format {
-    /// The name on the command line.
-    pub name: &'static str,
-    /// One line for `--help` and the docs.
-    pub describe: &'static str,
-    /// The renderer.
-    pub export: &'static (dyn ComparisonExport + Sync),
-}
-
-impl std::fmt::Debug for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
-    }
-}
+pub type Format = crate::util::Registered<dyn ComparisonExport + Sync>;
 
 /// The format called `name`, or a message listing the choices.
 ///
 /// # Errors
 /// No format has that name.
 pub fn format(name: &str) -> Result<&'static Format, String> {
-    FORMATS
-        .iter()
-        .find(|f| f.name.eq_ignore_ascii_case(name.trim()))
-        .ok_or_else(|| {
-            let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-            format!(
-                "unknown comparison export format `{name}`; choose {}",
-                names.join(", ")
-            )
-        })
+    crate::util::registered(FORMATS, name, "comparison export format")
 }
 
 /// The table's columns; with two solvers of one run, the value columns are their names.

@@ -10,7 +10,7 @@ use crate::table::Table;
 pub const FORMAT: Format = Format {
     name: "csv",
     describe: "CSV, one line per cell: table,row,column,value,best (missing values empty)",
-    render: &Csv,
+    export: &Csv,
 };
 
 /// The CSV renderer.

@@ -9,7 +9,7 @@ use crate::table::Table;
 pub const FORMAT: Format = Format {
     name: "html",
     describe: "an HTML page of tables, best in bold, missing —",
-    render: &Html,
+    export: &Html,
 };
 
 /// The HTML renderer.

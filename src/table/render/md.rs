@@ -7,7 +7,7 @@ use crate::table::Table;
 pub const FORMAT: Format = Format {
     name: "md",
     describe: "Markdown tables (GitHub), best in bold, missing —",
-    render: &Markdown,
+    export: &Markdown,
 };
 
 /// The Markdown renderer.

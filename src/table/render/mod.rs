@@ -10,20 +10,7 @@ pub trait Render {
 }
 
 /// One table format: a name for `--format`, a line for the help, the renderer.
-pub struct Format {
-    /// The name on the command line.
-    pub name: &'static str,
-    /// One line for `--help` and the docs.
-    pub describe: &'static str,
-    /// The renderer.
-    pub render: &'static (dyn Render + Sync),
-}
-
-impl std::fmt::Debug for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
-    }
-}
+pub type Format = crate::util::Registered<dyn Render + Sync>;
 
 /// Declares the formats' modules and lists them, in the order given.
 macro_rules! formats {
@@ -46,8 +33,6 @@ pub fn names() -> Vec<&'static str> {
 /// # Errors
 /// No format has that name ([`TableError::UnknownFormat`] lists them).
 pub fn format(name: &str) -> Result<&'static Format, TableError> {
-    FORMATS
-        .iter()
-        .find(|f| f.name.eq_ignore_ascii_case(name.trim()))
-        .ok_or_else(|| TableError::UnknownFormat(name.to_string()))
+    crate::util::registered(FORMATS, name, "table format")
+        .map_err(|_| TableError::UnknownFormat(name.to_string()))
 }

@@ -10,7 +10,7 @@ use crate::table::Table;
 pub const FORMAT: Format = Format {
     name: "tex",
     describe: "LaTeX booktabs tables (\\usepackage{booktabs}), best in \\textbf, missing ---",
-    render: &Tex,
+    export: &Tex,
 };
 
 /// The LaTeX renderer.
