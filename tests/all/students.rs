@@ -385,6 +385,13 @@ fn check_fails_when_a_program_answers_nothing() {
         "{err}"
     );
     assert!(rows(&out).iter().all(|r| r["status"] == "limit"));
+    // The closing lines name it, with its first row's message.
+    assert!(
+        err.lines().any(|l| l.starts_with(
+            "tilebench: silent answered none of its 3 row(s) (0 error, 3 limit); the first: "
+        ) && l.contains("no answer within --timeout 0.300 s")),
+        "{err}"
+    );
     // A limit row is not a solve's latency: summary.csv counts it apart.
     let (h, s) = read_csv(&out.join("summary.csv"));
     assert_eq!(s[0][col(&h, "limit")], "3");
@@ -470,4 +477,43 @@ fn c_crashing_on_the_three_deepest_boards_of_a_sorted_file() {
         assert_eq!(r["status"], "solved", "{r:?}");
         assert_eq!(r["matches_expected"], "true", "{r:?}");
     }
+}
+
+#[test]
+fn a_class_run_names_the_program_that_answered_nothing() {
+    // Two students in one run: one answers every board; the other parses the blank `x` as a
+    // number and dies on every board. The run's closing lines give the second a line of its
+    // own, with its first message, and none to the first.
+    let dir = temp_dir("student-class");
+    let data = dir.join("three.csv");
+    std::fs::write(
+        &data,
+        "start\n1 2 3 x 4 6 7 5 8\n2 3 4 1 5 x 7 6 8\n8 1 3 7 x 6 4 2 5\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let good = format!("good=python3 {SRC}/print_loop.py");
+    let res = run_solver(
+        &data,
+        &out,
+        &good,
+        &[
+            "--solver",
+            "ints=python3 -c 'import sys; print(sum(int(t) for t in sys.stdin.readline().split()))'",
+        ],
+    );
+    let err = stderr(&res);
+    assert_eq!(res.status.code(), Some(2), "{err}");
+    let named: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("answered none of its"))
+        .collect();
+    assert_eq!(named.len(), 1, "{err}");
+    assert!(
+        named[0].starts_with(
+            "tilebench: ints answered none of its 3 row(s) (3 error, 0 limit); the first: "
+        ),
+        "{err}"
+    );
+    assert!(named[0].contains("ValueError"), "{err}");
 }
