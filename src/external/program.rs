@@ -3,7 +3,10 @@
 //! Three ways to run it, chosen with `--solver-spawn` or found out on the way:
 //! - **persistent** (the default): one process per worker thread reads case after case. A
 //!   fresh process gets its first case twice and only the second round trip counts (the first
-//!   includes an interpreter's start-up); both answers must agree. A program that exits after
+//!   includes an interpreter's start-up). The two answers are compared: the first time a
+//!   program's differ, that row is judged on the first answer (the one it gave the board), the
+//!   process is started again once, and one notice says so; after that, a fresh process's
+//!   repeat is judged, so the pattern costs one row, not one per process. A program that exits after
 //!   each answer is run one process per case from then on; one that sleeps reading more input
 //!   with a case pending (output it never flushes, or a program that reads all its input
 //!   first) is run in batch mode. Each switch is said once, with why.
@@ -12,8 +15,12 @@
 //! - **batch**: one process for every case of the run, stdin closed after the last; the
 //!   answers are matched to the cases in order. Per-case latency is not measured.
 //!
-//! A program that fails to start [`MAX_START_FAILURES`] times in a row, without ever
-//! answering, is not started again: the remaining cases get one clear error.
+//! A process that read its case and then died (a crash, an exit) makes that case an error
+//! with its exit status or signal and its stderr; the program is started again for the next
+//! case. Only a program that ends [`MAX_START_FAILURES`] times in a row before reading its
+//! input, without ever answering (a command not found, status 126 or 127, an interpreter that
+//! fails on the script), is not started again: its remaining cases are not sent, each with one
+//! clear error.
 
 use super::process::{self, Asked, Exchange, Launch, Session};
 use super::protocol::{parse_answer, Answer, Protocol, Request, Spawn, Stdout};
@@ -30,7 +37,8 @@ use std::time::{Duration, Instant};
 /// that never answers becomes a `limit` row instead of stalling the run.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Start-up failures in a row (no answer ever) after which a program is not started again.
+/// Start-up failures in a row (ended before reading its input, no answer ever) after which a
+/// program is not started again.
 pub const MAX_START_FAILURES: usize = 3;
 
 /// An external program as a [`Solver`]: timed and judged by the harness like every solver.
@@ -57,6 +65,9 @@ pub struct Program {
     late_counters: AtomicBool,
     /// The empty-lines notice was given.
     blank_said: AtomicBool,
+    /// A fresh process's first answer differed from its answer to the same case sent again:
+    /// that row was judged on the first answer, and the notice was given.
+    warm_up_differed: AtomicBool,
 }
 
 /// One batch run: every answer line, by the problem it answers.
@@ -86,6 +97,7 @@ impl Program {
             last: vec![Mutex::new(None)],
             late_counters: AtomicBool::new(false),
             blank_said: AtomicBool::new(false),
+            warm_up_differed: AtomicBool::new(false),
         }
     }
 
@@ -244,7 +256,7 @@ impl Program {
                 Asked::Done(Exchange::Answer { line, stderr, .. }) => {
                     // It started and answered: whatever happens next is not a failed start.
                     self.answered.store(true, Ordering::SeqCst);
-                    Some((line, stderr.counters))
+                    Some((line, stderr))
                 }
                 Asked::Done(ex) => {
                     *slot = None;
@@ -298,8 +310,74 @@ impl Program {
                 return Err(blocked);
             }
         };
-        if std::mem::take(&mut session.blank_lines) && !self.blank_said.swap(true, Ordering::SeqCst)
-        {
+        if std::mem::take(&mut session.blank_lines) {
+            self.blank_notice();
+        }
+        if !matches!(ex, Exchange::Answer { .. }) {
+            *slot = None;
+        }
+        if let (Some((first, early)), Exchange::Answer { line, stderr, .. }) = (&warm_up, &ex) {
+            // The same case twice: counters seen only in the second exchange were printed
+            // after the first answer, and would be credited to the next case.
+            let none = crate::search::Counters::default();
+            if early.counters == none && stderr.counters != none {
+                self.counters_late();
+            }
+            if first.trim() != line.trim() {
+                return Ok(self.warm_up_differs(slot, first, early, ex));
+            }
+        }
+        Ok(ex)
+    }
+
+    /// A fresh process answered its first case with `first`, and the same case sent again
+    /// otherwise (in `repeat`). The first time for this program, the row is judged on its
+    /// first answer (the one it gave the board), the process is started again for the next
+    /// case (an answer one case late leaves it out of step), and one notice gives the pattern;
+    /// later, the repeat is judged, so that the pattern costs the program one row in all, not
+    /// one per process started.
+    fn warm_up_differs(
+        &self,
+        mut slot: std::sync::MutexGuard<'_, Option<Session>>,
+        first: &str,
+        early: &process::Stderr,
+        repeat: Exchange,
+    ) -> Exchange {
+        if self.warm_up_differed.swap(true, Ordering::SeqCst) {
+            return repeat;
+        }
+        *slot = None;
+        let Exchange::Answer {
+            line,
+            elapsed,
+            usage,
+            ..
+        } = repeat
+        else {
+            return repeat;
+        };
+        self.notice(format!(
+            "{}: its first answer after starting, `{}`, differs from its answer when the same \
+             case was sent again, `{}`: that row is judged on the first answer, the one it gave \
+             the board; from now on a fresh process's repeat is judged, so the pattern costs \
+             one row, not one per process started. A wrong first answer is a bug in the \
+             program; answers one case late (behind an extra line) need exactly one line per \
+             case",
+            self.spec.name,
+            clip(first, 80),
+            clip(&line, 80)
+        ));
+        Exchange::Answer {
+            line: first.to_string(),
+            stderr: early.clone(),
+            elapsed,
+            usage,
+        }
+    }
+
+    /// Says once that the program prints empty lines besides its answers.
+    fn blank_notice(&self) {
+        if !self.blank_said.swap(true, Ordering::SeqCst) {
             self.notice(format!(
                 "{}: it prints empty lines besides its answers; they are skipped (an empty \
                  line is taken as an answer only for a case already at its goal), but print \
@@ -307,29 +385,6 @@ impl Program {
                 self.spec.name
             ));
         }
-        if !matches!(ex, Exchange::Answer { .. }) {
-            *slot = None;
-        }
-        if let (Some((first, counted)), Exchange::Answer { line, stderr, .. }) = (&warm_up, &ex) {
-            // The same case twice: counters seen only in the second exchange were printed
-            // after the first answer, and would be credited to the next case.
-            let none = crate::search::Counters::default();
-            if *counted == none && stderr.counters != none {
-                self.counters_late();
-            }
-            if first.trim() != line.trim() {
-                *slot = None;
-                return Ok(Exchange::Failed(format!(
-                    "answered `{}` to its first case after starting, and `{}` when the same \
-                     case was sent again: the first answer of each process must be right too \
-                     (a program whose answers are one case late, behind an extra line, shows \
-                     this)",
-                    clip(first, 80),
-                    clip(line, 80)
-                )));
-            }
-        }
-        Ok(ex)
     }
 
     /// Runs every problem of the run through one process, once.
@@ -488,7 +543,7 @@ fn describe(ex: &Exchange, what: &str) -> String {
                 elapsed.as_secs_f64()
             )
         }
-        Exchange::Died { how, stderr } => format!("{what} {how}{}", stderr.describe()),
+        Exchange::Died { how, stderr, .. } => format!("{what} {how}{}", stderr.describe()),
         Exchange::Failed(e) => e.clone(),
         Exchange::Stopped => "stopped".into(),
     }
@@ -581,8 +636,9 @@ impl Solver for Program {
             Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError)?;
         if self.broken() {
             return Err(SolveError(format!(
-                "not started again: its last {MAX_START_FAILURES} starts ended without an \
-                 answer (see the first rows' messages)"
+                "not sent: the program was not started again, as its last {MAX_START_FAILURES} \
+                 starts ended before it read its input, and it never answered (see the first \
+                 rows' messages for how they ended)"
             )));
         }
         let timeout = Some(limits.timeout.unwrap_or(DEFAULT_TIMEOUT));
@@ -631,8 +687,12 @@ impl Solver for Program {
                 ));
                 return Ok(o);
             }
-            Exchange::Died { how, stderr } => {
-                self.failed_start();
+            Exchange::Died { how, stderr, read } => {
+                // A process that read its case and died crashed on this case: the next case
+                // gets a new one. Only an end before reading counts against starting it.
+                if !read {
+                    self.failed_start();
+                }
                 return fail(format!(
                     "{how} without answering `{sent}`{}{}{restarted}",
                     self.hint_for_death(&how),

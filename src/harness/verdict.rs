@@ -46,6 +46,9 @@ pub struct Digest {
     pub failing: BTreeMap<(usize, Reason), Kept>,
     /// The check lines of the rows that are not verified (the first [`Digest::FAILURES`]).
     pub failures: Kept,
+    /// Per solver, the message of its first `error` or `limit` row, in row order: the line a
+    /// solver none of whose rows was answered ends the run with.
+    pub first_unanswered: BTreeMap<String, String>,
 }
 
 impl Digest {
@@ -68,6 +71,15 @@ impl Digest {
             .collect();
         for r in records.iter().filter(|r| r.status == RowStatus::Error) {
             self.errors.push(Kept::MAX, || r.message.clone());
+        }
+        for r in records
+            .iter()
+            .filter(|r| matches!(r.status, RowStatus::Error | RowStatus::Limit))
+        {
+            if !self.first_unanswered.contains_key(&*r.strategy) {
+                self.first_unanswered
+                    .insert(r.strategy.to_string(), r.message.clone());
+            }
         }
         // Solver `j`'s place in `self.solvers`, looked up by name once a call, not a row.
         let mut place: Vec<Option<usize>> = vec![None; k];
@@ -152,6 +164,7 @@ impl Finished {
                 ));
             }
         }
+        self.unanswered_lines(&mut v);
         if invalid.count + errors.count > 0 {
             v.lines.push(format!(
                 "tilebench: {} invalid row(s), {} error row(s); every row is in {} (status and \
@@ -163,6 +176,27 @@ impl Finished {
             v.bad_rows = true;
         }
         v
+    }
+
+    /// A line for each solver none of whose rows was answered (every row `error` or `limit`,
+    /// leaving aside the dataset's `invalid` rows), with its first row's message: a program
+    /// that never worked is named on its own, not only counted among the error rows.
+    fn unanswered_lines(&self, v: &mut Verdict) {
+        for s in &self.summaries {
+            let failed = s.errors + s.limit;
+            if failed == 0 || failed + s.invalid != s.cases {
+                continue;
+            }
+            let first = self
+                .digest
+                .first_unanswered
+                .get(&s.strategy)
+                .map_or(String::new(), |m| format!("; the first: {m}"));
+            v.lines.push(format!(
+                "tilebench: {} answered none of its {} row(s) ({} error, {} limit){first}",
+                s.strategy, failed, s.errors, s.limit
+            ));
+        }
     }
 
     /// `--check`'s lines: the rows that fail (the first few per solver and reason), each

@@ -101,6 +101,9 @@ pub enum Exchange {
         how: String,
         /// What it printed on stderr before it ended.
         stderr: Stderr,
+        /// It read (some of) the case before it ended: a crash on this case, not a failure
+        /// to start (a command not found, a program that exits before reading).
+        read: bool,
     },
     /// The program could not be started or written to, or wrote an endless line.
     Failed(String),

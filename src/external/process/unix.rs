@@ -191,6 +191,10 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 struct Proc {
     child: Child,
     stdin: Option<ChildStdin>,
+    /// A second read end of the program's stdin pipe: what is still unread there once the
+    /// program has ended tells whether it read its case (it does not keep the program from
+    /// seeing the end of its input).
+    probe: OwnedFd,
     out: Lines,
     err: Lines,
     stderr: Stderr,
@@ -208,20 +212,23 @@ impl Proc {
             let (r, w) = pipe().map_err(cannot)?;
             (File::from(r), Stdio::from(w))
         };
+        let (in_theirs, in_ours) = pipe().map_err(cannot)?;
+        let probe = in_theirs.try_clone().map_err(cannot)?;
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
-            .stdin(Stdio::piped())
+            .stdin(Stdio::from(in_theirs))
             .stdout(out_theirs)
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
             .map_err(cannot)?;
-        let stdin = child.stdin.take();
+        let stdin = Some(ChildStdin::from(in_ours));
         let err = File::from(OwnedFd::from(child.stderr.take().expect("piped stderr")));
         Ok(Proc {
             child,
             stdin,
+            probe,
             out: Lines::new(out_ours, None),
             err: Lines::new(err, Some(MAX_STDERR_LINE)),
             stderr: Stderr::default(),
@@ -392,6 +399,22 @@ impl Proc {
         }
     }
 
+    /// Whether the program, now ended, read (some of) the `sent` bytes of its case: fewer are
+    /// left in its stdin pipe. A shell that could not find or run the command (status 127 or
+    /// 126) read nothing, whatever the pipe says.
+    fn read_input(&self, sent: usize) -> bool {
+        if let Some((status, _)) = self.ended {
+            if matches!(status.code(), Some(126 | 127)) {
+                return false;
+            }
+        }
+        let mut left: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int, the bytes waiting in the pipe.
+        let r = unsafe { libc::ioctl(self.probe.as_raw_fd(), libc::FIONREAD, &mut left) };
+        // Where the pipe cannot tell, the case is taken as read: the program is restarted.
+        r != 0 || (left.max(0) as usize) < sent
+    }
+
     /// Kills the whole process group and reaps the program.
     fn kill(&mut self) {
         self.reap();
@@ -430,32 +453,41 @@ impl Drop for Proc {
     }
 }
 
-/// `exited with status 3`, `was killed by signal 11 (SIGSEGV)`.
+/// `exited with status 3`, `was killed by signal 11 (SIGSEGV)`; a shell's status 128 + N
+/// says its command was killed by signal N: `exited with status 139 (its command was killed
+/// by signal 11 (SIGSEGV))`.
 fn describe_exit(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
         let hint = match code {
-            127 => " (the shell could not find the command)",
-            126 => " (the command is not executable)",
-            _ => "",
+            127 => " (the shell could not find the command)".to_string(),
+            126 => " (the command is not executable)".to_string(),
+            129..=159 => format!(
+                " (its command was killed by signal {})",
+                signal_name(code - 128)
+            ),
+            _ => String::new(),
         };
         return format!("exited with status {code}{hint}");
     }
     match status.signal() {
-        Some(sig) => {
-            let name = match sig {
-                libc::SIGSEGV => " (SIGSEGV)",
-                libc::SIGABRT => " (SIGABRT)",
-                libc::SIGKILL => " (SIGKILL)",
-                libc::SIGBUS => " (SIGBUS)",
-                libc::SIGFPE => " (SIGFPE)",
-                libc::SIGPIPE => " (SIGPIPE)",
-                libc::SIGTERM => " (SIGTERM)",
-                _ => "",
-            };
-            format!("was killed by signal {sig}{name}")
-        }
+        Some(sig) => format!("was killed by signal {}", signal_name(sig)),
         None => format!("ended ({status})"),
     }
+}
+
+/// `11 (SIGSEGV)`, or the number alone for a signal without a common name.
+fn signal_name(sig: i32) -> String {
+    let name = match sig {
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGFPE => " (SIGFPE)",
+        libc::SIGPIPE => " (SIGPIPE)",
+        libc::SIGTERM => " (SIGTERM)",
+        _ => "",
+    };
+    format!("{sig}{name}")
 }
 
 /// Whether the processes of group `pgid` that read our pipe (inode `stdin`) as their stdin
@@ -554,6 +586,7 @@ impl Session {
         Exchange::Died {
             how,
             stderr: std::mem::take(&mut self.proc.stderr),
+            read: false,
         }
     }
 
@@ -636,12 +669,12 @@ impl Session {
                 other => break other,
             }
         };
-        Asked::Done(finish_ask(p, result, t0))
+        Asked::Done(finish_ask(p, result, t0, input.len()))
     }
 }
 
 /// The exchange a persistent ask ended in.
-fn finish_ask(p: &mut Proc, result: Result<String, Stop>, t0: Instant) -> Exchange {
+fn finish_ask(p: &mut Proc, result: Result<String, Stop>, t0: Instant, sent: usize) -> Exchange {
     match result {
         Ok(line) => Exchange::Answer {
             line,
@@ -664,6 +697,7 @@ fn finish_ask(p: &mut Proc, result: Result<String, Stop>, t0: Instant) -> Exchan
             Exchange::Died {
                 how,
                 stderr: std::mem::take(&mut p.stderr),
+                read: p.read_input(sent),
             }
         }
         Err(Stop::Stopped) => {
@@ -693,20 +727,27 @@ pub fn run_once(
         Err(e) => return Exchange::Failed(e),
     };
     let deadline = timeout.map(|t| t0 + t);
+    let mut writer = None;
     if let Some(mut stdin) = p.stdin.take() {
         // A program may exit without reading its input; that is for its answer to show.
         // Large inputs are written by a thread, so a program that answers as it reads
         // cannot deadlock against a full pipe.
         let input = input.to_string();
-        std::thread::spawn(move || {
+        writer = Some(std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
-        });
+        }));
     }
     let mut got = Vec::with_capacity(lines);
     while got.len() < lines {
         match p.next_line(deadline) {
             Ok(line) => got.push(line),
-            Err(stop) => return ended_early(p, stop, got, deadline, t0),
+            Err(stop) => {
+                let fed = Fed {
+                    writer,
+                    sent: input.len(),
+                };
+                return ended_early(p, stop, got, deadline, t0, fed);
+            }
         }
     }
     // The case ends when the process does: it may print counters on stderr after its answer
@@ -723,6 +764,26 @@ pub fn run_once(
     }
 }
 
+/// What a one-process run was given: the thread writing its input, and how many bytes.
+struct Fed {
+    writer: Option<std::thread::JoinHandle<()>>,
+    sent: usize,
+}
+
+impl Fed {
+    /// Whether the ended program `p` read (some of) its input; the writer is given a moment
+    /// to finish first, so that input not yet written is not taken for input read.
+    fn read_by(self, p: &Proc) -> bool {
+        if let Some(w) = self.writer {
+            let until = Instant::now() + DEATH_GRACE;
+            while !w.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        p.read_input(self.sent)
+    }
+}
+
 /// A one-process run that did not give all its answer lines.
 fn ended_early(
     mut p: Proc,
@@ -730,6 +791,7 @@ fn ended_early(
     got: Vec<String>,
     deadline: Option<Instant>,
     t0: Instant,
+    fed: Fed,
 ) -> Exchange {
     let timed_out = |mut p: Proc, unterminated: bool| {
         p.kill();
@@ -761,6 +823,7 @@ fn ended_early(
             Exchange::Died {
                 how: format!("{how}{answered}"),
                 stderr: std::mem::take(&mut p.stderr),
+                read: fed.read_by(&p),
             }
         }
         Stop::Stopped => {
