@@ -98,6 +98,12 @@ impl CounterTotal {
     pub fn change_pct(&self) -> Option<f64> {
         (self.rows > 0).then(|| pct(self.baseline as f64, self.current as f64))
     }
+
+    /// Whether the total grew by more than `max_pct` percent (a regression between runs);
+    /// never when it was not compared.
+    pub fn exceeds(&self, max_pct: f64) -> bool {
+        self.change_pct().is_some_and(|p| p > max_pct)
+    }
 }
 
 /// Percent change from `a` to `b` (0 → 0 is 0; 0 → more is +∞).

@@ -517,21 +517,15 @@ pub(crate) fn compare_pair(
     Ok(pair)
 }
 
-/// How the two runs' settings differ, from their run.json files; a note instead when one
-/// cannot be read (the settings are then not compared, and the note says so).
+/// How the two runs' settings differ, from their run.json files (read when the sides were
+/// loaded); a note instead when one cannot be read (the settings are then not compared, and
+/// the note says so).
 fn settings_of(
     base: &Side,
     cur: &Side,
 ) -> (Vec<crate::report::settings::SettingChange>, Option<String>) {
-    use crate::report::settings::{diff, Settings};
-    let dir = |s: &Side| {
-        s.path
-            .parent()
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default()
-    };
-    match (Settings::load(&dir(base)), Settings::load(&dir(cur))) {
-        (Ok(b), Ok(c)) => (diff(&b, &c), None),
+    match (&base.settings, &cur.settings) {
+        (Ok(b), Ok(c)) => (crate::report::settings::diff(b, c), None),
         (Err(e), _) | (_, Err(e)) => (
             Vec::new(),
             Some(format!("the runs' settings were not compared: {e}")),
@@ -590,7 +584,7 @@ fn finish(
     let totals_regressed = pair.solvers.iter().any(|s| {
         s.work
             .iter()
-            .any(|(_, t)| t.change_pct().is_some_and(|p| p > th.max_work_increase_pct))
+            .any(|(_, t)| t.exceeds(th.max_work_increase_pct))
     });
     pair.regressed = pair.latency_regressed()
         || kind == PairKind::Runs

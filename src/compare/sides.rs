@@ -6,6 +6,7 @@ use super::CompareError;
 use crate::harness::input::InputFile;
 use crate::harness::rundir::RunDir;
 use crate::report::cases_csv::{Rows, Tally};
+use crate::report::settings::Settings;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,8 @@ pub(crate) struct Side {
     pub tally: Vec<Tally>,
     /// run.json's inputs, when there is a readable one.
     pub inputs: Option<Vec<InputFile>>,
+    /// The run's settings from its run.json, or why they cannot be read.
+    pub settings: Result<Settings, String>,
     /// Two solvers of one run: only this solver's rows, under this label.
     pub pick: Option<(String, String)>,
     /// Inputs read under another path than the baseline's, renamed to the baseline's path.
@@ -93,14 +96,16 @@ fn load(p: &Path) -> Result<Side, CompareError> {
         inputs: Vec<InputFile>,
     }
     let json = path.with_file_name("run.json");
-    let inputs = std::fs::read_to_string(json)
+    let inputs = std::fs::read_to_string(&json)
         .ok()
         .and_then(|t| serde_json::from_str::<Inputs>(&t).ok())
         .map(|i| i.inputs);
+    let settings = Settings::load(&json).map_err(|e| e.to_string());
     Ok(Side {
         path,
         tally,
         inputs,
+        settings,
         pick: None,
         rename: HashMap::new(),
     })

@@ -113,7 +113,7 @@ fn solver_cases(pair: &PairComparison, s: &SolverComparison, max: f64) -> Vec<Te
             && (s.cases_with_more_work > 0
                 || s.work
                     .iter()
-                    .any(|(_, t)| t.change_pct().is_some_and(|p| p > max)));
+                    .any(|(_, t)| t.exceeds(max)));
         outcome(
             over,
             format!(

@@ -65,11 +65,10 @@ fn row(solver: &str, metric: &str, cells: [String; 4]) -> Vec<String> {
     vec![solver.into(), metric.into(), b, c, change, verdict]
 }
 
-/// The verdict on a change in work of `p` percent between two runs.
-fn work_verdict(p: f64, max_work_increase: f64) -> &'static str {
-    if p > max_work_increase {
-        "regressed"
-    } else if p < 0.0 {
+/// The verdict on a change in work of `p` percent between two runs that is within the
+/// threshold (one past it is a regression: [`CounterTotal::exceeds`]).
+fn work_verdict(p: f64) -> &'static str {
+    if p < 0.0 {
         "improved"
     } else if p == 0.0 {
         "unchanged"
@@ -171,9 +170,10 @@ fn work_rows(body: &mut Vec<Vec<String>>, pair: &PairComparison, s: &SolverCompa
                 ],
             )),
             Some(p) => {
-                let verdict = match work_verdict(p, max) {
-                    "regressed" => format!("regressed{work}"),
-                    v => v.to_string(),
+                let verdict = if t.exceeds(max) {
+                    format!("regressed{work}")
+                } else {
+                    work_verdict(p).to_string()
                 };
                 body.push(total_row(name, counter.column(), t, &verdict));
             }
