@@ -309,18 +309,7 @@ impl PairComparison {
             .collect()
     }
 
-    /// Whether a latency figure was computed for any solver.
-    pub fn timed(&self) -> bool {
-        self.solvers.iter().any(|s| !s.latency.is_empty())
-    }
-
-    /// Whether both sides are sets of replicate runs (only then are latency verdicts more
-    /// than indications).
-    pub fn replicated(&self) -> bool {
-        self.runs.0 > 1 && self.runs.1 > 1
-    }
-
-    /// The pair's title: `baseline X vs current Y`, or `A against B in RUN`.
+    /// The pair's title: `baseline X vs current Y`, or `A against B` for two solvers.
     pub fn title(&self) -> String {
         match self.kind {
             PairKind::Runs => format!("baseline {} vs current {}", self.baseline, self.current),
