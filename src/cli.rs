@@ -305,6 +305,9 @@ pub struct RunArgs {
     /// What a persistent --solver program's stdout is: `auto` (a pipe; a pseudo-terminal for a program that holds its answers in a buffer), `pipe` or `pty`
     #[arg(long, value_name = "KIND", default_value = "auto", value_parser = one_of::<Stdout>(vec!["auto", "pipe", "pty"]))]
     pub solver_stdout: Stdout,
+    /// Grade --solver programs as a judge would: any stdout line that is not an answer alone (a debug line, `Case 1: …`, an empty line, an answer without its line end) makes the row an error, instead of being skipped with a notice
+    #[arg(long)]
+    pub solver_strict: bool,
     /// Worker threads, 0 to 1024 (default and 0: one per core)
     #[arg(long, short = 'j', value_name = "N", value_parser = whole::<usize>(0, MAX_THREADS))]
     pub threads: Option<usize>,

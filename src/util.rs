@@ -325,6 +325,24 @@ pub fn registered<'a, E: ?Sized>(
         })
 }
 
+/// `s` with its control characters (a NUL, an escape, a line end) shown escaped (`\u{0}`,
+/// `\u{1b}`, `\n`): what every message passes through before it reaches a terminal or a CSV
+/// cell. Returned as it is when it has none.
+pub fn escape_controls(s: String) -> String {
+    if !s.chars().any(char::is_control) {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Text shortened for a message or a label: trailing white space dropped, then at most `max`
 /// characters, then `…` and the full length, so one huge field cannot flood a terminal or a
 /// log; control characters (a NUL, a tab, an escape) shown escaped (`\u{0}`, `\t`,
@@ -680,6 +698,15 @@ mod tests {
         assert_eq!(civil_from_days(20_421), (2025, 11, 29));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
+    #[test]
+    fn messages_carry_no_raw_control_characters() {
+        assert_eq!(escape_controls("plain".into()), "plain");
+        assert_eq!(
+            escape_controls("a\0b\x1b[31mc\nd".into()),
+            "a\\u{0}b\\u{1b}[31mc\\nd"
+        );
+    }
+
     #[test]
     fn clip_cuts_long_text_and_escapes_control_characters() {
         assert_eq!(

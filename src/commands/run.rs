@@ -46,6 +46,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
                 args.solver_spawn,
             )?;
             e.stdout = args.solver_stdout;
+            e.strict = args.solver_strict;
             Ok(e)
         })
         .collect::<Result<_, String>>()?;

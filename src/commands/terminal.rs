@@ -46,6 +46,12 @@ impl Progress for Bar {
 
 impl Observer for Terminal {
     fn notice(&self, text: &str) {
+        // Line ends are the notice's own; any other control character is escaped.
+        let text: Vec<String> = text
+            .split('\n')
+            .map(|l| tilebench::util::escape_controls(l.to_string()))
+            .collect();
+        let text = text.join("\n");
         self.bars.suspend(|| eprintln!("{text}"));
     }
     fn progress(&self, label: &str, total: u64) -> Box<dyn Progress> {

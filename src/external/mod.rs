@@ -38,6 +38,10 @@ pub struct ExternalSolver {
     pub spawn: Spawn,
     /// What its stdout is (`--solver-stdout`).
     pub stdout: Stdout,
+    /// Every line on stdout must be an answer, alone (`--solver-strict`): a line that is not,
+    /// an answer after a label or without its line end make the row an error instead of
+    /// being skipped or read past.
+    pub strict: bool,
 }
 
 /// Names that are not free for external solvers.
@@ -95,6 +99,7 @@ impl ExternalSolver {
             blank,
             spawn,
             stdout: Stdout::Auto,
+            strict: false,
         })
     }
 
@@ -129,6 +134,7 @@ impl ExternalSolver {
                        written before the answer line; empty when absent"
                 .into(),
             stdout: self.stdout.name().into(),
+            strict: self.strict,
             default_timeout_s: DEFAULT_TIMEOUT.as_secs_f64(),
         }
     }
@@ -157,6 +163,9 @@ pub struct ExternalInfo {
     /// Stdout: `auto` (a pipe, a pseudo-terminal for a program that needs one), `pipe`, `pty`.
     #[serde(default)]
     pub stdout: String,
+    /// Whether --solver-strict was given: every stdout line must be an answer, alone.
+    #[serde(default)]
+    pub strict: bool,
     /// The default per-case timeout, when --timeout is not given.
     #[serde(default)]
     pub default_timeout_s: f64,

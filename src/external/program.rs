@@ -22,14 +22,14 @@
 //! fails on the script), is not started again: its remaining cases are not sent, each with one
 //! clear error.
 
-use super::process::{self, Asked, Exchange, Launch, Session};
-use super::protocol::{parse_answer, Answer, Protocol, Request, Spawn, Stdout};
+use super::process::{self, Asked, Exchange, Launch, Session, Skip, Skipped, Take};
+use super::protocol::{parse_answer, read_line, Answer, Protocol, Reading, Request, Spawn, Stdout};
 use super::ExternalSolver;
 use crate::puzzle::Board;
 use crate::search::{Limits, Outcome, Prepare, Problem, SolveError, Solver, Stats, Status};
 use crate::util::clip;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -60,11 +60,16 @@ pub struct Program {
     /// The start-up cost of one process (`sh -c` and an empty program), once measured.
     startup: OnceLock<Duration>,
     /// Per worker: the last case sent, to tell an answer that is one case late.
-    last: Vec<Mutex<Option<Problem>>>,
+    last: Vec<Mutex<Option<(Problem, Option<String>)>>>,
     /// It prints its counters after its answer line: they cannot be credited to a case.
     late_counters: AtomicBool,
-    /// The empty-lines notice was given.
-    blank_said: AtomicBool,
+    /// How often each pattern said once was seen (the notice goes with the first).
+    said: Mutex<HashMap<Said, usize>>,
+    /// Per worker: the process id of its persistent program (0: none), for a look at what
+    /// a case that takes long is doing.
+    pids: Vec<AtomicI32>,
+    /// The per-case timeout in milliseconds, for messages about slow cases.
+    timeout_ms: std::sync::atomic::AtomicU64,
     /// A fresh process's first answer differed from its answer to the same case sent again:
     /// that row was judged on the first answer, and the notice was given.
     warm_up_differed: AtomicBool,
@@ -78,6 +83,47 @@ struct Batch {
 }
 
 const MODES: [Spawn; 3] = [Spawn::Persistent, Spawn::PerCase, Spawn::Batch];
+
+/// The patterns a program is told about once, counted: the run's end gives the count of
+/// each seen more than once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Said {
+    /// Empty lines besides its answers.
+    Blank,
+    /// Answers printed again.
+    Repeat,
+    /// Lines that are not answers.
+    NotAnswer,
+    /// Answers after a label (`Case 1:`).
+    Prefix,
+    /// Answers without a line end.
+    NoLineEnd,
+    /// A second answer line for one case.
+    TwoAnswers,
+    /// An answer one case late.
+    Late,
+    /// A case still being computed when the stall notice would be given.
+    Computing,
+    /// A case in flight for long with the program asleep.
+    Asleep,
+}
+
+impl Said {
+    /// What was counted, for the closing count.
+    fn what(self) -> &'static str {
+        match self {
+            Said::Blank => "empty lines skipped",
+            Said::Repeat => "answers printed again, skipped",
+            Said::NotAnswer => "cases with lines that are not answers before the answer",
+            Said::Prefix => "answers after a label",
+            Said::NoLineEnd => "answers without a line end",
+            Said::TwoAnswers => "second answer lines for one case",
+            Said::Late => "answers one case late",
+            Said::Computing => "cases still computing after 5 s",
+            Said::Asleep => "cases waiting asleep for 5 s",
+        }
+    }
+}
 
 impl Program {
     /// The program of `spec`; nothing runs until its first case.
@@ -96,7 +142,9 @@ impl Program {
             startup: OnceLock::new(),
             last: vec![Mutex::new(None)],
             late_counters: AtomicBool::new(false),
-            blank_said: AtomicBool::new(false),
+            said: Mutex::new(HashMap::new()),
+            pids: vec![AtomicI32::new(0)],
+            timeout_ms: std::sync::atomic::AtomicU64::new(DEFAULT_TIMEOUT.as_millis() as u64),
             warm_up_differed: AtomicBool::new(false),
         }
     }
@@ -142,8 +190,14 @@ impl Program {
     fn startup_notice(&self) {
         let mut times: Vec<Duration> = (0..15)
             .filter_map(|_| {
-                match process::run_once("exec /bin/true", "", 0, Some(DEFAULT_TIMEOUT), self.once())
-                {
+                match process::run_once(
+                    "exec /bin/true",
+                    "",
+                    0,
+                    Some(DEFAULT_TIMEOUT),
+                    self.once(),
+                    &|_| Take::Answer,
+                ) {
                     Exchange::Answer { elapsed, .. } => Some(elapsed),
                     _ => None,
                 }
@@ -178,28 +232,22 @@ impl Program {
     }
 
     /// The calling worker's last case, replaced by `now`.
-    fn previous(&self, now: &Problem) -> Option<Problem> {
+    /// The calling worker's last case and the answer line it got, replaced by `now`.
+    fn previous(&self, now: &Problem) -> Option<(Problem, Option<String>)> {
         crate::util::for_worker(&self.last)
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .replace(*now)
+            .replace((*now, None))
     }
 
-    /// When a path misses its case's goal but solves the previous case sent to the same
-    /// worker, says so: the answers are one case late.
-    fn late_answer(&self, problem: &Problem, previous: Option<Problem>, o: &Outcome) -> String {
-        let (Some(prev), Some(path)) = (previous, o.path.as_ref()) else {
-            return String::new();
-        };
-        let reaches = |p: &Problem| p.start.replay(path).ok() == Some(p.goal);
-        if prev != *problem && !reaches(problem) && reaches(&prev) {
-            format!(
-                "; it solves the case sent before it (`{}`): the answers look one case late \
-                 (a program that prints an extra line, a blank one say, after an answer)",
-                prev.start
-            )
-        } else {
-            String::new()
+    /// Records the answer line the calling worker's last case got.
+    fn answered_with(&self, line: &str) {
+        if let Some((_, l)) = crate::util::for_worker(&self.last)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
+            *l = Some(line.to_string());
         }
     }
 
@@ -232,10 +280,9 @@ impl Program {
         &self,
         input: &str,
         timeout: Option<Duration>,
-        skip_blank: bool,
+        take: &dyn Fn(&str) -> Take,
     ) -> Result<Exchange, Spawn> {
         let mut slot = self.slot().lock().unwrap_or_else(|e| e.into_inner());
-        let fresh = slot.is_none();
         let launch = self.launch();
         // Asleep reading with its answer held back: on a pipe in `auto`, a terminal may be
         // all it needs; otherwise it answers only when its input ends.
@@ -244,30 +291,91 @@ impl Program {
         } else {
             Spawn::Batch
         };
-        if fresh {
-            match Session::start(&self.spec.command, launch) {
-                Ok(s) => *slot = Some(s),
-                Err(e) => return Ok(Exchange::Failed(e)),
-            }
-        }
-        let session = slot.as_mut().expect("a session");
-        let warm_up = if fresh {
-            match session.ask(input, timeout, skip_blank) {
-                Asked::Done(Exchange::Answer { line, stderr, .. }) => {
-                    // It started and answered: whatever happens next is not a failed start.
-                    self.answered.store(true, Ordering::SeqCst);
-                    Some((line, stderr))
+        let mut restarted_for_extra = false;
+        let (warm_up, ex) = loop {
+            let fresh = slot.is_none();
+            if fresh {
+                match Session::start(&self.spec.command, launch) {
+                    Ok(s) => *slot = Some(s),
+                    Err(e) => return Ok(Exchange::Failed(e)),
                 }
-                Asked::Done(ex) => {
+                if let Some(s) = slot.as_ref() {
+                    self.set_pid(s.pid());
+                }
+            }
+            let session = slot.as_mut().expect("a session");
+            let warm_up = if fresh {
+                match session.ask(input, timeout, take) {
+                    Asked::Done(Exchange::Answer {
+                        line,
+                        stderr,
+                        skipped,
+                        ..
+                    }) => {
+                        // It started and answered: whatever happens next is not a failed start.
+                        self.answered.store(true, Ordering::SeqCst);
+                        self.skipped_lines(&skipped);
+                        Some((line, stderr))
+                    }
+                    Asked::Done(ex) => {
+                        *slot = None;
+                        return Ok(ex);
+                    }
+                    Asked::Gone => {
+                        // Ended before it read its case (a command the shell cannot find, a
+                        // program that exits at once): its exit status and stderr say why.
+                        let ex = session.gone();
+                        *slot = None;
+                        return Ok(ex);
+                    }
+                    Asked::Extra(text) => {
+                        *slot = None;
+                        return Ok(extra_output(&text));
+                    }
+                    Asked::Blocked => {
+                        *slot = None;
+                        return Err(blocked);
+                    }
+                }
+            } else {
+                None
+            };
+            match session.ask(input, timeout, take) {
+                // It answered its first case and ended cleanly while the case was sent again.
+                Asked::Done(Exchange::Died { how, .. })
+                    if warm_up.is_some() && how.starts_with("exited with status 0") =>
+                {
                     *slot = None;
-                    return Ok(ex);
+                    return Err(Spawn::PerCase);
+                }
+                Asked::Done(ex) => break (warm_up, ex),
+                // It answered its first case and exited: a program that solves one case a run.
+                Asked::Gone if warm_up.is_some() => {
+                    *slot = None;
+                    return Err(Spawn::PerCase);
                 }
                 Asked::Gone => {
-                    // Ended before it read its case (a command the shell cannot find, a
-                    // program that exits at once): its exit status and stderr say why.
-                    let ex = session.gone();
                     *slot = None;
-                    return Ok(ex);
+                    return Ok(Exchange::Failed(
+                        "exited between cases, after an answer (restarted for the next case)"
+                            .into(),
+                    ));
+                }
+                // A second answer to the case before: this case was not sent yet, so a new
+                // process is asked it (once).
+                Asked::Extra(text) if warm_up.is_none() && !restarted_for_extra => {
+                    *slot = None;
+                    restarted_for_extra = true;
+                    self.say_once(Said::TwoAnswers, || {
+                        format!(
+                            "{}: it printed a second answer line for one case (`{}`), which \
+                             would be taken as the next case's answer: the program is started \
+                             again and asked the next case afresh (print exactly one line per \
+                             case)",
+                            self.spec.name,
+                            clip(&text, 120)
+                        )
+                    });
                 }
                 Asked::Extra(text) => {
                     *slot = None;
@@ -278,41 +386,7 @@ impl Program {
                     return Err(blocked);
                 }
             }
-        } else {
-            None
         };
-        let ex = match session.ask(input, timeout, skip_blank) {
-            // It answered its first case and ended cleanly while the case was sent again.
-            Asked::Done(Exchange::Died { how, .. })
-                if warm_up.is_some() && how.starts_with("exited with status 0") =>
-            {
-                *slot = None;
-                return Err(Spawn::PerCase);
-            }
-            Asked::Done(ex) => ex,
-            // It answered its first case and exited: a program that solves one case a run.
-            Asked::Gone if warm_up.is_some() => {
-                *slot = None;
-                return Err(Spawn::PerCase);
-            }
-            Asked::Gone => {
-                *slot = None;
-                return Ok(Exchange::Failed(
-                    "exited between cases, after an answer (restarted for the next case)".into(),
-                ));
-            }
-            Asked::Extra(text) => {
-                *slot = None;
-                return Ok(extra_output(&text));
-            }
-            Asked::Blocked => {
-                *slot = None;
-                return Err(blocked);
-            }
-        };
-        if std::mem::take(&mut session.blank_lines) {
-            self.blank_notice();
-        }
         if !matches!(ex, Exchange::Answer { .. }) {
             *slot = None;
         }
@@ -323,11 +397,23 @@ impl Program {
             if early.counters == none && stderr.counters != none {
                 self.counters_late();
             }
-            if first.trim() != line.trim() {
+            if !self.same_answer(first, line) {
                 return Ok(self.warm_up_differs(slot, first, early, ex));
             }
         }
         Ok(ex)
+    }
+
+    /// Whether two answer lines say the same (a label such as `Case 1:` aside).
+    fn same_answer(&self, a: &str, b: &str) -> bool {
+        let answer = |l: &str| match read_line(self.spec.protocol, l) {
+            Reading::Answer(a) | Reading::Prefixed { answer: a, .. } => Some(a),
+            _ => None,
+        };
+        match (answer(a), answer(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => a.trim() == b.trim(),
+        }
     }
 
     /// A fresh process answered its first case with `first`, and the same case sent again
@@ -372,19 +458,60 @@ impl Program {
             stderr: early.clone(),
             elapsed,
             usage,
+            skipped: Skipped::default(),
+            unterminated: false,
         }
     }
 
-    /// Says once that the program prints empty lines besides its answers.
-    fn blank_notice(&self) {
-        if !self.blank_said.swap(true, Ordering::SeqCst) {
-            self.notice(format!(
-                "{}: it prints empty lines besides its answers; they are skipped (an empty \
-                 line is taken as an answer only for a case already at its goal), but print \
-                 exactly one line per case",
-                self.spec.name
-            ));
+    /// Counts one occurrence of `what`; the first time, gives the notice `text()`.
+    fn say_once(&self, what: Said, text: impl FnOnce() -> String) {
+        let first = {
+            let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
+            let n = said.entry(what).or_insert(0);
+            *n += 1;
+            *n == 1
+        };
+        if first {
+            self.notice(text());
         }
+    }
+
+    /// Notices for the lines skipped on the way to an answer, each pattern said once.
+    fn skipped_lines(&self, skipped: &Skipped) {
+        let name = &self.spec.name;
+        if skipped.blank > 0 {
+            self.say_once(Said::Blank, || {
+                format!(
+                    "{name}: it prints empty lines besides its answers; they are skipped (an \
+                     empty line is taken as an answer only for a case already at its goal), \
+                     but print exactly one line per case"
+                )
+            });
+        }
+        if skipped.repeats > 0 {
+            self.say_once(Said::Repeat, || {
+                format!(
+                    "{name}: it prints an answer again after it was read (each answer twice, \
+                     say); the repeats are skipped, and no case is judged on another case's \
+                     answer, but print exactly one line per case"
+                )
+            });
+        }
+        if skipped.other > 0 {
+            let first = skipped.shown.first().cloned().unwrap_or_default();
+            self.say_once(Said::NotAnswer, || {
+                format!(
+                    "{name}: it prints lines that are not answers on stdout, such as `{first}`; \
+                     they are skipped and the answer line after them is judged (print \
+                     diagnostics on stderr; --solver-strict makes such a line an error)"
+                )
+            });
+        }
+    }
+
+    /// Remembers the calling worker's process id, for [`Solver::stalled`].
+    fn set_pid(&self, pid: i32) {
+        crate::util::for_worker(&self.pids).store(pid, Ordering::Relaxed);
     }
 
     /// Runs every problem of the run through one process, once.
@@ -401,9 +528,18 @@ impl Program {
             let n = keys.len();
             let t0 = Instant::now();
             let total = timeout.map(|t| t * n.max(1) as u32);
+            // Empty lines are answers here (a case at its goal), as the batch's lines are
+            // matched to its cases in order; lines that cannot be answers are skipped.
+            let take = |l: &str| match read_line(self.spec.protocol, l) {
+                Reading::NotAnswer => Take::Skip(Skip::NotAnswer),
+                _ => Take::Answer,
+            };
             let (lines, why) =
-                match process::run_once(&self.spec.command, &input, n, total, self.once()) {
-                    Exchange::Answer { line, .. } => (line, String::new()),
+                match process::run_once(&self.spec.command, &input, n, total, self.once(), &take) {
+                    Exchange::Answer { line, skipped, .. } => {
+                        self.skipped_lines(&skipped);
+                        (line, String::new())
+                    }
                     other => (String::new(), describe(&other, "the batch")),
                 };
             let wall = t0.elapsed();
@@ -434,16 +570,44 @@ impl Program {
         })
     }
 
-    /// The outcome of one answer line.
+    /// The outcome of one answer line. An answer after a label (`Case 1: …`) is judged,
+    /// with one notice for the program; with --solver-strict, it is an error.
     fn outcome(&self, request: &Request, line: &str) -> Result<Outcome, SolveError> {
         let sent = request.shown();
-        let answer = parse_answer(self.spec.protocol, line).map_err(|e| {
-            SolveError(format!(
-                "sent `{sent}`, it printed `{}`, which is {e}{}",
-                clip(line, 120),
-                self.hint_for_answer(line)
-            ))
-        })?;
+        let answer = match read_line(self.spec.protocol, line) {
+            Reading::Answer(a) => a,
+            Reading::Prefixed { prefix, answer } => {
+                if self.spec.strict {
+                    return Err(SolveError(format!(
+                        "sent `{sent}`, it printed `{}`: an answer after the label `{}`, and \
+                         --solver-strict takes only the answer alone on its line",
+                        clip(line, 120),
+                        clip(&prefix, 40)
+                    )));
+                }
+                self.say_once(Said::Prefix, || {
+                    format!(
+                        "{}: its answers come after a label, as in `{}`; the answer after \
+                         `{}` is judged (a judge would refuse the line: print the answer \
+                         alone, or pass --solver-strict to grade it that way)",
+                        self.spec.name,
+                        clip(line, 80),
+                        clip(&prefix, 40)
+                    )
+                });
+                answer
+            }
+            Reading::Blank | Reading::NotAnswer => {
+                let e = parse_answer(self.spec.protocol, line)
+                    .err()
+                    .unwrap_or_else(|| "not an answer".into());
+                return Err(SolveError(format!(
+                    "sent `{sent}`, it printed `{}`, which is {e}{}",
+                    clip(line, 120),
+                    self.hint_for_answer(line)
+                )));
+            }
+        };
         let mut o = match answer {
             Answer::Unsolvable => Outcome::without_path(Status::Unsolvable, Stats::default()),
             Answer::Steps(n) => {
@@ -461,24 +625,71 @@ impl Program {
 
     /// A hint for an answer that is not one.
     fn hint_for_answer(&self, line: &str) -> &'static str {
-        if line.trim().is_empty() {
+        let t = line.trim();
+        if t.is_empty() {
             "; an empty line: if the program prints a blank line after each answer, every \
              later answer is read one case late: print exactly one line per case"
+        } else if self.spec.protocol == Protocol::Moves && t.parse::<u64>().is_ok() {
+            "; a number: a program that prints the number of moves (and reads the start and \
+             the goal) is run with --solver-protocol steps"
         } else {
             ""
         }
     }
 
-    /// A hint for a program that ended without answering.
+    /// A hint for a program that read its case and ended without answering, on its own (not
+    /// killed by a signal): with the blank sent as `x`, a program that reads numbers stops
+    /// there.
     fn hint_for_death(&self, how: &str) -> String {
-        let steps_x =
-            self.spec.protocol == Protocol::Steps && self.spec.blank == super::protocol::Blank::X;
-        if steps_x && how.starts_with("exited with status") {
-            " (the blank was sent as `x`: a program that reads numbers stops there; pass \
-             --solver-blank 0)"
+        let x = self.spec.blank == super::protocol::Blank::X;
+        if x && how.starts_with("exited with status") && !how.contains("signal") {
+            " (the blank was sent as `x`: a program that reads the board as numbers stops \
+             there; if it reads numbers, pass --solver-blank 0)"
                 .into()
         } else {
             String::new()
+        }
+    }
+
+    /// What to make of each line the program prints for `problem`: empty lines where the
+    /// answer cannot be empty and lines that cannot be answers are skipped, and so is the
+    /// previous case's answer printed again: a path that solves the case sent before this
+    /// one and not this one, or the same `unsolvable` for a case that parity says is
+    /// solvable. (Taken when nothing else comes: a program that goes back to reading is
+    /// judged on it.) With `steps`, a number cannot be told from a repeat.
+    fn taker<'a>(
+        &'a self,
+        problem: &'a Problem,
+        request: &'a Request,
+        before: Option<(Problem, Option<String>)>,
+    ) -> impl Fn(&str) -> Take + 'a {
+        // An empty line answers only a case already at its goal (`moves`: no moves).
+        let skip_blank = self.spec.protocol == Protocol::Steps || problem.start != problem.goal;
+        let solvable = crate::puzzle::is_solvable(&problem.start, &problem.goal);
+        move |line: &str| {
+            let answer = match read_line(self.spec.protocol, line) {
+                Reading::Blank if skip_blank => return Take::Skip(Skip::Blank),
+                Reading::NotAnswer => return Take::Skip(Skip::NotAnswer),
+                Reading::Answer(a) | Reading::Prefixed { answer: a, .. } => a,
+                Reading::Blank => return Take::Answer,
+            };
+            let Some((prev, prev_line)) = &before else {
+                return Take::Answer;
+            };
+            let repeat = match answer {
+                Answer::Moves(m) => late(prev, problem, &request.framing.to_original(&m)),
+                Answer::Unsolvable => {
+                    self.spec.protocol == Protocol::Moves
+                        && solvable
+                        && prev_line.as_deref().map(str::trim) == Some(line.trim())
+                }
+                Answer::Steps(_) => false,
+            };
+            if repeat {
+                Take::Skip(Skip::Repeat)
+            } else {
+                Take::Answer
+            }
         }
     }
 
@@ -488,15 +699,15 @@ impl Program {
         &self,
         input: &str,
         timeout: Option<Duration>,
-        skip_blank: bool,
+        take: &dyn Fn(&str) -> Take,
     ) -> Option<Exchange> {
         loop {
             let ex = match self.mode() {
                 Spawn::PerCase => {
-                    process::run_once(&self.spec.command, input, 1, timeout, self.once())
+                    process::run_once(&self.spec.command, input, 1, timeout, self.once(), take)
                 }
                 Spawn::Batch => return None,
-                Spawn::Persistent => match self.persistent(input, timeout, skip_blank) {
+                Spawn::Persistent => match self.persistent(input, timeout, take) {
                     Ok(ex) => ex,
                     Err(Spawn::PerCase) => {
                         self.switch(Spawn::PerCase, "it exits after each answer");
@@ -571,6 +782,7 @@ impl Solver for Program {
     fn prepare(&mut self, _goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
         self.sessions = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
         self.last = (0..ctx.threads.max(1)).map(|_| Mutex::new(None)).collect();
+        self.pids = (0..ctx.threads.max(1)).map(|_| AtomicI32::new(0)).collect();
         self.problems = ctx.problems.to_vec();
         if self.mode() == Spawn::PerCase {
             self.startup_notice();
@@ -582,6 +794,21 @@ impl Solver for Program {
         // Ends the programs: end of input, then a kill of each process group.
         for s in &self.sessions {
             *s.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+        // Each pattern said once is counted at the end, when it was seen more than once.
+        let said = std::mem::take(&mut *self.said.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut counts: Vec<(Said, usize)> = said.into_iter().filter(|&(_, n)| n > 1).collect();
+        counts.sort_by_key(|&(what, _)| what as u8);
+        if !counts.is_empty() {
+            let list: Vec<String> = counts
+                .iter()
+                .map(|(what, n)| format!("{n} {}", what.what()))
+                .collect();
+            self.notice(format!(
+                "{}: in all, {} (each said once above)",
+                self.spec.name,
+                list.join(", ")
+            ));
         }
     }
 
@@ -620,14 +847,42 @@ impl Solver for Program {
         std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn stall_hint(&self) -> Option<String> {
-        Some(format!(
-            "a program answers each case with one line on stdout, flushed: fflush(stdout) in C, \
-             `flush=True` or `python3 -u` in Python, `std::endl` or `std::flush` in C++, or run \
-             it under `stdbuf -oL`; a program that reads all of its input first needs \
-             --solver-spawn batch; it is stopped at --timeout (default {} s)",
-            DEFAULT_TIMEOUT.as_secs()
-        ))
+    /// Looks at what the program does before saying anything: a program using CPU is still
+    /// computing (said once for the program, with the timeout); one asleep is waiting for
+    /// something (said once too). Flushing advice is not given here: a program asleep
+    /// reading its input with a case pending is found within a second and run another way.
+    fn stalled(&self, worker: usize, case: &str, elapsed: Duration) -> Option<String> {
+        let timeout = Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed));
+        let pid = self.pids.get(worker).map_or(0, |p| p.load(Ordering::Relaxed));
+        let pid = if self.mode() == Spawn::Persistent { pid } else { 0 };
+        let name = &self.spec.name;
+        let (what, text) = match process::activity(pid, Duration::from_millis(100)) {
+            process::Activity::Asleep => (
+                Said::Asleep,
+                format!(
+                    "{name}: has not answered {case} for {} s and uses no CPU: it waits for \
+                     something other than its input (a child, a lock, a file, a timer); it is \
+                     stopped at the timeout of {:.1} s",
+                    elapsed.as_secs(),
+                    timeout.as_secs_f64()
+                ),
+            ),
+            _ => (
+                Said::Computing,
+                format!(
+                    "{name}: still computing {case} after {} s{}; a case it does not answer \
+                     within the timeout of {:.1} s is a `limit` row (--timeout gives longer); \
+                     said once for the program",
+                    elapsed.as_secs(),
+                    if pid > 0 { " (using CPU)" } else { "" },
+                    timeout.as_secs_f64()
+                ),
+            ),
+        };
+        let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
+        let n = said.entry(what).or_insert(0);
+        *n += 1;
+        (*n == 1).then_some(text)
     }
 
     /// Sends one case to the program and reads its answer (judged by the harness).
@@ -642,26 +897,150 @@ impl Solver for Program {
             )));
         }
         let timeout = Some(limits.timeout.unwrap_or(DEFAULT_TIMEOUT));
-        let sent = request.shown();
-        let restarted = match self.mode() {
-            Spawn::Persistent => "; restarted for the next case",
-            _ => "",
-        };
-        let fail = |e: String| Err(SolveError(e));
-        let previous = self.previous(problem);
-        // An empty line answers only a case already at its goal (`moves`: no moves).
-        let skip_blank = self.spec.protocol == Protocol::Steps || problem.start != problem.goal;
-        let Some(ex) = self.exchange(&request.text, timeout, skip_blank) else {
+        self.timeout_ms.store(
+            timeout.map_or(0, |t| t.as_millis() as u64),
+            Ordering::Relaxed,
+        );
+        let before = self.previous(problem);
+        let previous = before.as_ref().map(|b| b.0);
+        let take = self.taker(problem, &request, before);
+        let Some(ex) = self.exchange(&request.text, timeout, &take) else {
             return self.answer_from_batch(problem, &request, timeout);
         };
-        let (line, counters, elapsed, usage) = match ex {
+        match ex {
             Exchange::Answer {
                 line,
                 stderr,
                 elapsed,
                 usage,
-            } => (line, stderr.counters, elapsed, usage),
-            Exchange::Stopped => return fail("the run was stopped".into()),
+                skipped,
+                unterminated,
+            } => {
+                self.answered_with(&line);
+                let mut o =
+                    self.judge_line(problem, &request, previous, &line, &skipped, unterminated)?;
+                o.reported = Some(if self.late_counters.load(Ordering::SeqCst) {
+                    Default::default()
+                } else {
+                    stderr.counters
+                });
+                o.latency = Some(elapsed);
+                o.usage = usage.map(|u| crate::search::Usage {
+                    cpu_us: u.cpu_us,
+                    max_rss_kb: u.max_rss_kb,
+                });
+                Ok(o)
+            }
+            other => self.no_answer(other, &request, limits, timeout),
+        }
+    }
+}
+
+/// Whether `path` (on the row's boards) solves the case `prev` sent before `now`, and not
+/// `now`: the previous case's answer.
+fn late(prev: &Problem, now: &Problem, path: &[crate::puzzle::Move]) -> bool {
+    let reaches = |p: &Problem| p.start.replay(path).ok() == Some(p.goal);
+    prev != now && !reaches(now) && reaches(prev)
+}
+
+impl Program {
+    /// `; restarted for the next case` in persistent mode, where a row's failure ends the
+    /// process; nothing otherwise.
+    fn restarted(&self) -> &'static str {
+        match self.mode() {
+            Spawn::Persistent => "; restarted for the next case",
+            _ => "",
+        }
+    }
+
+    /// Ends the calling worker's process (persistent mode): it is out of step.
+    fn restart(&self) {
+        if self.mode() == Spawn::Persistent {
+            *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+    }
+
+    /// The outcome of the answer line the program gave `problem`, after the lines skipped
+    /// on the way; an error for a line that is not an answer, an answer one case late
+    /// (a protocol error: the process is restarted), and, with --solver-strict, any line
+    /// skipped or an answer without its line end.
+    fn judge_line(
+        &self,
+        problem: &Problem,
+        request: &Request,
+        previous: Option<Problem>,
+        line: &str,
+        skipped: &Skipped,
+        unterminated: bool,
+    ) -> Result<Outcome, SolveError> {
+        self.answered.store(true, Ordering::SeqCst);
+        self.failures.store(0, Ordering::SeqCst);
+        let (sent, restarted) = (request.shown(), self.restarted());
+        // The answer line was read: the program is in step, whatever is wrong with the line.
+        if self.spec.strict && (!skipped.is_empty() || unterminated) {
+            let what = match skipped.shown.first() {
+                Some(l) => format!("printed `{l}` before its answer"),
+                None if skipped.repeats > 0 => "printed an answer again".into(),
+                None if skipped.blank > 0 => "printed an empty line besides its answer".into(),
+                None => "printed its answer without a line end".into(),
+            };
+            return Err(SolveError(format!(
+                "sent `{sent}`, it {what} `{}`: --solver-strict takes exactly one answer line \
+                 per case and nothing else on stdout",
+                clip(line, 120)
+            )));
+        }
+        self.skipped_lines(skipped);
+        if unterminated {
+            self.say_once(Said::NoLineEnd, || {
+                format!(
+                    "{}: it prints no line end after its answer (`{}`, then it went back to \
+                     reading): what it printed is taken as its answer when it does, which \
+                     adds up to {} ms to latency_ns; end each answer with `\\n`",
+                    self.spec.name,
+                    clip(line, 80),
+                    process::UNTERMINATED_LOOK.as_millis()
+                )
+            });
+        }
+        let o = self.outcome(request, line)?;
+        if let (Some(prev), Some(path)) = (previous, o.path.as_ref()) {
+            if late(&prev, problem, path) {
+                self.restart();
+                self.say_once(Said::Late, || {
+                    format!(
+                        "{}: an answer came one case late (it solves the case sent before); \
+                         that row is an error, not a wrong answer, and the program is started \
+                         again so that later rows are judged on their own answers",
+                        self.spec.name
+                    )
+                });
+                return Err(SolveError(format!(
+                    "protocol error: sent `{sent}`, it printed `{}`, which solves the case sent \
+                     before it (`{}`), not this one: the answer is one case late (print \
+                     exactly one line per case){restarted}",
+                    clip(line, 120),
+                    prev.start
+                )));
+            }
+        }
+        Ok(o)
+    }
+
+    /// The row of an exchange that gave no answer: a limit at the timeout, else an error
+    /// that says how the program ended.
+    fn no_answer(
+        &self,
+        ex: Exchange,
+        request: &Request,
+        limits: &Limits,
+        timeout: Option<Duration>,
+    ) -> Result<Outcome, SolveError> {
+        let (sent, restarted) = (request.shown(), self.restarted());
+        let fail = |e: String| Err(SolveError(e));
+        match ex {
+            Exchange::Answer { .. } => fail("answered".into()),
+            Exchange::Stopped => fail("the run was stopped".into()),
             Exchange::Timeout {
                 stderr,
                 elapsed,
@@ -685,51 +1064,27 @@ impl Solver for Program {
                         ""
                     }
                 ));
-                return Ok(o);
+                Ok(o)
             }
             Exchange::Died { how, stderr, read } => {
                 // A process that read its case and died crashed on this case: the next case
                 // gets a new one. Only an end before reading counts against starting it.
-                if !read {
+                let hint = if read {
+                    self.hint_for_death(&how)
+                } else {
                     self.failed_start();
-                }
-                return fail(format!(
-                    "{how} without answering `{sent}`{}{}{restarted}",
-                    self.hint_for_death(&how),
+                    String::new()
+                };
+                fail(format!(
+                    "{how} without answering `{sent}`{hint}{}{restarted}",
                     stderr.describe()
-                ));
+                ))
             }
             Exchange::Failed(e) => {
                 self.failed_start();
-                return fail(format!("{e} (case `{sent}`){restarted}"));
+                fail(format!("{e} (case `{sent}`){restarted}"))
             }
-        };
-        self.answered.store(true, Ordering::SeqCst);
-        self.failures.store(0, Ordering::SeqCst);
-        let mut o = match self.outcome(&request, &line) {
-            Ok(o) => o,
-            Err(e) => {
-                if self.mode() == Spawn::Persistent {
-                    *self.slot().lock().unwrap_or_else(|e| e.into_inner()) = None;
-                }
-                return Err(SolveError(format!("{e}{restarted}")));
-            }
-        };
-        let late = self.late_answer(problem, previous, &o);
-        if !late.is_empty() {
-            o.note = o.note.map(|n| format!("{n}{late}"));
         }
-        o.reported = Some(if self.late_counters.load(Ordering::SeqCst) {
-            Default::default()
-        } else {
-            counters
-        });
-        o.latency = Some(elapsed);
-        o.usage = usage.map(|u| crate::search::Usage {
-            cpu_us: u.cpu_us,
-            max_rss_kb: u.max_rss_kb,
-        });
-        Ok(o)
     }
 }
 

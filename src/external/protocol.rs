@@ -174,6 +174,66 @@ pub fn parse_answer(protocol: Protocol, line: &str) -> Result<Answer, String> {
     }
 }
 
+/// What one line of a program's stdout is, under its protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// An answer, alone on its line.
+    Answer(Answer),
+    /// An answer after a label such as `Case 1:` or `Answer:` (the label, with its colon).
+    Prefixed {
+        /// The label before the answer, as printed (`Case 1:`).
+        prefix: String,
+        /// The answer after it.
+        answer: Answer,
+    },
+    /// An empty line (or white space only).
+    Blank,
+    /// Anything else: a debug line, words, a board.
+    NotAnswer,
+}
+
+/// Words a label before an answer may hold (besides numbers and `#`), in lower case.
+const LABEL_WORDS: [&str; 9] = [
+    "case", "answer", "solution", "output", "result", "moves", "path", "steps", "test",
+];
+
+/// Reads one line of a program's stdout: an answer, an answer after a label, an empty line,
+/// or something that is not an answer.
+pub fn read_line(protocol: Protocol, line: &str) -> Reading {
+    let t = line.trim();
+    if t.is_empty() {
+        return Reading::Blank;
+    }
+    if let Ok(a) = parse_answer(protocol, t) {
+        return Reading::Answer(a);
+    }
+    match t.rsplit_once(':') {
+        Some((label, rest)) if is_label(label) && !rest.trim().is_empty() => {
+            match parse_answer(protocol, rest) {
+                Ok(answer) => Reading::Prefixed {
+                    prefix: format!("{}:", label.trim()),
+                    answer,
+                },
+                Err(_) => Reading::NotAnswer,
+            }
+        }
+        _ => Reading::NotAnswer,
+    }
+}
+
+/// Whether `label` (the text before a colon) reads as a case's label: at most three words,
+/// each a number (`1`, `#1`) or one of [`LABEL_WORDS`], and at least one of them.
+fn is_label(label: &str) -> bool {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    !words.is_empty()
+        && words.len() <= 3
+        && words.iter().all(|w| {
+            let w = w.trim_start_matches('#').to_ascii_lowercase();
+            (!w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
+                || LABEL_WORDS.contains(&w.as_str())
+        })
+}
+
 /// Reads counters from a stderr line: `expanded=N generated=N stored=N peak_frontier=N`, in any
 /// order, among other words. `None` when the line has none of them.
 pub fn parse_counters(line: &str) -> Option<Counters> {
@@ -234,6 +294,43 @@ mod tests {
         assert_eq!(steps("-1"), Ok(Unsolvable));
         assert!(steps("-2").is_err());
         assert!(steps("udlr").is_err());
+    }
+
+    #[test]
+    fn lines() {
+        use Reading::*;
+        let moves = |l| read_line(Protocol::Moves, l);
+        assert_eq!(moves("udlr"), Answer(super::Answer::Moves(Move::parse_path("udlr").unwrap())));
+        assert_eq!(moves("  \r"), Blank);
+        assert_eq!(moves("Solving 6 3 x 4 5 1 2 8 7"), NotAnswer);
+        assert_eq!(
+            moves("Case #3: ud"),
+            Prefixed {
+                prefix: "Case #3:".into(),
+                answer: super::Answer::Moves(Move::parse_path("ud").unwrap())
+            }
+        );
+        assert_eq!(
+            moves("Answer: unsolvable"),
+            Prefixed {
+                prefix: "Answer:".into(),
+                answer: super::Answer::Unsolvable
+            }
+        );
+        // A label is a case's label, not any text before a colon.
+        assert_eq!(moves("board: 1 2 3"), NotAnswer);
+        assert_eq!(moves("Case 1:"), NotAnswer);
+        let steps = |l| read_line(Protocol::Steps, l);
+        assert_eq!(steps("12"), Answer(super::Answer::Steps(12)));
+        assert_eq!(steps("Solving 8 1 3 7 0 6 4 2 5"), NotAnswer);
+        assert_eq!(steps("expanded: 1234"), NotAnswer);
+        assert_eq!(
+            steps("Case 2: 31"),
+            Prefixed {
+                prefix: "Case 2:".into(),
+                answer: super::Answer::Steps(31)
+            }
+        );
     }
 
     #[test]

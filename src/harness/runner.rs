@@ -482,6 +482,10 @@ pub fn run_into(
         if started[j] {
             solver.finish();
             session.facts[j] = solver.facts();
+            // What it had to say at its end (counts of what it said once).
+            for n in solver.notices() {
+                observer.notice(&n);
+            }
         }
     }
     if stop.load(Ordering::SeqCst) {
@@ -616,7 +620,8 @@ impl Watch {
                 stopped = true;
                 crate::external::process::stop_all();
             }
-            for (slot, (was, since)) in self.in_flight.iter().zip(&mut seen) {
+            for (worker, (slot, (was, since))) in self.in_flight.iter().zip(&mut seen).enumerate()
+            {
                 let now = slot.load(Ordering::Relaxed);
                 if now != *was {
                     (*was, *since) = (now, Instant::now());
@@ -626,16 +631,10 @@ impl Watch {
                 };
                 if since.elapsed() >= STALL_AFTER && warned.insert(i) {
                     let c = cases.get(i);
-                    let hint = solver
-                        .stall_hint()
-                        .map_or_else(String::new, |h| format!("; {h}"));
-                    observer.notice(&format!(
-                        "tilebench: {} has not answered {}:{} for {} s{hint}",
-                        solver.name(),
-                        c.source,
-                        c.line,
-                        STALL_AFTER.as_secs()
-                    ));
+                    let case = format!("{}:{}", c.source, c.line);
+                    if let Some(text) = solver.stalled(worker, &case, STALL_AFTER) {
+                        observer.notice(&text);
+                    }
                 }
             }
             let done = self.done.lock().unwrap_or_else(|e| e.into_inner());
@@ -721,7 +720,7 @@ pub fn run_one(
         Ok(m) => m,
         Err(e) => {
             rec.status = RowStatus::Error;
-            rec.message = format!("{at}: {e}");
+            rec.message = crate::util::escape_controls(format!("{at}: {e}"));
             return rec;
         }
     };
@@ -752,5 +751,7 @@ pub fn run_one(
         (Some(note), true, RowStatus::Limit) => format!("{at}: {name}: {note}"),
         _ => String::new(),
     };
+    // Whatever a program printed, no raw control byte reaches cases.csv or a terminal.
+    rec.message = crate::util::escape_controls(std::mem::take(&mut rec.message));
     rec
 }

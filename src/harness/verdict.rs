@@ -120,6 +120,25 @@ pub struct Verdict {
     pub bad_rows: bool,
 }
 
+/// A message with what names its case masked: the text between backticks, and digits. Two
+/// rows' messages of the same shape say the same thing about different cases.
+fn shape(m: &str) -> String {
+    let mut out = String::with_capacity(m.len());
+    let mut quoted = false;
+    for c in m.chars() {
+        if c == '`' {
+            quoted = !quoted;
+            out.push(c);
+        } else if quoted {
+        } else if !c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('#') {
+            out.push('#');
+        }
+    }
+    out
+}
+
 /// Rows named per solver and reason; the rest are counted.
 const SHOWN: usize = 5;
 
@@ -132,8 +151,23 @@ impl Finished {
         let mut v = Verdict::default();
         let cases_path = self.cases_csv();
         let mut shown = |label: &str, messages: &Kept| {
+            // A message repeated but for its case (its file and line, the boards and numbers
+            // in it) is shown once, with a count of the others.
+            let mut groups: Vec<(String, &String, usize)> = Vec::new();
             for m in &messages.first {
+                let key = shape(m);
+                match groups.iter_mut().find(|g| g.0 == key) {
+                    Some(g) => g.2 += 1,
+                    None => groups.push((key, m, 0)),
+                }
+            }
+            for (_, m, more) in groups {
                 v.lines.push(format!("{label}: {m}"));
+                if more > 0 {
+                    v.lines.push(format!(
+                        "{label}: … and {more} more with the same message but for their case"
+                    ));
+                }
             }
             if messages.count > messages.first.len() {
                 v.lines.push(format!(

@@ -65,7 +65,13 @@ impl Move {
             .enumerate()
             .map(|(i, c)| {
                 Move::from_letter(c).ok_or_else(|| {
-                    format!("`{c}` at position {} is not a move (u, d, l or r)", i + 1)
+                    // A control character is shown escaped (`\u{0}`), never written raw.
+                    let shown: String = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        c.to_string()
+                    };
+                    format!("`{shown}` at position {} is not a move (u, d, l or r)", i + 1)
                 })
             })
             .collect()

@@ -99,9 +99,16 @@ pub trait Solver: Send + Sync {
         Vec::new()
     }
 
-    /// What to tell the user when a case has been in flight for several seconds.
-    fn stall_hint(&self) -> Option<String> {
-        None
+    /// What to tell the user when the case `case` (`file:line`) has been in flight on
+    /// worker `worker` for `elapsed`: by default, that it has not answered. `None` says
+    /// nothing (a solver that has said it once already).
+    fn stalled(&self, worker: usize, case: &str, elapsed: std::time::Duration) -> Option<String> {
+        let _ = worker;
+        Some(format!(
+            "tilebench: {} has not answered {case} for {} s",
+            self.name(),
+            elapsed.as_secs()
+        ))
     }
 
     /// Labelled facts about how the pass ran, for run.json's `solver_facts` (an external
@@ -137,8 +144,8 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     fn notices(&self) -> Vec<String> {
         (**self).notices()
     }
-    fn stall_hint(&self) -> Option<String> {
-        (**self).stall_hint()
+    fn stalled(&self, worker: usize, case: &str, elapsed: std::time::Duration) -> Option<String> {
+        (**self).stalled(worker, case, elapsed)
     }
     fn facts(&self) -> Vec<(String, String)> {
         (**self).facts()

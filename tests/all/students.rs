@@ -108,7 +108,8 @@ fn rows(out: &Path) -> Vec<HashMap<String, String>> {
 }
 
 /// Runs one program over the dataset and checks every verdict against expected_steps.
-fn check_program(name: &str, command: &str, extra: &[&str], notice: Option<&str>) {
+/// Returns its stderr.
+fn check_program(name: &str, command: &str, extra: &[&str], notice: Option<&str>) -> String {
     let dir = temp_dir(&format!("student-{name}"));
     let data = dataset(&dir);
     let out = dir.join("out");
@@ -138,6 +139,7 @@ fn check_program(name: &str, command: &str, extra: &[&str], notice: Option<&str>
         assert_eq!(r["status"], want, "{name}: {r:?}");
         assert_eq!(r["matches_expected"], "true", "{name}: {r:?}");
     }
+    err
 }
 
 #[test]
@@ -516,4 +518,229 @@ fn a_class_run_names_the_program_that_answered_nothing() {
         "{err}"
     );
     assert!(named[0].contains("ValueError"), "{err}");
+}
+
+/// The lines of `err` that hold `text`, but the closing counts (`NAME: in all, …`).
+fn lines_with<'a>(err: &'a str, text: &str) -> Vec<&'a str> {
+    err.lines()
+        .filter(|l| l.contains(text) && !l.contains(": in all, "))
+        .collect()
+}
+
+#[test]
+fn python_printing_a_debug_line_before_each_answer() {
+    // Every row is judged on its answer (check_program: 100 verified), and the debug line is
+    // quoted in one notice, not one per row.
+    let cmd = format!("python3 {SRC}/debug_line.py");
+    let err = check_program("debug", &cmd, &[], Some("such as `Solving "));
+    assert_eq!(lines_with(&err, "lines that are not answers").len(), 1, "{err}");
+    // Graded as a judge would, each row is an error that quotes the line.
+    let dir = temp_dir("student-debug-strict");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let res = run_solver(&data, &out, &format!("debug={cmd}"), &["--solver-strict"]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    for r in rows(&out) {
+        assert_eq!(r["status"], "error", "{r:?}");
+        assert!(r["message"].contains("printed `Solving "), "{r:?}");
+        assert!(r["message"].contains("--solver-strict"), "{r:?}");
+    }
+}
+
+#[test]
+fn python_printing_case_n_before_each_answer() {
+    let cmd = format!("python3 {SRC}/case_prefix.py");
+    let err = check_program("prefix", &cmd, &[], Some("the answer after `Case "));
+    assert_eq!(lines_with(&err, "come after a label").len(), 1, "{err}");
+    assert!(!err.contains("first answer after starting"), "{err}");
+    let dir = temp_dir("student-prefix-strict");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let res = run_solver(&data, &out, &format!("prefix={cmd}"), &["--solver-strict"]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    for r in rows(&out) {
+        assert_eq!(r["status"], "error", "{r:?}");
+        assert!(r["message"].contains("after the label `Case "), "{r:?}");
+    }
+}
+
+#[test]
+fn python_writing_answers_without_a_line_end() {
+    // It flushes: nothing is held in a buffer, so it is told about the missing line end
+    // (quoted), not about flushing, and stays in persistent mode.
+    let err = check_program(
+        "nonl",
+        &format!("python3 {SRC}/no_newline.py"),
+        &[],
+        Some("prints no line end after its answer (`"),
+    );
+    assert!(!err.contains("does not flush"), "{err}");
+    assert!(!err.contains("batch"), "{err}");
+}
+
+#[test]
+fn python_printing_each_answer_twice() {
+    // No row is judged on another board's answer: check_program finds every row verified.
+    let err = check_program(
+        "twice",
+        &format!("python3 {SRC}/twice.py"),
+        &[],
+        Some("prints an answer again after it was read"),
+    );
+    assert_eq!(lines_with(&err, "prints an answer again").len(), 1, "{err}");
+}
+
+#[test]
+fn c_writing_a_nul_after_its_answer() {
+    let Some(exe) = compile("gcc", "nul_end.c") else {
+        return;
+    };
+    let dir = temp_dir("student-nul");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let res = run_solver(&data, &out, &format!("nul={}", exe.display()), &[]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    // Not one raw control byte in cases.csv or on stderr; the NUL is shown escaped.
+    let csv = std::fs::read(out.join("cases.csv")).unwrap();
+    let raw = |b: &[u8]| b.iter().any(|&c| c < 0x20 && c != b'\n' && c != b'\r');
+    assert!(!raw(&csv), "a raw control byte in cases.csv");
+    assert!(!raw(&res.stderr), "a raw control byte on stderr");
+    for r in rows(&out) {
+        if r["expected_steps"] == "-1" {
+            assert_eq!(r["status"], "unsolvable", "{r:?}");
+        } else {
+            assert_eq!(r["status"], "error", "{r:?}");
+            assert!(r["message"].contains(r"`\u{0}` at position"), "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn cpp_reading_the_board_as_ints_without_the_blank_flag() {
+    let Some(exe) = compile("g++", "ints_moves.cpp") else {
+        return;
+    };
+    let cmd = exe.display().to_string();
+    check_program("ints", &cmd, &["--solver-blank", "0"], None);
+    let dir = temp_dir("student-ints");
+    let data = dir.join("cases.csv");
+    std::fs::write(&data, run_ok(&["gen", "--count", "25", "--seed", "5"]).stdout).unwrap();
+    let out = dir.join("out");
+    let res = run_solver(&data, &out, &format!("ints={cmd}"), &[]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    for r in rows(&out) {
+        assert_eq!(r["status"], "error", "{r:?}");
+        assert!(r["message"].contains("pass --solver-blank 0"), "{r:?}");
+    }
+    // One explanation on stderr, the other rows counted.
+    let err = stderr(&res);
+    let explained = lines_with(&err, "pass --solver-blank 0");
+    assert_eq!(
+        explained.iter().filter(|l| l.starts_with("error: ")).count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains("error: … and 19 more with the same message but for their case"),
+        "{err}"
+    );
+    assert!(err.contains("error: … and 5 more (see the message column"), "{err}");
+}
+
+/// The median latency_ns of the answered rows of `out`.
+fn median_latency(out: &Path) -> u64 {
+    let mut l: Vec<u64> = rows(out)
+        .iter()
+        .filter(|r| matches!(r["status"].as_str(), "solved" | "unsolvable"))
+        .map(|r| r["latency_ns"].parse().unwrap())
+        .collect();
+    l.sort_unstable();
+    l[l.len() / 2]
+}
+
+/// Runs bg_helper.c over 20 boards (one process per case), starting its helper with
+/// `helper` (`sleep` or `setsid sleep`, marked `marker`), and checks every row answered and
+/// nothing left running. Returns the median per-case latency.
+fn run_with_helper(exe: &Path, helper: &str, marker: &str, extra: &[&str]) -> u64 {
+    let dir = temp_dir(&format!("student-helper-{marker}"));
+    let data = dir.join("cases.csv");
+    std::fs::write(&data, run_ok(&["gen", "--count", "20", "--seed", "9"]).stdout).unwrap();
+    let out = dir.join("out");
+    let solver = format!("helper={} {marker} '{helper}'", exe.display());
+    let res = run_solver(&data, &out, &solver, extra);
+    let err = stderr(&res);
+    assert_eq!(res.status.code(), Some(0), "{err}");
+    for r in rows(&out) {
+        assert!(
+            matches!(r["status"].as_str(), "solved" | "unsolvable"),
+            "{r:?}\n{err}"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        processes_with(&format!("sleep {marker}")),
+        Vec::<String>::new(),
+        "left running"
+    );
+    median_latency(&out)
+}
+
+#[test]
+fn a_program_starting_a_background_helper_that_holds_its_output() {
+    let Some(exe) = compile("gcc", "bg_helper.c") else {
+        return;
+    };
+    let id = std::process::id() % 100_000;
+    // Persistent by default: it answers once and exits, so it is run per case; no case
+    // waits for the helper to close the pipe (it never does).
+    run_with_helper(&exe, "", &format!("41{id}.5"), &[]);
+    // Per case, side by side with the same program whose helper exits at once: the process's
+    // wall time ends when `sh -c` exits, not when the helper lets go of the pipe (the helper
+    // used to add the 0.5 s grace to every case).
+    let per_case = ["--solver-spawn", "per-case", "-j", "1"];
+    let lingering = run_with_helper(&exe, "", &format!("42{id}.5"), &per_case);
+    let quick = run_with_helper(&exe, "true ||", &format!("43{id}.5"), &per_case);
+    assert!(
+        lingering < quick + 100_000_000,
+        "median {lingering} ns with a lingering helper against {quick} ns without"
+    );
+}
+
+#[test]
+fn a_program_starting_a_setsid_helper() {
+    let Some(exe) = compile("gcc", "bg_helper.c") else {
+        return;
+    };
+    let id = std::process::id() % 100_000;
+    // The helper leaves the program's process group and session: it is found by the mark
+    // in its environment and killed with the program.
+    run_with_helper(&exe, "setsid", &format!("44{id}.5"), &[]);
+    run_with_helper(
+        &exe,
+        "setsid",
+        &format!("45{id}.5"),
+        &["--solver-spawn", "per-case"],
+    );
+}
+
+#[test]
+fn a_slow_program_is_told_it_is_computing_once() {
+    let dir = temp_dir("student-slow");
+    let data = dir.join("two.csv");
+    std::fs::write(&data, "start\n1 2 3 x 4 6 7 5 8\n2 3 4 1 5 x 7 6 8\n").unwrap();
+    let out = dir.join("out");
+    let spin = "python3 -u -c 'import sys\nfor l in sys.stdin:\n    x = 0\n    for i in range(10**9): x += i\n'";
+    let res = run_solver(
+        &data,
+        &out,
+        &format!("slow={spin}"),
+        &["-j", "1", "--timeout", "5.6"],
+    );
+    let err = stderr(&res);
+    let told = lines_with(&err, "still computing");
+    assert_eq!(told.len(), 1, "{err}");
+    assert!(told[0].contains("(using CPU)"), "{err}");
+    assert!(told[0].contains("timeout of 5.6 s"), "{err}");
+    assert!(!err.contains("flush"), "{err}");
+    assert!(err.contains("in all, 2 cases still computing"), "{err}");
 }

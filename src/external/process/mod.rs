@@ -15,10 +15,12 @@ use crate::harness::record::Counters;
 use crate::util::clip;
 use std::time::Duration;
 
+#[cfg(target_os = "linux")]
+mod strays;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{reset_stop, run_once, stop_all, Launch, Session};
+pub use unix::{activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK};
 
 /// A finished process's resources, from `wait4`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +69,88 @@ impl Stderr {
     }
 }
 
+/// What to make of a line a program printed while its answer is awaited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// The answer: the exchange ends with it.
+    Answer,
+    /// Not the answer: noted, and the next line awaited.
+    Skip(Skip),
+}
+
+/// Why a line was not taken as the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// An empty line (a `print()` too many), where the answer cannot be empty.
+    Blank,
+    /// A line that cannot be an answer under the protocol (a debug line, words).
+    NotAnswer,
+    /// The previous case's answer printed again.
+    Repeat,
+}
+
+/// Lines skipped on the way to an answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Skipped {
+    /// Empty lines.
+    pub blank: usize,
+    /// Repeats of the previous answer.
+    pub repeats: usize,
+    /// Lines that are not answers: how many, and the first few (clipped, escaped).
+    pub other: usize,
+    /// The first [`Skipped::KEPT`] of them.
+    pub shown: Vec<String>,
+    /// The last of them, whole (up to 1 MiB): a program that goes back to reading, or ends,
+    /// after it said this about its case.
+    pub last: Option<String>,
+    /// The last repeat of the previous answer, whole.
+    pub last_repeat: Option<String>,
+}
+
+impl Skipped {
+    /// Lines that are not answers kept for messages.
+    pub const KEPT: usize = 3;
+
+    /// Counts one skipped line.
+    pub fn add(&mut self, why: Skip, line: &str) {
+        match why {
+            Skip::Blank => self.blank += 1,
+            Skip::Repeat => {
+                self.repeats += 1;
+                self.last_repeat = Some(line.to_string());
+            }
+            Skip::NotAnswer => {
+                self.other += 1;
+                if self.shown.len() < Self::KEPT {
+                    self.shown.push(clip(line, 120));
+                }
+                self.last = Some(line.to_string());
+            }
+        }
+    }
+
+    /// For a program that went back to reading (or ended) without an answer line: the
+    /// last line it printed that is not an answer, else the last repeat of the previous
+    /// answer, no longer counted as skipped: it is taken as what the program answered.
+    pub fn take_last(&mut self) -> Option<String> {
+        if let Some(line) = self.last.take() {
+            self.other -= 1;
+            if self.shown.len() > self.other {
+                self.shown.pop();
+            }
+            return Some(line);
+        }
+        let line = self.last_repeat.take()?;
+        self.repeats -= 1;
+        Some(line)
+    }
+
+    /// Whether nothing was skipped.
+    pub fn is_empty(&self) -> bool {
+        self.blank + self.repeats + self.other == 0
+    }
+}
+
 /// How one exchange with a program ended.
 #[derive(Debug)]
 pub enum Exchange {
@@ -81,6 +165,11 @@ pub enum Exchange {
         elapsed: Duration,
         /// A process run for this case alone: its CPU time and peak memory.
         usage: Option<Usage>,
+        /// Lines skipped before it.
+        skipped: Skipped,
+        /// It had no line end: taken when the program went back to reading its input (or
+        /// ended) with it printed.
+        unterminated: bool,
     },
     /// No answer (per-case: no exit) within the timeout; the program was killed.
     Timeout {
@@ -145,8 +234,16 @@ mod unsupported {
         pub fn start(_command: &str, _launch: Launch) -> Result<Session, String> {
             Err(UNSUPPORTED.into())
         }
-        pub fn ask(&mut self, _input: &str, _timeout: Option<Duration>, _skip: bool) -> Asked {
+        pub fn ask(
+            &mut self,
+            _input: &str,
+            _timeout: Option<Duration>,
+            _take: &dyn Fn(&str) -> super::Take,
+        ) -> Asked {
             Asked::Done(Exchange::Failed(UNSUPPORTED.into()))
+        }
+        pub fn pid(&self) -> i32 {
+            0
         }
         pub fn gone(&mut self) -> Exchange {
             Exchange::Failed(UNSUPPORTED.into())
@@ -159,12 +256,21 @@ mod unsupported {
         _lines: usize,
         _timeout: Option<Duration>,
         _launch: Launch,
+        _take: &dyn Fn(&str) -> super::Take,
     ) -> Exchange {
         Exchange::Failed(UNSUPPORTED.into())
     }
 
     pub fn stop_all() {}
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Activity {
+        Unknown,
+    }
+    pub fn activity(_pid: i32, _watch: Duration) -> Activity {
+        Activity::Unknown
+    }
+    pub const UNTERMINATED_LOOK: Duration = Duration::from_millis(5);
     pub fn reset_stop() {}
 }
 #[cfg(not(unix))]
-pub use unsupported::{reset_stop, run_once, stop_all, Launch, Session};
+pub use unsupported::{activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK};

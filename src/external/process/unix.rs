@@ -1,7 +1,7 @@
 //! The Unix implementation: `sh -c` in its own process group, stdout on a pseudo-terminal
 //! (or a pipe), poll(2), and `wait4` for each process's CPU time and peak memory.
 
-use super::{Asked, Exchange, Stderr, Usage};
+use super::{Asked, Exchange, Skip, Skipped, Stderr, Take, Usage};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -22,6 +22,9 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 const DEATH_GRACE: Duration = Duration::from_millis(300);
 /// How often a wait looks at the stop flag.
 const STOP_CHECK: Duration = Duration::from_millis(50);
+/// How often a pending case is looked at while part of a line without its end is waiting:
+/// an answer printed without `\n` is taken once the program goes back to reading.
+pub const UNTERMINATED_LOOK: Duration = Duration::from_millis(5);
 
 /// Raised to stop every exchange in flight: their programs are killed at once.
 static STOPPED: AtomicBool = AtomicBool::new(false);
@@ -103,6 +106,23 @@ impl Lines {
     fn unterminated(&self) -> bool {
         !self.buf.is_empty()
     }
+    /// The next complete line, if one is waiting (never the unterminated rest).
+    fn complete_line(&mut self) -> Option<String> {
+        if self.buf[self.scanned..].contains(&b'\n') {
+            self.line()
+        } else {
+            None
+        }
+    }
+    /// The unterminated rest, taken as a line.
+    fn take_rest(&mut self) -> String {
+        let text = String::from_utf8_lossy(&self.buf)
+            .trim_end_matches(['\n', '\r'])
+            .to_string();
+        self.buf.clear();
+        self.scanned = 0;
+        text
+    }
 }
 
 /// Which of `fds` are readable (or closed) within `timeout` (`None` = wait for ever).
@@ -176,6 +196,37 @@ fn pty() -> io::Result<(File, OwnedFd)> {
     Ok((File::from(master), slave))
 }
 
+/// A descriptor that polls readable once process `pid` (our child) exits; `None` where the
+/// kernel has no pidfd (before Linux 5.3, other systems): exits are then looked for between
+/// waits.
+fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if fd >= 0 {
+            // SAFETY: the descriptor was just opened and is owned here.
+            return Some(unsafe { OwnedFd::from_raw_fd(fd as RawFd) });
+        }
+    }
+    let _ = pid;
+    None
+}
+
+/// The environment variable that marks a program's processes, and a new mark.
+#[cfg(target_os = "linux")]
+use super::strays::{kill_marked, new_mark as mark, VAR as MARK_VAR};
+#[cfg(not(target_os = "linux"))]
+const MARK_VAR: &str = "TILEBENCH_PROGRAM";
+#[cfg(not(target_os = "linux"))]
+fn mark() -> String {
+    String::new()
+}
+#[cfg(not(target_os = "linux"))]
+fn kill_marked(_mark: &str, _leader: libc::pid_t) -> usize {
+    0
+}
+
 /// A pipe: (read end, write end), both close-on-exec.
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [-1; 2];
@@ -200,6 +251,13 @@ struct Proc {
     stderr: Stderr,
     /// Set once the process is reaped: its status and resource use.
     ended: Option<(ExitStatus, Usage)>,
+    /// A descriptor that becomes readable when the leader exits (Linux's pidfd), so that an
+    /// exit is seen at once, even while a background child holds the output pipes open.
+    pidfd: Option<OwnedFd>,
+    /// When the leader's exit was seen.
+    exit_seen: Option<Instant>,
+    /// The mark in the environment of everything the program starts ([`super::strays`]).
+    mark: String,
 }
 
 impl Proc {
@@ -214,9 +272,11 @@ impl Proc {
         };
         let (in_theirs, in_ours) = pipe().map_err(cannot)?;
         let probe = in_theirs.try_clone().map_err(cannot)?;
+        let mark = mark();
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
+            .env(MARK_VAR, &mark)
             .stdin(Stdio::from(in_theirs))
             .stdout(out_theirs)
             .stderr(Stdio::piped())
@@ -225,6 +285,7 @@ impl Proc {
             .map_err(cannot)?;
         let stdin = Some(ChildStdin::from(in_ours));
         let err = File::from(OwnedFd::from(child.stderr.take().expect("piped stderr")));
+        let pid = child.id() as libc::pid_t;
         Ok(Proc {
             child,
             stdin,
@@ -233,6 +294,9 @@ impl Proc {
             err: Lines::new(err, Some(MAX_STDERR_LINE)),
             stderr: Stderr::default(),
             ended: None,
+            pidfd: pidfd_open(pid),
+            exit_seen: None,
+            mark,
         })
     }
 
@@ -262,6 +326,12 @@ impl Proc {
 
     /// Waits for the next stdout line, reading stderr meanwhile.
     fn next_line(&mut self, deadline: Option<Instant>) -> Result<String, Stop> {
+        self.next_line_or_part(deadline, false)
+    }
+
+    /// [`Proc::next_line`]; with `part`, also returns ([`Stop::Timeout`]) as soon as part of
+    /// a line without its end has come.
+    fn next_line_or_part(&mut self, deadline: Option<Instant>, part: bool) -> Result<String, Stop> {
         // At the deadline, one last look without waiting: what is already in the pipe came
         // in time, however late this thread got to run.
         let mut looked_last = false;
@@ -293,40 +363,75 @@ impl Proc {
                 }
                 None => STOP_CHECK,
             };
-            let mut fds = vec![self.out.fd()];
-            if !self.err.eof {
-                fds.push(self.err.fd());
+            if self.exit_seen.is_some() {
+                // The leader has exited and the pipes hold nothing more: whatever a child
+                // left running may still print is not its answer.
+                self.drain_now().map_err(Stop::Io)?;
+                if let Some(l) = self.out.complete_line() {
+                    return Ok(l);
+                }
+                return Err(Stop::Eof);
             }
-            let ready = poll(&fds, Some(wait)).map_err(Stop::Io)?;
-            if ready[0] {
-                self.out.fill().map_err(Stop::Io)?;
-            }
-            if ready.get(1) == Some(&true) {
-                self.err.fill().map_err(Stop::Io)?;
-                self.take_stderr_lines();
+            self.wait_output(wait).map_err(Stop::Io)?;
+            if part && self.out.unterminated() && !self.out.buf.contains(&b'\n') {
+                return Err(Stop::Timeout);
             }
         }
     }
 
-    /// Reads stdout and stderr to their ends (stdout is discarded), until `deadline`.
-    fn drain_to_eof(&mut self, deadline: Instant) -> io::Result<bool> {
-        while !(self.out.eof && self.err.eof) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() || STOPPED.load(Ordering::Relaxed) {
-                return Ok(false);
+    /// Waits up to `wait` for output on stdout or stderr, or for the leader's exit; reads
+    /// what came.
+    fn wait_output(&mut self, wait: Duration) -> io::Result<()> {
+        let mut fds = vec![self.out.fd()];
+        let err_at = (!self.err.eof).then(|| {
+            fds.push(self.err.fd());
+            fds.len() - 1
+        });
+        let pid_at = self.pidfd.as_ref().map(|fd| {
+            fds.push(fd.as_raw_fd());
+            fds.len() - 1
+        });
+        let ready = poll(&fds, Some(wait))?;
+        if ready[0] {
+            self.out.fill()?;
+        }
+        if err_at.is_some_and(|i| ready[i]) {
+            self.err.fill()?;
+            self.take_stderr_lines();
+        }
+        let gone = match pid_at {
+            Some(i) => ready[i],
+            // Without a pidfd, the exit is looked for when nothing came.
+            None => !ready.contains(&true) && self.exited(),
+        };
+        if gone && self.exit_seen.is_none() {
+            self.exit_seen = Some(Instant::now());
+        }
+        Ok(())
+    }
+
+    /// Reads what stdout and stderr hold right now, without waiting (at most 1 MiB each: a
+    /// child that writes without pause cannot hold tilebench here).
+    fn drain_now(&mut self) -> io::Result<()> {
+        for _ in 0..64 {
+            let mut fds = Vec::new();
+            if !self.out.eof {
+                fds.push(self.out.fd());
             }
-            let pipes: Vec<RawFd> = [(!self.out.eof).then(|| self.out.fd())]
-                .into_iter()
-                .chain([(!self.err.eof).then(|| self.err.fd())])
-                .flatten()
-                .collect();
-            let ready = poll(&pipes, Some(left.min(STOP_CHECK)))?;
+            if !self.err.eof {
+                fds.push(self.err.fd());
+            }
+            if fds.is_empty() {
+                break;
+            }
+            let ready = poll(&fds, Some(Duration::ZERO))?;
+            if !ready.contains(&true) {
+                break;
+            }
             let mut i = 0;
             if !self.out.eof {
                 if ready[i] {
                     self.out.fill()?;
-                    self.out.buf.clear();
-                    self.out.scanned = 0;
                 }
                 i += 1;
             }
@@ -335,7 +440,33 @@ impl Proc {
                 self.take_stderr_lines();
             }
         }
-        Ok(true)
+        Ok(())
+    }
+
+    /// Waits until the leader exits or `deadline`, reading stderr (and keeping stdout) as
+    /// it comes; once it has exited, reads what the pipes hold and reaps it. The end of the
+    /// pipes is not awaited: a child left running may hold them. `None` if it still runs.
+    fn settle(&mut self, deadline: Instant) -> Option<(ExitStatus, Usage)> {
+        while self.exit_seen.is_none() && self.ended.is_none() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || STOPPED.load(Ordering::Relaxed) {
+                return None;
+            }
+            if self.out.eof && self.err.eof {
+                // Nothing more can come: wait for the exit alone.
+                return self.wait_until(deadline);
+            }
+            if self.wait_output(left.min(STOP_CHECK)).is_err() {
+                break;
+            }
+        }
+        let _ = self.drain_now();
+        Some(self.reap())
+    }
+
+    /// When the leader was seen to exit, or now.
+    fn exit_time(&self) -> Instant {
+        self.exit_seen.unwrap_or_else(Instant::now)
     }
 
     /// Whether the group's leader has exited (not reaped yet: its id stays reserved).
@@ -361,6 +492,7 @@ impl Proc {
             return done;
         }
         let pid = self.pid();
+        kill_marked(&self.mark, pid);
         // SAFETY: plain syscalls; `status` and `ru` are valid for wait4 to write into.
         let done = unsafe {
             libc::kill(-pid, libc::SIGKILL);
@@ -387,7 +519,7 @@ impl Proc {
     fn wait_until(&mut self, deadline: Instant) -> Option<(ExitStatus, Usage)> {
         let mut nap = Duration::from_micros(20);
         loop {
-            if self.ended.is_some() || self.exited() {
+            if self.ended.is_some() || self.exit_seen.is_some() || self.exited() {
                 return Some(self.reap());
             }
             let now = Instant::now();
@@ -422,9 +554,7 @@ impl Proc {
 
     /// After stdout closed without an answer: how the program ended.
     fn ended(&mut self) -> String {
-        let deadline = Instant::now() + DEATH_GRACE;
-        let _ = self.drain_to_eof(deadline);
-        match self.wait_until(deadline) {
+        match self.settle(Instant::now() + DEATH_GRACE) {
             Some((status, _)) => describe_exit(status),
             None => {
                 self.kill();
@@ -537,6 +667,62 @@ fn all_reading(pgid: libc::pid_t, stdin: u64) -> bool {
     reading > 0
 }
 
+/// What a program's process group is doing, from `/proc`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activity {
+    /// Its processes used CPU time while they were watched.
+    Computing,
+    /// None used CPU time: asleep (waiting for its input, a lock, a child, a timer).
+    Asleep,
+    /// `/proc` cannot tell.
+    Unknown,
+}
+
+/// The CPU time (clock ticks) used so far by the processes of group `pgid`.
+fn group_ticks(pgid: libc::pid_t) -> Option<u64> {
+    let dir = std::fs::read_dir("/proc").ok()?;
+    let mut ticks = 0;
+    let mut any = false;
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        // After the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt
+        // cmajflt utime stime …
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.get(2).and_then(|g| g.parse::<libc::pid_t>().ok()) != Some(pgid) {
+            continue;
+        }
+        let field = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        ticks += field(11) + field(12);
+        any = true;
+    }
+    any.then_some(ticks)
+}
+
+/// Whether the program led by `pid` computes: its group's CPU time is read twice,
+/// `watch` apart.
+pub fn activity(pid: libc::pid_t, watch: Duration) -> Activity {
+    if pid <= 0 {
+        return Activity::Unknown;
+    }
+    let Some(before) = group_ticks(pid) else {
+        return Activity::Unknown;
+    };
+    std::thread::sleep(watch);
+    match group_ticks(pid) {
+        Some(after) if after > before => Activity::Computing,
+        Some(_) => Activity::Asleep,
+        None => Activity::Unknown,
+    }
+}
+
 /// The inode of the pipe behind `fd`.
 fn inode(fd: RawFd) -> Option<u64> {
     // SAFETY: `st` is a valid stat buffer for fstat to fill.
@@ -558,8 +744,9 @@ pub struct Session {
     proc: Proc,
     /// A case has been sent before.
     asked: bool,
-    /// It printed empty lines after an answer (dropped before the next case was sent).
-    pub blank_lines: bool,
+    /// The text of the last answer taken: printed again before the next case is sent, it
+    /// is a repeat, not the next answer.
+    last_answer: Option<String>,
 }
 
 /// How long a pending case may sit with the program asleep reading its input before the
@@ -575,8 +762,13 @@ impl Session {
         Proc::start(command, launch.pty).map(|proc| Session {
             proc,
             asked: false,
-            blank_lines: false,
+            last_answer: None,
         })
+    }
+
+    /// The leader's process id (for a look at what it is doing).
+    pub fn pid(&self) -> libc::pid_t {
+        self.proc.pid()
     }
 
     /// After [`Asked::Gone`]: how the program ended (its exit status, and what it printed on
@@ -590,40 +782,61 @@ impl Session {
         }
     }
 
-    /// Sends one case and waits for its answer line. With `skip_blank` (a case whose answer
-    /// cannot be empty), empty lines are separators, not answers.
-    pub fn ask(&mut self, input: &str, timeout: Option<Duration>, skip_blank: bool) -> Asked {
+    /// Looks at what the program printed since its last answer, before a case is sent:
+    /// lines `take` skips (and repeats of the last answer) are counted in `skipped`; an
+    /// answer there is [`Asked::Extra`]. `None` when the case may be sent.
+    fn leftover(&mut self, take: &dyn Fn(&str) -> Take, skipped: &mut Skipped) -> Option<Asked> {
         let p = &mut self.proc;
         // Stderr lines left from the previous case belong to no case.
         if p.drain_stderr_now().is_err() {
-            return Asked::Gone;
+            return Some(Asked::Gone);
         }
-        // Stdout must be empty between cases: anything there would be taken as this case's
-        // answer, and every later answer would be one case late.
-        if p.out.buf.is_empty() && !p.out.eof {
+        if !p.out.eof {
             match poll(&[p.out.fd()], Some(Duration::ZERO)) {
                 Ok(ready) if ready[0] => {
                     if p.out.fill().is_err() {
-                        return Asked::Gone;
+                        return Some(Asked::Gone);
                     }
                 }
                 Ok(_) => {}
-                Err(_) => return Asked::Gone,
+                Err(_) => return Some(Asked::Gone),
             }
         }
-        // Empty lines after an answer (a `print()` too many) are separators, not answers:
-        // dropped, and said once.
-        if !p.out.buf.is_empty() && p.out.buf.iter().all(u8::is_ascii_whitespace) {
-            p.out.buf.clear();
-            p.out.scanned = 0;
-            self.blank_lines = true;
+        while let Some(line) = p.out.complete_line() {
+            let why = if self.last_answer.as_deref() == Some(line.as_str()) {
+                Take::Skip(Skip::Repeat)
+            } else {
+                take(&line)
+            };
+            match why {
+                Take::Skip(why) => skipped.add(why, &line),
+                // Anything there would be taken as this case's answer, and every later answer
+                // would be one case late.
+                Take::Answer => {
+                    let rest = String::from_utf8_lossy(&p.out.buf).into_owned();
+                    return Some(Asked::Extra(format!("{line}\n{rest}")));
+                }
+            }
         }
-        if !p.out.buf.is_empty() {
-            return Asked::Extra(String::from_utf8_lossy(&p.out.buf).into_owned());
+        if p.out.eof || p.exited() {
+            return Some(Asked::Gone);
         }
-        if p.out.eof {
-            return Asked::Gone;
+        None
+    }
+
+    /// Sends one case and waits for its answer line. `take` says which lines are the
+    /// answer; the others are skipped and counted in the exchange.
+    pub fn ask(
+        &mut self,
+        input: &str,
+        timeout: Option<Duration>,
+        take: &dyn Fn(&str) -> Take,
+    ) -> Asked {
+        let mut skipped = Skipped::default();
+        if let Some(early) = self.leftover(take, &mut skipped) {
+            return early;
         }
+        let p = &mut self.proc;
         // What a fresh program wrote before its first case (a start-up error) is kept for
         // that case's message; later, what came after the last answer belongs to no case.
         if std::mem::replace(&mut self.asked, true) {
@@ -646,41 +859,88 @@ impl Session {
         }
         // While no answer comes, look every so often whether the program sleeps reading
         // more input (it will not answer before its input ends).
+        let mut unterminated = false;
         let result = loop {
-            let slice = Instant::now() + BLOCKED_AFTER;
+            // With part of a line, or a line that is not an answer, waiting, the program may
+            // be back to reading already: look soon.
+            let pending = p.out.unterminated() || skipped.last.is_some();
+            let look = if pending {
+                UNTERMINATED_LOOK
+            } else {
+                BLOCKED_AFTER
+            };
+            let slice = Instant::now() + look;
             let until = deadline.map_or(slice, |d| d.min(slice));
-            match p.next_line(Some(until)) {
-                Ok(line) if skip_blank && line.trim().is_empty() => self.blank_lines = true,
+            let got = match p.next_line_or_part(Some(until), !pending) {
                 Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
                     let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
-                    if ino.is_some_and(|ino| all_reading(p.pid(), ino)) {
-                        // Reading again may mean it answered after the wait ended and before
-                        // the look (a loaded machine descheduled this thread): an answer
-                        // waiting in the pipe is the answer, not a sign of a held-back one.
-                        match p.next_line(Some(Instant::now())) {
-                            Err(Stop::Timeout) => return Asked::Blocked,
-                            Ok(line) if skip_blank && line.trim().is_empty() => {
-                                self.blank_lines = true;
+                    if !ino.is_some_and(|ino| all_reading(p.pid(), ino)) {
+                        continue;
+                    }
+                    // Reading again may mean it answered after the wait ended and before
+                    // the look (a loaded machine descheduled this thread): an answer
+                    // waiting in the pipe is the answer, not a sign of a held-back one.
+                    match p.next_line(Some(Instant::now())) {
+                        Err(Stop::Timeout) => match went_back_to_reading(p, &mut skipped) {
+                            Some(line) => {
+                                unterminated = line.1;
+                                break Ok(line.0);
                             }
-                            other => break other,
-                        }
+                            None => return Asked::Blocked,
+                        },
+                        other => other,
                     }
                 }
-                other => break other,
+                other => other,
+            };
+            match got {
+                Ok(line) => match take(&line) {
+                    Take::Skip(why) => skipped.add(why, &line),
+                    Take::Answer => break Ok(line),
+                },
+                Err(Stop::Eof) if skipped.last.is_some() || skipped.last_repeat.is_some() => {
+                    // It ended after printing lines that are not answers: the last is what it
+                    // said about this case.
+                    break Ok(skipped.take_last().unwrap_or_default());
+                }
+                Err(e) => break Err(e),
             }
         };
-        Asked::Done(finish_ask(p, result, t0, input.len()))
+        if let Ok(line) = &result {
+            self.last_answer = Some(line.clone());
+        }
+        Asked::Done(finish_ask(p, result, t0, input.len(), skipped, unterminated))
     }
 }
 
+/// A program asleep reading its input with a case pending and no answer line: what it
+/// printed without a line end is its answer (`true`), or else the last line it printed that
+/// is not an answer, or the previous case's answer printed again (its answers are late);
+/// `None` when it printed nothing (its answer is held in a buffer).
+fn went_back_to_reading(p: &mut Proc, skipped: &mut Skipped) -> Option<(String, bool)> {
+    if p.out.unterminated() {
+        return Some((p.out.take_rest(), true));
+    }
+    skipped.take_last().map(|line| (line, false))
+}
+
 /// The exchange a persistent ask ended in.
-fn finish_ask(p: &mut Proc, result: Result<String, Stop>, t0: Instant, sent: usize) -> Exchange {
+fn finish_ask(
+    p: &mut Proc,
+    result: Result<String, Stop>,
+    t0: Instant,
+    sent: usize,
+    skipped: Skipped,
+    unterminated: bool,
+) -> Exchange {
     match result {
         Ok(line) => Exchange::Answer {
             line,
             stderr: std::mem::take(&mut p.stderr),
             elapsed: t0.elapsed(),
             usage: None,
+            skipped,
+            unterminated,
         },
         Err(Stop::Timeout) => {
             let elapsed = t0.elapsed();
@@ -712,14 +972,16 @@ fn finish_ask(p: &mut Proc, result: Result<String, Stop>, t0: Instant, sent: usi
 }
 
 /// Runs one process for `input` and closes its stdin: per-case mode (one case), and batch
-/// mode (every case, `lines` answers). Returns the answer lines as they came, or how it ended
-/// without them; `elapsed` is the process's wall time, from start to exit.
+/// mode (every case, `lines` answers; `take` says which lines are answers). Returns the
+/// answer lines as they came, or how it ended without them; `elapsed` is the process's wall
+/// time, from start to the exit of `sh -c` (a child it left running is not waited for).
 pub fn run_once(
     command: &str,
     input: &str,
     lines: usize,
     timeout: Option<Duration>,
     launch: Launch,
+    take: &dyn Fn(&str) -> Take,
 ) -> Exchange {
     let t0 = Instant::now();
     let mut p = match Proc::start(command, launch.pty) {
@@ -738,9 +1000,18 @@ pub fn run_once(
         }));
     }
     let mut got = Vec::with_capacity(lines);
+    let mut skipped = Skipped::default();
     while got.len() < lines {
         match p.next_line(deadline) {
-            Ok(line) => got.push(line),
+            Ok(line) => match take(&line) {
+                Take::Skip(why) => skipped.add(why, &line),
+                Take::Answer => got.push(line),
+            },
+            Err(Stop::Eof) if got.is_empty() && skipped.last.is_some() => {
+                // It ended after lines that are not answers: the last is its answer.
+                got.extend(skipped.take_last());
+                break;
+            }
             Err(stop) => {
                 let fed = Fed {
                     writer,
@@ -754,13 +1025,16 @@ pub fn run_once(
     // and exit. A process that lingers after answering is ended: its answer is in.
     let linger = Instant::now() + EXIT_GRACE;
     let until = deadline.map_or(linger, |d| d.min(linger));
-    let _ = p.drain_to_eof(until);
-    let (_, usage) = p.wait_until(until).unwrap_or_else(|| p.reap());
+    let done = p.settle(until);
+    let elapsed = p.exit_time() - t0;
+    let (_, usage) = done.unwrap_or_else(|| p.reap());
     Exchange::Answer {
         line: got.join("\n"),
         stderr: std::mem::take(&mut p.stderr),
-        elapsed: t0.elapsed(),
+        elapsed,
         usage: Some(usage),
+        skipped,
+        unterminated: false,
     }
 }
 
@@ -808,10 +1082,10 @@ fn ended_early(
         }
         Stop::Eof => {
             let how = match deadline {
-                // Reads stderr to its end and waits for the exit, within the timeout.
-                Some(d) => match (p.drain_to_eof(d), p.wait_until(d)) {
-                    (Ok(true), Some((status, _))) => describe_exit(status),
-                    _ => return timed_out(p, false),
+                // Waits for the exit, within the timeout.
+                Some(d) => match p.settle(d) {
+                    Some((status, _)) => describe_exit(status),
+                    None => return timed_out(p, false),
                 },
                 None => p.ended(),
             };

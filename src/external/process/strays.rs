@@ -1,0 +1,99 @@
+//! Processes a program started outside its process group (`setsid`, a daemon that forks
+//! twice): found by a mark in their environment and killed with the program.
+//!
+//! Every program is started with `TILEBENCH_PROGRAM=<mark>` in its environment, a mark of
+//! its own. Children inherit it, whatever session or process group they move to and
+//! whoever their parent becomes, so when the program ends, every process still carrying its
+//! mark is one it started. This finds more than a child subreaper (`PR_SET_CHILD_SUBREAPER`)
+//! would: an orphan reparented to tilebench does not say which of several programs running
+//! at once started it, and a `setsid` child whose parent is still alive is no orphan at all.
+//! A process that empties its environment (`env -i`) escapes the mark.
+//!
+//! Read from `/proc`; where there is none, nothing is found.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The environment variable that carries the mark.
+pub const VAR: &str = "TILEBENCH_PROGRAM";
+
+/// A new mark: this process's id and a counter, unique among the programs of this run.
+pub fn new_mark() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// The last process id the kernel handed out, where `/proc` says it.
+fn last_pid() -> Option<i64> {
+    std::fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Kills (SIGKILL) every process that carries `mark`, but `leader` (reaped by its owner).
+/// Only processes created after the leader are looked at (ids above it, or wrapped around
+/// past the largest id), so the cost is a listing of `/proc` and one small read per process
+/// started since. Returns how many were killed.
+pub fn kill_marked(mark: &str, leader: libc::pid_t) -> usize {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let leader = i64::from(leader);
+    // Ids wrapped around since the leader started: then lower ids are newer too.
+    let wrapped = last_pid().is_some_and(|last| last < leader);
+    let needle = format!("{VAR}={mark}");
+    let mut killed = 0;
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i64>().ok()) else {
+            continue;
+        };
+        if pid == leader || (pid < leader && !wrapped) {
+            continue;
+        }
+        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
+            continue;
+        };
+        if env.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+            // SAFETY: a plain syscall; the process carries this program's mark.
+            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+            killed += 1;
+        }
+    }
+    killed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    #[test]
+    fn a_process_that_left_the_group_is_found_by_its_mark() {
+        if !std::path::Path::new("/proc/self/environ").exists() {
+            return;
+        }
+        let mark = new_mark();
+        // A child in a session of its own, as `setsid` makes it.
+        let mut child = Command::new("setsid")
+            .args(["sleep", "1000"])
+            .env(VAR, &mark)
+            .spawn()
+            .unwrap();
+        // Until the child has exec'd, its environment is tilebench's own.
+        let t0 = std::time::Instant::now();
+        let mut n = 0;
+        while n == 0 && t0.elapsed() < std::time::Duration::from_secs(5) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            n = kill_marked(&mark, 1);
+        }
+        assert_eq!(n, 1);
+        let _ = child.wait();
+        // Another mark finds nothing.
+        assert_eq!(kill_marked(&new_mark(), 1), 0);
+    }
+}
