@@ -60,7 +60,7 @@ pub struct Program {
     /// The start-up cost of one process (`sh -c` and an empty program), once measured.
     startup: OnceLock<Duration>,
     /// Per worker: the last case sent, to tell an answer that is one case late.
-    last: Vec<Mutex<Option<(Problem, Option<String>)>>>,
+    last: Vec<Mutex<LastCase>>,
     /// It prints its counters after its answer line: they cannot be credited to a case.
     late_counters: AtomicBool,
     /// How often each pattern said once was seen (the notice goes with the first).
@@ -74,6 +74,19 @@ pub struct Program {
     /// that row was judged on the first answer, and the notice was given.
     warm_up_differed: AtomicBool,
 }
+
+/// How a fresh process's first round trip went.
+enum WarmUp {
+    /// It answered: the line and its stderr.
+    Answered(String, process::Stderr),
+    /// The case ends with this exchange (the process is done).
+    Ended(Exchange),
+    /// It went back to reading with nothing printed: it is to be run another way.
+    Blocked,
+}
+
+/// A worker's last case, and the answer line it got.
+type LastCase = Option<(Problem, Option<String>)>;
 
 /// One batch run: every answer line, by the problem it answers.
 struct Batch {
@@ -233,7 +246,7 @@ impl Program {
 
     /// The calling worker's last case, replaced by `now`.
     /// The calling worker's last case and the answer line it got, replaced by `now`.
-    fn previous(&self, now: &Problem) -> Option<(Problem, Option<String>)> {
+    fn previous(&self, now: &Problem) -> LastCase {
         crate::util::for_worker(&self.last)
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -305,34 +318,13 @@ impl Program {
             }
             let session = slot.as_mut().expect("a session");
             let warm_up = if fresh {
-                match session.ask(input, timeout, take) {
-                    Asked::Done(Exchange::Answer {
-                        line,
-                        stderr,
-                        skipped,
-                        ..
-                    }) => {
-                        // It started and answered: whatever happens next is not a failed start.
-                        self.answered.store(true, Ordering::SeqCst);
-                        self.skipped_lines(&skipped);
-                        Some((line, stderr))
-                    }
-                    Asked::Done(ex) => {
+                match self.warm_up(session, input, timeout, take) {
+                    WarmUp::Answered(line, stderr) => Some((line, stderr)),
+                    WarmUp::Ended(ex) => {
                         *slot = None;
                         return Ok(ex);
                     }
-                    Asked::Gone => {
-                        // Ended before it read its case (a command the shell cannot find, a
-                        // program that exits at once): its exit status and stderr say why.
-                        let ex = session.gone();
-                        *slot = None;
-                        return Ok(ex);
-                    }
-                    Asked::Extra(text) => {
-                        *slot = None;
-                        return Ok(extra_output(&text));
-                    }
-                    Asked::Blocked => {
+                    WarmUp::Blocked => {
                         *slot = None;
                         return Err(blocked);
                     }
@@ -402,6 +394,35 @@ impl Program {
             }
         }
         Ok(ex)
+    }
+
+    /// A fresh process's first round trip (the case is asked again after it).
+    fn warm_up(
+        &self,
+        session: &mut Session,
+        input: &str,
+        timeout: Option<Duration>,
+        take: &dyn Fn(&str) -> Take,
+    ) -> WarmUp {
+        match session.ask(input, timeout, take) {
+            Asked::Done(Exchange::Answer {
+                line,
+                stderr,
+                skipped,
+                ..
+            }) => {
+                // It started and answered: whatever happens next is not a failed start.
+                self.answered.store(true, Ordering::SeqCst);
+                self.skipped_lines(&skipped);
+                WarmUp::Answered(line, stderr)
+            }
+            Asked::Done(ex) => WarmUp::Ended(ex),
+            // Ended before it read its case (a command the shell cannot find, a program that
+            // exits at once): its exit status and stderr say why.
+            Asked::Gone => WarmUp::Ended(session.gone()),
+            Asked::Extra(text) => WarmUp::Ended(extra_output(&text)),
+            Asked::Blocked => WarmUp::Blocked,
+        }
     }
 
     /// Whether two answer lines say the same (a label such as `Case 1:` aside).
@@ -598,9 +619,11 @@ impl Program {
                 answer
             }
             Reading::Blank | Reading::NotAnswer => {
-                let e = parse_answer(self.spec.protocol, line)
-                    .err()
-                    .unwrap_or_else(|| "not an answer".into());
+                // An empty line is an answer under `moves` (no moves: a case at its goal).
+                let e = match parse_answer(self.spec.protocol, line) {
+                    Ok(a) => return Ok(self.outcome_of(request, line, a)),
+                    Err(e) => e,
+                };
                 return Err(SolveError(format!(
                     "sent `{sent}`, it printed `{}`, which is {e}{}",
                     clip(line, 120),
@@ -608,6 +631,12 @@ impl Program {
                 )));
             }
         };
+        Ok(self.outcome_of(request, line, answer))
+    }
+
+    /// The outcome of an answer read from `line`.
+    fn outcome_of(&self, request: &Request, line: &str, answer: Answer) -> Outcome {
+        let sent = request.shown();
         let mut o = match answer {
             Answer::Unsolvable => Outcome::without_path(Status::Unsolvable, Stats::default()),
             Answer::Steps(n) => {
@@ -620,7 +649,7 @@ impl Program {
             }
         };
         o.note = Some(format!("sent `{sent}`, it printed `{}`", clip(line, 120)));
-        Ok(o)
+        o
     }
 
     /// A hint for an answer that is not one.
@@ -661,7 +690,7 @@ impl Program {
         &'a self,
         problem: &'a Problem,
         request: &'a Request,
-        before: Option<(Problem, Option<String>)>,
+        before: LastCase,
     ) -> impl Fn(&str) -> Take + 'a {
         // An empty line answers only a case already at its goal (`moves`: no moves).
         let skip_blank = self.spec.protocol == Protocol::Steps || problem.start != problem.goal;
@@ -716,8 +745,9 @@ impl Program {
                     Err(Spawn::Persistent) => {
                         if !self.pty.swap(true, Ordering::SeqCst) {
                             self.notice(format!(
-                                "{}: it sleeps reading its input with its answer held in a \
-                                 buffer (stdio buffers a pipe; it does not flush): giving it a \
+                                "{}: it went back to reading its input with a case sent and \
+                                 nothing printed: its answer is likely held in a stdio buffer \
+                                 (stdio buffers a pipe, and it does not flush): giving it a \
                                  pseudo-terminal as stdout, where C stdio and Python write each \
                                  line at once (pass --solver-stdout pty to start that way, or \
                                  flush after each answer)",
@@ -727,13 +757,21 @@ impl Program {
                         continue;
                     }
                     Err(other) => {
+                        let steps = if self.spec.protocol == Protocol::Moves {
+                            "; or a program that reads a start and a goal per case, which needs \
+                             --solver-protocol steps"
+                        } else {
+                            ""
+                        };
                         self.switch(
                             other,
-                            "it sleeps reading more input while a case is pending, so it \
-                             answers only when its input ends (output it never flushes — C++ \
-                             `cout` without `endl` or `flush`, a pipe instead of a terminal — or \
-                             a program that reads all of its input first); per-case latency is \
-                             not measured in batch mode",
+                            &format!(
+                                "it went back to reading more input with a case pending and \
+                                 nothing printed, even on a terminal, so it answers only when \
+                                 its input ends (output it never flushes — C++ `cout` without \
+                                 `endl` or `flush` — or a program that reads all of its input \
+                                 first{steps}); per-case latency is not measured in batch mode"
+                            ),
                         );
                         return None;
                     }
@@ -853,8 +891,15 @@ impl Solver for Program {
     /// reading its input with a case pending is found within a second and run another way.
     fn stalled(&self, worker: usize, case: &str, elapsed: Duration) -> Option<String> {
         let timeout = Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed));
-        let pid = self.pids.get(worker).map_or(0, |p| p.load(Ordering::Relaxed));
-        let pid = if self.mode() == Spawn::Persistent { pid } else { 0 };
+        let pid = self
+            .pids
+            .get(worker)
+            .map_or(0, |p| p.load(Ordering::Relaxed));
+        let pid = if self.mode() == Spawn::Persistent {
+            pid
+        } else {
+            0
+        };
         let name = &self.spec.name;
         let (what, text) = match process::activity(pid, Duration::from_millis(100)) {
             process::Activity::Asleep => (

@@ -300,7 +300,10 @@ mod tests {
     fn lines() {
         use Reading::*;
         let moves = |l| read_line(Protocol::Moves, l);
-        assert_eq!(moves("udlr"), Answer(super::Answer::Moves(Move::parse_path("udlr").unwrap())));
+        assert_eq!(
+            moves("udlr"),
+            Answer(super::Answer::Moves(Move::parse_path("udlr").unwrap()))
+        );
         assert_eq!(moves("  \r"), Blank);
         assert_eq!(moves("Solving 6 3 x 4 5 1 2 8 7"), NotAnswer);
         assert_eq!(

@@ -476,18 +476,7 @@ pub fn run_into(
             sink.pass_end(j, elapsed);
         }
     }
-    // Ends what prepare started (an external program's processes), outside the passes' wall
-    // time.
-    for (j, solver) in solvers.iter_mut().enumerate() {
-        if started[j] {
-            solver.finish();
-            session.facts[j] = solver.facts();
-            // What it had to say at its end (counts of what it said once).
-            for n in solver.notices() {
-                observer.notice(&n);
-            }
-        }
-    }
+    finish_solvers(solvers, &started, &mut session, observer);
     if stop.load(Ordering::SeqCst) {
         session.stopped = true;
     }
@@ -496,6 +485,25 @@ pub fn run_into(
     match failed {
         Some(e) => Err(e),
         None => Ok(session),
+    }
+}
+
+/// Ends what prepare started (an external program's processes), outside the passes' wall
+/// time, and passes on what each solver had to say at its end.
+fn finish_solvers(
+    solvers: &mut [Box<dyn Solver>],
+    started: &[bool],
+    session: &mut Session,
+    observer: &dyn Observer,
+) {
+    for (j, solver) in solvers.iter_mut().enumerate() {
+        if started[j] {
+            solver.finish();
+            session.facts[j] = solver.facts();
+            for n in solver.notices() {
+                observer.notice(&n);
+            }
+        }
     }
 }
 
@@ -620,8 +628,7 @@ impl Watch {
                 stopped = true;
                 crate::external::process::stop_all();
             }
-            for (worker, (slot, (was, since))) in self.in_flight.iter().zip(&mut seen).enumerate()
-            {
+            for (worker, (slot, (was, since))) in self.in_flight.iter().zip(&mut seen).enumerate() {
                 let now = slot.load(Ordering::Relaxed);
                 if now != *was {
                     (*was, *since) = (now, Instant::now());

@@ -151,11 +151,16 @@ impl Finished {
         let mut v = Verdict::default();
         let cases_path = self.cases_csv();
         let mut shown = |label: &str, messages: &Kept| {
-            // A message repeated but for its case (its file and line, the boards and numbers
-            // in it) is shown once, with a count of the others.
+            // A program's error repeated but for its case (its file and line, the boards and
+            // numbers in it) is shown once, with a count of the others. Each invalid row is
+            // shown: its line of the dataset is the one to mend.
             let mut groups: Vec<(String, &String, usize)> = Vec::new();
-            for m in &messages.first {
-                let key = shape(m);
+            for (i, m) in messages.first.iter().enumerate() {
+                let key = if label == "error" {
+                    shape(m)
+                } else {
+                    i.to_string()
+                };
                 match groups.iter_mut().find(|g| g.0 == key) {
                     Some(g) => g.2 += 1,
                     None => groups.push((key, m, 0)),

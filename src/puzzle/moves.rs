@@ -71,7 +71,10 @@ impl Move {
                     } else {
                         c.to_string()
                     };
-                    format!("`{shown}` at position {} is not a move (u, d, l or r)", i + 1)
+                    format!(
+                        "`{shown}` at position {} is not a move (u, d, l or r)",
+                        i + 1
+                    )
                 })
             })
             .collect()

@@ -533,7 +533,11 @@ fn python_printing_a_debug_line_before_each_answer() {
     // quoted in one notice, not one per row.
     let cmd = format!("python3 {SRC}/debug_line.py");
     let err = check_program("debug", &cmd, &[], Some("such as `Solving "));
-    assert_eq!(lines_with(&err, "lines that are not answers").len(), 1, "{err}");
+    assert_eq!(
+        lines_with(&err, "lines that are not answers").len(),
+        1,
+        "{err}"
+    );
     // Graded as a judge would, each row is an error that quotes the line.
     let dir = temp_dir("student-debug-strict");
     let data = dataset(&dir);
@@ -624,7 +628,11 @@ fn cpp_reading_the_board_as_ints_without_the_blank_flag() {
     check_program("ints", &cmd, &["--solver-blank", "0"], None);
     let dir = temp_dir("student-ints");
     let data = dir.join("cases.csv");
-    std::fs::write(&data, run_ok(&["gen", "--count", "25", "--seed", "5"]).stdout).unwrap();
+    std::fs::write(
+        &data,
+        run_ok(&["gen", "--count", "25", "--seed", "5"]).stdout,
+    )
+    .unwrap();
     let out = dir.join("out");
     let res = run_solver(&data, &out, &format!("ints={cmd}"), &[]);
     assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
@@ -636,7 +644,10 @@ fn cpp_reading_the_board_as_ints_without_the_blank_flag() {
     let err = stderr(&res);
     let explained = lines_with(&err, "pass --solver-blank 0");
     assert_eq!(
-        explained.iter().filter(|l| l.starts_with("error: ")).count(),
+        explained
+            .iter()
+            .filter(|l| l.starts_with("error: "))
+            .count(),
         1,
         "{err}"
     );
@@ -644,7 +655,10 @@ fn cpp_reading_the_board_as_ints_without_the_blank_flag() {
         err.contains("error: … and 19 more with the same message but for their case"),
         "{err}"
     );
-    assert!(err.contains("error: … and 5 more (see the message column"), "{err}");
+    assert!(
+        err.contains("error: … and 5 more (see the message column"),
+        "{err}"
+    );
 }
 
 /// The median latency_ns of the answered rows of `out`.
@@ -664,7 +678,11 @@ fn median_latency(out: &Path) -> u64 {
 fn run_with_helper(exe: &Path, helper: &str, marker: &str, extra: &[&str]) -> u64 {
     let dir = temp_dir(&format!("student-helper-{marker}"));
     let data = dir.join("cases.csv");
-    std::fs::write(&data, run_ok(&["gen", "--count", "20", "--seed", "9"]).stdout).unwrap();
+    std::fs::write(
+        &data,
+        run_ok(&["gen", "--count", "20", "--seed", "9"]).stdout,
+    )
+    .unwrap();
     let out = dir.join("out");
     let solver = format!("helper={} {marker} '{helper}'", exe.display());
     let res = run_solver(&data, &out, &solver, extra);

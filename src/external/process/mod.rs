@@ -20,7 +20,9 @@ mod strays;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK};
+pub use unix::{
+    activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK,
+};
 
 /// A finished process's resources, from `wait4`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -201,6 +203,8 @@ pub enum Exchange {
 /// What `Session::ask` returns: an exchange; or, before the case was sent, word that the
 /// program had already exited (it is then restarted and asked again) or that it had printed
 /// more after its previous answer (its later answers would be out of step: it is restarted).
+// One value per case, moved once: the size of an exchange is not worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum Asked {
     /// The exchange ran.
     Done(Exchange),
@@ -273,4 +277,6 @@ mod unsupported {
     pub fn reset_stop() {}
 }
 #[cfg(not(unix))]
-pub use unsupported::{activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK};
+pub use unsupported::{
+    activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK,
+};

@@ -909,7 +909,14 @@ impl Session {
         if let Ok(line) = &result {
             self.last_answer = Some(line.clone());
         }
-        Asked::Done(finish_ask(p, result, t0, input.len(), skipped, unterminated))
+        Asked::Done(finish_ask(
+            p,
+            result,
+            t0,
+            input.len(),
+            skipped,
+            unterminated,
+        ))
     }
 }
 
