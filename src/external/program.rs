@@ -127,7 +127,7 @@ impl Said {
         match self {
             Said::Blank => "empty lines skipped",
             Said::Repeat => "answers printed again, skipped",
-            Said::NotAnswer => "cases with lines that are not answers before the answer",
+            Said::NotAnswer => "answers with lines that are not answers before them",
             Said::Prefix => "answers after a label",
             Said::NoLineEnd => "answers without a line end",
             Said::TwoAnswers => "second answer lines for one case",
@@ -486,15 +486,17 @@ impl Program {
 
     /// Counts one occurrence of `what`; the first time, gives the notice `text()`.
     fn say_once(&self, what: Said, text: impl FnOnce() -> String) {
-        let first = {
-            let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
-            let n = said.entry(what).or_insert(0);
-            *n += 1;
-            *n == 1
-        };
-        if first {
+        if self.say_first(what, String::new()).is_some() {
             self.notice(text());
         }
+    }
+
+    /// Counts one occurrence of `what`; `text` the first time, else `None`.
+    fn say_first(&self, what: Said, text: String) -> Option<String> {
+        let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
+        let n = said.entry(what).or_insert(0);
+        *n += 1;
+        (*n == 1).then_some(text)
     }
 
     /// Notices for the lines skipped on the way to an answer, each pattern said once.
@@ -901,6 +903,19 @@ impl Solver for Program {
             0
         };
         let name = &self.spec.name;
+        if self.mode() == Spawn::Batch {
+            // One process answers every case: the case in flight waits for the whole batch.
+            let n = self.problems.len().max(1) as u32;
+            return self.say_first(
+                Said::Computing,
+                format!(
+                    "{name}: its batch (one process for all {n} cases) is still running after \
+                     {} s; it is stopped after {:.1} s (the timeout for each of its cases)",
+                    elapsed.as_secs(),
+                    (timeout * n).as_secs_f64()
+                ),
+            );
+        }
         let (what, text) = match process::activity(pid, Duration::from_millis(100)) {
             process::Activity::Asleep => (
                 Said::Asleep,
@@ -924,10 +939,7 @@ impl Solver for Program {
                 ),
             ),
         };
-        let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
-        let n = said.entry(what).or_insert(0);
-        *n += 1;
-        (*n == 1).then_some(text)
+        self.say_first(what, text)
     }
 
     /// Sends one case to the program and reads its answer (judged by the harness).
