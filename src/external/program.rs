@@ -77,8 +77,8 @@ pub struct Program {
 
 /// How a fresh process's first round trip went.
 enum WarmUp {
-    /// It answered: the line and its stderr.
-    Answered(String, process::Stderr),
+    /// It answered: the line, its stderr, and the lines skipped before it.
+    Answered(String, process::Stderr, Skipped),
     /// The case ends with this exchange (the process is done).
     Ended(Exchange),
     /// It went back to reading with nothing printed: it is to be run another way.
@@ -130,7 +130,7 @@ impl Said {
             Said::NotAnswer => "answers with lines that are not answers before them",
             Said::Prefix => "answers after a label",
             Said::NoLineEnd => "answers without a line end",
-            Said::TwoAnswers => "second answer lines for one case",
+            Said::TwoAnswers => "second answer lines for one case, skipped",
             Said::Late => "answers one case late",
             Said::Computing => "cases still computing after 5 s",
             Said::Asleep => "cases waiting asleep for 5 s",
@@ -304,81 +304,64 @@ impl Program {
         } else {
             Spawn::Batch
         };
-        let mut restarted_for_extra = false;
-        let (warm_up, ex) = loop {
-            let fresh = slot.is_none();
-            if fresh {
-                match Session::start(&self.spec.command, launch) {
-                    Ok(s) => *slot = Some(s),
-                    Err(e) => return Ok(Exchange::Failed(e)),
-                }
-                if let Some(s) = slot.as_ref() {
-                    self.set_pid(s.pid());
-                }
+        let fresh = slot.is_none();
+        if fresh {
+            match Session::start(&self.spec.command, launch) {
+                Ok(s) => *slot = Some(s),
+                Err(e) => return Ok(Exchange::Failed(e)),
             }
-            let session = slot.as_mut().expect("a session");
-            let warm_up = if fresh {
-                match self.warm_up(session, input, timeout, take) {
-                    WarmUp::Answered(line, stderr) => Some((line, stderr)),
-                    WarmUp::Ended(ex) => {
-                        *slot = None;
-                        return Ok(ex);
-                    }
-                    WarmUp::Blocked => {
-                        *slot = None;
-                        return Err(blocked);
-                    }
-                }
-            } else {
-                None
-            };
-            match session.ask(input, timeout, take) {
-                // It answered its first case and ended cleanly while the case was sent again.
-                Asked::Done(Exchange::Died { how, .. })
-                    if warm_up.is_some() && how.starts_with("exited with status 0") =>
-                {
+            if let Some(s) = slot.as_ref() {
+                self.set_pid(s.pid());
+            }
+        }
+        let session = slot.as_mut().expect("a session");
+        let warm_up = if fresh {
+            match self.warm_up(session, input, timeout, take) {
+                WarmUp::Answered(line, stderr, skipped) => Some((line, stderr, skipped)),
+                WarmUp::Ended(ex) => {
                     *slot = None;
-                    return Err(Spawn::PerCase);
+                    return Ok(ex);
                 }
-                Asked::Done(ex) => break (warm_up, ex),
-                // It answered its first case and exited: a program that solves one case a run.
-                Asked::Gone if warm_up.is_some() => {
-                    *slot = None;
-                    return Err(Spawn::PerCase);
-                }
-                Asked::Gone => {
-                    *slot = None;
-                    return Ok(Exchange::Failed(
-                        "exited between cases, after an answer (restarted for the next case)"
-                            .into(),
-                    ));
-                }
-                // A second answer to the case before: this case was not sent yet, so a new
-                // process is asked it (once).
-                Asked::Extra(text) if warm_up.is_none() && !restarted_for_extra => {
-                    *slot = None;
-                    restarted_for_extra = true;
-                    self.say_once(Said::TwoAnswers, || {
-                        format!(
-                            "{}: it printed a second answer line for one case (`{}`), which \
-                             would be taken as the next case's answer: the program is started \
-                             again and asked the next case afresh (print exactly one line per \
-                             case)",
-                            self.spec.name,
-                            clip(&text, 120)
-                        )
-                    });
-                }
-                Asked::Extra(text) => {
-                    *slot = None;
-                    return Ok(extra_output(&text));
-                }
-                Asked::Blocked => {
+                WarmUp::Blocked => {
                     *slot = None;
                     return Err(blocked);
                 }
             }
+        } else {
+            None
         };
+        let mut ex = match session.ask(input, timeout, take) {
+            // It answered its first case and ended cleanly while the case was sent again.
+            Asked::Done(Exchange::Died { how, .. })
+                if warm_up.is_some() && how.starts_with("exited with status 0") =>
+            {
+                *slot = None;
+                return Err(Spawn::PerCase);
+            }
+            Asked::Done(ex) => ex,
+            // It answered its first case and exited: a program that solves one case a run.
+            Asked::Gone if warm_up.is_some() => {
+                *slot = None;
+                return Err(Spawn::PerCase);
+            }
+            Asked::Gone => {
+                *slot = None;
+                return Ok(Exchange::Failed(
+                    "exited between cases, after an answer (restarted for the next case)".into(),
+                ));
+            }
+            Asked::Blocked => {
+                *slot = None;
+                return Err(blocked);
+            }
+        };
+        let warm_up = warm_up.map(|(line, stderr, before)| {
+            // What it printed before its first answer counts for the row judged.
+            if let Exchange::Answer { skipped, .. } = &mut ex {
+                skipped.absorb(before);
+            }
+            (line, stderr)
+        });
         if !matches!(ex, Exchange::Answer { .. }) {
             *slot = None;
         }
@@ -413,14 +396,12 @@ impl Program {
             }) => {
                 // It started and answered: whatever happens next is not a failed start.
                 self.answered.store(true, Ordering::SeqCst);
-                self.skipped_lines(&skipped);
-                WarmUp::Answered(line, stderr)
+                WarmUp::Answered(line, stderr, skipped)
             }
             Asked::Done(ex) => WarmUp::Ended(ex),
             // Ended before it read its case (a command the shell cannot find, a program that
             // exits at once): its exit status and stderr say why.
             Asked::Gone => WarmUp::Ended(session.gone()),
-            Asked::Extra(text) => WarmUp::Ended(extra_output(&text)),
             Asked::Blocked => WarmUp::Blocked,
         }
     }
@@ -520,6 +501,15 @@ impl Program {
                 )
             });
         }
+        if let Some(first) = &skipped.extra_shown {
+            self.say_once(Said::TwoAnswers, || {
+                format!(
+                    "{name}: it printed a second answer line after the one taken for a case \
+                     (`{first}`); it was skipped before the next case was sent, so no later \
+                     answer is read one case late, but print exactly one line per case"
+                )
+            });
+        }
         if skipped.other > 0 {
             let first = skipped.shown.first().cloned().unwrap_or_default();
             self.say_once(Said::NotAnswer, || {
@@ -542,20 +532,36 @@ impl Program {
         self.batch.get_or_init(|| {
             let mut input = String::new();
             let mut keys = Vec::new();
+            let mut sent = Vec::new();
             for p in &self.problems {
                 if let Ok(r) = Request::new(self.spec.protocol, self.spec.blank, p) {
                     input.push_str(&r.text);
                     keys.push((p.start, p.goal));
+                    sent.push((*p, r));
                 }
             }
             let n = keys.len();
             let t0 = Instant::now();
             let total = timeout.map(|t| t * n.max(1) as u32);
-            // Empty lines are answers here (a case at its goal), as the batch's lines are
-            // matched to its cases in order; lines that cannot be answers are skipped.
-            let take = |l: &str| match read_line(self.spec.protocol, l) {
-                Reading::NotAnswer => Take::Skip(Skip::NotAnswer),
-                _ => Take::Answer,
+            // The batch's answer lines are matched to its cases in order, as they come:
+            // lines that cannot be answers, empty lines where the case's answer cannot be
+            // empty, and repeats of the answer before are skipped as in persistent mode.
+            let at = std::cell::Cell::new(0usize);
+            let last = std::cell::RefCell::new(None::<String>);
+            let take = |l: &str| {
+                let Some((problem, request)) = sent.get(at.get()) else {
+                    return Take::Answer;
+                };
+                let before = at
+                    .get()
+                    .checked_sub(1)
+                    .map(|i| (sent[i].0, last.borrow().clone()));
+                let t = self.judge_read(problem, request, before.as_ref(), l);
+                if t == Take::Answer {
+                    at.set(at.get() + 1);
+                    *last.borrow_mut() = Some(l.to_string());
+                }
+                t
             };
             let (lines, why) =
                 match process::run_once(&self.spec.command, &input, n, total, self.once(), &take) {
@@ -668,12 +674,26 @@ impl Program {
         }
     }
 
-    /// A hint for a program that read its case and ended without answering, on its own (not
-    /// killed by a signal): with the blank sent as `x`, a program that reads numbers stops
-    /// there.
-    fn hint_for_death(&self, how: &str) -> String {
+    /// A hint for a program that read its case and ended without answering, with the blank
+    /// sent as `x`: one that reads numbers stops there. Given where that is what the
+    /// evidence says: it exited with status 0 and said nothing on stderr (`while (cin >> n)`
+    /// ends), or its stderr names the `x` or a failed number parse.
+    fn hint_for_death(&self, how: &str, stderr: &process::Stderr) -> String {
         let x = self.spec.blank == super::protocol::Blank::X;
-        if x && how.starts_with("exited with status") && !how.contains("signal") {
+        let tail = stderr.tail.join("\n");
+        let quiet_exit = how.starts_with("exited with status 0") && stderr.tail.is_empty();
+        let parse_failed = [
+            "'x'",
+            "\"x\"",
+            "invalid literal",
+            "NumberFormatException",
+            "stoi",
+            "invalid_argument",
+            "ParseIntError",
+        ]
+        .iter()
+        .any(|w| tail.contains(w));
+        if x && (quiet_exit || parse_failed) {
             " (the blank was sent as `x`: a program that reads the board as numbers stops \
              there; if it reads numbers, pass --solver-blank 0)"
                 .into()
@@ -682,45 +702,56 @@ impl Program {
         }
     }
 
-    /// What to make of each line the program prints for `problem`: empty lines where the
-    /// answer cannot be empty and lines that cannot be answers are skipped, and so is the
-    /// previous case's answer printed again: a path that solves the case sent before this
-    /// one and not this one, or the same `unsolvable` for a case that parity says is
-    /// solvable. (Taken when nothing else comes: a program that goes back to reading is
-    /// judged on it.) With `steps`, a number cannot be told from a repeat.
+    /// What to make of each line the program prints for `problem`: see
+    /// [`Program::judge_read`]. A process started for this case alone cannot repeat an
+    /// earlier answer, so `before` counts in persistent mode only.
     fn taker<'a>(
         &'a self,
         problem: &'a Problem,
         request: &'a Request,
         before: LastCase,
     ) -> impl Fn(&str) -> Take + 'a {
+        let before = before.filter(|_| self.mode() == Spawn::Persistent);
+        move |line: &str| self.judge_read(problem, request, before.as_ref(), line)
+    }
+
+    /// What a line printed for `problem` is: empty lines where the answer cannot be empty
+    /// and lines that cannot be answers are skipped, and so is the previous case's answer
+    /// printed again (`before`: that case, and the line taken as its answer): a path that
+    /// solves the case before and not this one, or the same `unsolvable` for a case that
+    /// parity says is solvable. (Taken when nothing else comes: a program that goes back
+    /// to reading is judged on it.) With `steps`, a number cannot be told from a repeat.
+    fn judge_read(
+        &self,
+        problem: &Problem,
+        request: &Request,
+        before: Option<&(Problem, Option<String>)>,
+        line: &str,
+    ) -> Take {
         // An empty line answers only a case already at its goal (`moves`: no moves).
         let skip_blank = self.spec.protocol == Protocol::Steps || problem.start != problem.goal;
-        let solvable = crate::puzzle::is_solvable(&problem.start, &problem.goal);
-        move |line: &str| {
-            let answer = match read_line(self.spec.protocol, line) {
-                Reading::Blank if skip_blank => return Take::Skip(Skip::Blank),
-                Reading::NotAnswer => return Take::Skip(Skip::NotAnswer),
-                Reading::Answer(a) | Reading::Prefixed { answer: a, .. } => a,
-                Reading::Blank => return Take::Answer,
-            };
-            let Some((prev, prev_line)) = &before else {
-                return Take::Answer;
-            };
-            let repeat = match answer {
-                Answer::Moves(m) => late(prev, problem, &request.framing.to_original(&m)),
-                Answer::Unsolvable => {
-                    self.spec.protocol == Protocol::Moves
-                        && solvable
-                        && prev_line.as_deref().map(str::trim) == Some(line.trim())
-                }
-                Answer::Steps(_) => false,
-            };
-            if repeat {
-                Take::Skip(Skip::Repeat)
-            } else {
-                Take::Answer
+        let answer = match read_line(self.spec.protocol, line) {
+            Reading::Blank if skip_blank => return Take::Skip(Skip::Blank),
+            Reading::NotAnswer => return Take::Skip(Skip::NotAnswer),
+            Reading::Answer(a) | Reading::Prefixed { answer: a, .. } => a,
+            Reading::Blank => return Take::Answer,
+        };
+        let Some((prev, prev_line)) = before else {
+            return Take::Answer;
+        };
+        let repeat = match answer {
+            Answer::Moves(m) => late(prev, problem, &request.framing.to_original(&m)),
+            Answer::Unsolvable => {
+                self.spec.protocol == Protocol::Moves
+                    && crate::puzzle::is_solvable(&problem.start, &problem.goal)
+                    && prev_line.as_deref().map(str::trim) == Some(line.trim())
             }
+            Answer::Steps(_) => false,
+        };
+        if repeat {
+            Take::Skip(Skip::Repeat)
+        } else {
+            Take::Answer
         }
     }
 
@@ -798,16 +829,6 @@ fn describe(ex: &Exchange, what: &str) -> String {
         Exchange::Failed(e) => e.clone(),
         Exchange::Stopped => "stopped".into(),
     }
-}
-
-/// The error for a program that printed more than its answer line.
-fn extra_output(text: &str) -> Exchange {
-    Exchange::Failed(format!(
-        "printed `{}` after an answer line, before the next case was sent: a program prints \
-         exactly one line per case on stdout (diagnostics go to stderr); if that was a blank \
-         line after each answer, every later answer would be read one case late",
-        clip(text.trim_end(), 120)
-    ))
 }
 
 impl Solver for Program {
@@ -927,14 +948,24 @@ impl Solver for Program {
                     timeout.as_secs_f64()
                 ),
             ),
-            _ => (
+            process::Activity::Computing => (
                 Said::Computing,
                 format!(
-                    "{name}: still computing {case} after {} s{}; a case it does not answer \
+                    "{name}: still computing {case} after {} s (using CPU); a case it does not \
+                     answer within the timeout of {:.1} s is a `limit` row (--timeout gives \
+                     longer); said once for the program",
+                    elapsed.as_secs(),
+                    timeout.as_secs_f64()
+                ),
+            ),
+            // A process per case, or /proc cannot tell: what is known, and no guess.
+            process::Activity::Unknown => (
+                Said::Computing,
+                format!(
+                    "{name}: has not answered {case} after {} s; a case it does not answer \
                      within the timeout of {:.1} s is a `limit` row (--timeout gives longer); \
                      said once for the program",
                     elapsed.as_secs(),
-                    if pid > 0 { " (using CPU)" } else { "" },
                     timeout.as_secs_f64()
                 ),
             ),
@@ -1035,11 +1066,13 @@ impl Program {
         let (sent, restarted) = (request.shown(), self.restarted());
         // The answer line was read: the program is in step, whatever is wrong with the line.
         if self.spec.strict && (!skipped.is_empty() || unterminated) {
-            let what = match skipped.shown.first() {
-                Some(l) => format!("printed `{l}` before its answer"),
-                None if skipped.repeats > 0 => "printed an answer again".into(),
-                None if skipped.blank > 0 => "printed an empty line besides its answer".into(),
-                None => "printed its answer without a line end".into(),
+            let what = match (skipped.shown.first(), &skipped.extra_shown) {
+                (Some(l), _) | (None, Some(l)) => {
+                    format!("printed `{l}` besides its answer (before it, or after the last)")
+                }
+                _ if skipped.repeats > 0 => "printed an answer again".into(),
+                _ if skipped.blank > 0 => "printed an empty line besides its answer".into(),
+                _ => "printed its answer without a line end".into(),
             };
             return Err(SolveError(format!(
                 "sent `{sent}`, it {what} `{}`: --solver-strict takes exactly one answer line \
@@ -1127,7 +1160,7 @@ impl Program {
                 // A process that read its case and died crashed on this case: the next case
                 // gets a new one. Only an end before reading counts against starting it.
                 let hint = if read {
-                    self.hint_for_death(&how)
+                    self.hint_for_death(&how, &stderr)
                 } else {
                     self.failed_start();
                     String::new()

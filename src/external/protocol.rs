@@ -192,9 +192,11 @@ pub enum Reading {
     NotAnswer,
 }
 
-/// Words a label before an answer may hold (besides numbers and `#`), in lower case.
-const LABEL_WORDS: [&str; 9] = [
-    "case", "answer", "solution", "output", "result", "moves", "path", "steps", "test",
+/// Words a label before an answer may hold (besides numbers and `#`), in lower case: case
+/// labels (`Case 1:`, `Answer:`) and prompts (`Enter board:`, `Input the puzzle:`).
+const LABEL_WORDS: [&str; 19] = [
+    "case", "answer", "solution", "output", "result", "moves", "path", "steps", "test", "enter",
+    "input", "board", "puzzle", "state", "start", "the", "your", "a", "please",
 ];
 
 /// Reads one line of a program's stdout: an answer, an answer after a label, an empty line,
@@ -221,12 +223,12 @@ pub fn read_line(protocol: Protocol, line: &str) -> Reading {
     }
 }
 
-/// Whether `label` (the text before a colon) reads as a case's label: at most three words,
-/// each a number (`1`, `#1`) or one of [`LABEL_WORDS`], and at least one of them.
+/// Whether `label` (the text before a colon) reads as a case's label or a prompt: at most
+/// four words, each a number (`1`, `#1`) or one of [`LABEL_WORDS`].
 fn is_label(label: &str) -> bool {
     let words: Vec<&str> = label.split_whitespace().collect();
     !words.is_empty()
-        && words.len() <= 3
+        && words.len() <= 4
         && words.iter().all(|w| {
             let w = w.trim_start_matches('#').to_ascii_lowercase();
             (!w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
@@ -322,6 +324,7 @@ mod tests {
         );
         // A label is a case's label, not any text before a colon.
         assert_eq!(moves("board: 1 2 3"), NotAnswer);
+        assert!(matches!(moves("Enter board: ud"), Prefixed { .. }));
         assert_eq!(moves("Case 1:"), NotAnswer);
         let steps = |l| read_line(Protocol::Steps, l);
         assert_eq!(steps("12"), Answer(super::Answer::Steps(12)));

@@ -132,11 +132,20 @@ fn shape(m: &str) -> String {
         } else if quoted {
         } else if !c.is_ascii_digit() {
             out.push(c);
+        } else if out.ends_with("status ") || out.ends_with("signal ") || kept(&out) {
+            // An exit status or a signal says how the program ended: kept.
+            out.push(c);
         } else if !out.ends_with('#') {
             out.push('#');
         }
     }
     out
+}
+
+/// Whether the digits being read continue an exit status or a signal kept by [`shape`].
+fn kept(out: &str) -> bool {
+    let body = out.trim_end_matches(|c: char| c.is_ascii_digit());
+    body.len() < out.len() && (body.ends_with("status ") || body.ends_with("signal "))
 }
 
 /// Rows named per solver and reason; the rest are counted.

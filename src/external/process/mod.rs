@@ -89,6 +89,9 @@ pub enum Skip {
     NotAnswer,
     /// The previous case's answer printed again.
     Repeat,
+    /// Another answer line after the one taken for the previous case, found before this
+    /// case was sent.
+    Extra,
 }
 
 /// Lines skipped on the way to an answer.
@@ -98,6 +101,10 @@ pub struct Skipped {
     pub blank: usize,
     /// Repeats of the previous answer.
     pub repeats: usize,
+    /// Further answer lines after the previous case's answer, and the first of them.
+    pub extra: usize,
+    /// The first further answer line (clipped, escaped).
+    pub extra_shown: Option<String>,
     /// Lines that are not answers: how many, and the first few (clipped, escaped).
     pub other: usize,
     /// The first [`Skipped::KEPT`] of them.
@@ -120,6 +127,10 @@ impl Skipped {
             Skip::Repeat => {
                 self.repeats += 1;
                 self.last_repeat = Some(line.to_string());
+            }
+            Skip::Extra => {
+                self.extra += 1;
+                self.extra_shown.get_or_insert_with(|| clip(line, 120));
             }
             Skip::NotAnswer => {
                 self.other += 1;
@@ -149,7 +160,23 @@ impl Skipped {
 
     /// Whether nothing was skipped.
     pub fn is_empty(&self) -> bool {
-        self.blank + self.repeats + self.other == 0
+        self.blank + self.repeats + self.other + self.extra == 0
+    }
+
+    /// Adds what `other` counted (the lines before a fresh process's first answer, to the
+    /// exchange that is judged).
+    pub fn absorb(&mut self, other: Skipped) {
+        self.blank += other.blank;
+        self.repeats += other.repeats;
+        self.extra += other.extra;
+        if self.extra_shown.is_none() {
+            self.extra_shown = other.extra_shown;
+        }
+        self.other += other.other;
+        let mut shown = other.shown;
+        shown.append(&mut self.shown);
+        shown.truncate(Self::KEPT);
+        self.shown = shown;
     }
 }
 
@@ -201,8 +228,7 @@ pub enum Exchange {
 }
 
 /// What `Session::ask` returns: an exchange; or, before the case was sent, word that the
-/// program had already exited (it is then restarted and asked again) or that it had printed
-/// more after its previous answer (its later answers would be out of step: it is restarted).
+/// program had already exited (it is then restarted and asked again).
 // One value per case, moved once: the size of an exchange is not worth a box.
 #[allow(clippy::large_enum_variant)]
 pub enum Asked {
@@ -210,8 +236,6 @@ pub enum Asked {
     Done(Exchange),
     /// The program had exited before the case was sent.
     Gone,
-    /// The program had printed more after its previous answer.
-    Extra(String),
     /// The case was sent, and the program sleeps reading more input without answering: it
     /// answers only when its input ends (buffered output it never flushes, or a program that
     /// reads all of its input first).

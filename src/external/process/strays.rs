@@ -36,23 +36,31 @@ fn last_pid() -> Option<i64> {
 }
 
 /// Kills (SIGKILL) every process that carries `mark`, but `leader` (reaped by its owner).
-/// Only processes created after the leader are looked at (ids above it, or wrapped around
-/// past the largest id), so the cost is a listing of `/proc` and one small read per process
-/// started since. Returns how many were killed.
-pub fn kill_marked(mark: &str, leader: libc::pid_t) -> usize {
+/// Unless `all`, only the ids handed out since the leader's are looked at (above it, or,
+/// once ids wrapped around, below the last one handed out), so a short-lived program costs a
+/// listing of `/proc` and one small read per process started since; `all` (a program that
+/// lived long enough for ids to come round again) reads every process's environment.
+/// Returns how many were killed.
+pub fn kill_marked(mark: &str, leader: libc::pid_t, all: bool) -> usize {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return 0;
     };
     let leader = i64::from(leader);
     // Ids wrapped around since the leader started: then lower ids are newer too.
-    let wrapped = last_pid().is_some_and(|last| last < leader);
+    let last = last_pid();
+    let wrapped = last.is_some_and(|last| last < leader);
     let needle = format!("{VAR}={mark}");
     let mut killed = 0;
     for e in dir.flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i64>().ok()) else {
             continue;
         };
-        if pid == leader || (pid < leader && !wrapped) {
+        let newer = if wrapped {
+            pid > leader || last.is_some_and(|last| pid <= last)
+        } else {
+            pid > leader
+        };
+        if pid == leader || !(all || newer) {
             continue;
         }
         let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
@@ -89,11 +97,11 @@ mod tests {
         let mut n = 0;
         while n == 0 && t0.elapsed() < std::time::Duration::from_secs(5) {
             std::thread::sleep(std::time::Duration::from_millis(10));
-            n = kill_marked(&mark, 1);
+            n = kill_marked(&mark, 1, true);
         }
         assert_eq!(n, 1);
         let _ = child.wait();
         // Another mark finds nothing.
-        assert_eq!(kill_marked(&new_mark(), 1), 0);
+        assert_eq!(kill_marked(&new_mark(), 1, true), 0);
     }
 }

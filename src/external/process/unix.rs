@@ -50,6 +50,8 @@ struct Lines {
     eof: bool,
     /// Keep at most this much of an unterminated line (its end), dropping the start.
     cap: Option<usize>,
+    /// The last line returned had no line end (the rest at end of file).
+    last_unterminated: bool,
 }
 
 impl Lines {
@@ -60,6 +62,7 @@ impl Lines {
             scanned: 0,
             eof: false,
             cap,
+            last_unterminated: false,
         }
     }
     fn fd(&self) -> RawFd {
@@ -96,6 +99,7 @@ impl Lines {
             }
         };
         self.scanned = 0;
+        self.last_unterminated = self.buf[end - 1] != b'\n';
         let text = String::from_utf8_lossy(&self.buf[..end])
             .trim_end_matches(['\n', '\r'])
             .to_string();
@@ -223,7 +227,7 @@ fn mark() -> String {
     String::new()
 }
 #[cfg(not(target_os = "linux"))]
-fn kill_marked(_mark: &str, _leader: libc::pid_t) -> usize {
+fn kill_marked(_mark: &str, _leader: libc::pid_t, _all: bool) -> usize {
     0
 }
 
@@ -258,6 +262,8 @@ struct Proc {
     exit_seen: Option<Instant>,
     /// The mark in the environment of everything the program starts ([`super::strays`]).
     mark: String,
+    /// When it started.
+    born: Instant,
 }
 
 impl Proc {
@@ -297,6 +303,7 @@ impl Proc {
             pidfd: pidfd_open(pid),
             exit_seen: None,
             mark,
+            born: Instant::now(),
         })
     }
 
@@ -492,7 +499,10 @@ impl Proc {
             return done;
         }
         let pid = self.pid();
-        kill_marked(&self.mark, pid);
+        // A program that lived long may have started processes whose ids wrapped around past
+        // its own: every process is looked at then.
+        let all = self.born.elapsed() > Duration::from_secs(1);
+        kill_marked(&self.mark, pid, all);
         // SAFETY: plain syscalls; `status` and `ru` are valid for wait4 to write into.
         let done = unsafe {
             libc::kill(-pid, libc::SIGKILL);
@@ -625,7 +635,11 @@ fn signal_name(sig: i32) -> String {
 /// program wants more input while a case is pending, so its answer is in a buffer it has not
 /// flushed, or it reads all of its input first. Processes with another stdin (a background
 /// job's is /dev/null) do not count. Read from /proc; `false` where /proc cannot tell.
-fn all_reading(pgid: libc::pid_t, stdin: u64) -> bool {
+///
+/// With `threads`, every thread of those processes is looked at, and each must be reading,
+/// waiting for a child or for a lock (an idle worker): a thread in any other call (asleep in
+/// `nanosleep`, writing) may still print the rest of an answer.
+fn all_reading(pgid: libc::pid_t, stdin: u64, threads: bool) -> bool {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return false;
     };
@@ -663,8 +677,25 @@ fn all_reading(pgid: libc::pid_t, stdin: u64) -> bool {
         } else if nr != wait_nr {
             return false;
         }
+        if threads && !threads_waiting(pid, &read_nr, &wait_nr) {
+            return false;
+        }
     }
     reading > 0
+}
+
+/// Whether every thread of process `pid` is in read(2), wait4(2) or futex(2).
+fn threads_waiting(pid: u32, read_nr: &str, wait_nr: &str) -> bool {
+    let futex_nr = libc::SYS_futex.to_string();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().all(|t| {
+        std::fs::read_to_string(t.path().join("syscall")).is_ok_and(|s| {
+            let nr = s.split_whitespace().next().unwrap_or("");
+            nr == read_nr || nr == wait_nr || nr == futex_nr
+        })
+    })
 }
 
 /// What a program's process group is doing, from `/proc`.
@@ -782,9 +813,10 @@ impl Session {
         }
     }
 
-    /// Looks at what the program printed since its last answer, before a case is sent:
-    /// lines `take` skips (and repeats of the last answer) are counted in `skipped`; an
-    /// answer there is [`Asked::Extra`]. `None` when the case may be sent.
+    /// Looks at what the program printed since its last answer, before a case is sent: every
+    /// complete line there belongs to the previous case, and is skipped and counted in
+    /// `skipped` (a repeat of the last answer, a line `take` skips, or a further answer).
+    /// `None` when the case may be sent.
     fn leftover(&mut self, take: &dyn Fn(&str) -> Take, skipped: &mut Skipped) -> Option<Asked> {
         let p = &mut self.proc;
         // Stderr lines left from the previous case belong to no case.
@@ -810,12 +842,8 @@ impl Session {
             };
             match why {
                 Take::Skip(why) => skipped.add(why, &line),
-                // Anything there would be taken as this case's answer, and every later answer
-                // would be one case late.
-                Take::Answer => {
-                    let rest = String::from_utf8_lossy(&p.out.buf).into_owned();
-                    return Some(Asked::Extra(format!("{line}\n{rest}")));
-                }
+                // Taken as this case's answer, it would put every later answer one case late.
+                Take::Answer => skipped.add(Skip::Extra, &line),
             }
         }
         if p.out.eof || p.exited() {
@@ -860,12 +888,16 @@ impl Session {
         // While no answer comes, look every so often whether the program sleeps reading
         // more input (it will not answer before its input ends).
         let mut unterminated = false;
+        let mut soon = UNTERMINATED_LOOK;
         let result = loop {
-            // With part of a line, or a line that is not an answer, waiting, the program may
-            // be back to reading already: look soon.
-            let pending = p.out.unterminated() || skipped.last.is_some();
+            // With part of a line, or a line skipped, waiting, the program may be back to
+            // reading already: look soon, then less and less often (each look reads /proc).
+            let pending =
+                p.out.unterminated() || skipped.last.is_some() || skipped.last_repeat.is_some();
             let look = if pending {
-                UNTERMINATED_LOOK
+                let now = soon;
+                soon = (soon * 2).min(BLOCKED_AFTER);
+                now
             } else {
                 BLOCKED_AFTER
             };
@@ -874,7 +906,9 @@ impl Session {
             let got = match p.next_line_or_part(Some(until), !pending) {
                 Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
                     let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
-                    if !ino.is_some_and(|ino| all_reading(p.pid(), ino)) {
+                    // Every thread must be waiting before what it printed is taken as done
+                    // (a thread may still be writing the rest of the line).
+                    if !ino.is_some_and(|ino| all_reading(p.pid(), ino, pending)) {
                         continue;
                     }
                     // Reading again may mean it answered after the wait ended and before
@@ -925,7 +959,12 @@ impl Session {
 /// is not an answer, or the previous case's answer printed again (its answers are late);
 /// `None` when it printed nothing (its answer is held in a buffer).
 fn went_back_to_reading(p: &mut Proc, skipped: &mut Skipped) -> Option<(String, bool)> {
-    if p.out.unterminated() {
+    // A prompt for the next input (`Enter board: `) is not an answer: the line before it is.
+    let prompt = p.out.unterminated() && {
+        let rest = String::from_utf8_lossy(&p.out.buf);
+        rest.trim_end().ends_with([':', '>', '?'])
+    };
+    if p.out.unterminated() && !(prompt && skipped.last.is_some()) {
         return Some((p.out.take_rest(), true));
     }
     skipped.take_last().map(|line| (line, false))
@@ -1014,7 +1053,9 @@ pub fn run_once(
                 Take::Skip(why) => skipped.add(why, &line),
                 Take::Answer => got.push(line),
             },
-            Err(Stop::Eof) if got.is_empty() && skipped.last.is_some() => {
+            Err(Stop::Eof)
+                if got.is_empty() && (skipped.last.is_some() || skipped.last_repeat.is_some()) =>
+            {
                 // It ended after lines that are not answers: the last is its answer.
                 got.extend(skipped.take_last());
                 break;
@@ -1041,7 +1082,7 @@ pub fn run_once(
         elapsed,
         usage: Some(usage),
         skipped,
-        unterminated: false,
+        unterminated: p.out.last_unterminated,
     }
 }
 
