@@ -198,6 +198,7 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"
             .into(),
         external_solvers: plan.external.iter().map(|e| e.info()).collect(),
+        cases_fnv1a64: None,
         size: plan.input.size.map(|s| s.to_string()),
         goal: plan.input.goal.clone(),
         shard: plan.shard,
@@ -607,7 +608,7 @@ impl Sessions<'_> {
     /// not grow with the run), summing up the histograms, the summaries and the checks'
     /// digest as it goes. Each chunk's records and cases are read while the one before is
     /// tallied and written.
-    fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest)> {
+    fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest, String)> {
         let (cases, optimal, limits) = rows;
         let (names, layout) = (grid.names, &grid.layout);
         let positions = layout.positions();
@@ -631,8 +632,13 @@ impl Sessions<'_> {
                 cases.block(layout.shard, from..to)?,
             )))
         };
+        // The file's checksum, for run.json (merge checks a shard's rows against it).
+        let mut hash = crate::util::Fnv1a64::default();
         let written = atomic_write(&grid.dir.join("cases.csv"), |w| {
-            cases_csv::write_header(&mut *w).map_err(std::io::Error::other)?;
+            let mut header = Vec::new();
+            cases_csv::write_header(&mut header).map_err(std::io::Error::other)?;
+            hash.update(&header);
+            w.write_all(&header)?;
             let mut next = load(0)?;
             let mut from = 0;
             while let Some(chunk) = next.take() {
@@ -663,7 +669,12 @@ impl Sessions<'_> {
                             // then waits less).
                             || match w.flush() {
                                 Ok(()) => {
-                                    let done = cases_csv::write_rows(w.get_mut(), &held, &records);
+                                    let mut out = crate::util::Hashed {
+                                        inner: w.get_mut(),
+                                        hash,
+                                    };
+                                    let done = cases_csv::write_rows(&mut out, &held, &records);
+                                    hash = out.hash;
                                     crate::util::start_writeback(w.get_ref());
                                     done
                                 }
@@ -693,7 +704,7 @@ impl Sessions<'_> {
                  the run with the same command and --resume"
             ))
         })?;
-        Ok((tally, digest))
+        Ok((tally, digest, hash.hex()))
     }
 
     /// Writes the final files: cases.csv, then summary.csv, histograms and run.json (with
@@ -718,7 +729,8 @@ impl Sessions<'_> {
         let wall = sum(&self.earlier.wall, &self.session.wall);
         let prepare = sum(&self.earlier.prepare, &self.session.prepare);
         let sessions = self.this_session.unwrap_or(self.earlier.last_session);
-        let (tally, digest) = self.write_cases(grid, rows)?;
+        let (tally, digest, checksum) = self.write_cases(grid, rows)?;
+        info.cases_fnv1a64 = Some(checksum);
         let report = tally.report(&wall);
         info.threads = self.session.threads;
         info.solver_facts = names

@@ -73,6 +73,10 @@ pub struct RunInfo {
     /// `merge`: the shard directories this run was made from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// The FNV-1a 64-bit hash of cases.csv's bytes, as 16 hex digits: `merge` refuses a
+    /// shard whose cases.csv was changed after its run (older runs: absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cases_fnv1a64: Option<String>,
     /// How each solver that reports it ran: an external program's final spawn mode and
     /// stdout, the start-up cost of one of its processes, a batch's wall time (labelled, with
     /// units in the names).

@@ -485,6 +485,18 @@ fn three_shards_merge_into_the_single_run() {
         serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).unwrap()).unwrap();
     assert!(json.get("shard").is_none());
     assert_eq!(json["merged_from"].as_array().unwrap().len(), 3);
+    // Each run.json holds its cases.csv's checksum (merge checks the shards' against theirs).
+    for d in shards.iter().chain([&merged, &whole]) {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
+        let bytes = std::fs::read(d.join("cases.csv")).unwrap();
+        assert_eq!(
+            json["cases_fnv1a64"].as_str(),
+            Some(tilebench::util::fnv1a64(&bytes).as_str()),
+            "{}",
+            d.display()
+        );
+    }
     // verify accepts the merged run.
     let o = bin().arg("verify").arg(&merged).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
