@@ -790,6 +790,8 @@ fn results_without_the_new_columns_still_read() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains(&format!(" {old_total} ")), "{line}");
     assert!(line.ends_with("regressed"), "{line}");
+    // With its run.json beside it (verify checks the rows against it).
+    std::fs::copy(now.join("run.json"), trimmed.with_file_name("run.json")).unwrap();
     let v = bin().arg("verify").arg(&trimmed).output().unwrap();
     assert_eq!(code(&v), 0, "{}", stderr(&v));
 }

@@ -324,3 +324,152 @@ fn merge_refuses_a_damaged_shard_and_leaves_out_as_it_was() {
         assert!(o.status.success(), "{name}: {}", stderr(&o));
     }
 }
+
+/// A finished run of astar and bfs-hash on inputs/per-depth.csv in a fresh directory
+/// (`extra` added to the command).
+fn verified_run(name: &str, extra: &[&str]) -> PathBuf {
+    let out = temp_dir(name).join("run");
+    let mut a = vec![
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    a.extend_from_slice(extra);
+    run_ok(&a);
+    out
+}
+
+fn verify(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let o = bin().arg("verify").args(args).output().unwrap();
+    let err = stderr(&o);
+    assert!(rust_in(&err).is_empty(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    (o.status.code(), err)
+}
+
+/// verify fails closed: a run made without --paths is verified for what can be, says how
+/// many paths were replayed and why not, and exits 1 unless --no-paths accepts it.
+#[test]
+fn verify_of_a_run_without_paths_says_so_and_fails_unless_accepted() {
+    let run = verified_run("verify-no-paths", &[]);
+    let (code, err) = verify(&[run.as_os_str()]);
+    // The 6 replayed are the 0-move answers (start = goal): an empty path.
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("verify: ok, 6 of 192 paths replayed (the run was made without --paths)"),
+        "{err}"
+    );
+    assert!(!err.lines().any(|l| l == "verify: ok"), "{err}");
+    let (code, err) = verify(&[run.as_os_str(), "--no-paths".as_ref()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("6 of 192 paths replayed"), "{err}");
+}
+
+/// Every error path of verify, each a sentence naming the file (the line and column where
+/// there is one) and saying what to do: rows deleted, duplicated or moved (against run.json),
+/// a cases.csv without its run.json, an unknown status, a truncated row, a damaged run.json,
+/// a path that does not exist.
+#[test]
+fn verify_names_each_fault_and_fails_closed() {
+    let good = verified_run("verify-faults", &["--paths"]);
+    let (code, err) = verify(&[good.as_os_str()]);
+    assert_eq!(
+        (code, err.lines().last()),
+        (Some(0), Some("verify: ok")),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(good.join("cases.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let status = tilebench::report::cases_csv::COLUMNS
+        .iter()
+        .position(|c| *c == "status")
+        .unwrap();
+    let with = |skip: &[usize], extra: &[(usize, String)]| -> String {
+        let mut out = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            if !skip.contains(&i) {
+                out += &format!("{l}\n");
+            }
+            for (at, e) in extra {
+                if *at == i {
+                    out += &format!("{e}\n");
+                }
+            }
+        }
+        out
+    };
+    let mut banana: Vec<String> = lines[7].split(',').map(String::from).collect();
+    banana[status] = "banana".into();
+    let cases: Vec<(&str, String, &str, i32, &str)> = vec![
+        // (name, cases.csv, run.json, exit code, wanted)
+        (
+            "deleted",
+            with(&[21, 22], &[]),
+            "",
+            1,
+            "190 rows, but run.json's 96 cases × 2 solvers make 192: rows were deleted",
+        ),
+        (
+            "duplicated",
+            with(&[], &[(30, lines[30].to_string())]),
+            "",
+            1,
+            "cases.csv:32: a row of `bfs-hash` where `astar`'s belongs",
+        ),
+        (
+            "banana",
+            with(&[7], &[(6, banana.join(","))]),
+            "",
+            2,
+            "cases.csv:8: column `status`: `banana` is not a status",
+        ),
+        (
+            "truncated",
+            with(&[], &[])
+                .lines()
+                .take(20)
+                .collect::<Vec<_>>()
+                .join("\n")[..]
+                .rsplit_once(',')
+                .unwrap()
+                .0
+                .to_string()
+                + "\n",
+            "",
+            2,
+            "cases.csv:20:",
+        ),
+        (
+            "runjson",
+            text.clone(),
+            "{\"strategies\": 7}",
+            2,
+            "run.json:1:16: not a tilebench run.json",
+        ),
+        ("bare", text.clone(), "-", 1, "there is no run.json beside"),
+    ];
+    for (name, csv, json, want_code, want) in cases {
+        let dir = temp_dir(&format!("verify-{name}"));
+        std::fs::write(dir.join("cases.csv"), &csv).unwrap();
+        match json {
+            "" => drop(std::fs::copy(good.join("run.json"), dir.join("run.json")).unwrap()),
+            "-" => {}
+            j => std::fs::write(dir.join("run.json"), j).unwrap(),
+        }
+        let (code, err) = verify(&[dir.as_os_str()]);
+        assert_eq!(code, Some(want_code), "{name}: {err}");
+        assert!(err.contains(want), "{name}: wanted {want:?} in {err}");
+        assert!(err.contains(&dir.display().to_string()), "{name}: {err}");
+        assert!(!err.lines().any(|l| l == "verify: ok"), "{name}: {err}");
+    }
+    let (code, err) = verify(&["/nonexistent".as_ref()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("/nonexistent: no such file or directory; give the results directory"),
+        "{err}"
+    );
+}
