@@ -933,11 +933,9 @@ pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, St
         ..Verification::default()
     };
     let mut chunk: Vec<CaseRow> = Vec::new();
-    let mut n = 0;
-    for row in crate::report::cases_csv::Rows::open(&path)? {
+    for (n, row) in crate::report::cases_csv::Rows::open(&path)?.enumerate() {
         let row = row?;
         found.check_layout(n, &row, n as u64 + 2);
-        n += 1;
         let new_case = chunk
             .last()
             .is_some_and(|l| (l.line, &l.input) != (row.line, &row.input));

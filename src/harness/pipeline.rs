@@ -350,13 +350,25 @@ impl Run<'_> {
         if self.plan.mode == OutMode::Resume {
             let out = self.plan.out.as_deref();
             let dir = RunDir::resume(out, &mut self.info, self.observer).map_err(Error::Output)?;
+            self.arm_interrupt(&dir);
             return Ok((dir, None));
         }
         let prepared = self.prepare(&[])?;
         let force = self.plan.mode == OutMode::Force;
         let out = self.plan.out.as_deref();
         let dir = RunDir::create(out, force, self.started, &self.info).map_err(Error::Output)?;
+        self.arm_interrupt(&dir);
         Ok((dir, Some(prepared)))
+    }
+
+    /// Gives the signal handler the command that resumes the run in `dir` (when the run has
+    /// a command line), to print at once on Ctrl-C.
+    fn arm_interrupt(&self, dir: &RunDir) {
+        if !self.plan.command.is_empty() {
+            let out = self.plan.out.is_none();
+            let resume = super::rundir::resume_command(&self.plan.command, dir.path(), out);
+            super::interrupt::arm(&resume);
+        }
     }
 
     fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>> {
