@@ -306,7 +306,10 @@ impl Todo {
         };
         let run = journal::identity(dir).map_err(cannot)?;
         let opened = Store::open(dir, grid.layout, run).map_err(cannot)?;
-        let earlier = journal::load(dir).map_err(Error::Output)?;
+        let (earlier, restarted) = journal::load_or_restart(dir).map_err(Error::Output)?;
+        if let Some(notice) = restarted {
+            observer.notice(&notice);
+        }
         let journal = grid.dir.join(journal::JOURNAL);
         if opened.cleared > 0 {
             let n = opened.cleared;

@@ -156,7 +156,20 @@ impl RunInfo {
             .into_iter()
             .zip(other.identity())
             .filter(|(a, b)| a.1 != b.1)
-            .map(|((what, a), (_, b))| format!("{what}: `{a}` {}, `{b}` {}", labels.0, labels.1))
+            .map(|((what, a), (_, b))| {
+                // An option not given is JSON's null: say so in words.
+                let shown = |v: &str| match v {
+                    "null" => "not set".to_string(),
+                    v => format!("`{v}`"),
+                };
+                format!(
+                    "{what}: {} {}, {} {}",
+                    shown(&a),
+                    labels.0,
+                    shown(&b),
+                    labels.1
+                )
+            })
             .collect()
     }
 }

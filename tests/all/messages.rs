@@ -473,3 +473,110 @@ fn verify_names_each_fault_and_fails_closed() {
         "{err}"
     );
 }
+
+/// `--pdb-partition`'s messages: a size too large to read is out of range (not "not a
+/// partition"), and the example given is one for the run's boards (not 6-6-3 on 3x3).
+#[test]
+fn partition_messages_fit_the_boards() {
+    let run = |partition: &str| {
+        let o = bin()
+            .args([
+                "run",
+                "inputs/seeds.csv",
+                "-q",
+                "-s",
+                "astar",
+                "--heuristic",
+                "pdb",
+            ])
+            .args(["--pdb-partition", partition, "--out"])
+            .arg(temp_dir("partition-messages").join("run"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let err = run("99999999999999999999-1");
+    assert!(
+        err.contains(
+            "a group of 99999999999999999999 tiles is out of range: a 3x3 board has 8 tiles"
+        ),
+        "{err}"
+    );
+    let err = run("six-two");
+    assert!(
+        err.contains("`six-two` is not a partition: write the group sizes of a 3x3 board"),
+        "{err}"
+    );
+    for e in [&run("99999999999999999999-1"), &err] {
+        assert!(!e.contains("6-6-3"), "{e}");
+    }
+}
+
+/// A run killed after its first results, for the resume messages (its command and `--out`).
+fn killed_run(name: &str) -> (Vec<String>, PathBuf) {
+    use std::os::unix::process::ExitStatusExt;
+    let out = temp_dir(name).join("run");
+    let args: Vec<String> = [
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--threads",
+        "1",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([out.display().to_string()])
+    .collect();
+    let o = bin()
+        .args(&args)
+        .env("TILEBENCH_CRASH_AT", "pass-ended:1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
+    (args, out)
+}
+
+/// A resume refused for a changed option says "not set" for an option not given (not
+/// JSON's `null`); a junk journal-passes.csv (it holds only times) does not refuse the
+/// resume: it is started again, with a notice saying what was lost.
+#[test]
+fn resume_messages_say_what_to_do() {
+    let (args, out) = killed_run("resume-messages");
+    let o = bin()
+        .args(&args)
+        .args(["--max-nodes", "1000000", "--resume"])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--max-nodes: `1000000` now, not set when started"),
+        "{err}"
+    );
+    assert!(rust_in(&err).is_empty() && !err.contains("null"), "{err}");
+
+    let passes = out.join("journal-passes.csv");
+    std::fs::write(&passes, "garbage,lines\n1,2,3\n").unwrap();
+    let o = bin().args(&args).arg("--resume").output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("{}", passes.display())), "{err}");
+    assert!(
+        err.contains(
+            "holds only the earlier sessions' times, not results, so it was started again"
+        ),
+        "{err}"
+    );
+    assert!(out.join("cases.csv").is_file());
+    let v = bin()
+        .arg("verify")
+        .arg(&out)
+        .arg("--no-paths")
+        .output()
+        .unwrap();
+    assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
+}
