@@ -65,6 +65,8 @@ fn no_message_of_the_corpus_or_the_faults_is_rust_debug_output() {
         }
     }
     let under_file = format!("{f}/sub");
+    // Every run gets an --out here: a test never writes into the checkout.
+    let pdb_out = out("pdb-dir-a-file");
     let faults: Vec<Vec<&str>> = vec![
         vec!["run", "no-such-file.csv", "-q"],
         vec!["run", "tests", "-q"],
@@ -81,6 +83,9 @@ fn no_message_of_the_corpus_or_the_faults_is_rust_debug_output() {
             "pdb",
             "--pdb-dir",
             f,
+            "-q",
+            "--out",
+            &pdb_out,
         ],
         vec!["run", "inputs/seeds.csv", "--timeout", "NaN"],
         vec!["run", "inputs/seeds.csv", "--max-nodes", "-5"],
@@ -579,4 +584,30 @@ fn resume_messages_say_what_to_do() {
         .output()
         .unwrap();
     assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
+}
+
+/// run's closing line: "1 strategy" (not "1 strategies"), and the whole run's wall time
+/// beside the time spent solving (which is part of it).
+#[test]
+fn runs_closing_line_gives_whole_and_solving_time() {
+    let out = temp_dir("closing-line").join("run");
+    let o = run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    let line = err
+        .lines()
+        .find(|l| l.contains("96 cases × 1 strategy on "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let (_, rest) = line.split_once(" threads in ").unwrap();
+    let (whole, rest) = rest.split_once(" s (").unwrap();
+    let (solving, _) = rest.split_once(" s of it solving); results in ").unwrap();
+    let (whole, solving): (f64, f64) = (whole.parse().unwrap(), solving.parse().unwrap());
+    assert!(whole >= solving && solving >= 0.0, "{line}");
 }
