@@ -880,6 +880,27 @@ impl Verification {
     }
 }
 
+/// The FNV-1a checksum of the file at `path` (run.json's `cases_fnv1a64`), read a block at a
+/// time.
+fn file_checksum(path: &std::path::Path) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| {
+        format!(
+            "cannot read {}: {}",
+            path.display(),
+            crate::util::io_reason(&e)
+        )
+    })?;
+    let mut hashed = crate::util::Hashed::new(file);
+    std::io::copy(&mut hashed, &mut std::io::sink()).map_err(|e| {
+        format!(
+            "cannot read {}: {}",
+            path.display(),
+            crate::util::io_reason(&e)
+        )
+    })?;
+    Ok(hashed.hash.hex())
+}
+
 /// Reads the run.json beside the cases.csv at `path`, if there is one.
 fn run_json_beside(
     path: &std::path::Path,
@@ -952,6 +973,18 @@ pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, St
              verify; give the results of a run that solved its dataset",
             path.display()
         ));
+    }
+    if let Some(want) = found.info.as_ref().and_then(|i| i.cases_fnv1a64.clone()) {
+        let got = file_checksum(&path)?;
+        if got != want {
+            let msg = format!(
+                "{}: the file is not the one the run wrote (run.json records the checksum \
+                 {want}, the file's is {got}): it was edited after the run, so its rows are \
+                 not the run's results; run it again",
+                path.display()
+            );
+            found.fail([msg]);
+        }
     }
     if let (Some(want), Some(info)) = (found.expected_rows(), &found.info) {
         if found.rows != want {

@@ -471,6 +471,27 @@ fn verify_names_each_fault_and_fails_closed() {
         assert!(err.contains(&dir.display().to_string()), "{name}: {err}");
         assert!(!err.lines().any(|l| l == "verify: ok"), "{name}: {err}");
     }
+    // A value edited in place (the row count and order intact): the checksum catches it.
+    let edited = temp_dir("verify-edited");
+    let latency = tilebench::report::cases_csv::COLUMNS
+        .iter()
+        .position(|c| *c == "latency_ns")
+        .unwrap();
+    let mut row: Vec<String> = lines[40].split(',').map(String::from).collect();
+    row[latency] = (row[latency].parse::<u64>().unwrap() + 1).to_string();
+    std::fs::write(
+        edited.join("cases.csv"),
+        with(&[40], &[(39, row.join(","))]),
+    )
+    .unwrap();
+    std::fs::copy(good.join("run.json"), edited.join("run.json")).unwrap();
+    let (code, err) = verify(&[edited.as_os_str()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the file is not the one the run wrote"),
+        "{err}"
+    );
+
     let (code, err) = verify(&["/nonexistent".as_ref()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
