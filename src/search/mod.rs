@@ -338,7 +338,9 @@ static STOPPED: AtomicBool = AtomicBool::new(false);
 /// Stops every search in flight in this process at its next budget check (within 1,024
 /// expansions): an interrupted run's cases in flight end at once, as `limit`, instead of
 /// running on (a breadth-first search of a 4x4 case for minutes). The run does not record
-/// them; `--resume` solves them again.
+/// them; `--resume` solves them again. It is process-wide, like the external programs'
+/// `external::process::stop_all`: another run in the same process, not stopped,
+/// would see its searches in flight end as `limit` until its next pass resets it.
 pub fn stop_all() {
     STOPPED.store(true, Ordering::SeqCst);
 }
