@@ -197,7 +197,7 @@ scale() {
     || fail "scale: the merged cases.csv differs from the single run's beyond the latencies"
   rm -rf "$s/m"
   measure "compare of two runs" "0 1" $T compare "$s/a" "$s/b"
-  measure "verify" 0 $T verify "$s/a"
+  measure "verify" 0 $T verify --no-paths "$s/a"
 }
 # Side by side with an older binary, end to end (process start to exit), ROUNDS rounds (default
 # 10), each round running the older binary and then this one: Korf's 100 with the default

@@ -636,6 +636,372 @@ impl AllowLimit {
     }
 }
 
+/// A cell as the user sees it in cases.csv: its value in backquotes, or "empty".
+fn cell<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "empty".into(), |v| format!("`{v}`"))
+}
+
+/// Whether a row's `optimal` and `matches_expected` agree with its `steps` and
+/// `expected_steps`.
+fn expected_flags(r: &CaseRow, at: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    if let (Some(opt), Some(e), Some(n), RowStatus::Solved) =
+        (r.optimal, r.expected_steps, r.steps, r.status)
+    {
+        if e >= 0 && opt != (n <= e) {
+            bad.push(format!(
+                "{at}: optimal is `{opt}`, but steps `{n}` and expected_steps `{e}` make it `{}`",
+                n <= e
+            ));
+        }
+    }
+    let recomputed = Record::compare(r.status, r.steps, r.expected_steps);
+    if recomputed != r.matches_expected {
+        let why = match (recomputed, r.expected_steps) {
+            (Some(_), _) => format!(
+                "steps {} and expected_steps {} make it {}",
+                cell(r.steps),
+                cell(r.expected_steps),
+                cell(recomputed)
+            ),
+            (None, None) => "it should be empty: the row has no expected_steps".into(),
+            (None, Some(_)) => format!(
+                "it should be empty: a `{}` row has no answer to compare with expected_steps",
+                r.status.as_str()
+            ),
+        };
+        bad.push(format!(
+            "{at}: matches_expected is {}, but {why}",
+            cell(r.matches_expected)
+        ));
+    }
+    bad
+}
+
+/// A built-in strategy's counters: present on a searched row, and expanded and stored at
+/// most generated + the roots (every state but the roots is generated before it is stored or
+/// expanded; bibfs searches from two roots, the others from one).
+fn counter_faults(r: &CaseRow, at: &str) -> Vec<String> {
+    let roots = if r.strategy == "bibfs" { 2 } else { 1 };
+    let mut bad = Vec::new();
+    match (r.expanded, r.generated, r.stored) {
+        (Some(e), Some(g), Some(s)) => {
+            if e > g + roots {
+                bad.push(format!("{at}: expanded {e} > generated {g} + {roots}"));
+            }
+            if s > g + roots {
+                bad.push(format!("{at}: stored {s} > generated {g} + {roots}"));
+            }
+        }
+        _ => bad.push(format!("{at}: a searched row without counters")),
+    }
+    bad
+}
+
+/// A `solved` or `unsolvable` row against the parity test, and its path (when stored)
+/// replayed from its start: it must reach the goal in `steps` moves.
+fn answer_faults(r: &CaseRow, at: &str) -> Vec<String> {
+    use crate::puzzle::{is_solvable, Board, Move};
+    let mut bad = Vec::new();
+    let boards = Board::parse(&r.start, None)
+        .and_then(|s| Board::parse(&r.goal, Some(s.shape())).map(|g| (s, g)));
+    let (start, goal) = match boards {
+        Ok(b) => b,
+        Err(e) => return vec![format!("{at}: cannot read the boards back: {e}")],
+    };
+    let solvable = is_solvable(&start, &goal);
+    if r.status == RowStatus::Unsolvable {
+        if solvable {
+            bad.push(format!(
+                "{at}: marked unsolvable, but parity says the pair is solvable"
+            ));
+        }
+        if r.steps != Some(-1) {
+            bad.push(format!(
+                "{at}: marked unsolvable, but steps is {} (an unsolvable row has steps `-1`)",
+                cell(r.steps)
+            ));
+        }
+        return bad;
+    }
+    if !solvable {
+        bad.push(format!(
+            "{at}: marked solved, but parity says the pair is unsolvable"
+        ));
+    }
+    if let Some(p) = replayable_path(r) {
+        match Move::parse_path(p).and_then(|path| start.replay(&path).map(|end| (end, path.len())))
+        {
+            Err(e) => bad.push(format!("{at}: path `{p}`: {e}")),
+            Ok((end, _)) if end != goal => bad.push(format!(
+                "{at}: path `{p}` ends at {end}, not at the goal {goal}"
+            )),
+            Ok((_, n)) if Some(n as i64) != r.steps => bad.push(format!(
+                "{at}: the path has {n} moves, but steps is {}",
+                cell(r.steps)
+            )),
+            Ok(_) => {}
+        }
+    }
+    bad
+}
+
+/// A solved row's path to replay: its `path`, or the empty path of a 0-step answer (an empty
+/// field, which reads back as no path).
+fn replayable_path(r: &CaseRow) -> Option<&str> {
+    r.path.as_deref().or((r.steps == Some(0)).then_some(""))
+}
+
+/// Every problem with one row of a cases.csv on its own, as messages: a built-in strategy's
+/// counters, a searched row's latency, `optimal` and `matches_expected`, and a `solved` or
+/// `unsolvable` answer against the parity test and its replayed path.
+pub fn row_faults(r: &CaseRow) -> Vec<String> {
+    let mut bad = Vec::new();
+    let at = format!("{}:{} {}", r.input, r.line, r.strategy);
+    if r.status.searched() && crate::search::registry::find(&r.strategy).is_some() {
+        bad.extend(counter_faults(r, &at));
+    }
+    if r.status.searched() && r.latency_ns.is_none() {
+        bad.push(format!("{at}: a searched row without latency_ns"));
+    }
+    bad.extend(expected_flags(r, &at));
+    if r.status.answered() {
+        bad.extend(answer_faults(r, &at));
+    }
+    bad
+}
+
+/// What `verify` found in a run's results: counts, and the failures (the first ones in
+/// full).
+#[derive(Debug, Default)]
+pub struct Verification {
+    /// The cases.csv read.
+    pub path: std::path::PathBuf,
+    /// The run's run.json beside it, when there is one.
+    pub info: Option<crate::report::run_json::RunInfo>,
+    /// Rows read.
+    pub rows: usize,
+    /// `solved` rows.
+    pub solved: usize,
+    /// Of those, the rows whose path was replayed.
+    pub replayed: usize,
+    /// The first failures (as many as asked for), as sentences.
+    pub failures: Vec<String>,
+    /// How many failures there are in all.
+    pub count: usize,
+    /// How many failures to keep in full.
+    keep: usize,
+    /// A row was found out of step with run.json's solvers (the ones after it are too).
+    out_of_step: bool,
+}
+
+/// Rows checked together: whole cases (a case's rows are adjacent in a cases.csv), about
+/// this many rows, so that a run of any size is verified in bounded memory.
+const VERIFY_CHUNK: usize = 1 << 14;
+
+impl Verification {
+    fn fail(&mut self, f: impl IntoIterator<Item = String>) {
+        for f in f {
+            if self.failures.len() < self.keep {
+                self.failures.push(f);
+            }
+            self.count += 1;
+        }
+    }
+
+    /// Whether the run was made with `--paths` (unknown without run.json: then whether
+    /// every solved row had a path).
+    pub fn paths_recorded(&self) -> bool {
+        self.info
+            .as_ref()
+            .map_or(self.replayed == self.solved, |i| i.paths)
+    }
+
+    /// Checks rows of whole cases: each row alone, then the rows of each case together.
+    fn check(&mut self, rows: &[CaseRow]) {
+        self.rows += rows.len();
+        for r in rows {
+            self.fail(row_faults(r));
+            if r.status == RowStatus::Solved {
+                self.solved += 1;
+                self.replayed += usize::from(replayable_path(r).is_some());
+            }
+        }
+        let views: Vec<RowView> = rows
+            .iter()
+            .map(|r| {
+                let mut v =
+                    RowView::of_row(r, crate::search::registry::find(&r.strategy).is_some());
+                v.matches_expected = Record::compare(r.status, r.steps, r.expected_steps);
+                v
+            })
+            .collect();
+        self.fail(disagreements(&views));
+        let wrong: Vec<String> = findings(&views, &Limits::default())
+            .iter()
+            .filter(|f| f.reason.class() == Class::Wrong)
+            .filter(|f| f.reason != Reason::Disagreement)
+            .map(Finding::line)
+            .collect();
+        self.fail(wrong);
+    }
+
+    /// The rows against run.json: row `n` is of the `n mod K`-th of its K solvers, and
+    /// there is one row per case × solver.
+    fn check_layout(&mut self, n: usize, row: &CaseRow, line: u64) {
+        let Some(info) = self.info.as_ref().filter(|_| !self.out_of_step) else {
+            return;
+        };
+        let names = &info.strategies;
+        if names.is_empty() || n >= self.expected_rows().unwrap_or(usize::MAX) {
+            return;
+        }
+        let want = &names[n % names.len()];
+        if row.strategy != *want {
+            let at = format!("{}:{line}", self.path.display());
+            self.fail([format!(
+                "{at}: a row of `{}` where `{want}`'s belongs (run.json lists the solvers {}, \
+                 each case's rows in that order): rows were deleted, added or moved after \
+                 the run",
+                row.strategy,
+                names.join(", ")
+            )]);
+            // The rows after it are out of step too: this one says it.
+            self.out_of_step = true;
+        }
+    }
+
+    /// The rows run.json's cases and solvers make.
+    pub fn expected_rows(&self) -> Option<usize> {
+        let info = self.info.as_ref()?;
+        let total: usize = info.inputs.iter().map(|f| f.rows).sum();
+        let shard = info.shard.unwrap_or(crate::harness::shard::Shard::ALL);
+        Some(shard.len(total) * info.strategies.len())
+    }
+}
+
+/// The FNV-1a checksum of the file at `path` (run.json's `cases_fnv1a64`), read a block at a
+/// time.
+fn file_checksum(path: &std::path::Path) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| {
+        format!(
+            "cannot read {}: {}",
+            path.display(),
+            crate::util::io_reason(&e)
+        )
+    })?;
+    let mut hashed = crate::util::Hashed::new(file);
+    std::io::copy(&mut hashed, &mut std::io::sink()).map_err(|e| {
+        format!(
+            "cannot read {}: {}",
+            path.display(),
+            crate::util::io_reason(&e)
+        )
+    })?;
+    Ok(hashed.hash.hex())
+}
+
+/// Reads the run.json beside the cases.csv at `path`, if there is one.
+fn run_json_beside(
+    path: &std::path::Path,
+) -> Result<Option<crate::report::run_json::RunInfo>, String> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let json = dir.map_or_else(|| "run.json".into(), |d| d.join("run.json"));
+    let text = match std::fs::read_to_string(&json) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "cannot read {}: {}",
+                json.display(),
+                crate::util::io_reason(&e)
+            ))
+        }
+    };
+    serde_json::from_str(&text).map(Some).map_err(|e| {
+        format!(
+            "{}:{}:{}: not a tilebench run.json ({e}); give the results directory of a \
+             finished `tilebench run`",
+            json.display(),
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+/// `verify`: checks the results at `results` (a results directory or its cases.csv) against
+/// independent truth, without solving again: each row ([`row_faults`]), each case's rows
+/// together (optimal solvers agree; answers agree with `expected_steps`), and the rows against
+/// the run.json beside them (one row per case × solver, in the solvers' order). Keeps the first
+/// `keep` failures in full.
+///
+/// # Errors
+/// The cases.csv cannot be read, holds no rows, or a row cannot be read (each message names
+/// the file and the line and says what to do).
+pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, String> {
+    let path = crate::harness::rundir::RunDir::cases_csv(results);
+    if !path.exists() {
+        return Err(format!(
+            "{}: no such file or directory; give the results directory of a `tilebench run` \
+             (it holds cases.csv and run.json), or its cases.csv",
+            results.display()
+        ));
+    }
+    let mut found = Verification {
+        info: run_json_beside(&path)?,
+        path: path.clone(),
+        keep,
+        ..Verification::default()
+    };
+    let mut chunk: Vec<CaseRow> = Vec::new();
+    for (n, row) in crate::report::cases_csv::Rows::open(&path)?.enumerate() {
+        let row = row?;
+        found.check_layout(n, &row, n as u64 + 2);
+        let new_case = chunk
+            .last()
+            .is_some_and(|l| (l.line, &l.input) != (row.line, &row.input));
+        if chunk.len() >= VERIFY_CHUNK && new_case {
+            found.check(&chunk);
+            chunk.clear();
+        }
+        chunk.push(row);
+    }
+    found.check(&chunk);
+    if found.rows == 0 {
+        return Err(format!(
+            "{}: no rows, only the header: the run recorded no cases, so there is nothing to \
+             verify; give the results of a run that solved its dataset",
+            path.display()
+        ));
+    }
+    if let Some(want) = found.info.as_ref().and_then(|i| i.cases_fnv1a64.clone()) {
+        let got = file_checksum(&path)?;
+        if got != want {
+            let msg = format!(
+                "{}: the file is not the one the run wrote (run.json records the checksum \
+                 {want}, the file's is {got}): it was edited after the run, so its rows are \
+                 not the run's results; run it again",
+                path.display()
+            );
+            found.fail([msg]);
+        }
+    }
+    if let (Some(want), Some(info)) = (found.expected_rows(), &found.info) {
+        if found.rows != want {
+            let msg = format!(
+                "{}: {} rows, but run.json's {} cases × {} solvers make {want}: rows were \
+                 deleted or added after the run; run it again",
+                path.display(),
+                found.rows,
+                want / info.strategies.len().max(1),
+                info.strategies.len()
+            );
+            found.fail([msg]);
+        }
+    }
+    Ok(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -502,6 +502,10 @@ pub struct VerifyArgs {
     /// How many failures to list
     #[arg(long, value_name = "N", default_value_t = 50, value_parser = whole::<usize>(0, u64::MAX))]
     pub show: usize,
+    /// Accept solved rows without a path (a run made without --paths): verify the rest, and
+    /// exit 0 if it is right
+    #[arg(long)]
+    pub no_paths: bool,
 }
 
 #[derive(Args, Debug)]

@@ -91,6 +91,45 @@ impl Fnv1a64 {
     }
 }
 
+/// A reader or writer that hashes ([`Fnv1a64`]) every byte that passes through it: a file's
+/// checksum taken while it is read or written, without a second pass.
+#[derive(Debug)]
+pub struct Hashed<T> {
+    /// The reader or writer.
+    pub inner: T,
+    /// The hash of the bytes read or written so far.
+    pub hash: Fnv1a64,
+}
+
+impl<T> Hashed<T> {
+    /// Hashes what passes through `inner`, from the start.
+    pub fn new(inner: T) -> Hashed<T> {
+        Hashed {
+            inner,
+            hash: Fnv1a64::default(),
+        }
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Hashed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Hashed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// A command line as a shell reads it back: arguments with spaces, quotes or other special
 /// characters in single quotes.
 pub fn shell_command(argv: &[String]) -> String {

@@ -64,6 +64,22 @@ pub fn run(args: GenArgs) -> CmdResult {
         rng: Rng::new(args.seed),
         by_depth: HashMap::new(),
     };
+    // Checked before a byte is written (the tables are built now rather than at the first
+    // row).
+    if let (Some(d), true) = (args.depth, tabulated) {
+        if d > generator.max_depth() {
+            return Err(format!(
+                "--depth {d}: no {shape} state is {d} moves from {}; the deepest is {} moves \
+                 (`tilebench space --size {shape}` shows the depths that exist)",
+                if matches!(generator.goal_kind, GoalKind::Fixed(_)) {
+                    "the goal"
+                } else {
+                    "any goal"
+                },
+                generator.max_depth()
+            ));
+        }
+    }
     let method = if tabulated {
         "full-space BFS distance table"
     } else {
@@ -72,6 +88,36 @@ pub fn run(args: GenArgs) -> CmdResult {
     match &args.out {
         None => to_stdout(&mut generator, &args, method),
         Some(path) => to_file(&mut generator, &args, method, path),
+    }
+}
+
+/// A writer that writes `header` before the first bytes written to it (or at
+/// [`HeaderFirst::finish`], when none were).
+struct HeaderFirst<W: Write> {
+    header: Option<String>,
+    inner: W,
+}
+
+impl<W: Write> HeaderFirst<W> {
+    fn pending(&mut self) -> std::io::Result<()> {
+        match self.header.take() {
+            Some(h) => self.inner.write_all(h.as_bytes()),
+            None => Ok(()),
+        }
+    }
+    /// Writes the header if no row was written.
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.pending()
+    }
+}
+
+impl<W: Write> Write for HeaderFirst<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending()?;
+        self.inner.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -291,7 +337,19 @@ impl Generator {
     /// Writes the header, then the rows one by one as they are drawn (nothing is held but
     /// the distance tables), with ids from 1; returns how many rows were written.
     fn write(&mut self, args: &GenArgs, out: &mut impl Write) -> Result<u64, Failure> {
-        writeln!(out, "{}", columns(self.shape).join(","))?;
+        // The header goes out with the first row: a pair that cannot be made (the first row's
+        // error) leaves nothing written, not a header-only file.
+        let mut out = HeaderFirst {
+            header: Some(format!("{}\n", columns(self.shape).join(","))),
+            inner: out,
+        };
+        let rows = self.write_rows(args, &mut out)?;
+        out.finish()?;
+        Ok(rows)
+    }
+
+    /// [`Generator::write`]'s rows.
+    fn write_rows(&mut self, args: &GenArgs, out: &mut impl Write) -> Result<u64, Failure> {
         let mut id = 0;
         match args.per_depth {
             Some(k) => {

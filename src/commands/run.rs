@@ -102,6 +102,7 @@ fn allow_limit(args: &RunArgs) -> Result<AllowLimit, String> {
 }
 
 pub fn run(args: RunArgs) -> CmdResult {
+    let began = std::time::Instant::now();
     if args
         .strategy
         .as_deref()
@@ -139,11 +140,14 @@ pub fn run(args: RunArgs) -> CmdResult {
     if !quiet {
         print!("{}", Table.render(&run.summaries));
     }
+    let k = run.solvers.len();
     eprintln!(
-        "tilebench: {} cases × {} strategies on {} threads in {:.2} s; results in {}",
+        "tilebench: {} cases × {k} {} on {} threads in {:.2} s ({:.2} s of it solving); results \
+         in {}",
         run.shard.len(run.cases),
-        run.solvers.len(),
+        if k == 1 { "strategy" } else { "strategies" },
         run.threads,
+        began.elapsed().as_secs_f64(),
         run.wall.as_secs_f64(),
         run.dir.path().display()
     );

@@ -1,12 +1,17 @@
-//! Ctrl-C (SIGINT) and SIGTERM during a run: the first asks the run to stop (cases in flight
-//! finish, the journal is flushed, the run prints how to resume and exits 130, or 143 for
-//! SIGTERM); a second one ends the process at once (the journal keeps what it had flushed).
+//! Ctrl-C (SIGINT) and SIGTERM during a run: the first is answered at once with one line on
+//! stderr (what is finishing, that a second Ctrl-C stops now, and the `--resume` command) and
+//! asks the run to stop: no case is started, the searches in flight stop at their next budget
+//! check and external programs' exchanges are stopped (those cases are solved again on
+//! resume), the journal is flushed, the run prints how to resume and exits 130 (143 for
+//! SIGTERM). A second one ends the process at once (the journal keeps what it had flushed),
+//! after writing the resume command again. The lines are formatted before any signal comes
+//! ([`arm`]): a handler may only call `write(2)` and `_exit(2)`.
 //! While the solvers are prepared (tables loaded or built, before any case of the session is
 //! solved: nothing is in flight and nothing unsaved), the first signal ends the process at
 //! once: a pattern-database build can take minutes, and waiting for it would leave Ctrl-C
 //! unanswered all that time.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 
 /// Raised by the first signal; the runner stops starting cases.
 pub static STOP: AtomicBool = AtomicBool::new(false);
@@ -45,8 +50,53 @@ pub fn requested() -> bool {
     SIGNAL.load(Ordering::SeqCst) != 0
 }
 
+/// The lines the handler writes, formatted by [`arm`]: (first signal, second signal). Leaked
+/// on purpose (a handler cannot free, and a run arms once).
+static LINES: AtomicPtr<(Vec<u8>, Vec<u8>)> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The first signal's line before a run has a directory to resume.
+const FIRST_UNARMED: &[u8] = b"\ntilebench: stopping: no new case is started and the cases in \
+    flight stop at their next check; press Ctrl-C again to stop at once\n";
+
+/// The lines a signal prints for a run that `resume` (a shell command) finishes.
+fn lines(resume: &str) -> (Vec<u8>, Vec<u8>) {
+    (
+        format!(
+            "\ntilebench: stopping: no new case is started, the cases in flight stop at their \
+             next check (they are solved again on resume) and what is solved is being saved; \
+             press Ctrl-C again to stop at once. To finish the run later:\n  {resume}\n"
+        )
+        .into_bytes(),
+        format!(
+            "\ntilebench: stopped at once; what the journal had saved is kept. To finish the \
+             run:\n  {resume}\n"
+        )
+        .into_bytes(),
+    )
+}
+
+/// Formats the lines a signal prints from now on, with `resume`, the shell command that
+/// finishes the run.
+pub fn arm(resume: &str) {
+    let new = Box::into_raw(Box::new(lines(resume)));
+    // The old lines stay allocated: a handler may be writing them.
+    LINES.store(new, Ordering::SeqCst);
+}
+
+/// Writes `bytes` to stderr with write(2) alone (async-signal-safe).
+#[cfg(unix)]
+fn write_stderr(bytes: &[u8]) {
+    // SAFETY: a plain syscall on a buffer that lives as long as the process.
+    unsafe {
+        libc::write(2, bytes.as_ptr().cast(), bytes.len());
+    }
+}
+
 #[cfg(unix)]
 extern "C" fn on_signal(sig: libc::c_int) {
+    let armed = LINES.load(Ordering::SeqCst);
+    // SAFETY: set only by `arm`, from a leaked Box that is never freed.
+    let armed = unsafe { armed.as_ref() };
     if PREPARING.load(Ordering::SeqCst) {
         const SAID: &[u8] = b"\ntilebench: interrupted while the solvers were prepared (tables \
             loaded or built), before any case of this session was solved: nothing is lost \
@@ -60,9 +110,13 @@ extern "C" fn on_signal(sig: libc::c_int) {
     }
     if STOP.swap(true, Ordering::SeqCst) && SIGNAL.load(Ordering::SeqCst) != 0 {
         // The second signal: stop now (only async-signal-safe calls here).
+        if let Some((_, second)) = armed {
+            write_stderr(second);
+        }
         unsafe { libc::_exit(128 + sig) };
     }
     SIGNAL.store(sig, Ordering::SeqCst);
+    write_stderr(armed.map_or(FIRST_UNARMED, |(first, _)| first));
 }
 
 /// Installs the handlers for SIGINT and SIGTERM.

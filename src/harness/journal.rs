@@ -140,11 +140,41 @@ fn complete_lines(path: &Path, header: &str) -> Result<io::BufReader<File>, Stri
 }
 
 fn damaged(path: &Path, line: u64, e: &str) -> String {
-    format!(
-        "{}:{line}: damaged journal line ({e}); the run cannot be resumed safely: \
-         start it again with --force",
-        path.display()
-    )
+    format!("{}:{line}: damaged line ({e})", path.display())
+}
+
+/// [`load`], and when the passes file is damaged or not a journal's (it holds only the
+/// earlier sessions' times, never a result), the file started again: the resume goes on with
+/// every result the store holds, and the notice returned says what was lost and why.
+///
+/// # Errors
+/// The passes file cannot be read or written.
+pub fn load_or_restart(dir: &Path) -> Result<(Loaded, Option<String>), String> {
+    let why = match load(dir) {
+        Ok(loaded) => return Ok((loaded, None)),
+        Err(why) => why,
+    };
+    let ppath = dir.join(PASSES);
+    std::fs::write(&ppath, PASSES_HEADER).map_err(|e| {
+        format!(
+            "{why}; cannot start it again: {}: {}",
+            ppath.display(),
+            crate::util::io_reason(&e)
+        )
+    })?;
+    let loaded = Loaded {
+        prepare: BTreeMap::new(),
+        wall: BTreeMap::new(),
+        last_session: 0,
+    };
+    Ok((
+        loaded,
+        Some(format!(
+            "tilebench: {why}: that file holds only the earlier sessions' times, not results, so \
+             it was started again; every saved result is kept, but summary.csv's wall_s and \
+             cases_per_s will count only the sessions from now on"
+        )),
+    ))
 }
 
 /// Reads the journal's passes file back: the earlier sessions' times. (The records are in

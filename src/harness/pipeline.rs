@@ -198,6 +198,7 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"
             .into(),
         external_solvers: plan.external.iter().map(|e| e.info()).collect(),
+        cases_fnv1a64: None,
         size: plan.input.size.map(|s| s.to_string()),
         goal: plan.input.goal.clone(),
         shard: plan.shard,
@@ -305,7 +306,10 @@ impl Todo {
         };
         let run = journal::identity(dir).map_err(cannot)?;
         let opened = Store::open(dir, grid.layout, run).map_err(cannot)?;
-        let earlier = journal::load(dir).map_err(Error::Output)?;
+        let (earlier, restarted) = journal::load_or_restart(dir).map_err(Error::Output)?;
+        if let Some(notice) = restarted {
+            observer.notice(&notice);
+        }
         let journal = grid.dir.join(journal::JOURNAL);
         if opened.cleared > 0 {
             let n = opened.cleared;
@@ -349,13 +353,25 @@ impl Run<'_> {
         if self.plan.mode == OutMode::Resume {
             let out = self.plan.out.as_deref();
             let dir = RunDir::resume(out, &mut self.info, self.observer).map_err(Error::Output)?;
+            self.arm_interrupt(&dir);
             return Ok((dir, None));
         }
         let prepared = self.prepare(&[])?;
         let force = self.plan.mode == OutMode::Force;
         let out = self.plan.out.as_deref();
         let dir = RunDir::create(out, force, self.started, &self.info).map_err(Error::Output)?;
+        self.arm_interrupt(&dir);
         Ok((dir, Some(prepared)))
+    }
+
+    /// Gives the signal handler the command that resumes the run in `dir` (when the run has
+    /// a command line), to print at once on Ctrl-C.
+    fn arm_interrupt(&self, dir: &RunDir) {
+        if !self.plan.command.is_empty() {
+            let out = self.plan.out.is_none();
+            let resume = super::rundir::resume_command(&self.plan.command, dir.path(), out);
+            super::interrupt::arm(&resume);
+        }
     }
 
     fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>> {
@@ -607,7 +623,7 @@ impl Sessions<'_> {
     /// not grow with the run), summing up the histograms, the summaries and the checks'
     /// digest as it goes. Each chunk's records and cases are read while the one before is
     /// tallied and written.
-    fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest)> {
+    fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest, String)> {
         let (cases, optimal, limits) = rows;
         let (names, layout) = (grid.names, &grid.layout);
         let positions = layout.positions();
@@ -631,8 +647,13 @@ impl Sessions<'_> {
                 cases.block(layout.shard, from..to)?,
             )))
         };
+        // The file's checksum, for run.json (merge checks a shard's rows against it).
+        let mut hash = crate::util::Fnv1a64::default();
         let written = atomic_write(&grid.dir.join("cases.csv"), |w| {
-            cases_csv::write_header(&mut *w).map_err(std::io::Error::other)?;
+            let mut header = Vec::new();
+            cases_csv::write_header(&mut header).map_err(std::io::Error::other)?;
+            hash.update(&header);
+            w.write_all(&header)?;
             let mut next = load(0)?;
             let mut from = 0;
             while let Some(chunk) = next.take() {
@@ -663,7 +684,12 @@ impl Sessions<'_> {
                             // then waits less).
                             || match w.flush() {
                                 Ok(()) => {
-                                    let done = cases_csv::write_rows(w.get_mut(), &held, &records);
+                                    let mut out = crate::util::Hashed {
+                                        inner: w.get_mut(),
+                                        hash,
+                                    };
+                                    let done = cases_csv::write_rows(&mut out, &held, &records);
+                                    hash = out.hash;
                                     crate::util::start_writeback(w.get_ref());
                                     done
                                 }
@@ -693,7 +719,7 @@ impl Sessions<'_> {
                  the run with the same command and --resume"
             ))
         })?;
-        Ok((tally, digest))
+        Ok((tally, digest, hash.hex()))
     }
 
     /// Writes the final files: cases.csv, then summary.csv, histograms and run.json (with
@@ -718,7 +744,8 @@ impl Sessions<'_> {
         let wall = sum(&self.earlier.wall, &self.session.wall);
         let prepare = sum(&self.earlier.prepare, &self.session.prepare);
         let sessions = self.this_session.unwrap_or(self.earlier.last_session);
-        let (tally, digest) = self.write_cases(grid, rows)?;
+        let (tally, digest, checksum) = self.write_cases(grid, rows)?;
+        info.cases_fnv1a64 = Some(checksum);
         let report = tally.report(&wall);
         info.threads = self.session.threads;
         info.solver_facts = names

@@ -409,6 +409,7 @@ pub fn run_into(
     let mut session = Session::new(prepared, threads);
     let solved = AtomicUsize::new(0);
     crate::external::process::reset_stop();
+    crate::search::reset_stop();
     // Optimal lengths for judging the answers of solvers that are not optimal by
     // construction: the rows' expected_steps, or astar's answer, computed for each block
     // before its passes so that it is not in their wall time.
@@ -548,8 +549,11 @@ fn solve_block(
                     watch.begin(i);
                     let rec = run_one(i, cases.get(i), one, pass.cfg, block.optimum);
                     watch.end();
-                    // A case cut short by the stop is left for --resume, not recorded.
-                    if rec.status == RowStatus::Error && stop.load(Ordering::SeqCst) {
+                    // A case cut short by the stop (an external program's exchange
+                    // stopped, a search's budget run out) is left for --resume, not recorded.
+                    if matches!(rec.status, RowStatus::Error | RowStatus::Limit)
+                        && stop.load(Ordering::SeqCst)
+                    {
                         return;
                     }
                     batch.push(rec);
@@ -627,6 +631,7 @@ impl Watch {
             if !stopped && stop.load(Ordering::SeqCst) {
                 stopped = true;
                 crate::external::process::stop_all();
+                crate::search::stop_all();
             }
             for (worker, (slot, (was, since))) in self.in_flight.iter().zip(&mut seen).enumerate() {
                 let now = slot.load(Ordering::Relaxed);

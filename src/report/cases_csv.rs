@@ -335,25 +335,53 @@ impl Rows {
             }
         }
         let (header, record) = (&self.header, &self.record);
-        record.deserialize(Some(header)).map(Some).map_err(|e| {
-            let line = record.position().map_or(0, |p| p.line());
-            let csv::ErrorKind::Deserialize { err, .. } = e.kind() else {
-                return format!("{p}:{line}: {e}; {redo}");
-            };
-            let field = err.field().and_then(|i| {
-                let i = usize::try_from(i).ok()?;
-                Some((header.get(i)?, record.get(i)?))
-            });
-            match field {
-                Some((column, value)) => format!(
-                    "{p}:{line}: column `{column}`: `{}` cannot be read ({}); the file was \
-                     edited or is damaged: {redo}",
-                    crate::util::clip(value, 40),
-                    err.kind()
-                ),
-                None => format!("{p}:{line}: {}; {redo}", err.kind()),
-            }
-        })
+        record
+            .deserialize(Some(header))
+            .map(Some)
+            .map_err(|e| unreadable_row(&self.path, header, record, &e, redo))
+    }
+}
+
+/// The message for a row of the cases.csv at `path` that is not a [`CaseRow`]: the file, the
+/// line, the column and its value, and what to do (`redo`).
+pub fn unreadable_row(
+    path: &Path,
+    header: &csv::StringRecord,
+    record: &csv::StringRecord,
+    e: &csv::Error,
+    redo: &str,
+) -> String {
+    let p = path.display();
+    let line = record.position().map_or(0, |p| p.line());
+    let csv::ErrorKind::Deserialize { err, .. } = e.kind() else {
+        return format!("{p}:{line}: {e}; {redo}");
+    };
+    let column = |i: usize| Some((header.get(i)?, record.get(i)?));
+    let field = err
+        .field()
+        .and_then(|i| column(usize::try_from(i).ok()?))
+        // An enum's error (an unknown status) does not say which field it was in.
+        .or_else(|| {
+            let i = header.iter().position(|h| h == "status")?;
+            let (name, value) = column(i)?;
+            (!RowStatus::ALL.iter().any(|s| s.as_str() == value)).then_some((name, value))
+        });
+    match field {
+        Some(("status", value)) => format!(
+            "{p}:{line}: column `status`: `{}` is not a status (one of {}); the file was \
+             edited or is damaged: {redo}",
+            crate::util::clip(value, 40),
+            RowStatus::ALL
+                .map(|s| format!("`{}`", s.as_str()))
+                .join(", ")
+        ),
+        Some((column, value)) => format!(
+            "{p}:{line}: column `{column}`: `{}` cannot be read ({}); the file was edited or \
+             is damaged: {redo}",
+            crate::util::clip(value, 40),
+            err.kind()
+        ),
+        None => format!("{p}:{line}: {}; {redo}", err.kind()),
     }
 }
 

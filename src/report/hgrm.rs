@@ -103,7 +103,13 @@ pub fn write_interval_log(
 /// The file cannot be read, or a line is not an interval-log line, has no tag, or does not
 /// decode; the message names the file and the line, and says what to do.
 pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        format!(
+            "cannot read {}: {}",
+            path.display(),
+            crate::util::io_reason(&e)
+        )
+    })?;
     parse_interval_log(&bytes, path)
 }
 

@@ -73,6 +73,10 @@ pub struct RunInfo {
     /// `merge`: the shard directories this run was made from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// The FNV-1a 64-bit hash of cases.csv's bytes, as 16 hex digits: `merge` refuses a
+    /// shard whose cases.csv was changed after its run (older runs: absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cases_fnv1a64: Option<String>,
     /// How each solver that reports it ran: an external program's final spawn mode and
     /// stdout, the start-up cost of one of its processes, a batch's wall time (labelled, with
     /// units in the names).
@@ -152,7 +156,20 @@ impl RunInfo {
             .into_iter()
             .zip(other.identity())
             .filter(|(a, b)| a.1 != b.1)
-            .map(|((what, a), (_, b))| format!("{what}: `{a}` {}, `{b}` {}", labels.0, labels.1))
+            .map(|((what, a), (_, b))| {
+                // An option not given is JSON's null: say so in words.
+                let shown = |v: &str| match v {
+                    "null" => "not set".to_string(),
+                    v => format!("`{v}`"),
+                };
+                format!(
+                    "{what}: {} {}, {} {}",
+                    shown(&a),
+                    labels.0,
+                    shown(&b),
+                    labels.1
+                )
+            })
             .collect()
     }
 }

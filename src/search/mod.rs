@@ -39,6 +39,7 @@ pub use solver::{Prepare, Solver};
 use crate::puzzle::{is_solvable, Board, Move};
 use serde::Serialize;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How a search ended.
@@ -282,8 +283,8 @@ pub fn shortcut(problem: &Problem, exhaustive: bool) -> Option<Outcome> {
         .then(|| Outcome::without_path(Status::Unsolvable, Stats::default()))
 }
 
-/// Enforces [`Limits`] inside a search loop. Time is read every 1,024 expansions; between
-/// checks a call is one comparison.
+/// Enforces [`Limits`] inside a search loop. Time (and [`stop_all`]) is read every 1,024
+/// expansions; between checks a call is one comparison.
 ///
 /// ```
 /// use tilebench::search::{Budget, Limits};
@@ -319,14 +320,32 @@ impl Budget {
 
     #[cold]
     fn check(&mut self, expanded: u64) -> bool {
-        if expanded >= self.max_nodes {
+        if expanded >= self.max_nodes || STOPPED.load(Ordering::Relaxed) {
             return true;
         }
-        self.next_check = match self.deadline {
-            Some(d) if Instant::now() >= d => return true,
-            Some(_) => (expanded + 1024).min(self.max_nodes),
-            None => self.max_nodes,
-        };
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return true;
+        }
+        self.next_check = (expanded + 1024).min(self.max_nodes);
         false
     }
+}
+
+/// Raised by [`stop_all`]: every search's [`Budget`] in this process runs out at its next
+/// check.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// Stops every search in flight in this process at its next budget check (within 1,024
+/// expansions): an interrupted run's cases in flight end at once, as `limit`, instead of
+/// running on (a breadth-first search of a 4x4 case for minutes). The run does not record
+/// them; `--resume` solves them again. It is process-wide, like the external programs'
+/// `external::process::stop_all`: another run in the same process, not stopped,
+/// would see its searches in flight end as `limit` until its next pass resets it.
+pub fn stop_all() {
+    STOPPED.store(true, Ordering::SeqCst);
+}
+
+/// Lets searches run again (a new pass in the same process).
+pub fn reset_stop() {
+    STOPPED.store(false, Ordering::SeqCst);
 }

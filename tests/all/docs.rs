@@ -192,3 +192,106 @@ fn anchors_are_github_s() {
         ["x.md#y", "#e", "g.md"]
     );
 }
+
+/// The README's commands (in code blocks, and in `code` spans that start with `tilebench `),
+/// in the order a reader meets them.
+fn readme_commands() -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string("README.md").unwrap();
+    let mut found: Vec<(usize, String)> = Vec::new();
+    let mut at = 0;
+    let mut fenced = false;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if fenced {
+            found.push((at, line.trim().trim_start_matches("$ ").to_string()));
+        }
+        at += line.len();
+    }
+    // Spans between backquotes outside the code blocks (which the split above left whole).
+    let mut offset = 0;
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 1 && part.starts_with("tilebench ") && !part.contains("```") {
+            found.push((
+                offset,
+                part.split_whitespace().collect::<Vec<_>>().join(" "),
+            ));
+        }
+        offset += part.len() + 1;
+    }
+    found.sort();
+    found
+        .into_iter()
+        .filter_map(|(_, line)| {
+            let line = line.split(" #").next().unwrap_or_default();
+            let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+            let start = match words.first().map(String::as_str) {
+                Some("tilebench") => 1,
+                Some("cargo") if words.get(1).is_some_and(|w| w == "run") => {
+                    words.iter().position(|w| w == "--")? + 1
+                }
+                _ => return None,
+            };
+            Some(words[start..].to_vec())
+        })
+        .collect()
+}
+
+/// Every README command runs as written from a fresh clone, in the order a reader meets them:
+/// each file or directory it reads (under inputs/, tests/ or results/) is in the checkout or
+/// written by an earlier command (`--out DIR`), and each file it writes (`-o FILE`, `--out
+/// DIR`) goes into a directory that is there by then (or that the command creates).
+#[test]
+fn every_readme_command_reads_and_writes_where_a_fresh_clone_has_room() {
+    let commands = readme_commands();
+    assert!(commands.len() > 10, "{commands:?}");
+    let mut written: Vec<String> = Vec::new();
+    let there = |p: &str, written: &[String]| {
+        std::path::Path::new(p).exists()
+            || written
+                .iter()
+                .any(|w| p == w || p.starts_with(&format!("{w}/")))
+    };
+    let mut bad = Vec::new();
+    for words in &commands {
+        let sub = words.first().map_or("", String::as_str);
+        let mut outs = Vec::new();
+        let mut skip_next = false;
+        for (i, w) in words.iter().enumerate() {
+            if skip_next {
+                skip_next = false;
+                continue;
+            }
+            if (w == "--out" || w == "-o") && i + 1 < words.len() {
+                outs.push(words[i + 1].clone());
+                skip_next = true;
+                continue;
+            }
+            let read = ["inputs/", "tests/", "results/"]
+                .iter()
+                .any(|d| w.starts_with(d));
+            if read && !there(w, &written) {
+                bad.push(format!(
+                    "`{}` reads {w}, which a fresh clone lacks",
+                    words.join(" ")
+                ));
+            }
+        }
+        for out in outs {
+            // run, merge and plot create their --out directory; other outputs are files.
+            let dir_made = matches!(sub, "run" | "merge" | "plot");
+            let parent = std::path::Path::new(&out)
+                .parent()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !dir_made && !parent.is_empty() && !there(&parent, &written) {
+                bad.push(format!(
+                    "`{}` writes {out} into {parent}, which does not exist by then",
+                    words.join(" ")
+                ));
+            }
+            written.push(out.trim_end_matches('/').to_string());
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -418,3 +418,37 @@ fn gen_refuses_what_it_cannot_do_with_a_reason() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// gen checks everything before it writes a byte: a depth no state has is refused with
+/// nothing on stdout (not a header-only file), and with -o, no file.
+#[test]
+fn gen_refuses_an_impossible_depth_before_writing_anything() {
+    let o = bin()
+        .args(["gen", "--size", "3x3", "--depth", "32", "-n", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("--depth 32: no 3x3 state is 32 moves from the goal; the deepest is 31 moves"),
+        "{err}"
+    );
+    let file = temp_dir("gen-depth").join("x.csv");
+    let o = bin()
+        .args(["gen", "--size", "3x3", "--depth", "32", "-o"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!file.exists());
+    // A depth that exists still works: the header, then the rows.
+    let o = run_ok(&["gen", "--size", "3x3", "--depth", "31", "-n", "2"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.starts_with("id,start,goal,expected_steps\n"), "{text}");
+    assert_eq!(text.lines().count(), 3);
+}

@@ -4,6 +4,7 @@
 //! or a bare `os error N`.
 
 use crate::common::*;
+use std::path::PathBuf;
 
 /// The words of Rust's Debug output that must never reach a user.
 fn rust_in(text: &str) -> Vec<&'static str> {
@@ -64,6 +65,8 @@ fn no_message_of_the_corpus_or_the_faults_is_rust_debug_output() {
         }
     }
     let under_file = format!("{f}/sub");
+    // Every run gets an --out here: a test never writes into the checkout.
+    let pdb_out = out("pdb-dir-a-file");
     let faults: Vec<Vec<&str>> = vec![
         vec!["run", "no-such-file.csv", "-q"],
         vec!["run", "tests", "-q"],
@@ -80,6 +83,9 @@ fn no_message_of_the_corpus_or_the_faults_is_rust_debug_output() {
             "pdb",
             "--pdb-dir",
             f,
+            "-q",
+            "--out",
+            &pdb_out,
         ],
         vec!["run", "inputs/seeds.csv", "--timeout", "NaN"],
         vec!["run", "inputs/seeds.csv", "--max-nodes", "-5"],
@@ -113,4 +119,516 @@ fn no_message_of_the_corpus_or_the_faults_is_rust_debug_output() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n\n"));
     assert!(commands.len() > 40, "{} commands", commands.len());
+}
+
+/// Two shards of one small run (`astar` and `bfs-hash` on inputs/per-depth.csv), made once.
+fn shards() -> &'static [std::path::PathBuf; 2] {
+    static SHARDS: std::sync::OnceLock<[std::path::PathBuf; 2]> = std::sync::OnceLock::new();
+    SHARDS.get_or_init(|| {
+        let dir = temp_dir("messages-shards");
+        [1, 2].map(|i| {
+            let out = dir.join(format!("s{i}"));
+            run_ok(&[
+                "run",
+                "inputs/per-depth.csv",
+                "-q",
+                "-s",
+                "astar,bfs-hash",
+                "--shard",
+                &format!("{i}/2"),
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            out
+        })
+    })
+}
+
+/// Copies of the two shards in a fresh directory, the first's `file` changed by `damage`.
+fn damaged_shards(name: &str, file: &str, damage: impl Fn(&str) -> String) -> Vec<PathBuf> {
+    let dir = temp_dir(name);
+    let copies: Vec<PathBuf> = shards()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let to = dir.join(format!("s{}", i + 1));
+            std::fs::create_dir_all(&to).unwrap();
+            for e in std::fs::read_dir(s).unwrap() {
+                let e = e.unwrap();
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+            to
+        })
+        .collect();
+    let path = copies[0].join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let changed = damage(&text);
+    assert_ne!(changed, text, "{name}: the damage changed nothing");
+    std::fs::write(&path, changed).unwrap();
+    copies
+}
+
+/// The lines of a file with line `i` (1-based) changed by `f`.
+fn edit_line(text: &str, i: usize, f: impl Fn(&str) -> String) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(n, l)| if n + 1 == i { f(l) } else { l.to_string() } + "\n")
+        .collect()
+}
+
+/// Every error path of `merge` with a damaged shard: exit 2, a sentence naming the file (and
+/// the line where there is one) and saying what to do, and `--out` left as it was found:
+/// absent when it was absent, empty when it was empty (a retry into it then succeeds).
+#[test]
+fn merge_refuses_a_damaged_shard_and_leaves_out_as_it_was() {
+    let cases_col = |name: &str| {
+        tilebench::report::cases_csv::COLUMNS
+            .iter()
+            .position(|c| *c == name)
+            .unwrap()
+    };
+    fn set_cell(line: &str, col: usize, v: &str) -> String {
+        let mut cells: Vec<&str> = line.split(',').collect();
+        cells[col] = v;
+        cells.join(",")
+    }
+    let (steps, latency, status) = (
+        cases_col("steps"),
+        cases_col("latency_ns"),
+        cases_col("status"),
+    );
+    type Damage = Box<dyn Fn(&str) -> String>;
+    let faults: Vec<(&str, &str, Damage, &str)> = vec![
+        (
+            "hlog",
+            "latency.hlog",
+            Box::new(|t: &str| t.to_string() + "not an interval\n"),
+            "latency.hlog: line",
+        ),
+        (
+            "nan",
+            "cases.csv",
+            Box::new(move |t: &str| edit_line(t, 8, |l| set_cell(l, latency, "NaN"))),
+            "cases.csv:8: column `latency_ns`: `NaN`",
+        ),
+        (
+            "banana",
+            "cases.csv",
+            Box::new(move |t: &str| edit_line(t, 5, |l| set_cell(l, status, "banana"))),
+            "cases.csv:5: column `status`: `banana` is not a status",
+        ),
+        (
+            "steps",
+            "cases.csv",
+            Box::new(move |t: &str| {
+                edit_line(t, 40, |l| {
+                    let s: i64 = l.split(',').nth(steps).unwrap().parse().unwrap();
+                    set_cell(l, steps, &(s + 2).to_string())
+                })
+            }),
+            "the rows are not those the run wrote",
+        ),
+        (
+            "reordered",
+            "cases.csv",
+            Box::new(|t: &str| {
+                // Swap the second case's two rows with the third's.
+                let mut lines: Vec<&str> = t.lines().collect();
+                lines.swap(3, 5);
+                lines.swap(4, 6);
+                lines.join("\n") + "\n"
+            }),
+            "cases.csv:6: a row of line 4 of `inputs/per-depth.csv` out of place",
+        ),
+        (
+            "deleted",
+            "cases.csv",
+            Box::new(|t: &str| {
+                t.lines()
+                    .enumerate()
+                    .filter(|(n, _)| *n != 11 && *n != 12)
+                    .map(|(_, l)| l.to_string() + "\n")
+                    .collect()
+            }),
+            "rows were deleted",
+        ),
+        (
+            "truncated",
+            "cases.csv",
+            Box::new(|t: &str| {
+                let cut = t.lines().take(20).collect::<Vec<_>>().join("\n");
+                cut[..cut.len() - 30].to_string() + "\n"
+            }),
+            "cases.csv:20: the row has",
+        ),
+        (
+            "summary",
+            "summary.csv",
+            Box::new(|t: &str| {
+                let head: Vec<&str> = t.lines().next().unwrap().split(',').collect();
+                let wall = head.iter().position(|c| *c == "wall_s").unwrap();
+                edit_line(t, 2, |l| set_cell(l, wall, "NaN"))
+            }),
+            "wall_s is `NaN`",
+        ),
+        (
+            "runjson",
+            "run.json",
+            Box::new(|t: &str| t.replacen("\"strategies\"", "\"strategies\" 7", 1)),
+            "run.json:",
+        ),
+    ];
+    for (name, file, damage, want) in faults {
+        let dirs = damaged_shards(&format!("merge-{name}"), file, damage);
+        let parent = dirs[0].parent().unwrap().to_path_buf();
+        for (out, existed) in [(parent.join("absent"), false), (parent.join("empty"), true)] {
+            if existed {
+                std::fs::create_dir_all(&out).unwrap();
+            }
+            let o = bin()
+                .arg("merge")
+                .args(&dirs)
+                .arg("--out")
+                .arg(&out)
+                .arg("-q")
+                .output()
+                .unwrap();
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert!(err.contains(want), "{name}: wanted {want:?} in {err}");
+            assert!(
+                err.contains(&dirs[0].display().to_string()),
+                "{name}: {err}"
+            );
+            assert!(err.contains("rerun that shard"), "{name}: {err}");
+            assert!(rust_in(&err).is_empty(), "{name}: {err}");
+            assert!(!err.contains("CSV error"), "{name}: {err}");
+            if existed {
+                let left: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+                assert!(
+                    left.is_empty(),
+                    "{name}: {left:?} left in {}",
+                    out.display()
+                );
+            } else {
+                assert!(!out.exists(), "{name}: {} was left", out.display());
+            }
+        }
+        // Mended, the merge into the same --out succeeds.
+        for (s, good) in dirs.iter().zip(shards()) {
+            std::fs::copy(good.join(file), s.join(file)).unwrap();
+        }
+        let o = bin()
+            .arg("merge")
+            .args(&dirs)
+            .arg("--out")
+            .arg(parent.join("empty"))
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+}
+
+/// A finished run of astar and bfs-hash on inputs/per-depth.csv in a fresh directory
+/// (`extra` added to the command).
+fn verified_run(name: &str, extra: &[&str]) -> PathBuf {
+    let out = temp_dir(name).join("run");
+    let mut a = vec![
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    a.extend_from_slice(extra);
+    run_ok(&a);
+    out
+}
+
+fn verify(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let o = bin().arg("verify").args(args).output().unwrap();
+    let err = stderr(&o);
+    assert!(rust_in(&err).is_empty(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    (o.status.code(), err)
+}
+
+/// verify fails closed: a run made without --paths is verified for what can be, says how
+/// many paths were replayed and why not, and exits 1 unless --no-paths accepts it.
+#[test]
+fn verify_of_a_run_without_paths_says_so_and_fails_unless_accepted() {
+    let run = verified_run("verify-no-paths", &[]);
+    let (code, err) = verify(&[run.as_os_str()]);
+    // The 6 replayed are the 0-move answers (start = goal): an empty path.
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("verify: ok, 6 of 192 paths replayed (the run was made without --paths)"),
+        "{err}"
+    );
+    assert!(!err.lines().any(|l| l == "verify: ok"), "{err}");
+    let (code, err) = verify(&[run.as_os_str(), "--no-paths".as_ref()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("6 of 192 paths replayed"), "{err}");
+}
+
+/// Every error path of verify, each a sentence naming the file (the line and column where
+/// there is one) and saying what to do: rows deleted, duplicated or moved (against run.json),
+/// a cases.csv without its run.json, an unknown status, a truncated row, a damaged run.json,
+/// a path that does not exist.
+#[test]
+fn verify_names_each_fault_and_fails_closed() {
+    let good = verified_run("verify-faults", &["--paths"]);
+    let (code, err) = verify(&[good.as_os_str()]);
+    assert_eq!(
+        (code, err.lines().last()),
+        (Some(0), Some("verify: ok")),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(good.join("cases.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let status = tilebench::report::cases_csv::COLUMNS
+        .iter()
+        .position(|c| *c == "status")
+        .unwrap();
+    let with = |skip: &[usize], extra: &[(usize, String)]| -> String {
+        let mut out = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            if !skip.contains(&i) {
+                out += &format!("{l}\n");
+            }
+            for (at, e) in extra {
+                if *at == i {
+                    out += &format!("{e}\n");
+                }
+            }
+        }
+        out
+    };
+    let mut banana: Vec<String> = lines[7].split(',').map(String::from).collect();
+    banana[status] = "banana".into();
+    let cases: Vec<(&str, String, &str, i32, &str)> = vec![
+        // (name, cases.csv, run.json, exit code, wanted)
+        (
+            "deleted",
+            with(&[21, 22], &[]),
+            "",
+            1,
+            "190 rows, but run.json's 96 cases × 2 solvers make 192: rows were deleted",
+        ),
+        (
+            "duplicated",
+            with(&[], &[(30, lines[30].to_string())]),
+            "",
+            1,
+            "cases.csv:32: a row of `bfs-hash` where `astar`'s belongs",
+        ),
+        (
+            "banana",
+            with(&[7], &[(6, banana.join(","))]),
+            "",
+            2,
+            "cases.csv:8: column `status`: `banana` is not a status",
+        ),
+        (
+            "truncated",
+            with(&[], &[])
+                .lines()
+                .take(20)
+                .collect::<Vec<_>>()
+                .join("\n")[..]
+                .rsplit_once(',')
+                .unwrap()
+                .0
+                .to_string()
+                + "\n",
+            "",
+            2,
+            "cases.csv:20:",
+        ),
+        (
+            "runjson",
+            text.clone(),
+            "{\"strategies\": 7}",
+            2,
+            "run.json:1:16: not a tilebench run.json",
+        ),
+        ("bare", text.clone(), "-", 1, "there is no run.json beside"),
+    ];
+    for (name, csv, json, want_code, want) in cases {
+        let dir = temp_dir(&format!("verify-{name}"));
+        std::fs::write(dir.join("cases.csv"), &csv).unwrap();
+        match json {
+            "" => drop(std::fs::copy(good.join("run.json"), dir.join("run.json")).unwrap()),
+            "-" => {}
+            j => std::fs::write(dir.join("run.json"), j).unwrap(),
+        }
+        let (code, err) = verify(&[dir.as_os_str()]);
+        assert_eq!(code, Some(want_code), "{name}: {err}");
+        assert!(err.contains(want), "{name}: wanted {want:?} in {err}");
+        assert!(err.contains(&dir.display().to_string()), "{name}: {err}");
+        assert!(!err.lines().any(|l| l == "verify: ok"), "{name}: {err}");
+    }
+    // A value edited in place (the row count and order intact): the checksum catches it.
+    let edited = temp_dir("verify-edited");
+    let latency = tilebench::report::cases_csv::COLUMNS
+        .iter()
+        .position(|c| *c == "latency_ns")
+        .unwrap();
+    let mut row: Vec<String> = lines[40].split(',').map(String::from).collect();
+    row[latency] = (row[latency].parse::<u64>().unwrap() + 1).to_string();
+    std::fs::write(
+        edited.join("cases.csv"),
+        with(&[40], &[(39, row.join(","))]),
+    )
+    .unwrap();
+    std::fs::copy(good.join("run.json"), edited.join("run.json")).unwrap();
+    let (code, err) = verify(&[edited.as_os_str()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the file is not the one the run wrote"),
+        "{err}"
+    );
+
+    let (code, err) = verify(&["/nonexistent".as_ref()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("/nonexistent: no such file or directory; give the results directory"),
+        "{err}"
+    );
+}
+
+/// `--pdb-partition`'s messages: a size too large to read is out of range (not "not a
+/// partition"), and the example given is one for the run's boards (not 6-6-3 on 3x3).
+#[test]
+fn partition_messages_fit_the_boards() {
+    let run = |partition: &str| {
+        let o = bin()
+            .args([
+                "run",
+                "inputs/seeds.csv",
+                "-q",
+                "-s",
+                "astar",
+                "--heuristic",
+                "pdb",
+            ])
+            .args(["--pdb-partition", partition, "--out"])
+            .arg(temp_dir("partition-messages").join("run"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let err = run("99999999999999999999-1");
+    assert!(
+        err.contains(
+            "a group of 99999999999999999999 tiles is out of range: a 3x3 board has 8 tiles"
+        ),
+        "{err}"
+    );
+    let err = run("six-two");
+    assert!(
+        err.contains("`six-two` is not a partition: write the group sizes of a 3x3 board"),
+        "{err}"
+    );
+    for e in [&run("99999999999999999999-1"), &err] {
+        assert!(!e.contains("6-6-3"), "{e}");
+    }
+}
+
+/// A run killed after its first results, for the resume messages (its command and `--out`).
+fn killed_run(name: &str) -> (Vec<String>, PathBuf) {
+    use std::os::unix::process::ExitStatusExt;
+    let out = temp_dir(name).join("run");
+    let args: Vec<String> = [
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--threads",
+        "1",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([out.display().to_string()])
+    .collect();
+    let o = bin()
+        .args(&args)
+        .env("TILEBENCH_CRASH_AT", "pass-ended:1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
+    (args, out)
+}
+
+/// A resume refused for a changed option says "not set" for an option not given (not
+/// JSON's `null`); a junk journal-passes.csv (it holds only times) does not refuse the
+/// resume: it is started again, with a notice saying what was lost.
+#[test]
+fn resume_messages_say_what_to_do() {
+    let (args, out) = killed_run("resume-messages");
+    let o = bin()
+        .args(&args)
+        .args(["--max-nodes", "1000000", "--resume"])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--max-nodes: `1000000` now, not set when started"),
+        "{err}"
+    );
+    assert!(rust_in(&err).is_empty() && !err.contains("null"), "{err}");
+
+    let passes = out.join("journal-passes.csv");
+    std::fs::write(&passes, "garbage,lines\n1,2,3\n").unwrap();
+    let o = bin().args(&args).arg("--resume").output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("{}", passes.display())), "{err}");
+    assert!(
+        err.contains(
+            "holds only the earlier sessions' times, not results, so it was started again"
+        ),
+        "{err}"
+    );
+    assert!(out.join("cases.csv").is_file());
+    let v = bin()
+        .arg("verify")
+        .arg(&out)
+        .arg("--no-paths")
+        .output()
+        .unwrap();
+    assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
+}
+
+/// run's closing line: "1 strategy" (not "1 strategies"), and the whole run's wall time
+/// beside the time spent solving (which is part of it).
+#[test]
+fn runs_closing_line_gives_whole_and_solving_time() {
+    let out = temp_dir("closing-line").join("run");
+    let o = run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    let line = err
+        .lines()
+        .find(|l| l.contains("96 cases × 1 strategy on "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let (_, rest) = line.split_once(" threads in ").unwrap();
+    let (whole, rest) = rest.split_once(" s (").unwrap();
+    let (solving, _) = rest.split_once(" s of it solving); results in ").unwrap();
+    let (whole, solving): (f64, f64) = (whole.parse().unwrap(), solving.parse().unwrap());
+    assert!(whole >= solving && solving >= 0.0, "{line}");
 }

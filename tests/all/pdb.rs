@@ -300,7 +300,8 @@ fn plain_table(
     table
 }
 
-use crate::common::{bin, stderr, temp_dir};
+use crate::common::{bin, run_bounded, run_ok, stderr, temp_dir};
+use std::time::Duration;
 
 /// `tilebench pdb build` with these arguments: its exit code and stderr.
 fn pdb_build(args: &[&str]) -> (i32, String) {
@@ -1093,4 +1094,56 @@ fn pdb_build_takes_a_square_goal_s_shape_without_size() {
     let (code, err) = pdb_build(&["--goal", "1 2 3 4 5 6 7 8 9 10 11 x", "--pdb-dir", d]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--size"), "{err}");
+}
+
+/// A FIFO where a table file should be is refused before it is opened (opening it would wait
+/// for a writer forever): `pdb verify` reports it in a sentence, `run` rebuilds the table over
+/// it; neither hangs.
+#[test]
+fn a_fifo_in_place_of_a_table_is_refused_not_waited_on() {
+    let dir = temp_dir("pdb-fifo");
+    let d = dir.to_str().unwrap();
+    let args = ["--size", "3x3", "--pdb-partition", "4-4", "--pdb-dir", d];
+    run_ok(&[&["pdb", "build"][..], &args].concat());
+    let table = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .unwrap();
+    std::fs::remove_file(&table).unwrap();
+    let c = std::ffi::CString::new(table.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let limit = Duration::from_secs(20);
+    let verify = run_bounded(&[&["pdb", "verify"][..], &args].concat(), 1 << 16, limit);
+    assert!(!verify.timed_out, "pdb verify waited on the FIFO");
+    assert_eq!(verify.status.code(), Some(1), "{}", verify.stderr);
+    assert!(
+        verify
+            .stderr
+            .contains("it is a named pipe (FIFO), not a table file"),
+        "{}",
+        verify.stderr
+    );
+    let run = run_bounded(
+        &[
+            &[
+                "run",
+                "inputs/seeds.csv",
+                "-q",
+                "-s",
+                "astar",
+                "--heuristic",
+                "pdb",
+            ][..],
+            &args[2..],
+            &["--out", dir.join("run").to_str().unwrap()],
+        ]
+        .concat(),
+        1 << 16,
+        limit,
+    );
+    assert!(!run.timed_out, "run waited on the FIFO");
+    assert!(run.status.success(), "{}", run.stderr);
+    assert!(run.stderr.contains("named pipe (FIFO)"), "{}", run.stderr);
+    assert!(std::fs::metadata(&table).unwrap().is_file());
 }

@@ -485,6 +485,18 @@ fn three_shards_merge_into_the_single_run() {
         serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).unwrap()).unwrap();
     assert!(json.get("shard").is_none());
     assert_eq!(json["merged_from"].as_array().unwrap().len(), 3);
+    // Each run.json holds its cases.csv's checksum (merge checks the shards' against theirs).
+    for d in shards.iter().chain([&merged, &whole]) {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
+        let bytes = std::fs::read(d.join("cases.csv")).unwrap();
+        assert_eq!(
+            json["cases_fnv1a64"].as_str(),
+            Some(tilebench::util::fnv1a64(&bytes).as_str()),
+            "{}",
+            d.display()
+        );
+    }
     // verify accepts the merged run.
     let o = bin().arg("verify").arg(&merged).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
@@ -564,4 +576,140 @@ fn strategies_take_turns_a_block_at_a_time_and_a_kill_between_blocks_resumes() {
     for r in &rows {
         assert!(r[wall].parse::<f64>().unwrap() > 0.0, "{r:?}");
     }
+}
+
+/// A run of `bfs-hash` on the first case of korf100 (57 moves: breadth-first search runs on
+/// for minutes toward gigabytes), started in `out`, with stderr read line by line as it comes,
+/// each line with the time it came. Returns once the run has created its directory (it is
+/// then solving).
+fn long_bfs_run(
+    out: &Path,
+) -> (
+    Child,
+    std::sync::mpsc::Receiver<(std::time::Instant, String)>,
+) {
+    use std::io::BufRead;
+    let data = out.with_extension("csv");
+    let text = std::fs::read_to_string("inputs/korf100.csv").unwrap();
+    std::fs::write(
+        &data,
+        text.lines().take(2).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
+    let mut child = bin()
+        .args([
+            "run",
+            data.to_str().unwrap(),
+            "-s",
+            "bfs-hash",
+            "-q",
+            "--out",
+        ])
+        .arg(out)
+        .args(["--max-states", "30000000"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(err).lines() {
+            let Ok(line) = line else { return };
+            if tx.send((std::time::Instant::now(), line)).is_err() {
+                return;
+            }
+        }
+    });
+    for _ in 0..200 {
+        if out.join("manifest.json").exists() {
+            std::thread::sleep(Duration::from_millis(300));
+            return (child, rx);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the run did not start in 10 s");
+}
+
+/// Waits up to `within` for the child to exit; kills it if it does not.
+fn exits_within(child: &mut Child, within: Duration) -> Option<std::process::ExitStatus> {
+    let t = std::time::Instant::now();
+    while t.elapsed() < within {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Ctrl-C during a long in-process case is answered at once: one line within 0.5 s saying
+/// what is finishing, that a second Ctrl-C stops now, and the resume command; the search stops
+/// at its next budget check and the run exits 130 within 2 s, the case left for --resume
+/// (not recorded as a `limit`).
+#[test]
+fn ctrl_c_during_a_long_case_is_answered_at_once() {
+    let out = temp_dir("ctrl-c-long").join("run");
+    let (mut child, lines) = long_bfs_run(&out);
+    let sent = std::time::Instant::now();
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let (at, first) = lines
+        .recv_timeout(Duration::from_secs(2))
+        .map_err(|_| exits_within(&mut child, Duration::ZERO))
+        .expect("no line after the first Ctrl-C");
+    let first = if first.is_empty() {
+        lines.recv_timeout(Duration::from_secs(2)).unwrap().1
+    } else {
+        first
+    };
+    assert!(at - sent < Duration::from_millis(500), "{:?}", at - sent);
+    assert!(first.contains("stopping"), "{first}");
+    assert!(
+        first.contains("press Ctrl-C again to stop at once"),
+        "{first}"
+    );
+    let status = exits_within(&mut child, Duration::from_secs(2));
+    assert_eq!(status.and_then(|s| s.code()), Some(130), "{first}");
+    let rest: Vec<String> = lines.try_iter().map(|(_, l)| l).collect();
+    let resume = format!("--out {} --max-states 30000000 --resume", out.display());
+    let said = rest.join("\n");
+    assert!(said.contains(&resume), "{first}\n{said}");
+    // The case cut short is not recorded: the journal holds nothing.
+    assert_eq!(journal_lines(&out), 0);
+}
+
+/// A second Ctrl-C stops at once, and prints the resume command (written by the handler).
+#[test]
+fn a_second_ctrl_c_stops_at_once_and_says_how_to_resume() {
+    let out = temp_dir("ctrl-c-twice").join("run");
+    let (mut child, lines) = long_bfs_run(&out);
+    let pid = child.id() as i32;
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    // The second once the first is answered (two signals sent together are one).
+    let mut said = Vec::new();
+    while !said.iter().any(|l: &String| l.contains("stopping")) {
+        said.push(lines.recv_timeout(Duration::from_secs(2)).unwrap().1);
+    }
+    // Frozen at once (the run would otherwise end in a few tens of ms), the second Ctrl-C is
+    // pending when it goes on, and comes before it can finish.
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    unsafe { libc::kill(pid, libc::SIGCONT) };
+    let status = exits_within(&mut child, Duration::from_secs(2));
+    assert_eq!(status.and_then(|s| s.code()), Some(130));
+    std::thread::sleep(Duration::from_millis(100));
+    said.extend(lines.try_iter().map(|(_, l)| l));
+    let said = said.join("\n");
+    assert!(said.contains("stopped at once"), "{said}");
+    assert!(
+        said.contains(&format!(
+            "--out {} --max-states 30000000 --resume",
+            out.display()
+        )),
+        "{said}"
+    );
 }

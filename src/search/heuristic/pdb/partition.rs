@@ -37,12 +37,24 @@ impl Partition {
     /// Text that is not sizes separated by `-`, a group of 0, sizes that do not add up to the
     /// shape's tiles (cells − 1), or a group with more than [`MAX_PLACEMENTS`] placements.
     pub fn parse(s: &str, shape: Shape) -> Result<Partition, String> {
+        let (tiles, example) = (shape.cells() - 1, Partition::default_for(shape).name());
         let sizes: Vec<usize> = s
             .split('-')
-            .map(|p| p.trim().parse::<usize>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| format!("`{s}` is not a partition; write group sizes like 6-6-3"))?;
-        let (tiles, example) = (shape.cells() - 1, Partition::default_for(shape).name());
+            .map(|p| {
+                let p = p.trim();
+                p.parse::<usize>().map_err(|e| match e.kind() {
+                    std::num::IntErrorKind::PosOverflow => format!(
+                        "partition {s}: a group of {p} tiles is out of range: a {shape} board has \
+                         {tiles} tiles (the blank is in no group); give group sizes that add up \
+                         to {tiles}, e.g. {example}"
+                    ),
+                    _ => format!(
+                        "`{s}` is not a partition: write the group sizes of a {shape} board \
+                         separated by `-`, adding up to its {tiles} tiles, e.g. {example}"
+                    ),
+                })
+            })
+            .collect::<Result<_, _>>()?;
         if sizes.contains(&0) {
             return Err(format!(
                 "partition {s} has a group of 0 tiles: the sizes say how many tiles each group \

@@ -258,11 +258,12 @@ pub fn open(
     full: bool,
 ) -> Result<(PatternTable, Checked), String> {
     let reason = |e: std::io::Error| crate::util::io_reason(&e);
-    let file = std::fs::File::open(path).map_err(reason)?;
+    // Looked at before it is opened: opening a FIFO waits for a writer, forever.
+    not_a_table_file(&std::fs::metadata(path).map_err(reason)?)?;
+    let file = open_without_waiting(path).map_err(reason)?;
     let meta = file.metadata().map_err(reason)?;
-    if meta.is_dir() {
-        return Err(in_the_way("it"));
-    }
+    // Again on what was opened: the path may have changed in between.
+    not_a_table_file(&meta)?;
     let bytes = meta.len();
     if bytes == 0 {
         return Err("the file is empty (0 bytes), probably left by an interrupted write".into());
@@ -440,6 +441,50 @@ fn forget_cached_pages(path: &Path) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = path;
+}
+
+/// Why what is at a table's path, when it is not a regular file (a directory, a FIFO, a
+/// socket, a device), cannot be used, and what to do.
+fn not_a_table_file(meta: &std::fs::Metadata) -> Result<(), String> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    if meta.is_dir() {
+        return Err(in_the_way("it"));
+    }
+    #[cfg(unix)]
+    let kind = {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            "a named pipe (FIFO)"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_block_device() || t.is_char_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        }
+    };
+    #[cfg(not(unix))]
+    let kind = "not a regular file";
+    Err(format!(
+        "it is {kind}, not a table file (tilebench reads a table only from a regular file it \
+         wrote); remove it (`rm`) so the table can be built and cached there"
+    ))
+}
+
+/// Opens a file for reading without waiting on it (`O_NONBLOCK`: a FIFO put there after it
+/// was looked at is opened, not waited on, and then refused).
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// Why a directory at a table's path cannot be used, and what to do.

@@ -1,0 +1,678 @@
+//! `merge`: the outputs of `run --shard I/N` runs, put back together into the run they split,
+//! all or nothing.
+//!
+//! The shards must be finished runs of one split: the same tilebench version, inputs (path
+//! and checksum), strategies and options, the same N, every index from 1 to N exactly once.
+//! Every shard is read and checked before anything is written: its cases.csv row by row (the
+//! columns, every value, one row per case × strategy, the strategies in order, the cases in
+//! input order, and the whole file against the checksum its run.json holds), its summary.csv
+//! and its latency.hlog. The merged files are then written into a hidden directory inside
+//! `--out` and renamed into place once all are written; on any failure `--out` is left as it
+//! was found (a directory the merge created is removed).
+//!
+//! cases.csv is the shards' rows interleaved back into input order (case i is in shard
+//! i mod N + 1), copied field for field; the latency histograms are the shards' exact
+//! histograms (read back from latency.hlog) added together; summary.csv is computed again
+//! from those, with `wall_s` the sum of the shards' pass times (so `cases_per_s` is the rate
+//! of one machine like theirs).
+
+use super::journal;
+use super::rundir::{RunDir, LOCK};
+use super::shard::Shard;
+use crate::report::cases_csv::{unreadable_row, CaseRow, COLUMNS};
+use crate::report::run_json::RunInfo;
+use crate::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
+use crate::report::{hgrm, new_histogram, RunReport};
+use crate::util::{atomic_write, io_reason, Hashed};
+use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// What to do about a shard that is refused.
+const RERUN: &str = "rerun that shard (`tilebench run … --shard I/N --force`) and merge again";
+
+/// A merge done: where, and what it holds.
+#[derive(Debug)]
+pub struct Merged {
+    /// The merged run's directory (`--out`).
+    pub dir: PathBuf,
+    /// N, the number of shards.
+    pub shards: u32,
+    /// The cases of the whole run.
+    pub cases: usize,
+    /// The merged summaries, one per strategy.
+    pub summaries: Vec<StrategySummary>,
+}
+
+/// One shard's output directory.
+struct Part {
+    dir: PathBuf,
+    info: RunInfo,
+    shard: Shard,
+}
+
+/// Merges the shards in the directories `shards` into `out` (`force`: over an earlier run
+/// there); `command` is recorded in the merged run.json.
+///
+/// # Errors
+/// A shard is missing, repeated, of another run, unfinished or damaged (each message names
+/// the file, and the line where there is one, and says what to do), or `out` cannot be
+/// written. Nothing is left in `out` then.
+pub fn merge(
+    shards: &[PathBuf],
+    out: &Path,
+    force: bool,
+    command: Vec<String>,
+) -> Result<Merged, String> {
+    let started = SystemTime::now();
+    let mut parts = shards
+        .iter()
+        .map(|d| read_part(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    if parts.is_empty() {
+        return Err("no shard given: pass the output directory of every shard".into());
+    }
+    check_one_run(&parts)?;
+    let n = check_every_shard(&mut parts)?;
+
+    let info = parts[0].info.clone();
+    let names = info.strategies.clone();
+    let total: usize = info.inputs.iter().map(|f| f.rows).sum();
+    let grid = Grid {
+        total,
+        n,
+        k: names.len(),
+    };
+    // Everything is read and checked before anything is written.
+    for p in &parts {
+        check_rows(p, &info, grid)?;
+    }
+    let measures = add_measures(&parts, &names, &info.prepare_s)?;
+
+    let staged = Staged::open(out, force, started)?;
+    let written = write(&staged.tmp, &parts, grid, measures, command, started);
+    let summaries = match written {
+        Ok(s) => s,
+        Err(e) => {
+            staged.abandon();
+            return Err(e);
+        }
+    };
+    staged.commit()?;
+    Ok(Merged {
+        dir: out.to_path_buf(),
+        shards: n,
+        cases: total,
+        summaries,
+    })
+}
+
+/// Writes the merged files into `dir`; returns the summaries.
+fn write(
+    dir: &Path,
+    parts: &[Part],
+    grid: Grid,
+    measures: Measures,
+    command: Vec<String>,
+    started: SystemTime,
+) -> Result<Vec<StrategySummary>, String> {
+    let info = &parts[0].info;
+    let names = &info.strategies;
+    let (tallies, checksum) = write_cases(dir, parts, grid)?;
+    let Measures {
+        histograms,
+        wall,
+        prepare,
+    } = measures;
+    let summaries: Vec<StrategySummary> = names
+        .iter()
+        .zip(&histograms)
+        .zip(&tallies)
+        .zip(&wall)
+        .map(|(((s, h), t), &w)| t.summary(s, h, w))
+        .collect();
+    let report = RunReport {
+        strategies: names.clone(),
+        histograms,
+        summaries,
+    };
+    let merged = RunInfo {
+        command,
+        wall_s: parts.iter().map(|p| p.info.wall_s).sum(),
+        prepare_s: prepare,
+        shard: None,
+        sessions: None,
+        merged_from: parts.iter().map(|p| p.dir.display().to_string()).collect(),
+        solver_facts: Default::default(),
+        cases_fnv1a64: Some(checksum),
+        ..info.clone()
+    };
+    crate::report::write_run_files(dir, &report, &wall, started, &merged)?;
+    Ok(report.summaries)
+}
+
+/// The output directory while the merge is written: the files go into a hidden directory
+/// inside it (`tmp`), renamed into place by [`Staged::commit`]; [`Staged::abandon`] leaves the
+/// directory as it was found.
+struct Staged {
+    out: RunDir,
+    tmp: PathBuf,
+    /// The merge created the directory.
+    created: bool,
+    /// The merge created its lock file.
+    locked_new: bool,
+}
+
+impl Staged {
+    fn open(out: &Path, force: bool, started: SystemTime) -> Result<Staged, String> {
+        let created = !out.exists();
+        let locked_new = !out.join(LOCK).exists();
+        let undo = || {
+            if locked_new {
+                let _ = std::fs::remove_file(out.join(LOCK));
+            }
+            if created {
+                let _ = std::fs::remove_dir(out);
+            }
+        };
+        let dir = RunDir::make(Some(out), force, started).inspect_err(|_| undo())?;
+        let tmp = out.join(format!(".merge-{}", std::process::id()));
+        let staged = Staged {
+            out: dir,
+            tmp,
+            created,
+            locked_new,
+        };
+        if let Err(e) = std::fs::create_dir_all(&staged.tmp) {
+            let why = format!(
+                "cannot create {}: {}; choose an --out you can write",
+                staged.tmp.display(),
+                io_reason(&e)
+            );
+            staged.abandon();
+            return Err(why);
+        }
+        Ok(staged)
+    }
+
+    /// Moves the written files into place.
+    fn commit(self) -> Result<(), String> {
+        let moved = (|| -> std::io::Result<()> {
+            let mut names: Vec<_> = std::fs::read_dir(&self.tmp)?
+                .map(|e| e.map(|e| e.file_name()))
+                .collect::<std::io::Result<_>>()?;
+            // run.json last: a directory with run.json holds the whole run.
+            names.sort_by_key(|n| n == "run.json");
+            for name in names {
+                std::fs::rename(self.tmp.join(&name), self.out.join(&name.to_string_lossy()))?;
+            }
+            std::fs::remove_dir(&self.tmp)?;
+            File::open(self.out.path())?.sync_all()
+        })();
+        moved.map_err(|e| {
+            format!(
+                "cannot move the merged files into {}: {}",
+                self.out.path().display(),
+                io_reason(&e)
+            )
+        })
+    }
+
+    /// Removes what the merge wrote, and the directory if the merge created it.
+    fn abandon(self) {
+        let _ = std::fs::remove_dir_all(&self.tmp);
+        let out = self.out.path().to_path_buf();
+        if self.locked_new {
+            let _ = std::fs::remove_file(out.join(LOCK));
+        }
+        drop(self.out);
+        if self.created {
+            let _ = std::fs::remove_dir(&out);
+        }
+    }
+}
+
+/// Checks that the parts are shards of one run: the same identity and the same N.
+fn check_one_run(parts: &[Part]) -> Result<(), String> {
+    let first = &parts[0];
+    for p in &parts[1..] {
+        let diffs = p.info.differences(
+            &first.info,
+            (
+                &format!("in {}", p.dir.display()),
+                &format!("in {}", first.dir.display()),
+            ),
+        );
+        if !diffs.is_empty() {
+            return Err(format!(
+                "{} and {} are not shards of one run:\n  {}\nmerge only the shards of one \
+                 `run --shard I/N` split (same tilebench, inputs, strategies and options)",
+                p.dir.display(),
+                first.dir.display(),
+                diffs.join("\n  ")
+            ));
+        }
+        if p.shard.count != first.shard.count {
+            return Err(format!(
+                "{} is shard {} but {} is shard {}: shards of one split have the same N",
+                p.dir.display(),
+                p.shard,
+                first.dir.display(),
+                first.shard
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Sorts the parts by shard index and checks that each index from 1 to N is there once;
+/// returns N.
+fn check_every_shard(parts: &mut [Part]) -> Result<u32, String> {
+    let n = parts[0].shard.count;
+    parts.sort_by_key(|p| p.shard.index);
+    for w in parts.windows(2) {
+        if w[0].shard == w[1].shard {
+            return Err(format!(
+                "{} and {} are both shard {}: pass each shard once",
+                w[0].dir.display(),
+                w[1].dir.display(),
+                w[0].shard
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|i| !parts.iter().any(|p| p.shard.index == *i))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard(s) {} missing: pass the output directory of every shard of the split \
+             (run them with `tilebench run … --shard I/{n}`)",
+            missing.join(", ")
+        ));
+    }
+    Ok(n)
+}
+
+/// How the split's rows are laid out: `total` cases over `n` shards, `k` rows (strategies)
+/// a case.
+#[derive(Clone, Copy)]
+struct Grid {
+    total: usize,
+    n: u32,
+    k: usize,
+}
+
+/// A shard's cases.csv, read once from its start, its bytes hashed as they are read.
+struct ShardRows {
+    path: PathBuf,
+    reader: csv::Reader<Hashed<File>>,
+    header: csv::StringRecord,
+    record: csv::StringRecord,
+}
+
+impl ShardRows {
+    /// Opens `p`'s cases.csv and checks its header.
+    fn open(p: &Part) -> Result<ShardRows, String> {
+        let path = p.dir.join("cases.csv");
+        let file = File::open(&path).map_err(|e| {
+            format!(
+                "cannot read {}: {}; merge takes the output directories of finished \
+                 `tilebench run --shard I/N` runs",
+                path.display(),
+                io_reason(&e)
+            )
+        })?;
+        let mut reader = csv::Reader::from_reader(Hashed::new(file));
+        let header = reader
+            .headers()
+            .map_err(|e| format!("{}:1: {}; {RERUN}", path.display(), csv_reason(&e)))?
+            .clone();
+        if header.is_empty() {
+            return Err(format!(
+                "{} is empty (no header line): the shard did not finish writing it; {RERUN}",
+                path.display()
+            ));
+        }
+        if header.iter().ne(COLUMNS.iter().copied()) {
+            return Err(format!(
+                "{}:1: the columns are not those of this tilebench's cases.csv (`{},…`): the \
+                 file was edited, or written by another version; {RERUN}",
+                path.display(),
+                COLUMNS[..4].join(",")
+            ));
+        }
+        Ok(ShardRows {
+            path,
+            reader,
+            header,
+            record: csv::StringRecord::new(),
+        })
+    }
+
+    /// The next row, or `None` at the end of the file.
+    fn next(&mut self) -> Result<Option<CaseRow>, String> {
+        let more = self.reader.read_record(&mut self.record).map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            format!(
+                "{}:{line}: {}; the file is damaged: {RERUN}",
+                self.path.display(),
+                csv_reason(&e)
+            )
+        })?;
+        if !more {
+            return Ok(None);
+        }
+        let row = self
+            .record
+            .deserialize(Some(&self.header))
+            .map_err(|e| unreadable_row(&self.path, &self.header, &self.record, &e, RERUN))?;
+        Ok(Some(row))
+    }
+
+    /// The line of the row last read.
+    fn line(&self) -> u64 {
+        self.record.position().map_or(0, |p| p.line())
+    }
+
+    /// Reads to the end and checks the file's bytes against `want` (run.json's checksum).
+    fn check_sum(mut self, want: &str, extra: &str) -> Result<(), String> {
+        if self.next()?.is_some() {
+            return Err(format!(
+                "{}:{}: a row past the last case of the shard{extra}; {RERUN}",
+                self.path.display(),
+                self.line()
+            ));
+        }
+        let got = self.reader.get_ref().hash.hex();
+        if got != want {
+            return Err(format!(
+                "{}: the rows are not those the run wrote (its run.json records the checksum \
+                 {want}, the file's is {got}): the file was edited or damaged after the \
+                 run{extra}; {RERUN}",
+                self.path.display()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The csv crate's error in words (without its debug-like positions).
+fn csv_reason(e: &csv::Error) -> String {
+    match e.kind() {
+        csv::ErrorKind::Io(e) => io_reason(e),
+        csv::ErrorKind::Utf8 { .. } => "a field is not UTF-8 text".into(),
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("the row has {len} fields where the header has {expected_len}"),
+        _ => e.to_string(),
+    }
+}
+
+/// Where case `i` comes from: its input's position among the run's inputs.
+fn input_of(info: &RunInfo, mut i: usize) -> usize {
+    for (j, f) in info.inputs.iter().enumerate() {
+        if i < f.rows {
+            return j;
+        }
+        i -= f.rows;
+    }
+    info.inputs.len()
+}
+
+/// Checks a shard's cases.csv, reading it once and keeping nothing: the columns, every value,
+/// one row per case of the shard × strategy, the strategies in order, the cases in input
+/// order (each case in its input, the lines rising), and the file's checksum.
+fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), String> {
+    let names = &info.strategies;
+    let want = p.shard.len(grid.total) * names.len();
+    let Some(sum) = p.info.cases_fnv1a64.clone() else {
+        return Err(format!(
+            "{}: no checksum of cases.csv (`cases_fnv1a64`): the shard was run by an older \
+             tilebench, so its rows cannot be checked; {RERUN}",
+            p.dir.join("run.json").display()
+        ));
+    };
+    let mut rows = ShardRows::open(p)?;
+    let mut last: Option<(usize, u64)> = None;
+    for n in 0..want {
+        let Some(row) = rows.next()? else {
+            return Err(format!(
+                "{}: {n} rows, but shard {} of {} cases × {} strategies has {want}: rows were \
+                 deleted; {RERUN}",
+                rows.path.display(),
+                p.shard,
+                grid.total,
+                names.len()
+            ));
+        };
+        let at = format!("{}:{}", rows.path.display(), rows.line());
+        let strategy = &names[n % names.len()];
+        if row.strategy != *strategy {
+            return Err(format!(
+                "{at}: strategy `{}` where `{strategy}` belongs (a case's rows list the \
+                 strategies in run.json's order): the file was changed after the run; {RERUN}",
+                row.strategy
+            ));
+        }
+        let case = p.shard.case_at(n / names.len());
+        let input = input_of(info, case);
+        let named = info.inputs.get(input).map(|f| f.path.as_str());
+        if named != Some(row.input.as_str()) {
+            return Err(format!(
+                "{at}: input `{}` where a row of `{}` belongs: the rows are not in input order \
+                 (the file was changed after the run); {RERUN}",
+                row.input,
+                named.unwrap_or("?")
+            ));
+        }
+        let key = (input, row.line);
+        let in_order = match last {
+            None => true,
+            Some(prev) if n % names.len() == 0 => prev < key,
+            Some(prev) => prev == key,
+        };
+        if !in_order {
+            return Err(format!(
+                "{at}: a row of line {} of `{}` out of place (after line {}): the rows are not \
+                 in input order (rows were deleted, moved or reordered after the run); {RERUN}",
+                row.line,
+                row.input,
+                last.map_or(0, |l| l.1)
+            ));
+        }
+        last = Some(key);
+    }
+    rows.check_sum(&sum, "")
+}
+
+/// Writes the merged cases.csv: the shards' rows, field for field, interleaved back into
+/// input order as they are read (case i is the next row group of shard i mod N), each shard
+/// read once, in order, side by side with the others, and checked again against its
+/// checksum; returns each strategy's summary figures, added up on the way, and the merged
+/// file's checksum.
+fn write_cases(
+    out_dir: &Path,
+    parts: &[Part],
+    grid: Grid,
+) -> Result<(Vec<SummaryTally>, String), String> {
+    let Grid { total, n, k } = grid;
+    let mut readers = parts
+        .iter()
+        .map(ShardRows::open)
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut tallies: Vec<SummaryTally> = (0..k).map(|_| SummaryTally::default()).collect();
+    let mut failed = None;
+    let mut hash = crate::util::Fnv1a64::default();
+    let changed = " (it changed during the merge)";
+    atomic_write(&out_dir.join("cases.csv"), |w| {
+        let mut out = csv::Writer::from_writer(Hashed::new(w));
+        out.write_record(COLUMNS)?;
+        for i in 0..total {
+            let part = &mut readers[i % n as usize];
+            for tally in &mut tallies {
+                let row = match part.next() {
+                    Ok(Some(row)) => row,
+                    Ok(None) => {
+                        failed = Some(format!(
+                            "{}: it ended early{changed}; {RERUN}",
+                            part.path.display()
+                        ));
+                        return Err(std::io::Error::other("shard changed"));
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        return Err(std::io::Error::other("shard changed"));
+                    }
+                };
+                out.write_record(&part.record)?;
+                tally.add(&row.to_record(i));
+            }
+        }
+        out.flush()?;
+        hash = out.get_ref().hash;
+        Ok(())
+    })
+    .map_err(|e| failed.take().unwrap_or(e))?;
+    for (r, p) in readers.into_iter().zip(parts) {
+        r.check_sum(p.info.cases_fnv1a64.as_deref().unwrap_or_default(), changed)?;
+    }
+    Ok((tallies, hash.hex()))
+}
+
+/// The shards' measures added up, per strategy.
+struct Measures {
+    /// The exact latency histograms, added.
+    histograms: Vec<Histogram<u64>>,
+    /// The pass times, summed.
+    wall: Vec<Duration>,
+    /// The prepare times, summed.
+    prepare: BTreeMap<String, f64>,
+}
+
+/// Adds up the shards' latency histograms, pass times and prepare times (`prepare_s` gives
+/// the strategies that prepared).
+fn add_measures(
+    parts: &[Part],
+    names: &[String],
+    prepare_s: &BTreeMap<String, f64>,
+) -> Result<Measures, String> {
+    let mut histograms: Vec<Histogram<u64>> = names.iter().map(|_| new_histogram()).collect();
+    let mut wall = vec![Duration::ZERO; names.len()];
+    let mut prepare = prepare_s.clone();
+    prepare.values_mut().for_each(|v| *v = 0.0);
+    for p in parts {
+        add_histograms(p, names, &mut histograms)?;
+        add_wall(p, names, &mut wall)?;
+        for (name, s) in &p.info.prepare_s {
+            *prepare.entry(name.clone()).or_default() += s;
+        }
+    }
+    Ok(Measures {
+        histograms,
+        wall,
+        prepare,
+    })
+}
+
+/// Adds a shard's exact latency histograms (its latency.hlog) to `histograms`.
+fn add_histograms(
+    p: &Part,
+    names: &[String],
+    histograms: &mut [Histogram<u64>],
+) -> Result<(), String> {
+    let path = p.dir.join("latency.hlog");
+    let logged = hgrm::read_interval_log(&path).map_err(|e| format!("{e}; {RERUN}"))?;
+    for (j, name) in names.iter().enumerate() {
+        let h = logged.get(name).ok_or_else(|| {
+            format!(
+                "{}: no histogram tagged `{name}` (it has {}): the shard's latency log is \
+                 incomplete; {RERUN}",
+                path.display(),
+                if logged.is_empty() {
+                    "none".to_string()
+                } else {
+                    logged
+                        .keys()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            )
+        })?;
+        histograms[j].add(h).map_err(|e| {
+            format!(
+                "{}: the `{name}` histogram cannot be added to the other shards' ({e}); {RERUN}",
+                path.display()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Adds a shard's pass times (its summary.csv `wall_s`) to `wall`.
+fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), String> {
+    let spath = p.dir.join("summary.csv");
+    let summaries = read_summary_csv(&spath).map_err(|e| format!("{e}; {RERUN}"))?;
+    for (j, name) in names.iter().enumerate() {
+        let s = summaries
+            .iter()
+            .find(|s| s.strategy == *name)
+            .ok_or_else(|| format!("{}: no row for `{name}`; {RERUN}", spath.display()))?;
+        if !s.wall_s.is_finite() || s.wall_s < 0.0 {
+            return Err(format!(
+                "{}: `{name}`'s wall_s is `{}`, not a time in seconds; {RERUN}",
+                spath.display(),
+                s.wall_s
+            ));
+        }
+        wall[j] += Duration::from_secs_f64(s.wall_s);
+    }
+    Ok(())
+}
+
+/// A finished shard's run.json.
+fn read_part(dir: &Path) -> Result<Part, String> {
+    if dir.join(journal::MANIFEST).exists() {
+        return Err(format!(
+            "{} is an unfinished run ({}); finish it first with the same `tilebench run …` \
+             command and --resume",
+            dir.display(),
+            journal::JOURNAL
+        ));
+    }
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "cannot read {}: {}; merge takes the output directories of finished \
+             `tilebench run --shard I/N` runs",
+            path.display(),
+            io_reason(&e)
+        )
+    })?;
+    let info: RunInfo = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: not a tilebench run.json ({}); {RERUN}",
+            path.display(),
+            e.line(),
+            e.column(),
+            json_reason(&e)
+        )
+    })?;
+    Ok(Part {
+        dir: dir.to_path_buf(),
+        shard: info.shard.unwrap_or(Shard::ALL),
+        info,
+    })
+}
+
+/// serde_json's error without its "at line L column C" tail (the message names them first).
+fn json_reason(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
