@@ -103,21 +103,9 @@ impl ExternalSolver {
         })
     }
 
-    /// What `latency_ns` measures for this solver.
+    /// What `latency_ns` measures for this solver, as it was asked to run.
     pub fn latency_meaning(&self) -> &'static str {
-        match self.spawn {
-            Spawn::Persistent => {
-                "round trip in ns: from writing the case's input to reading the answer line \
-                 (one process per worker thread reads case after case)"
-            }
-            Spawn::PerCase => {
-                "process wall time in ns: from starting `sh -c COMMAND` to its exit \
-                 (one process per case); start-up included (see startup_us)"
-            }
-            Spawn::Batch => {
-                "not measured per case (empty): one process reads every case; see batch_wall_s"
-            }
-        }
+        latency_meaning(self.spawn)
     }
 
     /// run.json's description of the solver.
@@ -136,6 +124,23 @@ impl ExternalSolver {
             stdout: self.stdout.name().into(),
             strict: self.strict,
             default_timeout_s: DEFAULT_TIMEOUT.as_secs_f64(),
+        }
+    }
+}
+
+/// What `latency_ns` measures for a program run in `spawn` mode.
+pub fn latency_meaning(spawn: Spawn) -> &'static str {
+    match spawn {
+        Spawn::Persistent => {
+            "round trip in ns: from writing the case's input to reading the answer line \
+             (one process per worker thread reads case after case)"
+        }
+        Spawn::PerCase => {
+            "process wall time in ns: from starting `sh -c COMMAND` to its exit \
+             (one process per case); start-up included (see startup_us)"
+        }
+        Spawn::Batch => {
+            "not measured per case (empty): one process reads every case; see batch_wall_s"
         }
     }
 }

@@ -876,6 +876,12 @@ impl Solver for Program {
     fn facts(&self) -> Vec<(String, String)> {
         let mut f = vec![
             ("spawn".to_string(), self.mode().name().to_string()),
+            // What latency_ns measured, in the mode it ended in (external_solvers says what
+            // was asked for, before any switch).
+            (
+                "latency".to_string(),
+                super::latency_meaning(self.mode()).to_string(),
+            ),
             (
                 "stdout".to_string(),
                 if self.pty.load(Ordering::SeqCst) {

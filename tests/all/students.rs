@@ -209,6 +209,18 @@ fn python_reading_all_of_stdin_first() {
         &[],
         Some("--solver-spawn batch from now on"),
     );
+    // Switched to batch on the way, run.json says what latency_ns measured in the end.
+    let dir = temp_dir("student-switched");
+    let data = dataset(&dir);
+    let out = dir.join("out");
+    let res = run_solver(&data, &out, &format!("pyall=python3 {SRC}/read_all.py"), &[]);
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let asked = json["external_solvers"][0]["latency"].as_str().unwrap();
+    assert!(asked.starts_with("round trip"), "{asked}");
+    let ran = json["solver_facts"]["pyall"]["latency"].as_str().unwrap();
+    assert!(ran.starts_with("not measured per case"), "{ran}");
     // Asked for by name, batch mode leaves per-case latency empty.
     let dir = temp_dir("student-batch");
     let data = dataset(&dir);
