@@ -299,6 +299,9 @@ pub struct RunArgs {
     /// How the blank is written to --solver programs: x or 0
     #[arg(long, value_name = "TOKEN", default_value = "x", value_parser = one_of::<Blank>(vec!["x", "0"]))]
     pub solver_blank: Blank,
+    /// What --solver programs' paths promise, which --check holds them to: `optimal` (the default: the shortest), `within=W` (at most W × the shortest) or `valid` (any path to the goal); SOLVER=CLAIM for one program (repeatable)
+    #[arg(long, value_name = "[SOLVER=]CLAIM")]
+    pub solver_claim: Vec<String>,
     /// How --solver programs run: `persistent` (one process per worker thread reads case after case), `per-case` (one process per case) or `batch` (one process reads every case, stdin closed)
     #[arg(long, value_name = "MODE", default_value = "persistent", value_parser = one_of::<Spawn>(vec!["persistent", "per-case", "batch"]))]
     pub solver_spawn: Spawn,

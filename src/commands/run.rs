@@ -8,12 +8,13 @@ use tilebench::check::AllowLimit;
 use tilebench::external::ExternalSolver;
 use tilebench::harness::input::InputOptions;
 use tilebench::harness::interrupt;
+use tilebench::harness::per_solver::PerSolver;
 use tilebench::harness::pipeline::{execute, Ending};
 use tilebench::harness::plan::{Export, OutMode, RunPlan};
 use tilebench::harness::rundir::resume_command;
 use tilebench::report::table::Table;
 use tilebench::report::{format, SummaryExport};
-use tilebench::search::{Config, Limits};
+use tilebench::search::{Claim, Config, Limits};
 
 /// The plan the arguments describe, checked.
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
@@ -35,6 +36,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         pdb: super::pdb::options(&args.pdb),
         weight: args.weight,
     };
+    let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
     plan.external = args
         .solvers
         .iter()
@@ -46,9 +48,12 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
                 args.solver_spawn,
             )?;
             e.stdout = args.solver_stdout;
+            e.claim = claims.get(&e.name).copied().unwrap_or_default();
             Ok(e)
         })
         .collect::<Result<_, String>>()?;
+    let names: Vec<&str> = plan.external.iter().map(|e| e.name.as_str()).collect();
+    claims.check_names("--solver-claim", &names)?;
     plan.limits = Limits {
         max_nodes: args.max_nodes,
         timeout,

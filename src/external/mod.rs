@@ -38,6 +38,9 @@ pub struct ExternalSolver {
     pub spawn: Spawn,
     /// What its stdout is (`--solver-stdout`).
     pub stdout: Stdout,
+    /// What its paths promise, which the judge holds them to (`--solver-claim`; default
+    /// `optimal`).
+    pub claim: crate::search::Claim,
 }
 
 /// Names that are not free for external solvers.
@@ -95,6 +98,7 @@ impl ExternalSolver {
             blank,
             spawn,
             stdout: Stdout::Auto,
+            claim: crate::search::Claim::Optimal,
         })
     }
 
@@ -129,6 +133,7 @@ impl ExternalSolver {
                        written before the answer line; empty when absent"
                 .into(),
             stdout: self.stdout.name().into(),
+            claim: self.claim.to_string(),
             default_timeout_s: DEFAULT_TIMEOUT.as_secs_f64(),
         }
     }
@@ -157,6 +162,10 @@ pub struct ExternalInfo {
     /// Stdout: `auto` (a pipe, a pseudo-terminal for a program that needs one), `pipe`, `pty`.
     #[serde(default)]
     pub stdout: String,
+    /// What its paths promise (`--solver-claim`): `optimal`, `within=W` or `valid`; empty in
+    /// runs made before the claims.
+    #[serde(default)]
+    pub claim: String,
     /// The default per-case timeout, when --timeout is not given.
     #[serde(default)]
     pub default_timeout_s: f64,

@@ -564,6 +564,10 @@ impl Solver for Program {
         &self.spec.name
     }
 
+    fn claim(&self) -> crate::search::Claim {
+        self.spec.claim
+    }
+
     fn wants_problems(&self) -> bool {
         true
     }

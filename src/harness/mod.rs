@@ -9,6 +9,7 @@ pub mod interrupt;
 pub mod journal;
 pub mod judge;
 pub mod measure;
+pub mod per_solver;
 mod pieces;
 pub mod pipeline;
 pub mod plan;

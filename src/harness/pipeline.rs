@@ -21,6 +21,7 @@
 //! ```
 
 use super::input::InputError;
+use super::judge::Judged;
 use super::plan::{OutMode, RunPlan};
 use super::record::Record;
 use super::rundir::RunDir;
@@ -496,8 +497,8 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         wall,
         started,
     };
-    let optimal: Vec<bool> = solvers.iter().map(|s| s.1).collect();
-    let rows = (Cases::Spooled(&run.cases), &optimal[..], &run.plan.limits);
+    let judged: Vec<Judged> = run.solvers.iter().map(|s| Judged::of(&**s)).collect();
+    let rows = (Cases::Spooled(&run.cases), &judged[..], &run.plan.limits);
     let (summaries, digest) = done.write(&grid, rows, &mut run.info)?;
     let total = grid.len();
     let baseline = exports(&run.plan, &dir, (&summaries, &run.info, &digest))?;
@@ -584,9 +585,9 @@ struct Sessions<'a> {
     started: SystemTime,
 }
 
-/// What the final pass reads beside the records: the cases, whether each solver is optimal
-/// by construction, and the run's limits.
-type Rows<'a> = (Cases<'a>, &'a [bool], &'a Limits);
+/// What the final pass reads beside the records: the cases, how each solver is judged, and
+/// the run's limits.
+type Rows<'a> = (Cases<'a>, &'a [Judged], &'a Limits);
 
 /// Cases whose records are read, checked and written together in the final pass.
 const CHUNK: usize = 1 << 14;
@@ -608,7 +609,8 @@ impl Sessions<'_> {
     /// digest as it goes. Each chunk's records and cases are read while the one before is
     /// tallied and written.
     fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest)> {
-        let (cases, optimal, limits) = rows;
+        let (cases, judged, limits) = rows;
+        let claims: Vec<String> = judged.iter().map(|j| j.claim.to_string()).collect();
         let (names, layout) = (grid.names, &grid.layout);
         let positions = layout.positions();
         let mut tally = ReportTally::new(names);
@@ -655,7 +657,7 @@ impl Sessions<'_> {
                                 for (i, r) in records.iter().enumerate() {
                                     tally.add_at(i % names.len(), r);
                                 }
-                                digest.add(&of, &records, optimal, limits);
+                                digest.add(&of, &records, judged, limits);
                             },
                             // Straight to the file: the rows come formatted in parts
                             // of a megabyte, which the buffer would only copy. Its pages
@@ -663,7 +665,12 @@ impl Sessions<'_> {
                             // then waits less).
                             || match w.flush() {
                                 Ok(()) => {
-                                    let done = cases_csv::write_rows(w.get_mut(), &held, &records);
+                                    let done = cases_csv::write_rows(
+                                        w.get_mut(),
+                                        &held,
+                                        &records,
+                                        &claims,
+                                    );
                                     crate::util::start_writeback(w.get_ref());
                                     done
                                 }

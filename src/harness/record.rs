@@ -107,7 +107,8 @@ pub struct Record {
     /// Solvers that are not optimal by construction: whether a valid path is as short as the
     /// optimum; `None` for the others and when there is nothing to judge.
     pub optimal: Option<bool>,
-    /// The optimum a judged path was compared with (`expected_steps`, or astar's length).
+    /// The optimum where it is known: the one a judged answer was compared with
+    /// (`expected_steps`, or astar's length), or a solved row's `expected_steps`.
     pub optimum_steps: Option<u64>,
     /// The work counters the solver reported.
     pub counters: Counters,
@@ -145,6 +146,33 @@ impl Record {
             path: None,
             message: String::new(),
         }
+    }
+
+    /// A path's steps ÷ its optimum, in ten-thousandths (rounded): 10,000 is a shortest
+    /// path. For solved rows, and `wrong` ones whose valid path was over its solver's claim
+    /// (`optimal` false); `None` for the others and when the optimum is not known.
+    pub fn suboptimality_e4(&self) -> Option<u64> {
+        let valid = match self.status {
+            RowStatus::Solved => true,
+            RowStatus::Wrong => self.optimal == Some(false),
+            _ => false,
+        };
+        if !valid {
+            return None;
+        }
+        let steps = u64::try_from(self.steps?).ok()?;
+        match self.optimum_steps? {
+            0 => (steps == 0).then_some(10_000),
+            best => {
+                let q = (steps as u128 * 10_000 + best as u128 / 2) / best as u128;
+                u64::try_from(q).ok()
+            }
+        }
+    }
+
+    /// [`Record::suboptimality_e4`] as a number (`1.5`: half as long again as the shortest).
+    pub fn suboptimality(&self) -> Option<f64> {
+        self.suboptimality_e4().map(|q| q as f64 / 10_000.0)
     }
 
     /// Compares a result with the expected answer (−1 = unsolvable).
@@ -204,13 +232,17 @@ pub enum Column {
     CpuUs,
     /// Peak memory of a process run for the case alone, KB.
     MaxRssKb,
-    /// The optimum a judged answer was compared with.
+    /// The optimum, where known.
     OptimumSteps,
+    /// Steps ÷ optimum of a solved row.
+    Suboptimality,
+    /// What the solver promises about its paths.
+    Claim,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 22] = [
+    pub const CASES_CSV: [Column; 24] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -233,6 +265,8 @@ impl Column {
         Column::CpuUs,
         Column::MaxRssKb,
         Column::OptimumSteps,
+        Column::Suboptimality,
+        Column::Claim,
     ];
 
     /// The header name.
@@ -260,6 +294,8 @@ impl Column {
             Column::CpuUs => "cpu_us",
             Column::MaxRssKb => "max_rss_kb",
             Column::OptimumSteps => "optimum_steps",
+            Column::Suboptimality => "suboptimality",
+            Column::Claim => "claim",
         }
     }
 
@@ -273,6 +309,7 @@ impl Column {
                 | Column::Start
                 | Column::Goal
                 | Column::ExpectedSteps
+                | Column::Claim
         )
     }
 
@@ -344,7 +381,17 @@ impl Column {
 impl Record {
     /// This record's value in `column` (one it fills), as cases.csv writes it; numbers are
     /// formatted in `num`.
-    pub fn value<'a>(&'a self, column: Column, num: &'a mut itoa::Buffer) -> &'a str {
+    pub fn value<'a>(
+        &'a self,
+        column: Column,
+        num: &'a mut itoa::Buffer,
+    ) -> std::borrow::Cow<'a, str> {
+        if column == Column::Suboptimality {
+            return self
+                .suboptimality_e4()
+                .map_or(String::new(), crate::util::ratio_text)
+                .into();
+        }
         let flag = |b: Option<bool>| match b {
             Some(true) => "true",
             Some(false) => "false",
@@ -363,7 +410,7 @@ impl Record {
             Column::OptimumSteps => self.optimum_steps,
             _ => None,
         };
-        match column {
+        std::borrow::Cow::Borrowed(match column {
             Column::Strategy => &self.strategy,
             Column::Status => self.status.as_str(),
             Column::Steps => self.steps.map_or("", |s| num.format(s)),
@@ -372,10 +419,10 @@ impl Record {
             Column::Path => self.path.as_deref().unwrap_or(""),
             Column::Message => &self.message,
             _ => count.map_or("", |v| num.format(v)),
-        }
+        })
     }
 
-    /// Appends the record's cells from `matches_expected` to `optimum_steps` (the columns
+    /// Appends the record's cells from `matches_expected` to `suboptimality` (the columns
     /// after `expected_steps` in [`Column::CASES_CSV`]) as cases.csv writes them: the
     /// [`Column::measured`] values left empty on a row that did not search. One value after
     /// another, in the columns' order, without a walk of the columns: cases.csv takes a
@@ -398,6 +445,7 @@ impl Record {
         row.maybe(measured(self.cpu_us));
         row.maybe(measured(self.max_rss_kb));
         row.maybe(self.optimum_steps);
+        row.ratio(self.suboptimality_e4());
     }
 
     /// Appends the `steps` cell (empty for none).
@@ -424,7 +472,7 @@ mod tests {
                 .skip_while(|&c| c != Column::MatchesExpected)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(tail().len(), 13);
+        assert_eq!(tail().len(), 14);
         let numbers = [None, Some(0), Some(7), Some(10), Some(99), Some(u64::MAX)];
         let mut checked = 0;
         for status in RowStatus::ALL {

@@ -267,6 +267,12 @@ impl Weight {
     pub fn value(self) -> f64 {
         self.num as f64 / self.den as f64
     }
+
+    /// `n` times the weight, rounded down: the longest path weighted A* may return when the
+    /// shortest is `n` moves (exact, in integers).
+    pub fn times(self, n: u64) -> u64 {
+        (n as u128 * self.num as u128 / self.den as u128) as u64
+    }
 }
 
 impl Default for Weight {

@@ -21,6 +21,10 @@ pub struct Greedy;
 
 impl super::heuristic::Guided for Greedy {
     const OPTIMAL: bool = false;
+    /// Any path that reaches the goal.
+    fn claim(_config: &super::Config) -> super::Claim {
+        super::Claim::Valid
+    }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

@@ -9,6 +9,7 @@
 //! - **peak_frontier**: the largest size of the queue or open list.
 
 pub mod bfs;
+mod claim;
 pub mod heuristic;
 mod informed;
 pub mod registry;
@@ -32,6 +33,7 @@ registry::strategies!(
     greedy,
 );
 
+pub use claim::Claim;
 pub use heuristic::pdb;
 pub use registry::{Builtin, Config};
 pub use solver::{Prepare, Solver};

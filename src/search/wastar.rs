@@ -24,6 +24,10 @@ pub struct WeightedAstar;
 
 impl super::heuristic::Guided for WeightedAstar {
     const OPTIMAL: bool = false;
+    /// Within its weight of the shortest (with an admissible heuristic).
+    fn claim(config: &super::Config) -> super::Claim {
+        super::Claim::Within(config.weight)
+    }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

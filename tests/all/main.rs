@@ -8,6 +8,7 @@ mod answers;
 mod args;
 mod census;
 mod ci_outputs;
+mod claims;
 mod corpus;
 mod docs;
 mod external;

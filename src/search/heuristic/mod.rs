@@ -166,6 +166,10 @@ pub trait Family: Heuristic + Sized + Send + Sync + 'static {
 pub trait Guided: Send + Sync + 'static {
     /// Whether every path it returns is a shortest one (with an admissible heuristic).
     const OPTIMAL: bool = true;
+    /// What its paths promise under `config` (shortest, unless overridden).
+    fn claim(_config: &Config) -> super::Claim {
+        super::Claim::Optimal
+    }
     /// Runs the search with heuristic `h`, built for `problem.goal`.
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome;
 }

@@ -1,0 +1,142 @@
+//! Solvers judged by what they claim: `run -s all --check` passes on a correct build
+//! (`wastar` is held to its weight, `greedy` to a valid path), and an external program's
+//! claim is its `--solver-claim`.
+
+use crate::common::{bin, col, read_csv, stderr, temp_dir};
+use std::path::Path;
+
+/// The first `n` rows of inputs/ci.csv (3x3 boards with expected_steps), in `dir`.
+fn ci_rows(dir: &Path, n: usize) -> String {
+    let text = std::fs::read_to_string("inputs/ci.csv").unwrap();
+    let rows: Vec<&str> = text.lines().take(n + 1).collect();
+    let path = dir.join("small.csv");
+    std::fs::write(&path, rows.join("\n") + "\n").unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Every built-in strategy, the suboptimal ones included, passes `--check` on a dataset
+/// with expected_steps, and `verify` of the results passes too; wastar's and greedy's
+/// paths are longer than the optimum on some rows (so the check did judge them), within
+/// wastar's weight on every row.
+#[test]
+fn every_strategy_passes_the_check_on_a_correct_build() {
+    let dir = temp_dir("claims-all");
+    let data = ci_rows(&dir, 60);
+    let out = dir.join("run");
+    let o = out.to_str().unwrap();
+    let run = bin()
+        .args([
+            "run", &data, "-s", "all", "--weight", "2", "--check", "--paths", "-q",
+        ])
+        .args(["--out", o])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let (strategy, steps, expected, claim) = (
+        col(&h, "strategy"),
+        col(&h, "steps"),
+        col(&h, "expected_steps"),
+        col(&h, "claim"),
+    );
+    let longer = |s: &str| {
+        rows.iter()
+            .filter(|r| r[strategy] == s)
+            .filter(|r| r[steps].parse::<i64>().unwrap() > r[expected].parse::<i64>().unwrap())
+            .count()
+    };
+    assert!(longer("greedy") > 0, "the test needs a longer greedy path");
+    assert!(longer("wastar") > 0, "the test needs a longer wastar path");
+    for r in rows.iter().filter(|r| r[strategy] == "wastar") {
+        assert_eq!(r[claim], "within=2");
+        let (n, e): (i64, i64) = (r[steps].parse().unwrap(), r[expected].parse().unwrap());
+        assert!(n <= 2 * e || e == -1 && n == -1, "{r:?}");
+    }
+    assert!(rows
+        .iter()
+        .filter(|r| !["wastar", "greedy"].contains(&r[strategy].as_str()))
+        .all(|r| r[claim] == "optimal"));
+    let err = stderr(&run);
+    assert!(err.contains("check: greedy: 60 verified"), "{err}");
+    let v = bin().arg("verify").arg(&out).output().unwrap();
+    assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
+}
+
+/// A program whose paths are valid but two moves too long fails `--check` with the default
+/// claim and passes with `--solver-claim valid` (given for it by name, beside another
+/// program's claim); a claim for a solver the run does not have is refused.
+#[test]
+fn a_program_is_judged_by_its_solver_claim() {
+    let dir = temp_dir("claims-ext");
+    // Standard goals (a `moves` program solves towards the standard goal).
+    let text = std::fs::read_to_string("inputs/per-depth.csv").unwrap();
+    let rows: Vec<&str> = text.lines().take(31).collect();
+    let data = dir.join("depths.csv");
+    std::fs::write(&data, rows.join("\n") + "\n").unwrap();
+    let data = data.to_str().unwrap().to_string();
+    let toy = |name: &str, args: &str| format!("{name}=python3 tests/solvers/toy_solver.py {args}");
+    let run = |extra: &[&str]| {
+        bin()
+            .args(["run", &data, "-s", "none", "--check", "-q", "--force"])
+            .args(["--solver", &toy("lazy", "--fault suboptimal")])
+            .args(["--solver", &toy("exact", "")])
+            .args(["--out", dir.join("run").to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let strict = run(&[]);
+    let err = stderr(&strict);
+    assert_eq!(strict.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("check: lazy: 0 verified, 30 wrong (30 not optimal)"),
+        "{err}"
+    );
+    assert!(err.contains("check: exact: 30 verified"), "{err}");
+    let lenient = run(&["--solver-claim", "lazy=valid", "--solver-claim", "optimal"]);
+    let err = stderr(&lenient);
+    assert_eq!(lenient.status.code(), Some(0), "{err}");
+    assert!(err.contains("check: lazy: 30 verified"), "{err}");
+    let (h, rows) = read_csv(&dir.join("run/cases.csv"));
+    let (strategy, claim, ratio) = (
+        col(&h, "strategy"),
+        col(&h, "claim"),
+        col(&h, "suboptimality"),
+    );
+    for r in &rows {
+        let want = if r[strategy] == "lazy" {
+            "valid"
+        } else {
+            "optimal"
+        };
+        assert_eq!(r[claim], want, "{r:?}");
+    }
+    // within=2 of paths two moves too long: only those of optimum 1 (and 0) are over it.
+    let bounded = run(&["--solver-claim", "lazy=within=2"]);
+    let err = stderr(&bounded);
+    assert_eq!(bounded.status.code(), Some(1), "{err}");
+    assert!(err.contains("over its claim"), "{err}");
+    let (_, rows) = read_csv(&dir.join("run/cases.csv"));
+    let mut within = 0;
+    for r in rows.iter().filter(|r| r[strategy] == "lazy") {
+        // `ud` on a solved board: no ratio to 0 moves, and over any bound.
+        let q: f64 = r[ratio].parse().unwrap_or(f64::INFINITY);
+        let status = if q <= 2.0 { "solved" } else { "wrong" };
+        assert_eq!(r[col(&h, "status")], status, "{r:?}");
+        within += usize::from(q <= 2.0);
+    }
+    assert!(within > 0, "the test needs paths within the claim");
+    let unknown = run(&["--solver-claim", "bob=valid"]);
+    let err = stderr(&unknown);
+    assert_eq!(unknown.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--solver-claim bob=…: `bob` is not a --solver NAME"),
+        "{err}"
+    );
+    let bad = run(&["--solver-claim", "lazy=fast"]);
+    assert!(
+        stderr(&bad).contains("`fast` is not a claim"),
+        "{}",
+        stderr(&bad)
+    );
+}
