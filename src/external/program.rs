@@ -671,7 +671,7 @@ impl Solver for Program {
                 elapsed,
                 unterminated,
             } => {
-                let mut o = Outcome::without_path(Status::Limit, Stats::default());
+                let mut o = Outcome::out_of(crate::search::LimitReason::Time, Stats::default());
                 o.reported = Some(stderr.counters);
                 o.latency = Some(elapsed);
                 o.note = Some(format!(

@@ -1,6 +1,6 @@
 //! One record per case × strategy: what every report is made from.
 
-use crate::search::Status;
+use crate::search::{LimitReason, Status};
 
 /// A solver's name in a record: text kept in place when short (the type of a row's id).
 pub use super::input::Id as Name;
@@ -125,6 +125,8 @@ pub struct Record {
     pub path: Option<String>,
     /// Why the row is invalid, an error or wrong, or a note on an external answer; empty otherwise.
     pub message: String,
+    /// A `limit` row: which budget ran out, where known.
+    pub limit_reason: Option<LimitReason>,
 }
 
 impl Record {
@@ -145,6 +147,7 @@ impl Record {
             max_rss_kb: None,
             path: None,
             message: String::new(),
+            limit_reason: None,
         }
     }
 
@@ -236,13 +239,15 @@ pub enum Column {
     OptimumSteps,
     /// Steps ÷ optimum of a solved row.
     Suboptimality,
+    /// Which budget a `limit` row ran out of.
+    LimitReason,
     /// What the solver promises about its paths.
     Claim,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 24] = [
+    pub const CASES_CSV: [Column; 25] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -266,6 +271,7 @@ impl Column {
         Column::MaxRssKb,
         Column::OptimumSteps,
         Column::Suboptimality,
+        Column::LimitReason,
         Column::Claim,
     ];
 
@@ -295,6 +301,7 @@ impl Column {
             Column::MaxRssKb => "max_rss_kb",
             Column::OptimumSteps => "optimum_steps",
             Column::Suboptimality => "suboptimality",
+            Column::LimitReason => "limit_reason",
             Column::Claim => "claim",
         }
     }
@@ -417,12 +424,13 @@ impl Record {
             Column::MatchesExpected => flag(self.matches_expected),
             Column::Optimal => flag(self.optimal),
             Column::Path => self.path.as_deref().unwrap_or(""),
+            Column::LimitReason => self.limit_reason.map_or("", LimitReason::as_str),
             Column::Message => &self.message,
             _ => count.map_or("", |v| num.format(v)),
         })
     }
 
-    /// Appends the record's cells from `matches_expected` to `suboptimality` (the columns
+    /// Appends the record's cells from `matches_expected` to `limit_reason` (the columns
     /// after `expected_steps` in [`Column::CASES_CSV`]) as cases.csv writes them: the
     /// [`Column::measured`] values left empty on a row that did not search. One value after
     /// another, in the columns' order, without a walk of the columns: cases.csv takes a
@@ -446,6 +454,7 @@ impl Record {
         row.maybe(measured(self.max_rss_kb));
         row.maybe(self.optimum_steps);
         row.ratio(self.suboptimality_e4());
+        row.plain(self.limit_reason.map_or("", LimitReason::as_str));
     }
 
     /// Appends the `steps` cell (empty for none).
@@ -472,7 +481,7 @@ mod tests {
                 .skip_while(|&c| c != Column::MatchesExpected)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(tail().len(), 14);
+        assert_eq!(tail().len(), 15);
         let numbers = [None, Some(0), Some(7), Some(10), Some(99), Some(u64::MAX)];
         let mut checked = 0;
         for status in RowStatus::ALL {
@@ -500,6 +509,7 @@ mod tests {
                 (r.cpu_us, r.max_rss_kb) = (numbers[(k + 3) % numbers.len()], n);
                 r.path = [None, Some(String::new()), Some("udlr".repeat(80))][k % 3].clone();
                 r.message = ["", "a \"message\", on\r\ntwo lines \\ here", "plain"][k % 3].into();
+                r.limit_reason = [None, Some(LimitReason::Time), Some(LimitReason::Memory)][k % 3];
                 let mut num = itoa::Buffer::new();
                 let mut want = vec![r.value(Column::Steps, &mut num).to_string()];
                 for column in tail() {

@@ -20,7 +20,7 @@ use super::spool::{CaseBlock, Dataset};
 use super::store::Layout;
 use crate::observe::Observer;
 use crate::puzzle::{Board, Move};
-use crate::search::{Limits, Prepare, SolveError, Solver};
+use crate::search::{LimitReason, Limits, Prepare, SolveError, Solver};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -735,6 +735,12 @@ pub fn run_one(
     rec.max_rss_kb = outcome.usage.map(|u| u.max_rss_kb);
     rec.status = verdict.status;
     rec.counters = outcome.counters();
+    if rec.status == RowStatus::Limit {
+        let c = &rec.counters;
+        rec.limit_reason = outcome
+            .limit
+            .or_else(|| LimitReason::of_counters(&cfg.limits, c.expanded, c.stored));
+    }
     rec.steps = verdict.steps;
     rec.optimal = verdict.optimal;
     // The optimum wherever it is known, for the row's suboptimality: the one the answer was

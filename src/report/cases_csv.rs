@@ -67,6 +67,10 @@ pub struct CaseRow {
     /// empty for other rows and where the optimum is not known.
     #[serde(default)]
     pub suboptimality: Option<f64>,
+    /// A `limit` row: which budget ran out (`time`, `nodes`, `states` or `memory`); empty
+    /// otherwise, and where it is not known.
+    #[serde(default)]
+    pub limit_reason: String,
     /// What the solver promises about its paths: `optimal`, `within=W` or `valid` (empty in
     /// files written before the claims, and in rows written without their solver).
     #[serde(default)]
@@ -109,6 +113,10 @@ impl CaseRow {
             max_rss_kb: when(r.max_rss_kb),
             optimum_steps: r.optimum_steps,
             suboptimality: r.suboptimality(),
+            limit_reason: r
+                .limit_reason
+                .map_or("", crate::search::LimitReason::as_str)
+                .to_string(),
             claim: String::new(),
         }
     }
@@ -135,6 +143,7 @@ impl CaseRow {
             max_rss_kb: self.max_rss_kb,
             path: self.path.clone(),
             message: self.message.clone(),
+            limit_reason: crate::search::LimitReason::parse(&self.limit_reason),
         }
     }
 
@@ -273,12 +282,13 @@ pub fn write_rows(
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 6] = [
+pub const LATER_COLUMNS: [&str; 7] = [
     "optimal",
     "cpu_us",
     "max_rss_kb",
     "optimum_steps",
     "suboptimality",
+    "limit_reason",
     "claim",
 ];
 

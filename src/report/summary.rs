@@ -2,6 +2,7 @@
 
 use super::SummaryExport;
 use crate::harness::record::{Record, RowStatus};
+use crate::search::LimitReason;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -80,6 +81,18 @@ pub struct StrategySummary {
     /// 3 decimals. Empty when no row has a known optimum.
     #[serde(default)]
     pub quality: Option<f64>,
+    /// `limit` rows that ran out of `--timeout` (cases.csv's `limit_reason` = `time`).
+    #[serde(default)]
+    pub limit_time: u64,
+    /// `limit` rows that ran out of `--max-nodes` (`nodes`).
+    #[serde(default)]
+    pub limit_nodes: u64,
+    /// `limit` rows that reached the `--max-states` memory guard (`states`).
+    #[serde(default)]
+    pub limit_states: u64,
+    /// `limit` rows that ran out of a memory budget in bytes (`memory`).
+    #[serde(default)]
+    pub limit_memory: u64,
 }
 
 fn round3(x: f64) -> f64 {
@@ -134,6 +147,8 @@ struct Counts {
     mismatches: u64,
     wrong: u64,
     non_optimal: u64,
+    /// `limit` rows by reason, in [`LimitReason::ALL`]'s order.
+    by_reason: [u64; 4],
 }
 
 impl SummaryTally {
@@ -144,7 +159,12 @@ impl SummaryTally {
         match r.status {
             RowStatus::Solved => s.solved += 1,
             RowStatus::Unsolvable => s.unsolvable += 1,
-            RowStatus::Limit => s.limit += 1,
+            RowStatus::Limit => {
+                s.limit += 1;
+                if let Some(why) = r.limit_reason {
+                    s.by_reason[why as usize] += 1;
+                }
+            }
             RowStatus::Invalid => s.invalid += 1,
             RowStatus::Error => s.errors += 1,
             RowStatus::Wrong => s.wrong += 1,
@@ -215,6 +235,10 @@ impl SummaryTally {
             suboptimality_mean: None,
             suboptimality_max: None,
             quality: None,
+            limit_time: c.by_reason[LimitReason::Time as usize],
+            limit_nodes: c.by_reason[LimitReason::Nodes as usize],
+            limit_states: c.by_reason[LimitReason::States as usize],
+            limit_memory: c.by_reason[LimitReason::Memory as usize],
         };
         let judged = self.judged;
         if judged > 0 {

@@ -803,13 +803,13 @@ fn run<H: Heuristic, O: Open>(
             return Outcome::solved(store.path_to(shape, neighbors, idx as u32), stats);
         }
         let full = store.closed.len as u64 >= budget.max_states;
+        let spent = budget.exhausted(stats.expanded);
         // A path of 65,535 moves (only greedy search strays that far): give up too.
-        let (Some(cg), false, false) = (
-            node.g.checked_add(1),
-            full,
-            budget.exhausted(stats.expanded),
-        ) else {
+        let (Some(cg), false, false) = (node.g.checked_add(1), full, spent) else {
             stats.stored = store.closed.len as u64;
+            if full || spent {
+                return Outcome::out_of(budget.reason(stats.expanded, full), stats);
+            }
             return Outcome::without_path(Status::Limit, stats);
         };
         stats.expanded += 1;

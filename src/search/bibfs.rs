@@ -95,11 +95,10 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
         let mut next = Vec::with_capacity(frontier.len() * 2);
         let mut best: Option<(u16, u64)> = None;
         for &(cells, blank) in &frontier {
-            if budget.exhausted(stats.expanded)
-                || (me.seen.len() + other.seen.len()) as u64 >= budget.max_states
-            {
+            let full = (me.seen.len() + other.seen.len()) as u64 >= budget.max_states;
+            if full || budget.exhausted(stats.expanded) {
                 stats.stored = (me.seen.len() + other.seen.len()) as u64;
-                return Outcome::without_path(Status::Limit, stats);
+                return Outcome::out_of(budget.reason(stats.expanded, full), stats);
             }
             stats.expanded += 1;
             let last = me.seen[&cells].0;

@@ -490,7 +490,7 @@ fn search_in<H: Heuristic>(
             return Outcome::solved(path, s.stats);
         }
         if found == Found::OutOfBudget {
-            return Outcome::without_path(Status::Limit, s.stats);
+            return Outcome::out_of(s.budget.reason(s.stats.expanded, false), s.stats);
         }
         // A tree search never runs out of paths on a graph with cycles; it proves a pair
         // unsolvable (with --exhaustive) once the bound passes the board's known diameter.

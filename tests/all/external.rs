@@ -499,6 +499,10 @@ fn a_hang_is_a_limit_and_the_run_goes_on() {
     let r = rows(&out, "sleepy");
     let c = r.iter().find(|r| r["id"] == "c").unwrap();
     assert_eq!(c["status"], "limit");
+    assert_eq!(
+        c["limit_reason"], "time",
+        "the program was killed at --timeout"
+    );
     assert!(
         c["message"].contains("no answer within --timeout 3.000 s"),
         "{c:?}"

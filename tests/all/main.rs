@@ -19,6 +19,7 @@ mod gen;
 mod heuristics;
 mod korf;
 mod library;
+mod limit_reasons;
 mod memory;
 mod messages;
 mod pdb;
