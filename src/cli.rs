@@ -3,7 +3,7 @@
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
-use tilebench::external::protocol::{Blank, Protocol, Spawn, Stdout};
+use tilebench::external::protocol::{Spawn, Stdout};
 use tilebench::harness::shard::Shard;
 use tilebench::puzzle::Shape;
 use tilebench::report::Format;
@@ -293,12 +293,12 @@ pub struct RunArgs {
     /// Also benchmark an external program, run as `sh -c COMMAND`, under the strategy name NAME (repeatable)
     #[arg(long = "solver", value_name = "NAME=COMMAND")]
     pub solvers: Vec<String>,
-    /// What --solver programs read and write: `moves` (a start line in; a move string or `unsolvable` out) or `steps` (a start line and a goal line in; a number of moves or -1 out)
-    #[arg(long, value_name = "PROTOCOL", default_value = "moves", value_parser = one_of::<Protocol>(vec!["moves", "steps"]))]
-    pub solver_protocol: Protocol,
-    /// How the blank is written to --solver programs: x or 0
-    #[arg(long, value_name = "TOKEN", default_value = "x", value_parser = one_of::<Blank>(vec!["x", "0"]))]
-    pub solver_blank: Blank,
+    /// What --solver programs read and write: `moves` (a start line in; a move string or `unsolvable` out) or `steps` (a start line and a goal line in; a number of moves or -1 out); SOLVER=PROTOCOL for one program (repeatable)
+    #[arg(long, value_name = "[SOLVER=]PROTOCOL")]
+    pub solver_protocol: Vec<String>,
+    /// How the blank is written to --solver programs: x or 0; SOLVER=TOKEN for one program (repeatable)
+    #[arg(long, value_name = "[SOLVER=]TOKEN")]
+    pub solver_blank: Vec<String>,
     /// What --solver programs' paths promise, which --check holds them to: `optimal` (the default: the shortest), `within=W` (at most W × the shortest) or `valid` (any path to the goal); SOLVER=CLAIM for one program (repeatable)
     #[arg(long, value_name = "[SOLVER=]CLAIM")]
     pub solver_claim: Vec<String>,

@@ -5,6 +5,7 @@ use super::{CmdResult, BAD_INPUT, FAILED, OK};
 use crate::cli::RunArgs;
 use std::time::Duration;
 use tilebench::check::AllowLimit;
+use tilebench::external::protocol::{Blank, Protocol};
 use tilebench::external::ExternalSolver;
 use tilebench::harness::input::InputOptions;
 use tilebench::harness::interrupt;
@@ -37,23 +38,24 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         weight: args.weight,
     };
     let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
+    let protocols = PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol)?;
+    let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank)?;
     plan.external = args
         .solvers
         .iter()
         .map(|spec| {
-            let mut e = ExternalSolver::parse(
-                spec,
-                args.solver_protocol,
-                args.solver_blank,
-                args.solver_spawn,
-            )?;
+            let mut e = ExternalSolver::parse(spec, Protocol::Moves, Blank::X, args.solver_spawn)?;
             e.stdout = args.solver_stdout;
             e.claim = claims.get(&e.name).copied().unwrap_or_default();
+            e.protocol = protocols.get(&e.name).copied().unwrap_or(Protocol::Moves);
+            e.blank = blanks.get(&e.name).copied().unwrap_or(Blank::X);
             Ok(e)
         })
         .collect::<Result<_, String>>()?;
     let names: Vec<&str> = plan.external.iter().map(|e| e.name.as_str()).collect();
     claims.check_names("--solver-claim", &names)?;
+    protocols.check_names("--solver-protocol", &names)?;
+    blanks.check_names("--solver-blank", &names)?;
     plan.limits = Limits {
         max_nodes: args.max_nodes,
         timeout,

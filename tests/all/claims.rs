@@ -140,3 +140,70 @@ fn a_program_is_judged_by_its_solver_claim() {
         stderr(&bad)
     );
 }
+
+/// A class with two protocols in one run: `--solver-protocol bob=steps --solver-blank bob=0`
+/// gives bob the steps protocol and `0` for the blank (the toy program answers garbage to any
+/// other blank token), while alice keeps the defaults (moves, `x`); both are judged, and run.json
+/// records each program's own protocol and blank.
+#[test]
+fn each_program_takes_its_own_protocol_and_blank() {
+    let dir = temp_dir("claims-protocols");
+    let text = std::fs::read_to_string("inputs/per-depth.csv").unwrap();
+    let rows: Vec<&str> = text.lines().take(41).collect();
+    let data = dir.join("depths.csv");
+    std::fs::write(&data, rows.join("\n") + "\n").unwrap();
+    let out = dir.join("run");
+    let toy = "python3 tests/solvers/toy_solver.py";
+    let run = bin()
+        .args(["run", data.to_str().unwrap(), "-s", "none", "--check", "-q"])
+        .args(["--solver", &format!("alice={toy} --require-blank x")])
+        .args([
+            "--solver",
+            &format!("bob={toy} --protocol steps --require-blank 0"),
+        ])
+        .args(["--solver-protocol", "bob=steps", "--solver-blank", "bob=0"])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(err.contains("check: alice: 40 verified"), "{err}");
+    assert!(err.contains("check: bob: 40 verified"), "{err}");
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let (strategy, path) = (col(&h, "strategy"), col(&h, "steps"));
+    assert_eq!(rows.iter().filter(|r| r[strategy] == "bob").count(), 40);
+    assert!(rows.iter().all(|r| !r[path].is_empty()));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let info = |i: usize, k: &str| json["external_solvers"][i][k].as_str().unwrap().to_string();
+    assert_eq!(
+        (info(0, "protocol"), info(0, "blank")),
+        ("moves".into(), "x".into())
+    );
+    assert_eq!(
+        (info(1, "protocol"), info(1, "blank")),
+        ("steps".into(), "0".into())
+    );
+    // A protocol for a solver the run does not have is refused before anything runs.
+    let wrong = bin()
+        .args([
+            "run",
+            data.to_str().unwrap(),
+            "-s",
+            "none",
+            "--check",
+            "-q",
+            "--force",
+        ])
+        .args(["--solver", &format!("bob={toy} --protocol steps")])
+        .args(["--solver-protocol", "alice=steps"])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(2), "{}", stderr(&wrong));
+    assert!(
+        stderr(&wrong).contains("`alice` is not a --solver NAME"),
+        "{}",
+        stderr(&wrong)
+    );
+}

@@ -661,7 +661,7 @@ fn usage_errors_stop_before_solving() {
         (&["--solver", "a/b=./x"], "must be letters, digits"),
         (
             &["--solver", "a=./x", "--solver-protocol", "path"],
-            "[possible values: moves, steps]",
+            "--solver-protocol path: `path` is not a protocol; choose moves or steps",
         ),
         (&["-s", "none"], "--strategy none leaves nothing to run"),
     ];
