@@ -115,6 +115,12 @@ pub fn run(args: RunArgs) -> CmdResult {
     {
         for b in tilebench::search::registry::all() {
             println!("{:12} {}", b.name, b.describe);
+            for k in b.options {
+                println!(
+                    "{:12}   {}: {} (default {}; {})",
+                    "", k.name, k.help, k.default, k.range
+                );
+            }
         }
         return Ok(OK);
     }

@@ -155,11 +155,62 @@ impl RunPlan {
         if self.repeat == 0 {
             return Err("--repeat 0: give 1 or more".into());
         }
+        self.check_options()?;
         for e in &self.exports {
             check_writable(&e.path)?;
         }
         if let Some(name) = &self.save_baseline {
             check_baseline_name(name)?;
+        }
+        Ok(())
+    }
+}
+
+impl RunPlan {
+    /// Refuses an option set away from its default that no strategy of the run reads
+    /// ([`registry::Knob`], declared by the strategies that read it): `-s table --heuristic
+    /// pdb --pdb-partition 9-9` would otherwise be taken and change nothing, its tables never
+    /// checked.
+    fn check_options(&self) -> Result<(), String> {
+        let defaults = crate::search::Config::default();
+        let c = &self.config;
+        let set = [
+            (
+                "heuristic",
+                c.heuristic != defaults.heuristic || c.pdb != defaults.pdb,
+                format!("--heuristic {}", c.heuristic.name()),
+            ),
+            (
+                "weight",
+                c.weight != defaults.weight,
+                format!("--weight {}", c.weight),
+            ),
+            (
+                "hash-buckets",
+                c.hash_buckets != defaults.hash_buckets,
+                format!("--hash-buckets {}", c.hash_buckets),
+            ),
+        ];
+        let chosen: Vec<&Builtin> = if self.fitting_strategies {
+            registry::defaults()
+        } else {
+            self.strategies.clone()
+        };
+        for (option, given, text) in set {
+            if given && !chosen.iter().any(|b| registry::reads(b.name, option)) {
+                let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();
+                return Err(format!(
+                    "{text} is read only by {}, and this run takes {}: it would change \
+                     nothing (and be checked against no board); add one of them with -s, or \
+                     drop --{option}",
+                    registry::readers(option).join(", "),
+                    if names.is_empty() {
+                        "no built-in strategy".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
         }
         Ok(())
     }

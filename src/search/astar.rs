@@ -572,6 +572,7 @@ fn memos<M: 'static>(all: &mut FxHashMap<std::any::TypeId, Box<dyn std::any::Any
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "astar",
     describe: "A* with --heuristic (default Manhattan), bucket open list",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Astar>::new("astar", c))
     }),

@@ -145,6 +145,7 @@ thread_local! {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-set",
     describe: "BFS, repeated states in an ordered set (BTreeSet)",
+    options: &[],
     make: super::registry::Make::Plain {
         search: solve,
         supports: super::registry::any_shape,

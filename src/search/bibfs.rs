@@ -57,6 +57,7 @@ fn moves_from_root(side: &Side, shape: crate::puzzle::Shape, cells: u64) -> Vec<
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "bibfs",
     describe: "bidirectional BFS, the smaller frontier advances a layer at a time",
+    options: &[],
     make: super::registry::Make::Plain {
         search: solve,
         supports: super::registry::any_shape,

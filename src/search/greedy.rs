@@ -11,6 +11,7 @@ use super::{Outcome, Problem, SolveOptions};
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "greedy",
     describe: "greedy best-first search: ranked by h alone (--heuristic), any path, few expansions",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Greedy>::new("greedy", c))
     }),

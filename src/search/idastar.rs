@@ -358,6 +358,7 @@ impl<H: Heuristic> Search<'_, H> {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "idastar",
     describe: "IDA* with --heuristic (default Manhattan), Korf's node counting",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Idastar>::new("idastar", c))
     }),

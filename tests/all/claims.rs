@@ -207,3 +207,82 @@ fn each_program_takes_its_own_protocol_and_blank() {
         stderr(&wrong)
     );
 }
+
+/// An option set away from its default that no strategy of the run reads is refused before
+/// anything runs, naming the strategies that read it (declared in their own files); the
+/// same option with a strategy that reads it is taken, and `run -s list` lists each
+/// strategy's options.
+#[test]
+fn an_option_no_strategy_reads_is_refused() {
+    let dir = temp_dir("claims-unused");
+    let out = dir.join("run");
+    let run = |args: &[&str]| {
+        bin()
+            .args(["run", "inputs/per-depth.csv", "-q", "--force", "--out"])
+            .arg(&out)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for (args, says) in [
+        (
+            &[
+                "-s",
+                "table",
+                "--heuristic",
+                "pdb",
+                "--pdb-partition",
+                "9-9",
+            ][..],
+            "--heuristic pdb is read only by astar, idastar, dida, idastar-tt, wastar, greedy, \
+             and this run takes table",
+        ),
+        (
+            &["-s", "astar", "--weight", "3"],
+            "--weight 3 is read only by wastar",
+        ),
+        (
+            &["-s", "astar", "--hash-buckets", "7"],
+            "--hash-buckets 7 is read only by bfs-hash",
+        ),
+        (
+            &["-s", "none", "--solver", "a=./x", "--weight", "2"],
+            "takes no built-in strategy",
+        ),
+    ] {
+        let res = run(args);
+        assert_eq!(res.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&res).contains(says), "{args:?}: {}", stderr(&res));
+        assert!(
+            !out.join("cases.csv").exists(),
+            "{args:?}: nothing is solved"
+        );
+    }
+    // Read by a strategy of the run: checked against the boards, and refused there.
+    let res = run(&[
+        "-s",
+        "table,astar",
+        "--heuristic",
+        "pdb",
+        "--pdb-partition",
+        "9-9",
+    ]);
+    assert_eq!(res.status.code(), Some(2));
+    assert!(
+        stderr(&res).contains("partition 9-9 covers 18 tiles"),
+        "{}",
+        stderr(&res)
+    );
+    let res = run(&["-s", "table,wastar", "--weight", "3"]);
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    let list = bin().args(["run", "-s", "list"]).output().unwrap();
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(
+        text.contains("weight: states ranked by g + weight × h"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(default 1.5; 1 to 1000, up to three decimals)"),
+        "{text}"
+    );
+}
