@@ -287,9 +287,12 @@ pub struct SolveArgs {
 pub struct RunArgs {
     /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
     pub files: Vec<String>,
-    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every optimal strategy that fits the boards)
+    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every optimal strategy that fits the boards), or a configuration `[LABEL=]NAME:KEY=VALUE[:KEY=VALUE]` (repeatable)
     #[arg(long, short = 's', long_help = strategy_help())]
-    pub strategy: Option<String>,
+    pub strategy: Vec<String>,
+    /// Multiply every configuration of -s that takes KEY (and does not set it) by each value: `--sweep heuristic=manhattan,linear-conflict` (repeatable)
+    #[arg(long, value_name = "KEY=V1,V2,...", requires = "strategy")]
+    pub sweep: Vec<String>,
     /// Also benchmark an external program, run as `sh -c COMMAND`, under the strategy name NAME (repeatable)
     #[arg(long = "solver", value_name = "NAME=COMMAND")]
     pub solvers: Vec<String>,

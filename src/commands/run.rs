@@ -15,7 +15,42 @@ use tilebench::harness::plan::{Export, OutMode, RunPlan};
 use tilebench::harness::rundir::resume_command;
 use tilebench::report::table::Table;
 use tilebench::report::{format, SummaryExport};
+use tilebench::search::configuration::Configuration;
 use tilebench::search::{Claim, Config, Limits};
+
+/// `-s`'s values: plain names (comma lists) and configurations (`NAME:KEY=VALUE`,
+/// `LABEL=NAME…`); with --sweep, every name is a configuration, multiplied by the sweeps.
+fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
+    let mut texts: Vec<String> = args.strategy.clone();
+    if !args.sweep.is_empty() {
+        texts = texts
+            .iter()
+            .flat_map(|t| {
+                if t.contains([':', '=']) {
+                    vec![t.clone()]
+                } else {
+                    tilebench::search::registry::parse_list(t)
+                        .map(|v| v.iter().map(|b| b.name.to_string()).collect())
+                        .unwrap_or_else(|_| vec![t.clone()])
+                }
+            })
+            .collect();
+        for s in &args.sweep {
+            texts = tilebench::search::configuration::sweep(texts, s)?;
+        }
+        texts = texts
+            .into_iter()
+            .map(|t| {
+                if t.contains([':', '=']) {
+                    t
+                } else {
+                    format!("{t}:")
+                }
+            })
+            .collect();
+    }
+    Ok(texts)
+}
 
 /// The plan the arguments describe, checked.
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
@@ -23,8 +58,16 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     let timeout = args.timeout.map(Duration::from_secs_f64);
     args.pdb.check_used_by(args.heuristic)?;
     let mut plan = RunPlan::new(args.files.clone());
-    if let Some(list) = &args.strategy {
-        plan = plan.with_strategies(list)?;
+    let texts = strategy_texts(&args)?;
+    let (configured, plain): (Vec<&String>, Vec<&String>) =
+        texts.iter().partition(|s| s.contains([':', '=']));
+    if !args.strategy.is_empty() {
+        let list: Vec<&str> = plain.iter().map(|s| s.as_str()).collect();
+        plan = plan.with_strategies(&if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(",")
+        })?;
     }
     plan.input = InputOptions {
         size: args.size,
@@ -40,6 +83,10 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
     let protocols = PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol)?;
     let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank)?;
+    plan.configurations = configured
+        .iter()
+        .map(|s| Configuration::parse(s, &plan.config))
+        .collect::<Result<_, String>>()?;
     plan.external = args
         .solvers
         .iter()
@@ -110,8 +157,8 @@ fn allow_limit(args: &RunArgs) -> Result<AllowLimit, String> {
 pub fn run(args: RunArgs) -> CmdResult {
     if args
         .strategy
-        .as_deref()
-        .is_some_and(|s| s.trim().eq_ignore_ascii_case("list"))
+        .iter()
+        .any(|s| s.trim().eq_ignore_ascii_case("list"))
     {
         for b in tilebench::search::registry::all() {
             println!("{:12} {}", b.name, b.describe);

@@ -149,6 +149,7 @@ fn solvers_of(plan: &mut RunPlan, shapes: &[crate::puzzle::Shape]) -> Vec<Box<dy
             .map(|b| b.build(&plan.config))
             .collect()
     };
+    out.extend(plan.configurations.iter().map(|c| c.build()));
     out.extend(
         plan.external
             .iter()

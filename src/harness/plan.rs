@@ -37,6 +37,9 @@ pub struct RunPlan {
     pub input: InputOptions,
     /// The built-in strategies to run, and how they are configured.
     pub strategies: Vec<&'static Builtin>,
+    /// Built-in strategies with options of their own and labels (`-s NAME:KEY=VALUE`), run
+    /// after `strategies`.
+    pub configurations: Vec<crate::search::configuration::Configuration>,
     /// Run every optimal built-in strategy that fits the boards ([`crate::search::registry::defaults`]), instead of `strategies`.
     pub fitting_strategies: bool,
     /// The built-ins' configuration (heuristic, pattern databases, …).
@@ -78,6 +81,7 @@ impl RunPlan {
             input: InputOptions::default(),
             strategies: Vec::new(),
             fitting_strategies: true,
+            configurations: Vec::new(),
             config: Config::default(),
             external: Vec::new(),
             custom: Vec::new(),
@@ -130,6 +134,16 @@ impl RunPlan {
     /// The first problem found, as a sentence that says what to do.
     pub fn check(&self) -> Result<(), String> {
         let mut seen: Vec<String> = self.strategies.iter().map(|b| b.name.to_string()).collect();
+        for c in &self.configurations {
+            if seen.iter().any(|s| s.eq_ignore_ascii_case(&c.label)) {
+                return Err(format!(
+                    "-s: two configurations are labelled `{}`; give one a label of its own \
+                     (-s LABEL=NAME:KEY=VALUE)",
+                    c.label
+                ));
+            }
+            seen.push(c.label.clone());
+        }
         for name in self.extra_names() {
             if registry::find(name).is_some() {
                 return Err(format!(
@@ -191,11 +205,12 @@ impl RunPlan {
                 format!("--hash-buckets {}", c.hash_buckets),
             ),
         ];
-        let chosen: Vec<&Builtin> = if self.fitting_strategies {
+        let mut chosen: Vec<&Builtin> = if self.fitting_strategies {
             registry::defaults()
         } else {
             self.strategies.clone()
         };
+        chosen.extend(self.configurations.iter().map(|c| c.strategy));
         for (option, given, text) in set {
             if given && !chosen.iter().any(|b| registry::reads(b.name, option)) {
                 let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();

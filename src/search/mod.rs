@@ -10,6 +10,7 @@
 
 pub mod bfs;
 mod claim;
+pub mod configuration;
 pub mod heuristic;
 mod informed;
 pub mod registry;

@@ -9,6 +9,7 @@ mod args;
 mod census;
 mod ci_outputs;
 mod claims;
+mod configurations;
 mod corpus;
 mod docs;
 mod external;
