@@ -20,9 +20,10 @@
 //! ```
 
 use crate::harness::input::Case;
+use crate::harness::judge::Judged;
 use crate::harness::record::{Record, RowStatus};
 use crate::report::cases_csv::CaseRow;
-use crate::search::Limits;
+use crate::search::{Claim, Limits};
 use std::collections::BTreeMap;
 
 /// The fields of a row that the checks read.
@@ -36,8 +37,11 @@ pub struct RowView<'a> {
     pub id: &'a str,
     /// The solver.
     pub strategy: &'a str,
-    /// Whether that solver is optimal by construction.
+    /// Whether that solver is optimal by construction (and claims to be).
     pub optimal_solver: bool,
+    /// What the solver promises about its paths (`optimal` for rows of files written
+    /// before the claims: their judged paths were held to the optimum).
+    pub claim: Claim,
     /// The row's status.
     pub status: RowStatus,
     /// The moves claimed (−1: unsolvable).
@@ -57,14 +61,15 @@ pub struct RowView<'a> {
 }
 
 impl<'a> RowView<'a> {
-    /// A row just solved.
-    pub fn of_record(case: &'a Case, r: &'a Record, optimal_solver: bool) -> RowView<'a> {
+    /// A row just solved by a solver judged as `solver` says.
+    pub fn of_record(case: &'a Case, r: &'a Record, solver: Judged) -> RowView<'a> {
         RowView {
             input: &case.source,
             line: case.line,
             id: &case.id,
             strategy: &r.strategy,
-            optimal_solver,
+            optimal_solver: solver.by_construction,
+            claim: solver.claim,
             status: r.status,
             steps: r.steps,
             expected_steps: case.expected_steps,
@@ -77,14 +82,16 @@ impl<'a> RowView<'a> {
     }
 
     /// A row read back from a cases.csv; `optimal_solver` says which solvers are optimal by
-    /// construction.
+    /// construction (a row whose `claim` column is not `optimal` is never taken as one).
     pub fn of_row(r: &'a CaseRow, optimal_solver: bool) -> RowView<'a> {
+        let claim = r.claim.parse().unwrap_or_default();
         RowView {
             input: &r.input,
             line: r.line,
             id: &r.id,
             strategy: &r.strategy,
-            optimal_solver,
+            optimal_solver: optimal_solver && claim == Claim::Optimal,
+            claim,
             status: r.status,
             steps: r.steps,
             expected_steps: r.expected_steps,
@@ -148,11 +155,16 @@ pub enum Reason {
     /// Verified: the row has no `expected_steps`; a judged answer (an external program's, a
     /// library user's solver's) equals the optimum the reference search (astar) found.
     ReferenceOptimum,
+    /// Verified: a solver that does not claim shortest paths gave a valid path within its
+    /// claim (at most W × the optimum for `within=W`; any path for `valid`).
+    WithinClaim,
     /// Wrong: the judge rejected the answer (status `wrong`: an illegal move, a path that
     /// misses the goal, a false `unsolvable`, a number that is not the optimum).
     Rejected,
-    /// Wrong: a valid path longer than the optimum.
+    /// Wrong: a valid path longer than the optimum, from a solver that claims shortest paths.
     NotOptimal,
+    /// Wrong: a valid path longer than its solver's claim allows (W × the optimum).
+    OverClaim,
     /// Wrong: the answer differs from `expected_steps`.
     Mismatch,
     /// Wrong: optimal strategies disagree on a row without `expected_steps`.
@@ -171,13 +183,15 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason, in order.
-    pub const ALL: [Reason; 12] = [
+    pub const ALL: [Reason; 14] = [
         Reason::ExpectedSteps,
         Reason::Parity,
         Reason::Agreement,
         Reason::ReferenceOptimum,
+        Reason::WithinClaim,
         Reason::Rejected,
         Reason::NotOptimal,
+        Reason::OverClaim,
         Reason::Mismatch,
         Reason::Disagreement,
         Reason::Limit,
@@ -190,8 +204,8 @@ impl Reason {
     pub fn class(self) -> Class {
         use Reason::*;
         match self {
-            ExpectedSteps | Parity | Agreement | ReferenceOptimum => Class::Verified,
-            Rejected | NotOptimal | Mismatch | Disagreement => Class::Wrong,
+            ExpectedSteps | Parity | Agreement | ReferenceOptimum | WithinClaim => Class::Verified,
+            Rejected | NotOptimal | OverClaim | Mismatch | Disagreement => Class::Wrong,
             Limit | Error | OptimumUnknown | Unconfirmed => Class::Unverified,
         }
     }
@@ -204,7 +218,9 @@ impl Reason {
             Reason::Agreement => "agreement",
             Reason::ReferenceOptimum => "reference optimum",
             Reason::Rejected => "wrong answer",
+            Reason::WithinClaim => "within its claim",
             Reason::NotOptimal => "not optimal",
+            Reason::OverClaim => "over its claim",
             Reason::Mismatch => "differs from expected_steps",
             Reason::Disagreement => "disagreement",
             Reason::Limit => "limit",
@@ -386,8 +402,18 @@ fn classify(r: &RowView, peers: &[&RowView], limits: &Limits) -> (Reason, String
         }
         RowStatus::Limit => return (Reason::Limit, detail.to_string()),
         RowStatus::Error => return (Reason::Error, given("error")),
+        // A valid path the judge refused for its length: over its solver's claim.
+        RowStatus::Wrong if r.optimal == Some(false) && r.claim != Claim::Optimal => {
+            return (Reason::OverClaim, detail.to_string())
+        }
+        RowStatus::Wrong if r.optimal == Some(false) => {
+            return (Reason::NotOptimal, detail.to_string())
+        }
         RowStatus::Wrong => return (Reason::Rejected, detail.to_string()),
         _ => {}
+    }
+    if r.claim != Claim::Optimal && r.status == RowStatus::Solved {
+        return within_claim(r, detail);
     }
     if r.optimal == Some(false) {
         return (Reason::NotOptimal, detail.to_string());
@@ -427,6 +453,28 @@ fn classify(r: &RowView, peers: &[&RowView], limits: &Limits) -> (Reason, String
         steps_text(r.steps)
     );
     (Reason::Unconfirmed, what)
+}
+
+/// A solved row of a solver that does not claim shortest paths: the judge let its path
+/// through, and the bound is checked again against `expected_steps` (a cases.csv read back).
+fn within_claim(r: &RowView, detail: &str) -> (Reason, String) {
+    let bound = r
+        .expected_steps
+        .and_then(|e| u64::try_from(e).ok())
+        .and_then(|e| r.claim.bound(e).map(|b| (e, b)));
+    match (bound, r.steps) {
+        (Some((e, b)), Some(n)) if n > b as i64 => (
+            Reason::OverClaim,
+            format!(
+                "{n} steps, more than its claim ({}) allows: {b} steps for expected_steps {e}",
+                r.claim
+            ),
+        ),
+        (Some(_), _) => (Reason::WithinClaim, String::new()),
+        _ if r.claim == Claim::Valid || r.optimal.is_some() => (Reason::WithinClaim, String::new()),
+        _ if detail.is_empty() => (Reason::OptimumUnknown, "optimum unknown".into()),
+        _ => (Reason::OptimumUnknown, detail.to_string()),
+    }
 }
 
 /// Every row `run --check` does not count as verified, as lines (`file:line: solver: what`).
@@ -1022,6 +1070,7 @@ mod tests {
             id: "",
             strategy,
             optimal_solver,
+            claim: Claim::Optimal,
             status,
             steps,
             expected_steps: expected,
@@ -1087,6 +1136,12 @@ mod tests {
         unjudged.optimal = None;
         let mut long = judged;
         long.optimal = Some(false);
+        // wastar at weight 1.5 on a row of 20 moves: 25 are within its claim, 31 are not
+        // (a cases.csv read back whose status says solved).
+        let mut within = row("w", false, 13, Solved, Some(25), Some(20));
+        (within.claim, within.optimal) = (Claim::Within("1.5".parse().unwrap()), Some(false));
+        let mut over = within;
+        (over.line, over.steps) = (14, Some(31));
         let rows = [
             row("astar", true, 2, Solved, Some(19), Some(19)),
             row("astar", true, 3, Unsolvable, Some(-1), None),
@@ -1103,6 +1158,8 @@ mod tests {
             judged,
             unjudged,
             long,
+            within,
+            over,
         ];
         assert_eq!(
             reasons(&rows),
@@ -1121,6 +1178,8 @@ mod tests {
                 Reason::ReferenceOptimum,
                 Reason::OptimumUnknown,
                 Reason::NotOptimal,
+                Reason::WithinClaim,
+                Reason::OverClaim,
             ]
         );
         // Every reason is reached, and the classes are as named.

@@ -3,7 +3,7 @@
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
-use tilebench::external::protocol::{Blank, Protocol, Spawn, Stdout};
+use tilebench::external::protocol::{Spawn, Stdout};
 use tilebench::harness::shard::Shard;
 use tilebench::puzzle::Shape;
 use tilebench::report::Format;
@@ -287,18 +287,24 @@ pub struct SolveArgs {
 pub struct RunArgs {
     /// CSV datasets (`-` = stdin); with none, a small built-in dataset (the seed samples)
     pub files: Vec<String>,
-    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every optimal strategy that fits the boards)
+    /// Strategies: a comma-separated list, `all`, `list` or `none` (default: every optimal strategy that fits the boards), or a configuration `[LABEL=]NAME:KEY=VALUE[:KEY=VALUE]` (repeatable)
     #[arg(long, short = 's', long_help = strategy_help())]
-    pub strategy: Option<String>,
+    pub strategy: Vec<String>,
+    /// Multiply every configuration of -s that takes KEY (and does not set it) by each value: `--sweep heuristic=manhattan,linear-conflict` (repeatable)
+    #[arg(long, value_name = "KEY=V1,V2,...", requires = "strategy")]
+    pub sweep: Vec<String>,
     /// Also benchmark an external program, run as `sh -c COMMAND`, under the strategy name NAME (repeatable)
     #[arg(long = "solver", value_name = "NAME=COMMAND")]
     pub solvers: Vec<String>,
-    /// What --solver programs read and write: `moves` (a start line in; a move string or `unsolvable` out) or `steps` (a start line and a goal line in; a number of moves or -1 out)
-    #[arg(long, value_name = "PROTOCOL", default_value = "moves", value_parser = one_of::<Protocol>(vec!["moves", "steps"]))]
-    pub solver_protocol: Protocol,
-    /// How the blank is written to --solver programs: x or 0
-    #[arg(long, value_name = "TOKEN", default_value = "x", value_parser = one_of::<Blank>(vec!["x", "0"]))]
-    pub solver_blank: Blank,
+    /// What --solver programs read and write: `moves` (a start line in; a move string or `unsolvable` out) or `steps` (a start line and a goal line in; a number of moves or -1 out); SOLVER=PROTOCOL for one program (repeatable)
+    #[arg(long, value_name = "[SOLVER=]PROTOCOL")]
+    pub solver_protocol: Vec<String>,
+    /// How the blank is written to --solver programs: x or 0; SOLVER=TOKEN for one program (repeatable)
+    #[arg(long, value_name = "[SOLVER=]TOKEN")]
+    pub solver_blank: Vec<String>,
+    /// What --solver programs' paths promise, which --check holds them to: `optimal` (the default: the shortest), `within=W` (at most W × the shortest) or `valid` (any path to the goal); SOLVER=CLAIM for one program (repeatable)
+    #[arg(long, value_name = "[SOLVER=]CLAIM")]
+    pub solver_claim: Vec<String>,
     /// How --solver programs run: `persistent` (one process per worker thread reads case after case), `per-case` (one process per case) or `batch` (one process reads every case, stdin closed)
     #[arg(long, value_name = "MODE", default_value = "persistent", value_parser = one_of::<Spawn>(vec!["persistent", "per-case", "batch"]))]
     pub solver_spawn: Spawn,

@@ -607,6 +607,21 @@ impl<'a> CsvRow<'a> {
         }
     }
 
+    /// Appends a ratio given in ten-thousandths (`11053` → `1.1053`, `15000` → `1.5`,
+    /// `10000` → `1`), or an empty field for none.
+    #[inline]
+    pub fn ratio(&mut self, v: Option<u64>) {
+        let Some(q) = v else {
+            return self.sep();
+        };
+        self.number(q / 10_000);
+        let frac = fraction_digits(q);
+        if !frac.is_empty() {
+            self.raw(b".");
+            self.raw(frac.as_bytes());
+        }
+    }
+
     /// Appends a flag: `true`, `false`, or an empty field for none.
     #[inline(always)]
     pub fn flag(&mut self, v: Option<bool>) {
@@ -629,6 +644,22 @@ impl<'a> CsvRow<'a> {
     pub fn end(mut self) {
         self.raw(b"\n");
         self.flush();
+    }
+}
+
+/// The decimals of a number of ten-thousandths, trailing zeros dropped (`11050` → `105`).
+fn fraction_digits(q: u64) -> String {
+    let f = format!("{:04}", q % 10_000);
+    f.trim_end_matches('0').to_string()
+}
+
+/// A ratio given in ten-thousandths as [`CsvRow::ratio`] writes it: `1.1053`, `1.5`, `1`.
+pub fn ratio_text(q: u64) -> String {
+    let frac = fraction_digits(q);
+    if frac.is_empty() {
+        (q / 10_000).to_string()
+    } else {
+        format!("{}.{frac}", q / 10_000)
     }
 }
 

@@ -5,15 +5,52 @@ use super::{CmdResult, BAD_INPUT, FAILED, OK};
 use crate::cli::RunArgs;
 use std::time::Duration;
 use tilebench::check::AllowLimit;
+use tilebench::external::protocol::{Blank, Protocol};
 use tilebench::external::ExternalSolver;
 use tilebench::harness::input::InputOptions;
 use tilebench::harness::interrupt;
+use tilebench::harness::per_solver::PerSolver;
 use tilebench::harness::pipeline::{execute, Ending};
 use tilebench::harness::plan::{Export, OutMode, RunPlan};
 use tilebench::harness::rundir::resume_command;
 use tilebench::report::table::Table;
 use tilebench::report::{format, SummaryExport};
-use tilebench::search::{Config, Limits};
+use tilebench::search::configuration::Configuration;
+use tilebench::search::{Claim, Config, Limits};
+
+/// `-s`'s values: plain names (comma lists) and configurations (`NAME:KEY=VALUE`,
+/// `LABEL=NAME…`); with --sweep, every name is a configuration, multiplied by the sweeps.
+fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
+    let mut texts: Vec<String> = args.strategy.clone();
+    if !args.sweep.is_empty() {
+        texts = texts
+            .iter()
+            .flat_map(|t| {
+                if t.contains([':', '=']) {
+                    vec![t.clone()]
+                } else {
+                    tilebench::search::registry::parse_list(t)
+                        .map(|v| v.iter().map(|b| b.name.to_string()).collect())
+                        .unwrap_or_else(|_| vec![t.clone()])
+                }
+            })
+            .collect();
+        for s in &args.sweep {
+            texts = tilebench::search::configuration::sweep(texts, s)?;
+        }
+        texts = texts
+            .into_iter()
+            .map(|t| {
+                if t.contains([':', '=']) {
+                    t
+                } else {
+                    format!("{t}:")
+                }
+            })
+            .collect();
+    }
+    Ok(texts)
+}
 
 /// The plan the arguments describe, checked.
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
@@ -21,8 +58,16 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     let timeout = args.timeout.map(Duration::from_secs_f64);
     args.pdb.check_used_by(args.heuristic)?;
     let mut plan = RunPlan::new(args.files.clone());
-    if let Some(list) = &args.strategy {
-        plan = plan.with_strategies(list)?;
+    let texts = strategy_texts(&args)?;
+    let (configured, plain): (Vec<&String>, Vec<&String>) =
+        texts.iter().partition(|s| s.contains([':', '=']));
+    if !args.strategy.is_empty() {
+        let list: Vec<&str> = plain.iter().map(|s| s.as_str()).collect();
+        plan = plan.with_strategies(&if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(",")
+        })?;
     }
     plan.input = InputOptions {
         size: args.size,
@@ -35,21 +80,30 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         pdb: super::pdb::options(&args.pdb),
         weight: args.weight,
     };
+    let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
+    let protocols = PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol)?;
+    let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank)?;
+    plan.configurations = configured
+        .iter()
+        .map(|s| Configuration::parse(s, &plan.config))
+        .collect::<Result<_, String>>()?;
     plan.external = args
         .solvers
         .iter()
         .map(|spec| {
-            let mut e = ExternalSolver::parse(
-                spec,
-                args.solver_protocol,
-                args.solver_blank,
-                args.solver_spawn,
-            )?;
+            let mut e = ExternalSolver::parse(spec, Protocol::Moves, Blank::X, args.solver_spawn)?;
             e.stdout = args.solver_stdout;
             e.strict = args.solver_strict;
+            e.claim = claims.get(&e.name).copied().unwrap_or_default();
+            e.protocol = protocols.get(&e.name).copied().unwrap_or(Protocol::Moves);
+            e.blank = blanks.get(&e.name).copied().unwrap_or(Blank::X);
             Ok(e)
         })
         .collect::<Result<_, String>>()?;
+    let names: Vec<&str> = plan.external.iter().map(|e| e.name.as_str()).collect();
+    claims.check_names("--solver-claim", &names)?;
+    protocols.check_names("--solver-protocol", &names)?;
+    blanks.check_names("--solver-blank", &names)?;
     plan.limits = Limits {
         max_nodes: args.max_nodes,
         timeout,
@@ -105,11 +159,17 @@ pub fn run(args: RunArgs) -> CmdResult {
     let began = std::time::Instant::now();
     if args
         .strategy
-        .as_deref()
-        .is_some_and(|s| s.trim().eq_ignore_ascii_case("list"))
+        .iter()
+        .any(|s| s.trim().eq_ignore_ascii_case("list"))
     {
         for b in tilebench::search::registry::all() {
             println!("{:12} {}", b.name, b.describe);
+            for k in b.options {
+                println!(
+                    "{:12}   {}: {} (default {}; {})",
+                    "", k.name, k.help, k.default, k.range
+                );
+            }
         }
         return Ok(OK);
     }

@@ -42,6 +42,9 @@ pub struct ExternalSolver {
     /// an answer after a label or without its line end make the row an error instead of
     /// being skipped or read past.
     pub strict: bool,
+    /// What its paths promise, which the judge holds them to (`--solver-claim`; default
+    /// `optimal`).
+    pub claim: crate::search::Claim,
 }
 
 /// Names that are not free for external solvers.
@@ -100,6 +103,7 @@ impl ExternalSolver {
             spawn,
             stdout: Stdout::Auto,
             strict: false,
+            claim: crate::search::Claim::Optimal,
         })
     }
 
@@ -123,6 +127,7 @@ impl ExternalSolver {
                 .into(),
             stdout: self.stdout.name().into(),
             strict: self.strict,
+            claim: self.claim.to_string(),
             default_timeout_s: DEFAULT_TIMEOUT.as_secs_f64(),
         }
     }
@@ -171,6 +176,10 @@ pub struct ExternalInfo {
     /// Whether --solver-strict was given: every stdout line must be an answer, alone.
     #[serde(default)]
     pub strict: bool,
+    /// What its paths promise (`--solver-claim`): `optimal`, `within=W` or `valid`; empty in
+    /// runs made before the claims.
+    #[serde(default)]
+    pub claim: String,
     /// The default per-case timeout, when --timeout is not given.
     #[serde(default)]
     pub default_timeout_s: f64,

@@ -836,6 +836,10 @@ impl Solver for Program {
         &self.spec.name
     }
 
+    fn claim(&self) -> crate::search::Claim {
+        self.spec.claim
+    }
+
     fn wants_problems(&self) -> bool {
         true
     }
@@ -1142,7 +1146,7 @@ impl Program {
                 elapsed,
                 unterminated,
             } => {
-                let mut o = Outcome::without_path(Status::Limit, Stats::default());
+                let mut o = Outcome::out_of(crate::search::LimitReason::Time, Stats::default());
                 o.reported = Some(stderr.counters);
                 o.latency = Some(elapsed);
                 o.note = Some(format!(

@@ -4,9 +4,11 @@
 //! - a path is replayed from the start; an illegal move, or an end that is not the goal, is
 //!   `wrong` (so is any path for an unsolvable pair: none can reach the goal);
 //! - for a solver that is not optimal by construction, a valid path is compared with the
-//!   optimum: `optimal` is true or false;
-//! - a number of moves without a path (an external `steps` program) must equal the optimum,
-//!   or it is `wrong`.
+//!   optimum: `optimal` is true or false, and a path longer than its solver's
+//!   [`Claim`] allows (the optimum for `optimal`, W × the optimum for `within=W`; any path for
+//!   `valid`) is `wrong`, with the bound in the message;
+//! - a number of moves without a path (an external `steps` program) must be at least the
+//!   optimum and within the claim (for `optimal`: equal to the optimum), or it is `wrong`.
 //!
 //! The optimum is the row's `expected_steps`, or, when the row has none, the length found by
 //! the built-in `astar` strategy (computed once per case, under the run's limits, before the
@@ -17,7 +19,7 @@ use super::record::RowStatus;
 use super::spool::CaseBlock;
 use crate::observe::Silent;
 use crate::puzzle::{is_solvable, Board};
-use crate::search::{registry, Config, Limits, Outcome, Prepare, Problem, Solver, Status};
+use crate::search::{registry, Claim, Config, Limits, Outcome, Prepare, Problem, Solver, Status};
 use std::sync::OnceLock;
 
 /// Where an optimum comes from.
@@ -144,13 +146,33 @@ pub struct Verdict {
     pub why: String,
 }
 
-/// Judges a solver's `outcome` for `problem`. `optimal_by_construction` solvers are not
-/// compared with the optimum (their lengths are checked against each other and against
-/// `expected_steps` instead), so `optimum` is not called for them.
+/// How a solver is judged: whether it is optimal by construction, and what it claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// Optimal by construction ([`Solver::optimal`]): not compared with the optimum (its
+    /// lengths are checked against the other optimal solvers' and `expected_steps` instead).
+    pub by_construction: bool,
+    /// What its paths promise ([`Solver::claim`]).
+    pub claim: Claim,
+}
+
+impl Judged {
+    /// How `solver` is judged.
+    pub fn of(solver: &dyn Solver) -> Judged {
+        Judged {
+            by_construction: solver.optimal(),
+            claim: solver.claim(),
+        }
+    }
+}
+
+/// Judges a solver's `outcome` for `problem`. Solvers optimal by construction are not
+/// compared with the optimum, so `optimum` is not called for them; the others' answers are
+/// held to their claim.
 pub fn judge(
     problem: &Problem,
     outcome: &Outcome,
-    optimal_by_construction: bool,
+    solver: Judged,
     optimum: impl FnOnce() -> Result<(u64, Source), String>,
 ) -> Verdict {
     let mut v = Verdict {
@@ -194,13 +216,19 @@ pub fn judge(
             return v;
         }
         match optimum() {
-            Ok((best, _)) if best == n => {
-                v.status = RowStatus::Solved;
-                v.optimal = Some(true);
-                v.optimum = Some(best);
+            // A number is a claim of its own: not shorter than the optimum, and within the
+            // solver's claim (for `optimal`, the optimum itself).
+            Ok((best, src)) if n < best || solver.claim == Claim::Optimal && n != best => {
+                v.why = format!("the optimum is {best} moves ({})", src.name());
             }
             Ok((best, src)) => {
-                v.why = format!("the optimum is {best} moves ({})", src.name());
+                if let Some(why) = over_claim(n, best, src, solver.claim) {
+                    v.why = why;
+                } else {
+                    v.status = RowStatus::Solved;
+                    v.optimal = Some(n == best);
+                    v.optimum = Some(best);
+                }
             }
             Err(e) => {
                 // Not judged, so never called optimal: `optimal` stays empty.
@@ -210,7 +238,23 @@ pub fn judge(
         }
         return v;
     };
-    judge_path(problem, moves, v, optimal_by_construction, optimum)
+    judge_path(problem, moves, v, solver, optimum)
+}
+
+/// Why `n` moves break `claim` when the optimum is `best` (from `src`); `None` within it.
+fn over_claim(n: u64, best: u64, src: Source, claim: Claim) -> Option<String> {
+    let bound = claim.bound(best).filter(|&b| n > b)?;
+    Some(match claim {
+        Claim::Within(w) => format!(
+            "over its claim: {n} moves, more than within={w} allows ({w} × the optimum {best} \
+             ({}), {bound} moves)",
+            src.name()
+        ),
+        _ => format!(
+            "not optimal: {n} moves, the optimum is {best} ({})",
+            src.name()
+        ),
+    })
 }
 
 /// [`judge`] of an answer that is a path (`v` as `judge` made it).
@@ -218,7 +262,7 @@ fn judge_path(
     problem: &Problem,
     moves: &[crate::puzzle::Move],
     mut v: Verdict,
-    optimal_by_construction: bool,
+    solver: Judged,
     optimum: impl FnOnce() -> Result<(u64, Source), String>,
 ) -> Verdict {
     v.steps = Some(moves.len() as i64);
@@ -245,28 +289,22 @@ fn judge_path(
         Ok(_) => {}
     }
     v.status = RowStatus::Solved;
-    if optimal_by_construction {
+    if solver.by_construction {
         return v;
     }
+    let n = moves.len() as u64;
     match optimum() {
         Ok((best, src)) => {
-            let ok = moves.len() as u64 <= best;
-            v.optimal = Some(ok);
+            v.optimal = Some(n <= best);
             v.optimum = Some(best);
-            if !ok {
-                v.why = format!(
-                    "not optimal: {} moves, the optimum is {best} ({})",
-                    moves.len(),
-                    src.name()
-                );
+            if let Some(why) = over_claim(n, best, src, solver.claim) {
+                v.status = RowStatus::Wrong;
+                v.why = why;
             }
         }
-        Err(e) => {
-            v.why = format!(
-                "a valid path of {} moves, optimality not verified: {e}",
-                moves.len()
-            )
-        }
+        // Any valid path keeps a `valid` claim: nothing is left to verify.
+        Err(_) if solver.claim == Claim::Valid => {}
+        Err(e) => v.why = format!("a valid path of {n} moves, its claim not verified: {e}"),
     }
     v
 }
@@ -290,12 +328,20 @@ mod tests {
     fn unsolvable() -> Outcome {
         Outcome::without_path(Status::Unsolvable, Default::default())
     }
+    fn claims(claim: Claim) -> Judged {
+        Judged {
+            by_construction: false,
+            claim,
+        }
+    }
     const SAMPLE: &str = "2 3 4 1 5 x 7 6 8";
     const GOAL: &str = "1 2 3 4 5 6 7 8 x";
     const PATH: &str = "dlurullddrurdllurdr";
 
     fn check(p: &Problem, a: &Outcome) -> Verdict {
-        judge(p, a, false, || Ok((19, Source::ExpectedSteps)))
+        judge(p, a, claims(Claim::Optimal), || {
+            Ok((19, Source::ExpectedSteps))
+        })
     }
 
     #[test]
@@ -307,10 +353,7 @@ mod tests {
             (RowStatus::Solved, Some(true), Some(19))
         );
         let long = check(&p, &moves(&format!("{PATH}ud")));
-        assert_eq!(
-            (long.status, long.optimal),
-            (RowStatus::Solved, Some(false))
-        );
+        assert_eq!((long.status, long.optimal), (RowStatus::Wrong, Some(false)));
         assert!(long
             .why
             .contains("21 moves, the optimum is 19 (expected_steps)"));
@@ -339,14 +382,62 @@ mod tests {
     #[test]
     fn an_unknown_optimum_leaves_optimal_empty() {
         let p = problem(SAMPLE, GOAL);
-        let v = judge(&p, &moves(PATH), false, || Err("no".into()));
+        let v = judge(
+            &p,
+            &moves(PATH),
+            claims(Claim::Optimal),
+            || Err("no".into()),
+        );
         assert_eq!((v.status, v.optimal), (RowStatus::Solved, None));
         assert_eq!(
             v.why,
-            "a valid path of 19 moves, optimality not verified: no"
+            "a valid path of 19 moves, its claim not verified: no"
         );
-        let n = judge(&p, &number(21), false, || Err("no".into()));
+        let n = judge(&p, &number(21), claims(Claim::Optimal), || Err("no".into()));
         assert_eq!((n.status, n.optimal), (RowStatus::Solved, None));
         assert_eq!(n.why, "21 moves, not verified: no");
+    }
+
+    /// A path is held to its solver's claim: within the bound it is right (and `optimal`
+    /// says whether it is shortest), past it `wrong` naming the bound; a `valid` claim takes
+    /// any path that reaches the goal, an unknown optimum included.
+    #[test]
+    fn answers_are_held_to_their_claim() {
+        let p = problem(SAMPLE, GOAL);
+        // 19 + 2k moves: the path, then `ud` k times.
+        let path = |k: usize| moves(&format!("{PATH}{}", "ud".repeat(k)));
+        let within = |w: &str| claims(Claim::Within(w.parse().unwrap()));
+        let at = |c: Judged, k: usize| judge(&p, &path(k), c, || Ok((19, Source::Astar)));
+        // 1.2 × 19 = 22.8: 21 moves are within, 23 are not.
+        let ok = at(within("1.2"), 1);
+        assert_eq!(
+            (ok.status, ok.optimal, ok.optimum),
+            (RowStatus::Solved, Some(false), Some(19))
+        );
+        assert_eq!(ok.why, "");
+        let over = at(within("1.2"), 2);
+        assert_eq!(over.status, RowStatus::Wrong);
+        assert_eq!(
+            over.why,
+            "over its claim: 23 moves, more than within=1.2 allows (1.2 × the optimum 19 \
+             (astar), 22 moves)"
+        );
+        assert_eq!(at(within("1.2"), 0).optimal, Some(true));
+        assert_eq!(at(claims(Claim::Valid), 40).status, RowStatus::Solved);
+        let valid = judge(&p, &path(3), claims(Claim::Valid), || Err("no".into()));
+        assert_eq!((valid.status, valid.why.as_str()), (RowStatus::Solved, ""));
+        // A number of moves: at least the optimum, at most the bound.
+        let n = |c: Judged, k: u64| judge(&p, &number(k), c, || Ok((19, Source::Astar))).status;
+        assert_eq!(n(within("1.2"), 22), RowStatus::Solved);
+        assert_eq!(n(within("1.2"), 23), RowStatus::Wrong);
+        assert_eq!(n(within("1.2"), 18), RowStatus::Wrong);
+        assert_eq!(n(claims(Claim::Valid), 99), RowStatus::Solved);
+        // Optimal by construction: never compared with the optimum.
+        let built = Judged {
+            by_construction: true,
+            claim: Claim::Optimal,
+        };
+        let v = judge(&p, &path(1), built, || panic!("not asked"));
+        assert_eq!((v.status, v.optimal), (RowStatus::Solved, None));
     }
 }

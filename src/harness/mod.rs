@@ -10,6 +10,7 @@ pub mod journal;
 pub mod judge;
 pub mod measure;
 pub mod merge;
+pub mod per_solver;
 mod pieces;
 pub mod pipeline;
 pub mod plan;

@@ -21,6 +21,7 @@
 //! ```
 
 use super::input::InputError;
+use super::judge::Judged;
 use super::plan::{OutMode, RunPlan};
 use super::record::Record;
 use super::rundir::RunDir;
@@ -148,6 +149,7 @@ fn solvers_of(plan: &mut RunPlan, shapes: &[crate::puzzle::Shape]) -> Vec<Box<dy
             .map(|b| b.build(&plan.config))
             .collect()
     };
+    out.extend(plan.configurations.iter().map(|c| c.build()));
     out.extend(
         plan.external
             .iter()
@@ -512,8 +514,8 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         wall,
         started,
     };
-    let optimal: Vec<bool> = solvers.iter().map(|s| s.1).collect();
-    let rows = (Cases::Spooled(&run.cases), &optimal[..], &run.plan.limits);
+    let judged: Vec<Judged> = run.solvers.iter().map(|s| Judged::of(&**s)).collect();
+    let rows = (Cases::Spooled(&run.cases), &judged[..], &run.plan.limits);
     let (summaries, digest) = done.write(&grid, rows, &mut run.info)?;
     let total = grid.len();
     let baseline = exports(&run.plan, &dir, (&summaries, &run.info, &digest))?;
@@ -600,9 +602,9 @@ struct Sessions<'a> {
     started: SystemTime,
 }
 
-/// What the final pass reads beside the records: the cases, whether each solver is optimal
-/// by construction, and the run's limits.
-type Rows<'a> = (Cases<'a>, &'a [bool], &'a Limits);
+/// What the final pass reads beside the records: the cases, how each solver is judged, and
+/// the run's limits.
+type Rows<'a> = (Cases<'a>, &'a [Judged], &'a Limits);
 
 /// Cases whose records are read, checked and written together in the final pass.
 const CHUNK: usize = 1 << 14;
@@ -624,7 +626,8 @@ impl Sessions<'_> {
     /// digest as it goes. Each chunk's records and cases are read while the one before is
     /// tallied and written.
     fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest, String)> {
-        let (cases, optimal, limits) = rows;
+        let (cases, judged, limits) = rows;
+        let claims: Vec<String> = judged.iter().map(|j| j.claim.to_string()).collect();
         let (names, layout) = (grid.names, &grid.layout);
         let positions = layout.positions();
         let mut tally = ReportTally::new(names);
@@ -676,7 +679,7 @@ impl Sessions<'_> {
                                 for (i, r) in records.iter().enumerate() {
                                     tally.add_at(i % names.len(), r);
                                 }
-                                digest.add(&of, &records, optimal, limits);
+                                digest.add(&of, &records, judged, limits);
                             },
                             // Straight to the file: the rows come formatted in parts
                             // of a megabyte, which the buffer would only copy. Its pages
@@ -688,7 +691,8 @@ impl Sessions<'_> {
                                         inner: w.get_mut(),
                                         hash,
                                     };
-                                    let done = cases_csv::write_rows(&mut out, &held, &records);
+                                    let done =
+                                        cases_csv::write_rows(&mut out, &held, &records, &claims);
                                     hash = out.hash;
                                     crate::util::start_writeback(w.get_ref());
                                     done

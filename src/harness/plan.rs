@@ -37,6 +37,9 @@ pub struct RunPlan {
     pub input: InputOptions,
     /// The built-in strategies to run, and how they are configured.
     pub strategies: Vec<&'static Builtin>,
+    /// Built-in strategies with options of their own and labels (`-s NAME:KEY=VALUE`), run
+    /// after `strategies`.
+    pub configurations: Vec<crate::search::configuration::Configuration>,
     /// Run every optimal built-in strategy that fits the boards ([`crate::search::registry::defaults`]), instead of `strategies`.
     pub fitting_strategies: bool,
     /// The built-ins' configuration (heuristic, pattern databases, …).
@@ -78,6 +81,7 @@ impl RunPlan {
             input: InputOptions::default(),
             strategies: Vec::new(),
             fitting_strategies: true,
+            configurations: Vec::new(),
             config: Config::default(),
             external: Vec::new(),
             custom: Vec::new(),
@@ -130,6 +134,16 @@ impl RunPlan {
     /// The first problem found, as a sentence that says what to do.
     pub fn check(&self) -> Result<(), String> {
         let mut seen: Vec<String> = self.strategies.iter().map(|b| b.name.to_string()).collect();
+        for c in &self.configurations {
+            if seen.iter().any(|s| s.eq_ignore_ascii_case(&c.label)) {
+                return Err(format!(
+                    "-s: two configurations are labelled `{}`; give one a label of its own \
+                     (-s LABEL=NAME:KEY=VALUE)",
+                    c.label
+                ));
+            }
+            seen.push(c.label.clone());
+        }
         for name in self.extra_names() {
             if registry::find(name).is_some() {
                 return Err(format!(
@@ -155,11 +169,63 @@ impl RunPlan {
         if self.repeat == 0 {
             return Err("--repeat 0: give 1 or more".into());
         }
+        self.check_options()?;
         for e in &self.exports {
             check_writable(&e.path)?;
         }
         if let Some(name) = &self.save_baseline {
             check_baseline_name(name)?;
+        }
+        Ok(())
+    }
+}
+
+impl RunPlan {
+    /// Refuses an option set away from its default that no strategy of the run reads
+    /// ([`registry::Knob`], declared by the strategies that read it): `-s table --heuristic
+    /// pdb --pdb-partition 9-9` would otherwise be taken and change nothing, its tables never
+    /// checked.
+    fn check_options(&self) -> Result<(), String> {
+        let defaults = crate::search::Config::default();
+        let c = &self.config;
+        let set = [
+            (
+                "heuristic",
+                c.heuristic != defaults.heuristic || c.pdb != defaults.pdb,
+                format!("--heuristic {}", c.heuristic.name()),
+            ),
+            (
+                "weight",
+                c.weight != defaults.weight,
+                format!("--weight {}", c.weight),
+            ),
+            (
+                "hash-buckets",
+                c.hash_buckets != defaults.hash_buckets,
+                format!("--hash-buckets {}", c.hash_buckets),
+            ),
+        ];
+        let mut chosen: Vec<&Builtin> = if self.fitting_strategies {
+            registry::defaults()
+        } else {
+            self.strategies.clone()
+        };
+        chosen.extend(self.configurations.iter().map(|c| c.strategy));
+        for (option, given, text) in set {
+            if given && !chosen.iter().any(|b| registry::reads(b.name, option)) {
+                let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();
+                return Err(format!(
+                    "{text} is read only by {}, and this run takes {}: it would change \
+                     nothing (and be checked against no board); add one of them with -s, or \
+                     drop --{option}",
+                    registry::readers(option).join(", "),
+                    if names.is_empty() {
+                        "no built-in strategy".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! One record per case × strategy: what every report is made from.
 
-use crate::search::Status;
+use crate::search::{LimitReason, Status};
 
 /// A solver's name in a record: text kept in place when short (the type of a row's id).
 pub use super::input::Id as Name;
@@ -107,7 +107,8 @@ pub struct Record {
     /// Solvers that are not optimal by construction: whether a valid path is as short as the
     /// optimum; `None` for the others and when there is nothing to judge.
     pub optimal: Option<bool>,
-    /// The optimum a judged path was compared with (`expected_steps`, or astar's length).
+    /// The optimum where it is known: the one a judged answer was compared with
+    /// (`expected_steps`, or astar's length), or a solved row's `expected_steps`.
     pub optimum_steps: Option<u64>,
     /// The work counters the solver reported.
     pub counters: Counters,
@@ -124,6 +125,8 @@ pub struct Record {
     pub path: Option<String>,
     /// Why the row is invalid, an error or wrong, or a note on an external answer; empty otherwise.
     pub message: String,
+    /// A `limit` row: which budget ran out, where known.
+    pub limit_reason: Option<LimitReason>,
 }
 
 impl Record {
@@ -144,7 +147,35 @@ impl Record {
             max_rss_kb: None,
             path: None,
             message: String::new(),
+            limit_reason: None,
         }
+    }
+
+    /// A path's steps ÷ its optimum, in ten-thousandths (rounded): 10,000 is a shortest
+    /// path. For solved rows, and `wrong` ones whose valid path was over its solver's claim
+    /// (`optimal` false); `None` for the others and when the optimum is not known.
+    pub fn suboptimality_e4(&self) -> Option<u64> {
+        let valid = match self.status {
+            RowStatus::Solved => true,
+            RowStatus::Wrong => self.optimal == Some(false),
+            _ => false,
+        };
+        if !valid {
+            return None;
+        }
+        let steps = u64::try_from(self.steps?).ok()?;
+        match self.optimum_steps? {
+            0 => (steps == 0).then_some(10_000),
+            best => {
+                let q = (steps as u128 * 10_000 + best as u128 / 2) / best as u128;
+                u64::try_from(q).ok()
+            }
+        }
+    }
+
+    /// [`Record::suboptimality_e4`] as a number (`1.5`: half as long again as the shortest).
+    pub fn suboptimality(&self) -> Option<f64> {
+        self.suboptimality_e4().map(|q| q as f64 / 10_000.0)
     }
 
     /// Compares a result with the expected answer (−1 = unsolvable).
@@ -204,13 +235,19 @@ pub enum Column {
     CpuUs,
     /// Peak memory of a process run for the case alone, KB.
     MaxRssKb,
-    /// The optimum a judged answer was compared with.
+    /// The optimum, where known.
     OptimumSteps,
+    /// Steps ÷ optimum of a solved row.
+    Suboptimality,
+    /// Which budget a `limit` row ran out of.
+    LimitReason,
+    /// What the solver promises about its paths.
+    Claim,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 22] = [
+    pub const CASES_CSV: [Column; 25] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -233,6 +270,9 @@ impl Column {
         Column::CpuUs,
         Column::MaxRssKb,
         Column::OptimumSteps,
+        Column::Suboptimality,
+        Column::LimitReason,
+        Column::Claim,
     ];
 
     /// The header name.
@@ -260,6 +300,9 @@ impl Column {
             Column::CpuUs => "cpu_us",
             Column::MaxRssKb => "max_rss_kb",
             Column::OptimumSteps => "optimum_steps",
+            Column::Suboptimality => "suboptimality",
+            Column::LimitReason => "limit_reason",
+            Column::Claim => "claim",
         }
     }
 
@@ -273,6 +316,7 @@ impl Column {
                 | Column::Start
                 | Column::Goal
                 | Column::ExpectedSteps
+                | Column::Claim
         )
     }
 
@@ -344,7 +388,17 @@ impl Column {
 impl Record {
     /// This record's value in `column` (one it fills), as cases.csv writes it; numbers are
     /// formatted in `num`.
-    pub fn value<'a>(&'a self, column: Column, num: &'a mut itoa::Buffer) -> &'a str {
+    pub fn value<'a>(
+        &'a self,
+        column: Column,
+        num: &'a mut itoa::Buffer,
+    ) -> std::borrow::Cow<'a, str> {
+        if column == Column::Suboptimality {
+            return self
+                .suboptimality_e4()
+                .map_or(String::new(), crate::util::ratio_text)
+                .into();
+        }
         let flag = |b: Option<bool>| match b {
             Some(true) => "true",
             Some(false) => "false",
@@ -363,19 +417,20 @@ impl Record {
             Column::OptimumSteps => self.optimum_steps,
             _ => None,
         };
-        match column {
+        std::borrow::Cow::Borrowed(match column {
             Column::Strategy => &self.strategy,
             Column::Status => self.status.as_str(),
             Column::Steps => self.steps.map_or("", |s| num.format(s)),
             Column::MatchesExpected => flag(self.matches_expected),
             Column::Optimal => flag(self.optimal),
             Column::Path => self.path.as_deref().unwrap_or(""),
+            Column::LimitReason => self.limit_reason.map_or("", LimitReason::as_str),
             Column::Message => &self.message,
             _ => count.map_or("", |v| num.format(v)),
-        }
+        })
     }
 
-    /// Appends the record's cells from `matches_expected` to `optimum_steps` (the columns
+    /// Appends the record's cells from `matches_expected` to `limit_reason` (the columns
     /// after `expected_steps` in [`Column::CASES_CSV`]) as cases.csv writes them: the
     /// [`Column::measured`] values left empty on a row that did not search. One value after
     /// another, in the columns' order, without a walk of the columns: cases.csv takes a
@@ -398,6 +453,8 @@ impl Record {
         row.maybe(measured(self.cpu_us));
         row.maybe(measured(self.max_rss_kb));
         row.maybe(self.optimum_steps);
+        row.ratio(self.suboptimality_e4());
+        row.plain(self.limit_reason.map_or("", LimitReason::as_str));
     }
 
     /// Appends the `steps` cell (empty for none).
@@ -424,7 +481,7 @@ mod tests {
                 .skip_while(|&c| c != Column::MatchesExpected)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(tail().len(), 13);
+        assert_eq!(tail().len(), 15);
         let numbers = [None, Some(0), Some(7), Some(10), Some(99), Some(u64::MAX)];
         let mut checked = 0;
         for status in RowStatus::ALL {
@@ -452,6 +509,7 @@ mod tests {
                 (r.cpu_us, r.max_rss_kb) = (numbers[(k + 3) % numbers.len()], n);
                 r.path = [None, Some(String::new()), Some("udlr".repeat(80))][k % 3].clone();
                 r.message = ["", "a \"message\", on\r\ntwo lines \\ here", "plain"][k % 3].into();
+                r.limit_reason = [None, Some(LimitReason::Time), Some(LimitReason::Memory)][k % 3];
                 let mut num = itoa::Buffer::new();
                 let mut want = vec![r.value(Column::Steps, &mut num).to_string()];
                 for column in tail() {

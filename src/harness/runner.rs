@@ -13,14 +13,14 @@
 //! gave it.
 
 use super::input::Case;
-use super::judge::{judge, Optimum};
+use super::judge::{judge, Judged, Optimum};
 use super::measure::measure;
 use super::record::{Record, RowStatus};
 use super::spool::{CaseBlock, Dataset};
 use super::store::Layout;
 use crate::observe::Observer;
 use crate::puzzle::{Board, Move};
-use crate::search::{Limits, Prepare, SolveError, Solver};
+use crate::search::{LimitReason, Limits, Prepare, SolveError, Solver};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -737,7 +737,7 @@ pub fn run_one(
         }
     };
     let outcome = &m.outcome;
-    let verdict = judge(problem, outcome, solver.optimal(), || {
+    let verdict = judge(problem, outcome, Judged::of(solver), || {
         optimum.of(index, case, problem)
     });
     rec.latency_min_ns = m.latency_min_ns;
@@ -746,9 +746,22 @@ pub fn run_one(
     rec.max_rss_kb = outcome.usage.map(|u| u.max_rss_kb);
     rec.status = verdict.status;
     rec.counters = outcome.counters();
+    if rec.status == RowStatus::Limit {
+        let c = &rec.counters;
+        rec.limit_reason = outcome
+            .limit
+            .or_else(|| LimitReason::of_counters(&cfg.limits, c.expanded, c.stored));
+    }
     rec.steps = verdict.steps;
     rec.optimal = verdict.optimal;
-    rec.optimum_steps = verdict.optimum;
+    // The optimum wherever it is known, for the row's suboptimality: the one the answer was
+    // judged against, or (for a solver optimal by construction) the dataset's.
+    rec.optimum_steps = verdict.optimum.or_else(|| {
+        (rec.status == RowStatus::Solved)
+            .then_some(case.expected_steps)
+            .flatten()
+            .and_then(|e| u64::try_from(e).ok())
+    });
     rec.matches_expected = Record::compare(rec.status, rec.steps, case.expected_steps);
     if cfg.keep_paths && rec.status == RowStatus::Solved {
         rec.path = outcome.path.as_deref().map(Move::path_string);

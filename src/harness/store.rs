@@ -133,7 +133,8 @@ fn numbers(r: &Record) -> [Option<u64>; 9] {
     ]
 }
 
-/// Where a slot's checksum is (4 bytes); bytes 2 and 3 are unused.
+/// Where a slot's checksum is (4 bytes); byte 2 is a `limit` row's reason (0: none, else
+/// its place in [`crate::search::LimitReason::ALL`] + 1), byte 3 is unused.
 const SUM: usize = 12;
 
 /// The checksum of slot `slot` of run `run` holding `s`, whose texts are `text`: over the
@@ -168,6 +169,7 @@ fn encode(run: u64, slot: usize, r: &Record, text: &mut Vec<u8>) -> [u8; SLOT] {
     let mut s = [0u8; SLOT];
     s[0] = status_byte(r.status);
     s[1] = flag(r.matches_expected) | flag(r.optimal) << 2 | u8::from(r.path.is_some()) << 4;
+    s[2] = r.limit_reason.map_or(0, |why| why as u8 + 1);
     let path = r.path.as_deref().unwrap_or("");
     s[4..8].copy_from_slice(&(r.message.len() as u32).to_le_bytes());
     s[8..12].copy_from_slice(&(path.len() as u32).to_le_bytes());
@@ -235,6 +237,9 @@ fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Optio
         cpu_us: n(6),
         max_rss_kb: n(7),
         path: (s[1] & 16 != 0).then(|| string(&t[msg..])),
+        limit_reason: (s[2] as usize)
+            .checked_sub(1)
+            .and_then(|i| crate::search::LimitReason::ALL.get(i).copied()),
         message: string(&t[..msg]),
     })
 }

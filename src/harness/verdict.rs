@@ -2,6 +2,7 @@
 //! and whether a check failed.
 
 use super::input::Case;
+use super::judge::Judged;
 use super::pipeline::Finished;
 use super::record::{Record, RowStatus};
 use crate::check::{self, AllowLimit, Class, Reason, RowView, SolverCheck};
@@ -56,9 +57,15 @@ impl Digest {
     pub const FAILURES: usize = 1000;
 
     /// Adds whole cases: `cases` (as many as `records` has cases: `solvers` records each, in
-    /// solver order); `optimal[j]` says whether solver `j` is optimal by construction.
-    pub fn add(&mut self, cases: &[&Case], records: &[Record], optimal: &[bool], limits: &Limits) {
-        let k = optimal.len().max(1);
+    /// solver order); `solvers[j]` says how solver `j` is judged.
+    pub fn add(
+        &mut self,
+        cases: &[&Case],
+        records: &[Record],
+        solvers: &[Judged],
+        limits: &Limits,
+    ) {
+        let k = solvers.len().max(1);
         for c in cases {
             if let Err(m) = &c.problem {
                 self.invalid.push(Kept::MAX, || m.clone());
@@ -67,7 +74,7 @@ impl Digest {
         let views: Vec<RowView> = records
             .iter()
             .enumerate()
-            .map(|(i, r)| RowView::of_record(cases[i / k], r, optimal[i % k]))
+            .map(|(i, r)| RowView::of_record(cases[i / k], r, solvers[i % k]))
             .collect();
         for r in records.iter().filter(|r| r.status == RowStatus::Error) {
             self.errors.push(Kept::MAX, || r.message.clone());
@@ -197,17 +204,12 @@ impl Finished {
         if let Some(allow) = check {
             self.check_lines(allow, &mut v);
         } else {
-            for s in self
-                .summaries
-                .iter()
-                .filter(|s| s.wrong + s.non_optimal > 0)
-            {
+            for s in self.summaries.iter().filter(|s| s.wrong > 0) {
                 v.lines.push(format!(
-                    "tilebench: {} gave {} wrong and {} non-optimal answer(s) (status, optimal \
-                     and message columns of {}); --check fails on them",
+                    "tilebench: {} gave {} wrong answer(s) (paths over its claim included: \
+                     status, optimal and message columns of {}); --check fails on them",
                     s.strategy,
                     s.wrong,
-                    s.non_optimal,
                     cases_path.display()
                 ));
             }

@@ -58,10 +58,23 @@ pub struct CaseRow {
     /// Peak memory of a process run for this case alone, KB.
     #[serde(default)]
     pub max_rss_kb: Option<u64>,
-    /// Solvers that are not optimal by construction: the optimum their answer was judged
-    /// against (`expected_steps`, or astar's length); empty otherwise.
+    /// The optimum, where known: the one a judged answer was compared with
+    /// (`expected_steps`, or astar's length), or a solved row's `expected_steps`.
     #[serde(default)]
     pub optimum_steps: Option<u64>,
+    /// A path's steps ÷ `optimum_steps` (1 = a shortest path; 4 decimals), whatever the
+    /// solver claims, on solved rows and on `wrong` ones whose valid path was over its claim;
+    /// empty for other rows and where the optimum is not known.
+    #[serde(default)]
+    pub suboptimality: Option<f64>,
+    /// A `limit` row: which budget ran out (`time`, `nodes`, `states` or `memory`); empty
+    /// otherwise, and where it is not known.
+    #[serde(default)]
+    pub limit_reason: String,
+    /// What the solver promises about its paths: `optimal`, `within=W` or `valid` (empty in
+    /// files written before the claims, and in rows written without their solver).
+    #[serde(default)]
+    pub claim: String,
 }
 
 impl CaseRow {
@@ -99,6 +112,12 @@ impl CaseRow {
             cpu_us: when(r.cpu_us),
             max_rss_kb: when(r.max_rss_kb),
             optimum_steps: r.optimum_steps,
+            suboptimality: r.suboptimality(),
+            limit_reason: r
+                .limit_reason
+                .map_or("", crate::search::LimitReason::as_str)
+                .to_string(),
+            claim: String::new(),
         }
     }
 
@@ -124,6 +143,7 @@ impl CaseRow {
             max_rss_kb: self.max_rss_kb,
             path: self.path.clone(),
             message: self.message.clone(),
+            limit_reason: crate::search::LimitReason::parse(&self.limit_reason),
         }
     }
 
@@ -169,8 +189,9 @@ impl LastGoal {
     }
 }
 
-/// Appends one record's row (the same fields as [`CaseRow::new`], without building one).
-fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, goals: &mut LastGoal) {
+/// Appends one record's row (the same fields as [`CaseRow::new`], without building one), its
+/// solver's `claim` cell given.
+fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, claim: &str, goals: &mut LastGoal) {
     let mut row = crate::util::CsvRow::new(out);
     row.field(case.source.as_bytes());
     row.number(case.line);
@@ -193,6 +214,7 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, goals: &mut LastGoal) {
         None => row.plain(""),
     }
     r.write_tail(&mut row);
+    row.plain(claim);
     row.end();
 }
 
@@ -202,7 +224,7 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, goals: &mut LastGoal) {
 /// A write to `w` that fails.
 pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
     write_header(&mut w)?;
-    write_rows(&mut w, &CaseBlock::all(cases), records)?;
+    write_rows(&mut w, &CaseBlock::all(cases), records, &[])?;
     w.flush()?;
     Ok(())
 }
@@ -220,19 +242,33 @@ pub fn write_header(mut w: impl Write) -> csv::Result<()> {
 
 /// Writes rows of cases.csv, one per record (of `cases[record.case]`), in the records'
 /// order: a run writes its records a chunk at a time. Rows are formatted in parallel.
+/// `claims` are the solvers' `claim` cells when the records come case by case, one per
+/// solver in this order (a run's); empty, the column is left empty.
 ///
 /// # Errors
 /// A write to `w` that fails.
-pub fn write_rows(mut w: impl Write, cases: &CaseBlock, records: &[Record]) -> csv::Result<()> {
+pub fn write_rows(
+    mut w: impl Write,
+    cases: &CaseBlock,
+    records: &[Record],
+    claims: &[String],
+) -> csv::Result<()> {
     use rayon::prelude::*;
-    for batch in records.chunks(CHUNK * BATCH) {
+    let claim = |i: usize| {
+        claims
+            .get(i % claims.len().max(1))
+            .map_or("", String::as_str)
+    };
+    for (b, batch) in records.chunks(CHUNK * BATCH).enumerate() {
         let parts: Vec<Vec<u8>> = batch
             .par_chunks(CHUNK)
-            .map(|chunk| {
+            .enumerate()
+            .map(|(c, chunk)| {
                 let mut out = Vec::with_capacity(chunk.len() * 128);
                 let mut goals = LastGoal::default();
-                for r in chunk {
-                    write_row(&mut out, cases.get(r.case), r, &mut goals);
+                let from = b * CHUNK * BATCH + c * CHUNK;
+                for (i, r) in chunk.iter().enumerate() {
+                    write_row(&mut out, cases.get(r.case), r, claim(from + i), &mut goals);
                 }
                 out
             })
@@ -246,7 +282,15 @@ pub fn write_rows(mut w: impl Write, cases: &CaseBlock, records: &[Record]) -> c
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 4] = ["optimal", "cpu_us", "max_rss_kb", "optimum_steps"];
+pub const LATER_COLUMNS: [&str; 7] = [
+    "optimal",
+    "cpu_us",
+    "max_rss_kb",
+    "optimum_steps",
+    "suboptimality",
+    "limit_reason",
+    "claim",
+];
 
 /// Reads a cases.csv back. Errors name the file (and line, and column) and say what to do.
 ///

@@ -24,7 +24,6 @@
 //! ```
 
 use super::run_json::RunInfo;
-use super::settings::{HEURISTIC_READERS, WEIGHT_READERS};
 use crate::harness::input::BUILTIN_NAME;
 use crate::search::Config;
 
@@ -51,7 +50,7 @@ fn stem(path: &str) -> String {
 pub fn settings_of(info: &RunInfo, solver: &str) -> Vec<String> {
     let defaults = Config::default();
     let mut out = Vec::new();
-    if HEURISTIC_READERS.contains(&solver) {
+    if crate::search::registry::reads(solver, "heuristic") {
         if info.heuristic != defaults.heuristic.name() {
             out.push(format!("heuristic={}", info.heuristic));
         }
@@ -66,7 +65,7 @@ pub fn settings_of(info: &RunInfo, solver: &str) -> Vec<String> {
             }
         }
     }
-    if WEIGHT_READERS.contains(&solver)
+    if crate::search::registry::reads(solver, "weight")
         && !info.weight.is_empty()
         && info.weight != defaults.weight.to_string()
     {

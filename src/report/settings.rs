@@ -32,16 +32,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// The built-in strategies that read `--heuristic` (and the pattern-database options).
-pub const HEURISTIC_READERS: &[&str] =
-    &["astar", "idastar", "dida", "idastar-tt", "wastar", "greedy"];
-/// Of those, the ones whose answers are not optimal by construction: a heuristic changes
-/// their path lengths too.
-pub const SUBOPTIMAL: &[&str] = &["wastar", "greedy"];
-/// The built-in strategies that read `--weight`.
-pub const WEIGHT_READERS: &[&str] = &["wastar"];
-/// The built-in strategies that read `--hash-buckets`.
-pub const HASH_BUCKET_READERS: &[&str] = &["bfs-hash"];
+use crate::search::registry;
+
+/// Whether `solver` is a built-in strategy whose answers are not optimal by construction: a
+/// heuristic changes its path lengths too.
+fn suboptimal(solver: &str) -> bool {
+    registry::find(solver).is_some_and(|b| !b.optimal())
+}
 
 /// A setting of a run, as its user knows it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -122,7 +119,15 @@ impl Setting {
         use Counter::*;
         const ALL: &[Counter] = &[Status, Steps, Expanded, Generated, Stored, Latency];
         const SEARCH: &[Counter] = &[Steps, Expanded, Generated, Stored, Latency];
-        let some = |names: &[&str]| Scope::Solvers(names.iter().map(|s| s.to_string()).collect());
+        // The strategies that declare the option (`registry::Knob`) read it.
+        let some = |option: &str| {
+            Scope::Solvers(
+                registry::readers(option)
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            )
+        };
         match self {
             // What a comparison of two builds tests is the code; a changed version or commit
             // is expected there and is not named as the cause of a changed counter.
@@ -133,12 +138,12 @@ impl Setting {
             Setting::Inputs | Setting::Size | Setting::Goal => (Scope::All, ALL),
             Setting::Strategies | Setting::Paths => (Scope::All, &[]),
             Setting::Heuristic | Setting::PdbPartition | Setting::PdbLookup => {
-                (some(HEURISTIC_READERS), SEARCH)
+                (some("heuristic"), SEARCH)
             }
-            Setting::Weight => (some(WEIGHT_READERS), SEARCH),
+            Setting::Weight => (some("weight"), SEARCH),
             Setting::MaxNodes | Setting::Timeout | Setting::MaxStates => (Scope::All, &[Status]),
             Setting::Exhaustive => (Scope::All, &[Expanded, Generated, Stored, Latency]),
-            Setting::HashBuckets => (some(HASH_BUCKET_READERS), &[Latency]),
+            Setting::HashBuckets => (some("hash-buckets"), &[Latency]),
             Setting::Solver(name) => (Scope::Solvers(vec![name.clone()]), ALL),
         }
     }
@@ -219,14 +224,14 @@ pub struct SettingChange {
 impl SettingChange {
     /// Whether this change can explain a difference in `counter` of `solver`: the solver
     /// reads the setting and the setting moves that counter. A heuristic or its tables change
-    /// the path lengths of [`SUBOPTIMAL`] strategies only (an optimal one's are the optimum
+    /// the path lengths of suboptimal strategies only (an optimal one's are the optimum
     /// whatever its heuristic).
     pub fn affects(&self, solver: &str, counter: Counter) -> bool {
         let heuristic = matches!(
             self.setting,
             Setting::Heuristic | Setting::PdbPartition | Setting::PdbLookup
         );
-        if heuristic && counter == Counter::Steps && !SUBOPTIMAL.contains(&solver) {
+        if heuristic && counter == Counter::Steps && !suboptimal(solver) {
             return false;
         }
         self.scope.has(solver) && self.counters.contains(&counter)
@@ -734,22 +739,20 @@ mod tests {
         assert!(Settings::from_json("[1]").is_err());
     }
 
+    /// The readers come from the strategies' own option lists: the heuristic's are the
+    /// strategies guided by one, the weight's wastar alone, the buckets' bfs-hash alone; every
+    /// suboptimal strategy reads a heuristic.
     #[test]
-    fn the_reader_lists_are_strategies_of_the_registry() {
-        for name in HEURISTIC_READERS
-            .iter()
-            .chain(WEIGHT_READERS)
-            .chain(HASH_BUCKET_READERS)
-        {
-            assert!(crate::search::registry::find(name).is_some(), "{name}");
-        }
-        for name in SUBOPTIMAL {
-            let b = crate::search::registry::find(name).unwrap();
-            assert!(!b.optimal(), "{name}");
-        }
-        // Every strategy not listed as a reader is optimal (a suboptimal one is a reader).
-        for b in crate::search::registry::all() {
-            assert!(b.optimal() || SUBOPTIMAL.contains(&b.name), "{}", b.name);
+    fn the_readers_are_the_strategies_that_declare_the_option() {
+        let readers = registry::readers("heuristic");
+        assert_eq!(
+            readers,
+            ["astar", "idastar", "dida", "idastar-tt", "wastar", "greedy"]
+        );
+        assert_eq!(registry::readers("weight"), ["wastar"]);
+        assert_eq!(registry::readers("hash-buckets"), ["bfs-hash"]);
+        for b in registry::all().iter().filter(|b| !b.optimal()) {
+            assert!(readers.contains(&b.name), "{}", b.name);
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::SummaryExport;
 use crate::harness::record::{Record, RowStatus};
+use crate::search::LimitReason;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -66,12 +67,32 @@ pub struct StrategySummary {
     /// Answered rows (solved + unsolvable, judged right) per second of `wall_s`; empty when
     /// no row was answered (wrong answers, errors and budgets run out are not work done).
     pub cases_per_s: Option<f64>,
-    /// Solvers that are not optimal by construction: the mean over their judged paths of
-    /// steps ÷ optimum (1 = always shortest; 3 decimals; pairs already at their goal left
-    /// out). Empty for optimal solvers, whose paths are shortest by construction, and when
-    /// no path was judged.
+    /// The mean of cases.csv's `suboptimality` (steps ÷ optimum) over the rows that have one
+    /// (solved rows whose optimum is known, and valid paths over their claim), whatever the
+    /// solver claims (1 = always shortest; 3 decimals);
+    /// empty when there is none.
     #[serde(default)]
     pub suboptimality_mean: Option<f64>,
+    /// The largest `suboptimality` of those rows (4 decimals, as in cases.csv).
+    #[serde(default)]
+    pub suboptimality_max: Option<f64>,
+    /// Lab's quality score: the sum over the solved rows whose optimum is known of
+    /// optimum ÷ steps (1 a shortest path, less for a longer one, 0 for a row not solved);
+    /// 3 decimals. Empty when no row has a known optimum.
+    #[serde(default)]
+    pub quality: Option<f64>,
+    /// `limit` rows that ran out of `--timeout` (cases.csv's `limit_reason` = `time`).
+    #[serde(default)]
+    pub limit_time: u64,
+    /// `limit` rows that ran out of `--max-nodes` (`nodes`).
+    #[serde(default)]
+    pub limit_nodes: u64,
+    /// `limit` rows that reached the `--max-states` memory guard (`states`).
+    #[serde(default)]
+    pub limit_states: u64,
+    /// `limit` rows that ran out of a memory budget in bytes (`memory`).
+    #[serde(default)]
+    pub limit_memory: u64,
 }
 
 fn round3(x: f64) -> f64 {
@@ -107,6 +128,8 @@ pub struct SummaryTally {
     s: Counts,
     ratios: f64,
     judged: u64,
+    worst: u64,
+    quality: f64,
     answered: u64,
     expanded: Tally,
     generated: Tally,
@@ -124,6 +147,8 @@ struct Counts {
     mismatches: u64,
     wrong: u64,
     non_optimal: u64,
+    /// `limit` rows by reason, in [`LimitReason::ALL`]'s order.
+    by_reason: [u64; 4],
 }
 
 impl SummaryTally {
@@ -134,7 +159,12 @@ impl SummaryTally {
         match r.status {
             RowStatus::Solved => s.solved += 1,
             RowStatus::Unsolvable => s.unsolvable += 1,
-            RowStatus::Limit => s.limit += 1,
+            RowStatus::Limit => {
+                s.limit += 1;
+                if let Some(why) = r.limit_reason {
+                    s.by_reason[why as usize] += 1;
+                }
+            }
             RowStatus::Invalid => s.invalid += 1,
             RowStatus::Error => s.errors += 1,
             RowStatus::Wrong => s.wrong += 1,
@@ -145,11 +175,22 @@ impl SummaryTally {
         if r.optimal == Some(false) {
             s.non_optimal += 1;
         }
-        if let (Some(_), Some(steps), Some(best)) = (r.optimal, r.steps, r.optimum_steps) {
-            if best > 0 && steps >= 0 {
-                self.ratios += steps as f64 / best as f64;
-                self.judged += 1;
+        if let Some(q) = r.suboptimality_e4() {
+            let (steps, best) = (r.steps.unwrap_or(0), r.optimum_steps.unwrap_or(0));
+            self.ratios += if best == 0 {
+                1.0
+            } else {
+                steps as f64 / best as f64
+            };
+            if r.status == RowStatus::Solved {
+                self.quality += if steps == 0 {
+                    1.0
+                } else {
+                    best as f64 / steps as f64
+                };
             }
+            self.worst = self.worst.max(q);
+            self.judged += 1;
         }
         if r.status.answered() {
             self.answered += 1;
@@ -192,9 +233,19 @@ impl SummaryTally {
             wall_s: wall.as_micros() as f64 / 1e6,
             cases_per_s: None,
             suboptimality_mean: None,
+            suboptimality_max: None,
+            quality: None,
+            limit_time: c.by_reason[LimitReason::Time as usize],
+            limit_nodes: c.by_reason[LimitReason::Nodes as usize],
+            limit_states: c.by_reason[LimitReason::States as usize],
+            limit_memory: c.by_reason[LimitReason::Memory as usize],
         };
         let judged = self.judged;
-        s.suboptimality_mean = (judged > 0).then(|| round3(self.ratios / judged as f64));
+        if judged > 0 {
+            s.suboptimality_mean = Some(round3(self.ratios / judged as f64));
+            s.suboptimality_max = Some(self.worst as f64 / 10_000.0);
+            s.quality = Some(round3(self.quality));
+        }
         (s.expanded_total, s.expanded_mean, s.expanded_max) = self.expanded.figures();
         (s.generated_total, s.generated_mean, s.generated_max) = self.generated.figures();
         // The histogram holds the answered rows' latencies (see `super::record_latency`):

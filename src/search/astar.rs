@@ -267,6 +267,12 @@ impl Weight {
     pub fn value(self) -> f64 {
         self.num as f64 / self.den as f64
     }
+
+    /// `n` times the weight, rounded down: the longest path weighted A* may return when the
+    /// shortest is `n` moves (exact, in integers).
+    pub fn times(self, n: u64) -> u64 {
+        (n as u128 * self.num as u128 / self.den as u128) as u64
+    }
 }
 
 impl Default for Weight {
@@ -566,6 +572,7 @@ fn memos<M: 'static>(all: &mut FxHashMap<std::any::TypeId, Box<dyn std::any::Any
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "astar",
     describe: "A* with --heuristic (default Manhattan), bucket open list",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Astar>::new("astar", c))
     }),
@@ -797,13 +804,13 @@ fn run<H: Heuristic, O: Open>(
             return Outcome::solved(store.path_to(shape, neighbors, idx as u32), stats);
         }
         let full = store.closed.len as u64 >= budget.max_states;
+        let spent = budget.exhausted(stats.expanded);
         // A path of 65,535 moves (only greedy search strays that far): give up too.
-        let (Some(cg), false, false) = (
-            node.g.checked_add(1),
-            full,
-            budget.exhausted(stats.expanded),
-        ) else {
+        let (Some(cg), false, false) = (node.g.checked_add(1), full, spent) else {
             stats.stored = store.closed.len as u64;
+            if full || spent {
+                return Outcome::out_of(budget.reason(stats.expanded, full), stats);
+            }
             return Outcome::without_path(Status::Limit, stats);
         };
         stats.expanded += 1;

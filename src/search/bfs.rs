@@ -127,9 +127,10 @@ pub fn bfs<V: Visited>(
     });
     let mut head = 0usize;
     while head < queue.len() {
-        if budget.exhausted(stats.expanded) || queue.len() as u64 >= budget.max_states {
+        let full = queue.len() as u64 >= budget.max_states;
+        if full || budget.exhausted(stats.expanded) {
             stats.stored = visited.len() as u64;
-            return Outcome::without_path(Status::Limit, stats);
+            return Outcome::out_of(budget.reason(stats.expanded, full), stats);
         }
         if V::PREFETCHES {
             if let Some(&ahead) = queue.get(head + AHEAD) {

@@ -18,6 +18,14 @@ use std::cell::RefCell;
 /// The articles' bucket count.
 pub const DEFAULT_BUCKETS: usize = 1_000_003;
 
+/// bfs-hash's own option: its table's buckets (`--hash-buckets`).
+pub const BUCKETS: super::registry::Knob = super::registry::Knob {
+    name: "hash-buckets",
+    default: "1000003",
+    range: "1 to 100000000",
+    help: "buckets of the chained hash table (4 bytes each)",
+};
+
 /// A chained hash set of `u64` keys with a fixed number of buckets.
 pub struct ChainedTable {
     /// `heads[b]` is 1 + the index of the first key in bucket `b`, or 0 when empty.
@@ -93,6 +101,7 @@ thread_local! {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-hash",
     describe: "BFS, repeated states in the articles' chained hash table",
+    options: &[&BUCKETS],
     make: super::registry::Make::Plain {
         search: solve,
         supports: super::registry::any_shape,

@@ -10,6 +10,7 @@ use rustc_hash::FxHashSet;
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-hashset",
     describe: "BFS, repeated states in std HashSet with the Fx hasher",
+    options: &[],
     make: super::registry::Make::Plain {
         search: solve,
         supports: super::registry::any_shape,

@@ -88,6 +88,7 @@ thread_local! {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-rank",
     describe: "BFS, repeated states in a bitmap indexed by permutation rank",
+    options: &[],
     make: super::registry::Make::Plain {
         search: solve,
         supports: check,

@@ -145,6 +145,7 @@ thread_local! {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-set",
     describe: "BFS, repeated states in an ordered set (BTreeSet)",
+    options: &[],
     make: super::registry::Make::Plain {
         search: solve,
         supports: super::registry::any_shape,
@@ -279,9 +280,11 @@ impl<'a, K: Key> Search<'a, K> {
         let mut k = 0;
         while self.head < end {
             let queued = self.queue.len() as u64;
-            if self.budget.exhausted(self.stats.expanded) || queued >= self.budget.max_states {
+            let full = queued >= self.budget.max_states;
+            if full || self.budget.exhausted(self.stats.expanded) {
                 self.stats.stored = stored;
-                return Some(Outcome::without_path(Status::Limit, self.stats));
+                let why = self.budget.reason(self.stats.expanded, full);
+                return Some(Outcome::out_of(why, self.stats));
             }
             self.stats.expanded += 1;
             let node = self.queue[self.head];

@@ -57,6 +57,7 @@ fn moves_from_root(side: &Side, shape: crate::puzzle::Shape, cells: u64) -> Vec<
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "bibfs",
     describe: "bidirectional BFS, the smaller frontier advances a layer at a time",
+    options: &[],
     make: super::registry::Make::Plain {
         search: solve,
         supports: super::registry::any_shape,
@@ -95,11 +96,10 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
         let mut next = Vec::with_capacity(frontier.len() * 2);
         let mut best: Option<(u16, u64)> = None;
         for &(cells, blank) in &frontier {
-            if budget.exhausted(stats.expanded)
-                || (me.seen.len() + other.seen.len()) as u64 >= budget.max_states
-            {
+            let full = (me.seen.len() + other.seen.len()) as u64 >= budget.max_states;
+            if full || budget.exhausted(stats.expanded) {
                 stats.stored = (me.seen.len() + other.seen.len()) as u64;
-                return Outcome::without_path(Status::Limit, stats);
+                return Outcome::out_of(budget.reason(stats.expanded, full), stats);
             }
             stats.expanded += 1;
             let last = me.seen[&cells].0;

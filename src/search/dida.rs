@@ -13,6 +13,7 @@ use super::{Outcome, Problem, SolveOptions};
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "dida",
     describe: "dual IDA*: idastar that continues from a pattern database's dual board where it scores higher",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Dida>::new("dida", c))
     }),

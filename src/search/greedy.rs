@@ -11,6 +11,7 @@ use super::{Outcome, Problem, SolveOptions};
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "greedy",
     describe: "greedy best-first search: ranked by h alone (--heuristic), any path, few expansions",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Greedy>::new("greedy", c))
     }),
@@ -21,6 +22,10 @@ pub struct Greedy;
 
 impl super::heuristic::Guided for Greedy {
     const OPTIMAL: bool = false;
+    /// Any path that reaches the goal.
+    fn claim(_config: &super::Config) -> super::Claim {
+        super::Claim::Valid
+    }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

@@ -358,6 +358,7 @@ impl<H: Heuristic> Search<'_, H> {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "idastar",
     describe: "IDA* with --heuristic (default Manhattan), Korf's node counting",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Idastar>::new("idastar", c))
     }),
@@ -490,7 +491,7 @@ fn search_in<H: Heuristic>(
             return Outcome::solved(path, s.stats);
         }
         if found == Found::OutOfBudget {
-            return Outcome::without_path(Status::Limit, s.stats);
+            return Outcome::out_of(s.budget.reason(s.stats.expanded, false), s.stats);
         }
         // A tree search never runs out of paths on a graph with cycles; it proves a pair
         // unsolvable (with --exhaustive) once the bound passes the board's known diameter.

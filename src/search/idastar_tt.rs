@@ -12,6 +12,7 @@ use super::{Outcome, Problem, SolveOptions};
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "idastar-tt",
     describe: "idastar with a transposition table: a board is searched once an iteration, and failed subtrees' bounds prune the next",
+    options: &[&super::heuristic::HEURISTIC],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<IdastarTt>::new("idastar-tt", c))
     }),

@@ -46,6 +46,9 @@ impl<G: Guided> Solver for Informed<G> {
     fn optimal(&self) -> bool {
         G::OPTIMAL
     }
+    fn claim(&self) -> super::Claim {
+        G::claim(&self.config)
+    }
     fn supports(&self, shape: Shape) -> Result<(), SolveError> {
         self.config.heuristic.supports(&self.config, shape)
     }

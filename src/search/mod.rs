@@ -9,6 +9,8 @@
 //! - **peak_frontier**: the largest size of the queue or open list.
 
 pub mod bfs;
+mod claim;
+pub mod configuration;
 pub mod heuristic;
 mod informed;
 pub mod registry;
@@ -32,6 +34,7 @@ registry::strategies!(
     greedy,
 );
 
+pub use claim::Claim;
 pub use heuristic::pdb;
 pub use registry::{Builtin, Config};
 pub use solver::{Prepare, Solver};
@@ -61,6 +64,59 @@ impl Status {
             Status::Solved => "solved",
             Status::Unsolvable => "unsolvable",
             Status::Limit => "limit",
+        }
+    }
+}
+
+/// Which budget a search that ended on [`Status::Limit`] ran out of: cases.csv's
+/// `limit_reason`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum LimitReason {
+    /// `--timeout`: the time ran out (an external program past it was killed).
+    Time,
+    /// `--max-nodes`: the expansions ran out.
+    Nodes,
+    /// `--max-states`: the states stored reached the memory guard.
+    States,
+    /// A memory budget in bytes ran out.
+    Memory,
+}
+
+impl LimitReason {
+    /// Every reason, in the order of summary.csv's `limit_*` columns.
+    pub const ALL: [LimitReason; 4] = [
+        LimitReason::Time,
+        LimitReason::Nodes,
+        LimitReason::States,
+        LimitReason::Memory,
+    ];
+
+    /// The value of cases.csv's `limit_reason`: `time`, `nodes`, `states` or `memory`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LimitReason::Time => "time",
+            LimitReason::Nodes => "nodes",
+            LimitReason::States => "states",
+            LimitReason::Memory => "memory",
+        }
+    }
+
+    /// The reason `as_str` names.
+    pub fn parse(s: &str) -> Option<LimitReason> {
+        LimitReason::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// Which budget a row ran out of, read from its counters and the run's limits, for an
+    /// outcome that did not say (a library user's solver): `None` when none is spent.
+    pub fn of_counters(
+        limits: &Limits,
+        expanded: Option<u64>,
+        stored: Option<u64>,
+    ) -> Option<LimitReason> {
+        match (limits.max_nodes, expanded, stored) {
+            (Some(n), Some(e), _) if e >= n => Some(LimitReason::Nodes),
+            (_, _, Some(s)) if s >= limits.max_states => Some(LimitReason::States),
+            _ => limits.timeout.map(|_| LimitReason::Time),
         }
     }
 }
@@ -140,6 +196,9 @@ pub struct Outcome {
     pub usage: Option<Usage>,
     /// What the solver said, quoted in the row's message (an external program's answer line).
     pub note: Option<String>,
+    /// With status `limit`: which budget ran out (`None`: not said; the harness reads it from
+    /// the counters and the limits).
+    pub limit: Option<LimitReason>,
 }
 
 impl Outcome {
@@ -159,7 +218,14 @@ impl Outcome {
             untimed: false,
             usage: None,
             note: None,
+            limit: None,
         }
+    }
+    /// Out of budget `reason`, with the work done so far.
+    pub fn out_of(reason: LimitReason, stats: Stats) -> Outcome {
+        let mut o = Outcome::without_path(Status::Limit, stats);
+        o.limit = Some(reason);
+        o
     }
     fn with_path(mut self, path: Vec<Move>) -> Outcome {
         self.path = Some(path);
@@ -316,6 +382,18 @@ impl Budget {
     #[inline(always)]
     pub fn exhausted(&mut self, expanded: u64) -> bool {
         expanded >= self.next_check && self.check(expanded)
+    }
+
+    /// Why a search stopped after [`Budget::exhausted`] said so at `expanded` expansions, or
+    /// after its store of states was `full` (the memory guard, [`Budget::max_states`]).
+    pub fn reason(&self, expanded: u64, full: bool) -> LimitReason {
+        if full {
+            LimitReason::States
+        } else if expanded >= self.max_nodes {
+            LimitReason::Nodes
+        } else {
+            LimitReason::Time
+        }
     }
 
     #[cold]

@@ -73,13 +73,32 @@ pub enum Make {
     Custom(fn(&Config) -> Box<dyn Solver>),
 }
 
-/// One built-in strategy: its name, a line for the help, and how to build it.
+/// An option a strategy reads, declared in the file that reads it: its name (the run's flag
+/// `--NAME`, which gives every strategy that reads it its value), default, range and a line
+/// of help. `run -s list` lists each strategy's; a run refuses an option none of its
+/// strategies reads.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Knob {
+    /// The name: `--NAME` on the command line, `NAME` in run.json and the settings' lists.
+    pub name: &'static str,
+    /// Its default, as written on the command line.
+    pub default: &'static str,
+    /// The values it takes.
+    pub range: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+/// One built-in strategy: its name, a line for the help, its options, and how to build it.
 #[derive(Clone, Copy)]
 pub struct Builtin {
     /// The name in outputs and on the command line.
     pub name: &'static str,
     /// One line for `--help`, `--strategy list` and the README.
     pub describe: &'static str,
+    /// The options it reads (declared where they are read: `heuristic::HEURISTIC`,
+    /// `wastar::WEIGHT`, `bfs_hash::BUCKETS`).
+    pub options: &'static [&'static Knob],
     /// How to build it.
     pub make: Make,
 }
@@ -166,6 +185,32 @@ pub fn defaults() -> Vec<&'static Builtin> {
 /// would print the same row twice; `idastar-tt` is `idastar` with a table, a second IDA*
 /// a default run need not pay for.
 pub const VARIANTS: &[&str] = &["dida", "idastar-tt"];
+
+/// Whether the built-in strategy `strategy` reads the option `option` (false for a name
+/// that is not a built-in strategy's: an external program's).
+pub fn reads(strategy: &str, option: &str) -> bool {
+    find(strategy).is_some_and(|b| b.options.iter().any(|k| k.name == option))
+}
+
+/// The built-in strategies that read the option `option`, in registry order.
+pub fn readers(option: &str) -> Vec<&'static str> {
+    all()
+        .iter()
+        .filter(|b| b.options.iter().any(|k| k.name == option))
+        .map(|b| b.name)
+        .collect()
+}
+
+/// Every option some built-in strategy reads, each once, in registry order.
+pub fn knobs() -> Vec<&'static Knob> {
+    let mut out: Vec<&'static Knob> = Vec::new();
+    for k in all().iter().flat_map(|b| b.options.iter().copied()) {
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
 
 /// The built-in strategy called `name` (any case).
 pub fn find(name: &str) -> Option<&'static Builtin> {

@@ -26,7 +26,7 @@
 //! assert_eq!(out.steps(), Some(0));
 //! ```
 
-use super::{Limits, Outcome, Problem, SolveError};
+use super::{Claim, Limits, Outcome, Problem, SolveError};
 use crate::observe::Observer;
 use crate::puzzle::{Board, Shape};
 
@@ -57,6 +57,15 @@ pub trait Solver: Send + Sync {
     /// the optimum, and cases.csv's `optimal` column says whether each was shortest.
     fn optimal(&self) -> bool {
         false
+    }
+
+    /// What it promises about its paths, which the judge holds every answer to: the shortest
+    /// ([`Claim::Optimal`], the default), at most W × the shortest ([`Claim::Within`]), or
+    /// any path that reaches the goal ([`Claim::Valid`]). A solver that is not
+    /// [`Solver::optimal`] by construction has its paths compared with the optimum; one over
+    /// its claim's bound is `wrong`.
+    fn claim(&self) -> Claim {
+        Claim::Optimal
     }
 
     /// Whether this solver takes boards of this shape, and if not, why.
@@ -125,6 +134,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn optimal(&self) -> bool {
         (**self).optimal()
+    }
+    fn claim(&self) -> Claim {
+        (**self).claim()
     }
     fn supports(&self, shape: Shape) -> Result<(), SolveError> {
         (**self).supports(shape)

@@ -166,6 +166,7 @@ pub fn prepare(shape: Shape, blanks: &[usize]) -> Arc<TableSet> {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "table",
     describe: "exact distance tables built once per run, then an O(steps) walk",
+    options: &[],
     make: super::registry::Make::Custom(|_| Box::new(Table::default())),
 };
 

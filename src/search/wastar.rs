@@ -14,9 +14,18 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     name: "wastar",
     describe:
         "weighted A*: ranked by g + w·h (--weight, default 1.5), paths at most w × the shortest",
+    options: &[&super::heuristic::HEURISTIC, &WEIGHT],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<WeightedAstar>::new("wastar", c))
     }),
+};
+
+/// wastar's own option: its weight (`--weight`).
+pub const WEIGHT: super::registry::Knob = super::registry::Knob {
+    name: "weight",
+    default: "1.5",
+    range: "1 to 1000, up to three decimals",
+    help: "states ranked by g + weight × h; paths at most weight × the shortest",
 };
 
 /// wastar as a [`super::heuristic::Guided`] search.
@@ -24,6 +33,10 @@ pub struct WeightedAstar;
 
 impl super::heuristic::Guided for WeightedAstar {
     const OPTIMAL: bool = false;
+    /// Within its weight of the shortest (with an admissible heuristic).
+    fn claim(config: &super::Config) -> super::Claim {
+        super::Claim::Within(config.weight)
+    }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

@@ -153,7 +153,7 @@ fn a_suboptimal_program_is_caught_on_every_case() {
     for r in &lazy {
         assert_eq!(
             (r["status"].as_str(), r["optimal"].as_str()),
-            ("solved", "false")
+            ("wrong", "false")
         );
         let (steps, expected): (i64, i64) = (
             r["steps"].parse().unwrap(),
@@ -169,7 +169,7 @@ fn a_suboptimal_program_is_caught_on_every_case() {
     let s = summary(&out, "lazy");
     assert_eq!(
         (s["non_optimal"].as_str(), s["wrong"].as_str()),
-        ("96", "0")
+        ("96", "96")
     );
     assert_eq!(s["expanded_mean"], "");
     // Each case is listed once (not again as an expected_steps mismatch).
@@ -183,14 +183,17 @@ fn a_suboptimal_program_is_caught_on_every_case() {
         "{err}"
     );
     assert!(
-        err.contains("per-depth.csv:5 (id 4): lazy: not optimal: 3 moves, the optimum is 1"),
+        err.contains(
+            "per-depth.csv:5 (id 4): lazy: wrong answer: sent `1 2 3 4 5 x 7 8 6`, it \
+             printed `dud`: not optimal: 3 moves, the optimum is 1"
+        ),
         "{err}"
     );
 
     // Without --check the run succeeds and says what it saw.
     let res = run(&out, &args);
     assert_eq!(code(&res), 0, "{}", stderr(&res));
-    assert!(stderr(&res).contains("lazy gave 0 wrong and 96 non-optimal answer(s)"));
+    assert!(stderr(&res).contains("lazy gave 96 wrong answer(s)"));
 }
 
 #[test]
@@ -511,6 +514,10 @@ fn a_hang_is_a_limit_and_the_run_goes_on() {
     let r = rows(&out, "sleepy");
     let c = r.iter().find(|r| r["id"] == "c").unwrap();
     assert_eq!(c["status"], "limit");
+    assert_eq!(
+        c["limit_reason"], "time",
+        "the program was killed at --timeout"
+    );
     assert!(
         c["message"].contains("no answer within --timeout 3.000 s"),
         "{c:?}"
@@ -669,7 +676,7 @@ fn usage_errors_stop_before_solving() {
         (&["--solver", "a/b=./x"], "must be letters, digits"),
         (
             &["--solver", "a=./x", "--solver-protocol", "path"],
-            "[possible values: moves, steps]",
+            "--solver-protocol path: `path` is not a protocol; choose moves or steps",
         ),
         (&["-s", "none"], "--strategy none leaves nothing to run"),
     ];

@@ -84,6 +84,7 @@ fn record(journal: bool) -> impl Strategy<Value = Record> {
                     // tells them apart. The journal keeps both.
                     path: path.filter(|p| journal || !p.is_empty()),
                     message,
+                    limit_reason: tilebench::search::LimitReason::ALL.get(case % 5).copied(),
                 }
             },
         )

@@ -9,13 +9,16 @@ use tilebench::harness::pipeline::{execute, Ending, Finished};
 use tilebench::harness::plan::RunPlan;
 use tilebench::observe::Silent;
 use tilebench::puzzle::{Board, Move};
-use tilebench::search::{registry, Config, Limits, Outcome, Prepare, Problem, SolveError, Solver};
+use tilebench::search::{
+    registry, Claim, Config, Limits, Outcome, Prepare, Problem, SolveError, Solver,
+};
 
 /// Answers with astar's path changed by `edit`: a solver that can be made wrong on purpose.
 struct Edited {
     name: &'static str,
     astar: Box<dyn Solver>,
     edit: fn(&mut Vec<Move>),
+    claim: Claim,
 }
 
 impl Edited {
@@ -24,13 +27,21 @@ impl Edited {
             name,
             astar: registry::find("astar").unwrap().build(&Config::default()),
             edit,
+            claim: Claim::Optimal,
         }
+    }
+    fn claiming(mut self, claim: &str) -> Edited {
+        self.claim = claim.parse().unwrap();
+        self
     }
 }
 
 impl Solver for Edited {
     fn name(&self) -> &str {
         self.name
+    }
+    fn claim(&self) -> Claim {
+        self.claim
     }
     fn prepare(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
         self.astar.prepare(goals, ctx)
@@ -122,6 +133,76 @@ fn a_solver_whose_paths_miss_the_goal_gets_wrong_rows() {
     assert!(!out.join("journal-slots.bin").exists());
 }
 
+/// A detour of `len / 4` out-and-back pairs at the end: about 1.5 × the shortest path.
+fn half_again(p: &mut Vec<Move>) {
+    if let Some(&m) = p.last() {
+        for _ in 0..p.len() / 4 {
+            p.extend([m.inverse(), m]);
+        }
+    }
+}
+
+/// A solver that claims `within=1.2` but returns paths about 1.5 × the shortest fails
+/// `--check` on every path over 1.2 × the optimum, each named with its bound; the same
+/// paths claimed `within=1.5` pass, and `valid` takes them all.
+#[test]
+fn a_solver_over_its_claim_fails_the_check_naming_the_bound() {
+    use tilebench::check::AllowLimit;
+    let mut verdicts = Vec::new();
+    for claim in ["within=1.2", "within=1.5", "valid"] {
+        let out = temp_dir(&format!("lib-claim-{claim}"));
+        let run = run_plan(plan(
+            &out,
+            Edited::new("padded", half_again).claiming(claim),
+        ));
+        let mut over = 0;
+        for r in rows_of(&out, "padded") {
+            assert_eq!(r["claim"], claim);
+            let (n, e): (i64, i64) = (
+                r["steps"].parse().unwrap(),
+                r["expected_steps"].parse().unwrap(),
+            );
+            if e <= 0 {
+                continue;
+            }
+            // Independent truth: the bound from expected_steps, in whole moves.
+            let bound = match claim {
+                "within=1.2" => Some(e * 12 / 10),
+                "within=1.5" => Some(e * 15 / 10),
+                _ => None,
+            };
+            let suboptimality: f64 = r["suboptimality"].parse().unwrap();
+            assert!(
+                (suboptimality - n as f64 / e as f64).abs() < 0.0001,
+                "{r:?}"
+            );
+            if bound.is_some_and(|b| n > b) {
+                over += 1;
+                assert_eq!(r["status"], "wrong", "{r:?}");
+                let b = bound.unwrap();
+                assert!(
+                    r["message"].contains(&format!(
+                        "over its claim: {n} moves, more than within=1.2 allows (1.2 × the \
+                         optimum {e} (expected_steps), {b} moves)"
+                    )),
+                    "{r:?}"
+                );
+            } else {
+                assert_eq!(r["status"], "solved", "{r:?}");
+            }
+        }
+        let failed = run.verdict(Some(&AllowLimit::default())).check_failed;
+        verdicts.push((claim, over, failed));
+        assert_eq!(run.check_failures().len(), over, "{claim}");
+    }
+    assert!(verdicts[0].1 > 200, "{verdicts:?}");
+    assert!(verdicts[0].2, "{verdicts:?}");
+    assert_eq!(
+        &verdicts[1..],
+        [("within=1.5", 0, false), ("valid", 0, false)]
+    );
+}
+
 #[test]
 fn a_solver_with_longer_paths_is_judged_not_optimal() {
     let out = temp_dir("lib-long");
@@ -137,10 +218,12 @@ fn a_solver_with_longer_paths_is_judged_not_optimal() {
     for r in rows_of(&out, "detour") {
         let expected: i64 = r["expected_steps"].parse().unwrap();
         if expected > 0 {
-            assert_eq!(r["status"], "solved", "{r:?}");
+            // It claims shortest paths (the default claim): a longer one is wrong.
+            assert_eq!(r["status"], "wrong", "{r:?}");
+            assert!(r["message"].contains("not optimal"), "{r:?}");
             assert_eq!(r["steps"], (expected + 2).to_string(), "{r:?}");
             assert_eq!(r["optimal"], "false", "{r:?}");
-            assert_eq!(r["matches_expected"], "false", "{r:?}");
+            assert_eq!(r["matches_expected"], "", "{r:?}");
         }
     }
     let s = run
@@ -149,7 +232,7 @@ fn a_solver_with_longer_paths_is_judged_not_optimal() {
         .find(|s| s.strategy == "detour")
         .unwrap();
     assert!(s.non_optimal > 250, "{}", s.non_optimal);
-    assert_eq!(s.wrong, 0);
+    assert_eq!(s.wrong, s.non_optimal);
 }
 
 #[test]

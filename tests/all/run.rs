@@ -649,6 +649,7 @@ mod weaker {
     pub static ASTAR: Builtin = Builtin {
         name: "astar",
         describe: "astar with half the Manhattan distance (a test's deliberately worse build)",
+        options: &[],
         make: tilebench::search::registry::Make::Plain {
             search,
             supports: registry::any_shape,

@@ -639,9 +639,10 @@ fn weights_are_read_exactly_and_checked() {
 
 /// A run with `wastar` and `greedy` named judges their paths against the optimum
 /// (`expected_steps`, or astar's length on rows without it): cases.csv's `optimal` and
-/// `optimum_steps`, summary.csv's `non_optimal` and `suboptimality_mean` (recomputed here
-/// from cases.csv), empty for the optimal strategies; a run that names no strategy leaves
-/// them out; a weight below 1 is refused.
+/// `optimum_steps` and `suboptimality`, summary.csv's `non_optimal`, `suboptimality_mean`,
+/// `suboptimality_max` and `quality` (recomputed here from cases.csv); the optimal strategies
+/// get a suboptimality only where the optimum is known (`expected_steps`); a run that names
+/// no strategy leaves them out; a weight below 1 is refused.
 #[test]
 fn a_run_judges_the_suboptimal_strategies_and_reports_their_suboptimality() {
     use crate::common::{col, read_csv, run_ok, temp_dir};
@@ -685,19 +686,37 @@ fn a_run_judges_the_suboptimal_strategies_and_reports_their_suboptimality() {
             col(&h, "optimal"),
             col(&h, "optimum_steps"),
         );
+        let (ratio, claim) = (col(&h, "suboptimality"), col(&h, "claim"));
         let astar: Vec<&Vec<String>> = cases.iter().filter(|r| r[strategy] == "astar").collect();
         let (h2, summary) = read_csv(&out.join("summary.csv"));
         let figure =
             |s: &str, c: &str| summary.iter().find(|r| r[0] == s).unwrap()[col(&h2, c)].clone();
-        assert_eq!(figure("astar", "suboptimality_mean"), "");
+        let known = if name == "with" { "1.0" } else { "" };
+        assert_eq!(figure("astar", "suboptimality_mean"), known);
+        assert_eq!(figure("astar", "suboptimality_max"), known);
         assert_eq!(figure("astar", "non_optimal"), "0");
+        for a in &astar {
+            assert_eq!(a[claim], "optimal");
+            let want = if name == "with" && a[status] == "solved" {
+                "1"
+            } else {
+                ""
+            };
+            assert_eq!(a[ratio], want, "{a:?}");
+        }
         for s in ["wastar", "greedy"] {
             let mine: Vec<&Vec<String>> = cases.iter().filter(|r| r[strategy] == s).collect();
             assert_eq!(mine.len(), astar.len());
             let (mut sum, mut n, mut not_optimal) = (0.0, 0, 0);
+            let (mut worst, mut quality) = (0.0f64, 0.0);
             for (r, a) in mine.iter().zip(&astar) {
+                assert_eq!(r[claim], if s == "greedy" { "valid" } else { "within=3" });
                 if r[status] != "solved" {
-                    assert_eq!(r[optimum], "", "{s}: {r:?}");
+                    assert_eq!(
+                        (r[optimum].as_str(), r[ratio].as_str()),
+                        ("", ""),
+                        "{s}: {r:?}"
+                    );
                     continue;
                 }
                 // astar's length is the optimum.
@@ -706,12 +725,24 @@ fn a_run_judges_the_suboptimal_strategies_and_reports_their_suboptimality() {
                     (r[steps].parse().unwrap(), r[optimum].parse().unwrap());
                 assert_eq!(r[optimal], (got == best).to_string(), "{s}: {r:?}");
                 not_optimal += (got > best) as u32;
-                if best > 0.0 {
-                    assert!(got <= 3.0 * best || s == "greedy", "{s}: {r:?}");
-                    sum += got / best;
-                    n += 1;
-                }
+                assert!(got <= 3.0 * best || s == "greedy", "{s}: {r:?}");
+                let (q, value) = if best > 0.0 {
+                    (got / best, best / got)
+                } else {
+                    (1.0, 1.0)
+                };
+                let shown: f64 = r[ratio].parse().unwrap();
+                assert!((shown - q).abs() <= 0.00005, "{s}: {r:?}");
+                (sum, n, quality) = (sum + q, n + 1, quality + value);
+                worst = worst.max(shown);
             }
+            let max: f64 = figure(s, "suboptimality_max").parse().unwrap();
+            assert_eq!(max, worst, "{s}");
+            let score: f64 = figure(s, "quality").parse().unwrap();
+            assert!(
+                (score - quality).abs() < 0.0006,
+                "{s}: {score} vs {quality}"
+            );
             let mean: f64 = figure(s, "suboptimality_mean").parse().unwrap();
             assert!(
                 (mean - sum / n as f64).abs() < 0.0006,
@@ -723,7 +754,13 @@ fn a_run_judges_the_suboptimal_strategies_and_reports_their_suboptimality() {
                 assert!(not_optimal > 0 && mean > 1.0, "{mean}");
             }
         }
-        optimum_of_run.push(cases.iter().map(|r| r[optimum].clone()).collect::<Vec<_>>());
+        optimum_of_run.push(
+            cases
+                .iter()
+                .filter(|r| r[strategy] != "astar")
+                .map(|r| r[optimum].clone())
+                .collect::<Vec<_>>(),
+        );
     }
     assert_eq!(
         optimum_of_run[0], optimum_of_run[1],

@@ -213,7 +213,12 @@ fn python_reading_all_of_stdin_first() {
     let dir = temp_dir("student-switched");
     let data = dataset(&dir);
     let out = dir.join("out");
-    let res = run_solver(&data, &out, &format!("pyall=python3 {SRC}/read_all.py"), &[]);
+    let res = run_solver(
+        &data,
+        &out,
+        &format!("pyall=python3 {SRC}/read_all.py"),
+        &[],
+    );
     assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();

@@ -247,6 +247,9 @@ fn the_ranking_names_how_each_solver_was_timed() {
         &format!("longer={toy} --fault suboptimal"),
         "--solver",
         &format!("liar={toy} --fault lie"),
+        // Longer paths are right when the program claims no more than valid ones.
+        "--solver-claim",
+        "longer=valid",
     ]);
     let batch = dir.join("batch");
     let read_all = format!(

@@ -162,10 +162,24 @@ pub trait Family: Heuristic + Sized + Send + Sync + 'static {
     fn for_goal(shared: &Self::Shared, config: &Config, goal: &Board) -> Result<Self, SolveError>;
 }
 
+/// The option of every strategy guided by a heuristic (`astar`, `idastar`, `dida`,
+/// `idastar-tt`, `wastar`, `greedy`): which one (`--heuristic`; `pdb` with its own
+/// `--pdb-partition`, `--pdb-lookup` and `--pdb-dir`).
+pub const HEURISTIC: super::registry::Knob = super::registry::Knob {
+    name: "heuristic",
+    default: "manhattan",
+    range: "manhattan, linear-conflict, walking-distance, walking-distance-lc, pdb",
+    help: "the estimate of the moves left (pdb: pattern databases, --pdb-partition, --pdb-lookup)",
+};
+
 /// A search guided by a heuristic (`astar`, `idastar`, `wastar`, `greedy`).
 pub trait Guided: Send + Sync + 'static {
     /// Whether every path it returns is a shortest one (with an admissible heuristic).
     const OPTIMAL: bool = true;
+    /// What its paths promise under `config` (shortest, unless overridden).
+    fn claim(_config: &Config) -> super::Claim {
+        super::Claim::Optimal
+    }
     /// Runs the search with heuristic `h`, built for `problem.goal`.
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome;
 }

@@ -1,0 +1,235 @@
+//! A configuration is a solver: a built-in strategy with its own options and a label,
+//! `-s NAME[:KEY=VALUE]...` or `-s LABEL=NAME[:KEY=VALUE]...` on the command line. Its options
+//! are the strategy's [`super::registry::Knob`]s; the run's flags are the defaults of the
+//! ones it does not set. Its label (given, or the canonical text with only the options that
+//! differ from the run's) is its name in every output.
+//!
+//! ```
+//! use tilebench::search::{configuration::Configuration, Config};
+//! let base = Config::default();
+//! let c = Configuration::parse("astar:heuristic=linear-conflict", &base).unwrap();
+//! assert_eq!(c.label, "astar:heuristic=linear-conflict");
+//! let same = Configuration::parse("astar:heuristic=manhattan", &base).unwrap();
+//! assert_eq!(same.label, "astar"); // the run's default: not in the label
+//! let fast = Configuration::parse("fast=wastar:weight=3", &base).unwrap();
+//! assert_eq!((fast.label.as_str(), fast.strategy.name), ("fast", "wastar"));
+//! assert!(Configuration::parse("table:weight=3", &base).is_err());
+//! ```
+
+use super::{registry, Builtin, Claim, Config, Limits, Outcome, Prepare, Problem, SolveError};
+use crate::puzzle::{Board, Shape};
+
+/// A built-in strategy, the options it was given, and its label.
+#[derive(Clone)]
+pub struct Configuration {
+    /// The name in every output.
+    pub label: String,
+    /// The strategy.
+    pub strategy: &'static Builtin,
+    /// Its configuration: the run's, with the options given applied.
+    pub config: Config,
+    /// The options given, as `(key, value)`, in the order given.
+    pub options: Vec<(String, String)>,
+}
+
+impl Configuration {
+    /// Reads `[LABEL=]NAME[:KEY=VALUE]...`, its options applied to `base` (the run's flags).
+    ///
+    /// # Errors
+    /// An unknown strategy, a key the strategy does not read (the message lists those it
+    /// does), a value out of range, a key given twice, or a bad label.
+    pub fn parse(text: &str, base: &Config) -> Result<Configuration, String> {
+        let text = text.trim();
+        let (head, rest) = text.split_once(':').unwrap_or((text, ""));
+        let (label, name) = match head.split_once('=') {
+            Some((l, n)) => (Some(l.trim()), n.trim()),
+            None => (None, head.trim()),
+        };
+        let strategy = registry::lookup(name).map_err(|e| format!("-s {text}: {e}"))?;
+        let mut config = base.clone();
+        let mut options: Vec<(String, String)> = Vec::new();
+        for part in rest.split(':').filter(|p| !p.trim().is_empty()) {
+            let Some((k, v)) = part.split_once('=') else {
+                return Err(format!("-s {text}: `{part}` is not KEY=VALUE"));
+            };
+            let (k, v) = (k.trim(), v.trim());
+            if !strategy.options.iter().any(|o| o.name == k) {
+                let takes: Vec<&str> = strategy.options.iter().map(|o| o.name).collect();
+                return Err(format!(
+                    "-s {text}: {} takes no option `{k}`; it takes {}",
+                    strategy.name,
+                    if takes.is_empty() {
+                        "none".to_string()
+                    } else {
+                        takes.join(", ")
+                    }
+                ));
+            }
+            if options.iter().any(|(o, _)| o == k) {
+                return Err(format!("-s {text}: `{k}` is given twice"));
+            }
+            set(&mut config, k, v).map_err(|e| format!("-s {text}: {k}: {e}"))?;
+            options.push((k.to_string(), v.to_string()));
+        }
+        // Only the options that differ from the run's.
+        let canonical = options
+            .iter()
+            .filter(|(k, _)| value(&config, k) != value(base, k))
+            .fold(strategy.name.to_string(), |s, (k, _)| {
+                format!("{s}:{k}={}", value(&config, k))
+            });
+        let label = match label {
+            Some(l) if l.is_empty() || l.contains([',', ':', '/', ' ']) => {
+                return Err(format!(
+                    "-s {text}: the label `{l}` must be a word without `,` `:` `/` or spaces \
+                     (it names output files)"
+                ))
+            }
+            Some(l) => l.to_string(),
+            None => canonical,
+        };
+        Ok(Configuration {
+            label,
+            strategy,
+            config,
+            options,
+        })
+    }
+
+    /// The solver: the strategy built with its configuration, named by its label.
+    pub fn build(&self) -> Box<dyn super::Solver> {
+        Box::new(Labelled {
+            label: self.label.clone(),
+            inner: self.strategy.build(&self.config),
+        })
+    }
+}
+
+/// `--sweep KEY=V1,V2,...`: every configuration of `texts` (each `[LABEL=]NAME[:K=V]...`)
+/// whose strategy reads `key` and does not set it becomes one per value, in order (a label
+/// given gets `-VALUE`); the others are kept as they are.
+///
+/// ```
+/// use tilebench::search::configuration::sweep;
+/// let texts = vec!["astar".to_string(), "bfs-rank".to_string()];
+/// let out = sweep(texts, "heuristic=manhattan,linear-conflict").unwrap();
+/// assert_eq!(out, ["astar:heuristic=manhattan", "astar:heuristic=linear-conflict", "bfs-rank"]);
+/// ```
+///
+/// # Errors
+/// A sweep that is not `KEY=V1,V2,...`, or whose key no configuration of `texts` takes.
+pub fn sweep(texts: Vec<String>, spec: &str) -> Result<Vec<String>, String> {
+    let Some((key, values)) = spec.split_once('=') else {
+        return Err(format!(
+            "--sweep {spec}: write KEY=V1,V2,…, e.g. --sweep heuristic=manhattan,linear-conflict"
+        ));
+    };
+    let key = key.trim();
+    let values: Vec<&str> = values
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .collect();
+    if values.is_empty() {
+        return Err(format!("--sweep {spec}: give one value or more after `=`"));
+    }
+    let mut out = Vec::new();
+    let mut taken = false;
+    for text in texts {
+        let (head, rest) = text.split_once(':').unwrap_or((&text, ""));
+        let (label, name) = match head.split_once('=') {
+            Some((l, n)) => (Some(l.trim()), n.trim()),
+            None => (None, head.trim()),
+        };
+        let sets = rest
+            .split(':')
+            .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == key));
+        if !registry::reads(name, key) || sets {
+            out.push(text.clone());
+            continue;
+        }
+        taken = true;
+        for v in &values {
+            out.push(match label {
+                Some(l) => format!("{l}-{v}={name}{}:{key}={v}", tail(rest)),
+                None => format!("{name}{}:{key}={v}", tail(rest)),
+            });
+        }
+    }
+    if !taken {
+        return Err(format!(
+            "--sweep {spec}: no strategy chosen with -s takes `{key}` (it is read by {})",
+            registry::readers(key).join(", ")
+        ));
+    }
+    Ok(out)
+}
+
+/// `:REST`, or nothing for no options.
+fn tail(rest: &str) -> String {
+    if rest.is_empty() {
+        String::new()
+    } else {
+        format!(":{rest}")
+    }
+}
+
+/// Sets option `key` of `config` to `value`.
+fn set(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
+    match key {
+        "heuristic" => config.heuristic = value.parse()?,
+        "weight" => config.weight = value.parse()?,
+        "hash-buckets" => {
+            config.hash_buckets = value
+                .parse()
+                .ok()
+                .filter(|n| (1..=100_000_000).contains(n))
+                .ok_or_else(|| format!("`{value}` is not a number from 1 to 100000000"))?
+        }
+        _ => return Err(format!("`{key}` is not an option")),
+    }
+    Ok(())
+}
+
+/// Option `key`'s value in `config`, as written.
+fn value(config: &Config, key: &str) -> String {
+    match key {
+        "heuristic" => config.heuristic.name().to_string(),
+        "weight" => config.weight.to_string(),
+        "hash-buckets" => config.hash_buckets.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A solver under another name.
+struct Labelled {
+    label: String,
+    inner: Box<dyn super::Solver>,
+}
+
+impl super::Solver for Labelled {
+    fn name(&self) -> &str {
+        &self.label
+    }
+    fn optimal(&self) -> bool {
+        self.inner.optimal()
+    }
+    fn claim(&self) -> Claim {
+        self.inner.claim()
+    }
+    fn supports(&self, shape: Shape) -> Result<(), SolveError> {
+        self.inner.supports(shape)
+    }
+    fn wants_problems(&self) -> bool {
+        self.inner.wants_problems()
+    }
+    fn prepare(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        self.inner.prepare(goals, ctx)
+    }
+    fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        self.inner.solve(problem, limits)
+    }
+    fn finish(&mut self) {
+        self.inner.finish()
+    }
+}
