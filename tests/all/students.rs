@@ -26,15 +26,24 @@ const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/students");
 
 /// Compiles `file` with `compiler` into the test's temporary directory; `None`, with a
 /// message, when the compiler is missing.
+/// Tests that compile the same file at once each write their own file and rename it into
+/// place, so that no test runs a binary another is still writing.
 fn compile(compiler: &str, file: &str) -> Option<PathBuf> {
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("student-{file}.bin"));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let out = dir.join(format!("student-{file}.bin"));
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let part = dir.join(format!("student-{file}.{}-{n}.part", std::process::id()));
     match Command::new(compiler)
         .args(["-O2", "-o"])
-        .arg(&out)
+        .arg(&part)
         .arg(Path::new(SRC).join(file))
         .output()
     {
-        Ok(o) if o.status.success() => Some(out),
+        Ok(o) if o.status.success() => {
+            std::fs::rename(&part, &out).unwrap();
+            Some(out)
+        }
         Ok(o) => panic!(
             "{compiler} {file} failed: {}",
             String::from_utf8_lossy(&o.stderr)
