@@ -788,3 +788,31 @@ fn a_slow_program_is_told_it_is_computing_once() {
     assert!(!err.contains("flush"), "{err}");
     assert!(err.contains("in all, 2 cases still computing"), "{err}");
 }
+
+#[test]
+fn python_writing_each_answer_in_two_parts_from_a_thread() {
+    // The main thread is back to reading while a worker still writes the rest of the line:
+    // the answer is the whole line (it was cut after its first part).
+    let err = check_program(
+        "twowrites",
+        &format!("python3 {SRC}/two_writes.py"),
+        &[],
+        None,
+    );
+    assert!(!err.contains("no line end"), "{err}");
+}
+
+#[test]
+fn python_prompting_for_each_board_with_input() {
+    // `Enter board: ` before each read: the answer after the prompt is judged, and the
+    // prompt left waiting at the end of the output is never taken for an answer.
+    for spawn in ["persistent", "per-case"] {
+        let err = check_program(
+            "prompt",
+            &format!("python3 {SRC}/prompt.py"),
+            &["--solver-spawn", spawn],
+            Some("the answer after `Enter board:`"),
+        );
+        assert!(!err.contains("no line end"), "{err}");
+    }
+}

@@ -908,7 +908,10 @@ impl Session {
                     let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
                     // Every thread must be waiting before what it printed is taken as done
                     // (a thread may still be writing the rest of the line).
-                    if !ino.is_some_and(|ino| all_reading(p.pid(), ino, pending)) {
+                    let part = p.out.unterminated()
+                        || skipped.last.is_some()
+                        || skipped.last_repeat.is_some();
+                    if !ino.is_some_and(|ino| all_reading(p.pid(), ino, part)) {
                         continue;
                     }
                     // Reading again may mean it answered after the wait ended and before
