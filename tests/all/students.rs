@@ -816,3 +816,62 @@ fn python_prompting_for_each_board_with_input() {
         assert!(!err.contains("no line end"), "{err}");
     }
 }
+
+#[test]
+fn python_reading_all_first_and_printing_each_answer_twice_in_batch_mode() {
+    // The batch's lines are matched to the cases as they come: no repeat shifts an answer
+    // onto another board (12 of 20 rows were judged on other boards' answers).
+    check_program(
+        "batchtwice",
+        &format!("python3 {SRC}/read_all_twice.py"),
+        &["--solver-spawn", "batch"],
+        Some("prints an answer again"),
+    );
+}
+
+#[test]
+fn python_printing_a_stray_move_string_after_each_answer() {
+    // `dull` reads as moves: it is a second answer line, skipped before the next case is
+    // sent, with one notice (it cost nearly every row: restarts that found it again).
+    let err = check_program(
+        "dull",
+        &format!("python3 {SRC}/extra_moves.py"),
+        &[],
+        Some("second answer line after the one taken for a case (`dull`)"),
+    );
+    assert_eq!(lines_with(&err, "second answer line").len(), 1, "{err}");
+}
+
+#[test]
+fn a_banner_is_skipped_and_strict_grading_sees_it() {
+    let cmd = format!("python3 {SRC}/banner.py");
+    check_program("banner", &cmd, &[], Some("such as `8-puzzle solver ready`"));
+    // Graded as a judge would, the banner is an error for the row it came before, in every
+    // mode (a fresh process's first answer was not looked at).
+    for spawn in ["persistent", "per-case"] {
+        let dir = temp_dir(&format!("student-banner-{spawn}"));
+        let data = dir.join("cases.csv");
+        std::fs::write(
+            &data,
+            run_ok(&["gen", "--count", "8", "--seed", "4"]).stdout,
+        )
+        .unwrap();
+        let out = dir.join("out");
+        let res = run_solver(
+            &data,
+            &out,
+            &format!("banner={cmd}"),
+            &["--solver-strict", "--solver-spawn", spawn, "-j", "1"],
+        );
+        assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+        let rows = rows(&out);
+        let errors: Vec<_> = rows.iter().filter(|r| r["status"] == "error").collect();
+        assert!(!errors.is_empty(), "{spawn}");
+        for r in &errors {
+            assert!(r["message"].contains("`8-puzzle solver ready`"), "{r:?}");
+        }
+        if spawn == "per-case" {
+            assert_eq!(errors.len(), rows.len(), "every process greets");
+        }
+    }
+}
