@@ -317,14 +317,7 @@ impl ShardRows {
     /// Opens `p`'s cases.csv and checks its header.
     fn open(p: &Part) -> Result<ShardRows, String> {
         let path = p.dir.join("cases.csv");
-        let file = File::open(&path).map_err(|e| {
-            format!(
-                "cannot read {}: {}; merge takes the output directories of finished \
-                 `tilebench run --shard I/N` runs",
-                path.display(),
-                io_reason(&e)
-            )
-        })?;
+        let file = File::open(&path).map_err(|e| not_a_shard(&path, &e))?;
         let mut reader = csv::Reader::from_reader(Hashed::new(file));
         let header = reader
             .headers()
@@ -644,14 +637,7 @@ fn read_part(dir: &Path) -> Result<Part, String> {
         ));
     }
     let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
-            "cannot read {}: {}; merge takes the output directories of finished \
-             `tilebench run --shard I/N` runs",
-            path.display(),
-            io_reason(&e)
-        )
-    })?;
+    let text = std::fs::read_to_string(&path).map_err(|e| not_a_shard(&path, &e))?;
     let info: RunInfo = serde_json::from_str(&text).map_err(|e| {
         format!(
             "{}:{}:{}: not a tilebench run.json ({}); {RERUN}",
@@ -675,4 +661,14 @@ fn json_reason(e: &serde_json::Error) -> String {
         Some(i) => text[..i].to_string(),
         None => text,
     }
+}
+
+/// The error for a shard's file that cannot be read.
+fn not_a_shard(path: &Path, e: &std::io::Error) -> String {
+    format!(
+        "cannot read {}: {}; merge takes the output directories of finished \
+         `tilebench run --shard I/N` runs",
+        path.display(),
+        io_reason(e)
+    )
 }

@@ -4,14 +4,11 @@
 #include "core.h"
 #include <stdlib.h>
 int main(int argc, char **argv) {
-    char t[16], path[64], cmd[128];
+    char path[64], cmd[128];
     int p[9];
     snprintf(cmd, sizeof cmd, "%s sleep %s &", argc > 2 ? argv[2] : "", argc > 1 ? argv[1] : "1000");
     if (system(cmd) != 0) return 3;
-    for (int i = 0; i < 9; i++) {
-        if (scanf("%15s", t) != 1) return 1;
-        p[i] = token(t);
-    }
+    if (!read_board(p)) return 1;
     bfs();
     if (solve(p, path) < 0) printf("unsolvable\n");
     else printf("%s\n", path);

@@ -61,3 +61,13 @@ static int solve(int *p, char *out) {
 }
 
 static int token(const char *t) { return (t[0] == 'x' || t[0] == 'X') ? 0 : atoi(t); }
+
+/* Reads one board (9 tokens, the blank as `x` or `0`) into p; 0 at the end of input. */
+static int read_board(int *p) {
+    char t[16];
+    for (int i = 0; i < 9; i++) {
+        if (scanf("%15s", t) != 1) return 0;
+        p[i] = token(t);
+    }
+    return 1;
+}

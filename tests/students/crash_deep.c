@@ -5,14 +5,11 @@
 #include <signal.h>
 #include "core.h"
 int main(void) {
-    char t[16], path[64];
+    char path[64];
     int p[9];
     bfs();
     for (;;) {
-        for (int i = 0; i < 9; i++) {
-            if (scanf("%15s", t) != 1) return 0;
-            p[i] = token(t);
-        }
+        if (!read_board(p)) return 0;
         int n = solve(p, path);
         if (n >= 29) raise(SIGSEGV);
         if (n < 0) printf("unsolvable\n");

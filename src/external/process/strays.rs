@@ -42,7 +42,7 @@ fn last_pid() -> Option<i64> {
 /// lived long enough for ids to come round again) reads every process's environment.
 /// Returns how many were killed.
 pub fn kill_marked(mark: &str, leader: libc::pid_t, all: bool) -> usize {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
+    let Some(pids) = super::unix::proc_pids() else {
         return 0;
     };
     let leader = i64::from(leader);
@@ -51,10 +51,8 @@ pub fn kill_marked(mark: &str, leader: libc::pid_t, all: bool) -> usize {
     let wrapped = last.is_some_and(|last| last < leader);
     let needle = format!("{VAR}={mark}");
     let mut killed = 0;
-    for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i64>().ok()) else {
-            continue;
-        };
+    for pid in pids {
+        let pid = i64::from(pid);
         let newer = if wrapped {
             pid > leader || last.is_some_and(|last| pid <= last)
         } else {

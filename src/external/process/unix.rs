@@ -640,27 +640,14 @@ fn signal_name(sig: i32) -> String {
 /// waiting for a child or for a lock (an idle worker): a thread in any other call (asleep in
 /// `nanosleep`, writing) may still print the rest of an answer.
 fn all_reading(pgid: libc::pid_t, stdin: u64, threads: bool) -> bool {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
+    let Some(group) = group_processes(pgid) else {
         return false;
     };
     let ours = format!("pipe:[{stdin}]");
     let (read_nr, wait_nr) = (libc::SYS_read.to_string(), libc::SYS_wait4.to_string());
     let mut reading = 0;
-    for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        if f.get(2).and_then(|g| g.parse::<libc::pid_t>().ok()) != Some(pgid)
-            || f.first() == Some(&"Z")
-        {
+    for (pid, f) in group {
+        if f.first().map(String::as_str) == Some("Z") {
             continue;
         }
         let fd0 = std::fs::read_link(format!("/proc/{pid}/fd/0"));
@@ -682,6 +669,36 @@ fn all_reading(pgid: libc::pid_t, stdin: u64, threads: bool) -> bool {
         }
     }
     reading > 0
+}
+
+/// The processes of group `pgid`, each with the fields of its `/proc/PID/stat` after the
+/// command (state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime
+/// stime …; the command may hold spaces and parentheses); `None` where `/proc` cannot be
+/// listed.
+fn group_processes(pgid: libc::pid_t) -> Option<Vec<(u32, Vec<String>)>> {
+    let mut group = Vec::new();
+    for pid in proc_pids()? {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let f: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+        if f.get(2).and_then(|g| g.parse::<libc::pid_t>().ok()) == Some(pgid) {
+            group.push((pid, f));
+        }
+    }
+    Some(group)
+}
+
+/// The ids of the processes `/proc` lists; `None` where it cannot be read.
+pub(super) fn proc_pids() -> Option<impl Iterator<Item = u32>> {
+    let dir = std::fs::read_dir("/proc").ok()?;
+    Some(
+        dir.flatten()
+            .filter_map(|e| e.file_name().to_str().and_then(|s| s.parse::<u32>().ok())),
+    )
 }
 
 /// Whether every thread of process `pid` is in read(2), wait4(2) or futex(2).
@@ -711,30 +728,10 @@ pub enum Activity {
 
 /// The CPU time (clock ticks) used so far by the processes of group `pgid`.
 fn group_ticks(pgid: libc::pid_t) -> Option<u64> {
-    let dir = std::fs::read_dir("/proc").ok()?;
-    let mut ticks = 0;
-    let mut any = false;
-    for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        // After the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt
-        // cmajflt utime stime …
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        if f.get(2).and_then(|g| g.parse::<libc::pid_t>().ok()) != Some(pgid) {
-            continue;
-        }
-        let field = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-        ticks += field(11) + field(12);
-        any = true;
-    }
-    any.then_some(ticks)
+    let group = group_processes(pgid)?;
+    let field = |f: &[String], i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let ticks = group.iter().map(|(_, f)| field(f, 11) + field(f, 12)).sum();
+    (!group.is_empty()).then_some(ticks)
 }
 
 /// Whether the program led by `pid` computes: its group's CPU time is read twice,
