@@ -16,6 +16,7 @@
 //! charts of finished runs.
 
 #![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(clippy::missing_errors_doc)]
 // No function over 100 lines outside the tests (checked by `.ci/run`'s clippy).
 #![cfg_attr(not(test), warn(clippy::too_many_lines))]

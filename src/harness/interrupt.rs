@@ -103,6 +103,8 @@ extern "C" fn on_signal(sig: libc::c_int) {
             (what an earlier session saved stays saved); run the same command again\n";
         // Only async-signal-safe calls: write(2) and _exit(2). A table being written is a
         // temporary file the next build removes; the build lock goes with the process.
+        // SAFETY: `SAID` is a static byte string whose pointer and length are passed
+        // together; both calls are async-signal-safe and take no Rust-owned state.
         unsafe {
             libc::write(2, SAID.as_ptr().cast(), SAID.len());
             libc::_exit(128 + sig);
@@ -113,6 +115,8 @@ extern "C" fn on_signal(sig: libc::c_int) {
         if let Some((_, second)) = armed {
             write_stderr(second);
         }
+        // SAFETY: _exit(2) is async-signal-safe and ends the process without running
+        // destructors or atexit handlers that could take locks.
         unsafe { libc::_exit(128 + sig) };
     }
     SIGNAL.store(sig, Ordering::SeqCst);
@@ -122,6 +126,9 @@ extern "C" fn on_signal(sig: libc::c_int) {
 /// Installs the handlers for SIGINT and SIGTERM.
 pub fn install() {
     #[cfg(unix)]
+    // SAFETY: a zeroed `sigaction` is a valid empty action (no flags, empty mask) before
+    // its fields are set; `on_signal` is an `extern "C"` function of the signature the
+    // kernel calls, and uses only async-signal-safe calls and atomics.
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
