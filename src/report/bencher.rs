@@ -29,33 +29,33 @@ impl SummaryExport for Bencher {
 
 /// The BMF document, each solver's benchmark named by `name`.
 fn bmf(summaries: &[StrategySummary], name: impl Fn(&str) -> String) -> String {
-        let mut root = Map::new();
-        for s in summaries {
-            let mut measures = json!({});
-            // Figures not measured (a batch-mode program, no answer right) are left out.
-            if let (Some(p50), Some(p99)) = (s.latency_p50_us, s.latency_p99_us) {
-                measures["latency"] = json!({
-                    "value": p50 * 1000.0,
-                    "lower_value": p50 * 1000.0,
-                    "upper_value": p99 * 1000.0,
-                });
-            }
-            if let Some(v) = s.cases_per_s {
-                measures["throughput"] = json!({ "value": v });
-            }
-            // Counters are left out for external programs that do not report them.
-            for (measure, value) in [
-                ("expanded", s.expanded_mean),
-                ("generated", s.generated_mean),
-            ] {
-                if let Some(v) = value {
-                    measures[measure] = json!({ "value": v });
-                }
-            }
-            // A solver with nothing measured has no benchmark: Bencher refuses an empty one.
-            if measures.as_object().is_some_and(|m| !m.is_empty()) {
-                root.insert(name(&s.strategy), measures);
+    let mut root = Map::new();
+    for s in summaries {
+        let mut measures = json!({});
+        // Figures not measured (a batch-mode program, no answer right) are left out.
+        if let (Some(p50), Some(p99)) = (s.latency_p50_us, s.latency_p99_us) {
+            measures["latency"] = json!({
+                "value": p50 * 1000.0,
+                "lower_value": p50 * 1000.0,
+                "upper_value": p99 * 1000.0,
+            });
+        }
+        if let Some(v) = s.cases_per_s {
+            measures["throughput"] = json!({ "value": v });
+        }
+        // Counters are left out for external programs that do not report them.
+        for (measure, value) in [
+            ("expanded", s.expanded_mean),
+            ("generated", s.generated_mean),
+        ] {
+            if let Some(v) = value {
+                measures[measure] = json!({ "value": v });
             }
         }
-        serde_json::to_string_pretty(&Value::Object(root)).expect("JSON") + "\n"
+        // A solver with nothing measured has no benchmark: Bencher refuses an empty one.
+        if measures.as_object().is_some_and(|m| !m.is_empty()) {
+            root.insert(name(&s.strategy), measures);
+        }
+    }
+    serde_json::to_string_pretty(&Value::Object(root)).expect("JSON") + "\n"
 }

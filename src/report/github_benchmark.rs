@@ -29,25 +29,25 @@ impl SummaryExport for GithubActionBenchmark {
 
 /// The entries, each solver's named by `name`.
 fn entries(summaries: &[StrategySummary], name: impl Fn(&str) -> String) -> String {
-        let mut entries = Vec::new();
-        for s in summaries {
-            let name = name(&s.strategy);
-            // Left out when not measured (a batch-mode program, no answer right).
-            if let (Some(p50), Some(p99)) = (s.latency_p50_us, s.latency_p99_us) {
-                entries.push(json!({
-                    "name": format!("{name} p50 latency"),
-                    "unit": "us",
-                    "value": p50,
-                    "range": format!("p99 {p99:.3}"),
-                }));
-            }
-            if let Some(mean) = s.expanded_mean {
-                entries.push(json!({
-                    "name": format!("{name} mean expanded"),
-                    "unit": "nodes",
-                    "value": mean,
-                }));
-            }
+    let mut entries = Vec::new();
+    for s in summaries {
+        let name = name(&s.strategy);
+        // Left out when not measured (a batch-mode program, no answer right).
+        if let (Some(p50), Some(p99)) = (s.latency_p50_us, s.latency_p99_us) {
+            entries.push(json!({
+                "name": format!("{name} p50 latency"),
+                "unit": "us",
+                "value": p50,
+                "range": format!("p99 {p99:.3}"),
+            }));
         }
-        serde_json::to_string_pretty(&Value::Array(entries)).expect("JSON") + "\n"
+        if let Some(mean) = s.expanded_mean {
+            entries.push(json!({
+                "name": format!("{name} mean expanded"),
+                "unit": "nodes",
+                "value": mean,
+            }));
+        }
+    }
+    serde_json::to_string_pretty(&Value::Array(entries)).expect("JSON") + "\n"
 }

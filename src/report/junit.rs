@@ -240,10 +240,7 @@ impl SummaryExport for Junit {
                     Outcome::Passed
                 } else {
                     Outcome::failed(
-                        format!(
-                            "{} wrong, {} error rows of {}",
-                            s.wrong, s.errors, s.cases
-                        ),
+                        format!("{} wrong, {} error rows of {}", s.wrong, s.errors, s.cases),
                         "",
                     )
                 };
@@ -296,11 +293,7 @@ const CHECKS: &[Check] = &[
     },
     Check {
         name: "agreement",
-        reasons: &[
-            Reason::Agreement,
-            Reason::Disagreement,
-            Reason::Unconfirmed,
-        ],
+        reasons: &[Reason::Agreement, Reason::Disagreement, Reason::Unconfirmed],
         what: "on rows without expected_steps, optimal strategies agree",
     },
     Check {
@@ -334,11 +327,7 @@ const CHECKS: &[Check] = &[
 /// accepted by `allow` passes, and says so), skipped when no row was checked that way; and a
 /// suite `dataset` with `invalid rows` and `rows checked` (failed when no row had an answer
 /// to check). A failure's body lists the first rows, as the check's lines do.
-pub fn of_run_check(
-    summaries: &[StrategySummary],
-    digest: &Digest,
-    allow: &AllowLimit,
-) -> Suites {
+pub fn of_run_check(summaries: &[StrategySummary], digest: &Digest, allow: &AllowLimit) -> Suites {
     let (accepted, exceeded) = allow.judge(&digest.solvers);
     let mut suites = vec![dataset_suite(digest)];
     for s in summaries {
@@ -451,7 +440,8 @@ fn limit_notes(case: &mut TestCase, accepted: bool, exceeded: &[String]) {
     match &mut case.outcome {
         Outcome::Failed { .. } if accepted => {
             case.outcome = Outcome::Passed;
-            case.output.push_str("; the limit rows accepted by --allow-limit");
+            case.output
+                .push_str("; the limit rows accepted by --allow-limit");
         }
         Outcome::Failed { body, .. } => {
             for e in exceeded {
@@ -509,7 +499,10 @@ mod tests {
         let xml = suites.to_xml();
         let doc = parse(&xml);
         let read = nasty.replace('\u{1}', "\u{FFFD}");
-        let tc = doc.descendants().find(|n| n.has_tag_name("testcase")).unwrap();
+        let tc = doc
+            .descendants()
+            .find(|n| n.has_tag_name("testcase"))
+            .unwrap();
         assert_eq!(tc.attribute("name"), Some(read.as_str()));
         assert_eq!(tc.attribute("classname"), Some(read.as_str()));
         assert_eq!(tc.attribute("time"), Some("0.250"));
@@ -517,7 +510,10 @@ mod tests {
         assert_eq!(failure.attribute("message"), Some(read.as_str()));
         // Element text: XML parsers normalize a CR LF to LF; the character reference keeps it.
         assert_eq!(failure.text(), Some(read.as_str()));
-        let out = tc.children().find(|n| n.has_tag_name("system-out")).unwrap();
+        let out = tc
+            .children()
+            .find(|n| n.has_tag_name("system-out"))
+            .unwrap();
         assert_eq!(out.text(), Some(read.as_str()));
     }
 
@@ -526,7 +522,13 @@ mod tests {
         let cases = vec![
             TestCase::new("s", "a", Outcome::Passed),
             TestCase::new("s", "b", Outcome::failed("no", "")),
-            TestCase::new("s", "c", Outcome::Skipped { message: "none".into() }),
+            TestCase::new(
+                "s",
+                "c",
+                Outcome::Skipped {
+                    message: "none".into(),
+                },
+            ),
             TestCase::new("s", "d", Outcome::failed("no", "x")),
         ];
         let suites = Suites {
@@ -551,10 +553,16 @@ mod tests {
         assert_eq!(attr(root, "skipped"), "1");
         // One suite without a time: the total is not known.
         assert_eq!(root.attribute("time"), None);
-        let suite = root.children().find(|n| n.has_tag_name("testsuite")).unwrap();
+        let suite = root
+            .children()
+            .find(|n| n.has_tag_name("testsuite"))
+            .unwrap();
         assert_eq!(attr(suite, "time"), "2.000");
         assert_eq!(attr(suite, "failures"), "2");
-        let skipped: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("skipped")).collect();
+        let skipped: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("skipped"))
+            .collect();
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].attribute("message"), Some("none"));
     }

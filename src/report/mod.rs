@@ -12,18 +12,24 @@ pub mod names;
 pub mod run_json;
 pub mod settings;
 
-/// Declares the export formats' modules and lists them, in the order given.
-macro_rules! formats {
-    ($($m:ident),+ $(,)?) => {
-        $(pub mod $m;)+
-        /// The export formats of the per-solver summary (`run --export NAME=FILE`).
-        pub const FORMATS: &[Format] = &[$($m::FORMAT),+];
-    };
-}
-
 // The summary's export formats, one file each (a [`SummaryExport`] and a
-// `pub const FORMAT: Format`). Adding one is its file and its name here.
-formats!(markdown, bencher, github_benchmark, summary, table, junit);
+// `pub const FORMAT: Format`). Adding one is its file, its `pub mod` line and its name in
+// `FORMATS`.
+pub mod bencher;
+pub mod github_benchmark;
+pub mod junit;
+pub mod markdown;
+pub mod summary;
+pub mod table;
+/// The export formats of the per-solver summary (`run --export NAME=FILE`), in order.
+pub const FORMATS: &[Format] = &[
+    markdown::FORMAT,
+    bencher::FORMAT,
+    github_benchmark::FORMAT,
+    summary::FORMAT,
+    table::FORMAT,
+    junit::FORMAT,
+];
 
 /// One export format of the summary: a name for `--export NAME=FILE`, a line for the help,
 /// the renderer.

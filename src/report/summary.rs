@@ -352,12 +352,18 @@ mod tests {
             .map(|_| row(RowStatus::Wrong, Some(1_000)))
             .collect();
         let s = summary_of(&wrong);
-        assert_eq!((s.wrong, s.cases_per_s, s.latency_p50_us), (200, None, None));
+        assert_eq!(
+            (s.wrong, s.cases_per_s, s.latency_p50_us),
+            (200, None, None)
+        );
         // Every row an error.
         let s = summary_of(&[row(RowStatus::Error, None), row(RowStatus::Error, None)]);
         assert_eq!((s.errors, s.cases_per_s, s.latency_max_us), (2, None, None));
         // Batch mode: answers right, not timed one by one: a rate, no latency.
-        let s = summary_of(&[row(RowStatus::Solved, None), row(RowStatus::Unsolvable, None)]);
+        let s = summary_of(&[
+            row(RowStatus::Solved, None),
+            row(RowStatus::Unsolvable, None),
+        ]);
         assert_eq!((s.cases_per_s, s.latency_mean_us), (Some(2.0), None));
         // Mixed: only the two right answers count (the wrong one's 1 µs and the limit's
         // 9 ms are left out of the latency; neither is a case answered a second).

@@ -102,18 +102,21 @@ fn solver_cases(pair: &PairComparison, s: &SolverComparison, max: f64) -> Vec<Te
     let compared: Vec<String> = s
         .work
         .iter()
-        .filter_map(|(k, t)| Some(format!("{} {}", k.column(), super::fmt_pct(t.change_pct()?))))
+        .filter_map(|(k, t)| {
+            Some(format!(
+                "{} {}",
+                k.column(),
+                super::fmt_pct(t.change_pct()?)
+            ))
+        })
         .collect();
     let work = if compared.is_empty() {
         Outcome::Skipped {
             message: "no row has expanded or generated in both".into(),
         }
     } else {
-        let over = runs
-            && (s.cases_with_more_work > 0
-                || s.work
-                    .iter()
-                    .any(|(_, t)| t.exceeds(max)));
+        let over =
+            runs && (s.cases_with_more_work > 0 || s.work.iter().any(|(_, t)| t.exceeds(max)));
         outcome(
             over,
             format!(

@@ -12,18 +12,13 @@ use super::model::{
 use super::pair::fmt_pct;
 use crate::report::settings::Counter as Moved;
 
-/// Declares the comparison export formats' modules and lists them, in the order given.
-macro_rules! formats {
-    ($($m:ident),+ $(,)?) => {
-        $(pub mod $m;)+
-        /// The comparison's export formats (`compare --export NAME=FILE`).
-        pub const FORMATS: &[Format] = &[$($m::FORMAT),+];
-    };
-}
-
 // One file each (a [`ComparisonExport`] and a `pub const FORMAT: Format`); adding a format is
-// its file and its name here.
-formats!(markdown, json, junit);
+// its file, its `pub mod` line and its name in `FORMATS`.
+pub mod json;
+pub mod junit;
+pub mod markdown;
+/// The comparison's export formats (`compare --export NAME=FILE`), in order.
+pub const FORMATS: &[Format] = &[markdown::FORMAT, json::FORMAT, junit::FORMAT];
 
 /// Renders a whole comparison as one file's text.
 pub trait ComparisonExport {

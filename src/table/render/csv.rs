@@ -22,10 +22,7 @@ impl Render for Csv {
         let _ = w.write_record(["table", "row", "column", "value", "best"]);
         for t in tables {
             for r in &t.rows {
-                let label: Vec<String> = r.cells[..t.first_value]
-                    .iter()
-                    .map(|v| v.csv())
-                    .collect();
+                let label: Vec<String> = r.cells[..t.first_value].iter().map(|v| v.csv()).collect();
                 let label = label.join(" ");
                 for c in t.first_value..t.header.len() {
                     let _ = w.write_record([

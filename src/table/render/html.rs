@@ -31,7 +31,10 @@ pub fn tables(tables: &[Table]) -> String {
         out.push_str("<table class=\"tb-table\">\n<thead><tr>");
         for (c, h) in t.header.iter().enumerate() {
             let align = if c < t.first_value { "left" } else { "right" };
-            out.push_str(&format!("<th style=\"text-align:{align}\">{}</th>", escape(h)));
+            out.push_str(&format!(
+                "<th style=\"text-align:{align}\">{}</th>",
+                escape(h)
+            ));
         }
         out.push_str("</tr></thead>\n<tbody>\n");
         for r in &t.rows {

@@ -12,16 +12,12 @@ pub trait Render {
 /// One table format: a name for `--format`, a line for the help, the renderer.
 pub type Format = crate::util::Registered<dyn Render + Sync>;
 
-/// Declares the formats' modules and lists them, in the order given.
-macro_rules! formats {
-    ($($m:ident),+ $(,)?) => {
-        $(pub mod $m;)+
-        /// The table formats (`table --format NAME`).
-        pub const FORMATS: &[Format] = &[$($m::FORMAT),+];
-    };
-}
-
-formats!(md, tex, csv, html);
+pub mod csv;
+pub mod html;
+pub mod md;
+pub mod tex;
+/// The table formats (`table --format NAME`), in order.
+pub const FORMATS: &[Format] = &[md::FORMAT, tex::FORMAT, csv::FORMAT, html::FORMAT];
 
 /// The formats' names, in order.
 pub fn names() -> Vec<&'static str> {
