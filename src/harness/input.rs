@@ -230,16 +230,210 @@ pub struct InputOptions {
     pub goal: Option<String>,
 }
 
-/// A file that cannot be used at all.
+/// A dataset that cannot be used at all: which file, where in it (when a line is to blame),
+/// and what is wrong ([`InputErrorKind`]). Its text is a sentence for the user that names
+/// the file and line and says what to do.
+///
+/// ```
+/// use tilebench::harness::input::{parse_dataset, InputErrorKind, InputOptions};
+/// let e = parse_dataset("d.csv", b"id,board\n", &InputOptions::default()).unwrap_err();
+/// assert_eq!((e.path(), e.line()), ("d.csv", Some(1)));
+/// assert!(matches!(e.kind(), InputErrorKind::NoStartColumn { .. }));
+/// assert!(e.to_string().starts_with("d.csv:1: no `start` column in the header (id,board)"));
+/// ```
 #[derive(Debug)]
-pub struct InputError(pub String);
+pub struct InputError(Box<InputErrorInner>);
+
+#[derive(Debug)]
+struct InputErrorInner {
+    path: String,
+    line: Option<u64>,
+    kind: InputErrorKind,
+}
+
+/// What is wrong with a dataset that cannot be used at all.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum InputErrorKind {
+    /// No file at the path.
+    NotFound,
+    /// The path is a directory.
+    Directory,
+    /// The file is given twice: as files `first` and `second` (counted from 1) of the
+    /// inputs, under another path (`other`) the first time when the two paths differ.
+    GivenTwice {
+        /// The first time, and its path when it differs.
+        first: usize,
+        /// The second time.
+        second: usize,
+        /// The path it was given as the first time, when not the same text.
+        other: Option<String>,
+    },
+    /// The file cannot be read.
+    Unreadable(std::io::Error),
+    /// The file holds nothing but blank and comment lines.
+    Empty,
+    /// A byte that is not UTF-8.
+    NotUtf8 {
+        /// The byte.
+        byte: u8,
+    },
+    /// The header names a known column more than once.
+    RepeatedColumn {
+        /// The column's name.
+        name: &'static str,
+        /// Where (counted from 1).
+        columns: Vec<usize>,
+    },
+    /// The header has no `start` column.
+    NoStartColumn {
+        /// The header, as read (clipped).
+        header: String,
+    },
+    /// The goal given for rows without one is not a board.
+    BadGoal {
+        /// The goal's text.
+        goal: String,
+        /// Why it is not a board.
+        error: BoardError,
+    },
+    /// The files have a header and no rows.
+    NoRows,
+    /// The scratch file that holds the cases while a run runs cannot be created (`created`
+    /// false) or written, in the directory that is the error's path.
+    Scratch {
+        /// Whether the file was created (and a write to it failed).
+        created: bool,
+        /// Why.
+        error: std::io::Error,
+    },
+}
+
+impl InputError {
+    /// An error about `path` (at `line`, when a line is to blame).
+    pub fn new(path: impl Into<String>, line: Option<u64>, kind: InputErrorKind) -> InputError {
+        InputError(Box::new(InputErrorInner {
+            path: path.into(),
+            line,
+            kind,
+        }))
+    }
+    /// The file (`-` for standard input; for [`InputErrorKind::NoRows`], the files' names
+    /// joined by `, `; for [`InputErrorKind::Scratch`], the directory; for
+    /// [`InputErrorKind::BadGoal`], `--goal`).
+    pub fn path(&self) -> &str {
+        &self.0.path
+    }
+    /// The line to blame, counted from 1, when there is one.
+    pub fn line(&self) -> Option<u64> {
+        self.0.line
+    }
+    /// What is wrong.
+    pub fn kind(&self) -> &InputErrorKind {
+        &self.0.kind
+    }
+}
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        use InputErrorKind as K;
+        let p = &self.0.path;
+        let at = match self.0.line {
+            Some(line) => format!("{p}:{line}"),
+            None => p.clone(),
+        };
+        match &self.0.kind {
+            K::NotFound => write!(
+                f,
+                "{at}: no such file; check the path (datasets ship in inputs/)"
+            ),
+            K::Directory => write!(
+                f,
+                "{at}: a directory, not a dataset; give a CSV file (datasets ship in inputs/)"
+            ),
+            K::GivenTwice {
+                first: i,
+                second: j,
+                other,
+            } => match other {
+                _ if p == "-" => write!(
+                    f,
+                    "`-` (standard input) is given twice, as files {i} and {j}; standard input \
+                     can be read only once: give `-` once, and put the other rows in a file"
+                ),
+                None => write!(
+                    f,
+                    "{p} is given twice, as files {i} and {j}; its rows would be solved twice: \
+                     give each file once"
+                ),
+                Some(q) => write!(
+                    f,
+                    "{q} and {p} (files {i} and {j}) are the same file; its rows would be solved \
+                     twice, under two names: give each file once"
+                ),
+            },
+            K::Unreadable(e) => write!(f, "{at}: cannot read: {}", crate::util::io_reason(e)),
+            K::Empty => write!(
+                f,
+                "{at}: the file is empty; a dataset needs a header row with a `start` column, \
+                 then one row per case"
+            ),
+            K::NotUtf8 { byte } => write!(
+                f,
+                "{at}: not valid UTF-8 (byte 0x{byte:02x}); tilebench reads UTF-8 CSV: re-save \
+                 the file as UTF-8"
+            ),
+            K::RepeatedColumn { name, columns } => {
+                let (last, first) = columns.split_last().unwrap_or((&0, &[]));
+                let first: Vec<String> = first.iter().map(usize::to_string).collect();
+                write!(
+                    f,
+                    "{at}: the header names `{name}` more than once (columns {} and {last}), so \
+                     it is not clear which to read: rename or remove all but one",
+                    first.join(", ")
+                )
+            }
+            K::NoStartColumn { header } => write!(
+                f,
+                "{at}: no `start` column in the header ({header}); the header must name at \
+                 least `start` (optional: id, goal, expected_steps, size)"
+            ),
+            K::BadGoal { goal, error } => write!(f, "--goal `{goal}`: {error}"),
+            K::NoRows => write!(
+                f,
+                "{at}: no rows to solve (only a header?); add one row per case under the header"
+            ),
+            K::Scratch {
+                created: false,
+                error,
+            } => write!(
+                f,
+                "cannot create a scratch file for the cases in {p}: {}; give --out a directory \
+                 you can write",
+                crate::util::io_reason(error)
+            ),
+            K::Scratch {
+                created: true,
+                error,
+            } => write!(
+                f,
+                "cannot write the cases being read to a scratch file in {p}: {}; free some \
+                 space there, or give --out a directory on another disk",
+                crate::util::io_reason(error)
+            ),
+        }
     }
 }
-impl std::error::Error for InputError {}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.kind {
+            InputErrorKind::Unreadable(e) | InputErrorKind::Scratch { error: e, .. } => Some(e),
+            InputErrorKind::BadGoal { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Reads every dataset in `paths` (`-` = stdin) and returns the files' facts and all cases,
 /// in file order then row order. An empty `paths` reads the built-in dataset.
@@ -289,15 +483,11 @@ pub fn read_all<T: Send>(
             read_dataset(p, std::io::stdin(), opts, map, each)?
         } else {
             let file = std::fs::File::open(p).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => InputError(format!(
-                    "{p}: no such file; check the path (datasets ship in inputs/)"
-                )),
-                _ => cannot_read(p, &e),
+                std::io::ErrorKind::NotFound => InputError::new(p, None, InputErrorKind::NotFound),
+                _ => cannot_read(p, e),
             })?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(InputError(format!(
-                    "{p}: a directory, not a dataset; give a CSV file (datasets ship in inputs/)"
-                )));
+                return Err(InputError::new(p, None, InputErrorKind::Directory));
             }
             read_dataset(p, file, opts, map, each)?
         };
@@ -317,23 +507,14 @@ fn each_once(paths: &[String]) -> Result<(), InputError> {
             seen.insert(key, (j, p));
             continue;
         };
-        let (i, j) = (i + 1, j + 1);
-        return Err(InputError(if p == "-" {
-            format!(
-                "`-` (standard input) is given twice, as files {i} and {j}; standard input can \
-                 be read only once: give `-` once, and put the other rows in a file"
-            )
-        } else if p == q {
-            format!(
-                "{p} is given twice, as files {i} and {j}; its rows would be solved twice: give \
-                 each file once"
-            )
-        } else {
-            format!(
-                "{q} and {p} (files {i} and {j}) are the same file; its rows would be solved \
-                 twice, under two names: give each file once"
-            )
-        }));
+        let other = (p != q).then(|| q.to_string());
+        let (first, second) = (i + 1, j + 1);
+        let kind = InputErrorKind::GivenTwice {
+            first,
+            second,
+            other,
+        };
+        return Err(InputError::new(p.as_str(), None, kind));
     }
     Ok(())
 }
@@ -357,27 +538,21 @@ impl Columns {
                 .position(|h| h.trim().eq_ignore_ascii_case(name))
         };
         for name in ["start", "id", "goal", "expected_steps", "size"] {
-            let at: Vec<String> = (0..header.len())
+            let columns: Vec<usize> = (0..header.len())
                 .filter(|&i| header[i].trim().eq_ignore_ascii_case(name))
-                .map(|i| (i + 1).to_string())
+                .map(|i| i + 1)
                 .collect();
-            if let [first @ .., last] = &at[..] {
-                if !first.is_empty() {
-                    return Err(InputError(format!(
-                        "{label}:{header_line}: the header names `{name}` more than once (columns {} and {last}), \
-                         so it is not clear which to read: rename or remove all but one",
-                        first.join(", ")
-                    )));
-                }
+            if columns.len() > 1 {
+                let kind = InputErrorKind::RepeatedColumn { name, columns };
+                return Err(InputError::new(label, Some(header_line), kind));
             }
         }
         Ok(Columns {
             start: find("start").ok_or_else(|| {
-                InputError(format!(
-                    "{label}:{header_line}: no `start` column in the header ({}); the header must name at least `start` \
-                     (optional: id, goal, expected_steps, size)",
-                    clip(&header.iter().map(|h| h.trim()).collect::<Vec<_>>().join(","), 80)
-                ))
+                let cells: Vec<&str> = header.iter().map(|h| h.trim()).collect();
+                let header = clip(&cells.join(","), 80);
+                let kind = InputErrorKind::NoStartColumn { header };
+                InputError::new(label, Some(header_line), kind)
             })?,
             id: find("id"),
             goal: find("goal"),
@@ -457,7 +632,7 @@ struct Reader<'a, R> {
 impl<'a, R: Read> Reader<'a, R> {
     fn new(label: &'a str, input: R, size: usize) -> Result<Reader<'a, R>, InputError> {
         let mut pieces = Pieces::new(input);
-        let ahead = pieces.next(size).map_err(|e| cannot_read(label, &e))?;
+        let ahead = pieces.next(size).map_err(|e| cannot_read(label, e))?;
         Ok(Reader {
             label,
             pieces,
@@ -472,10 +647,7 @@ impl<'a, R: Read> Reader<'a, R> {
         let label = self.label;
         loop {
             let Some(t) = self.next()? else {
-                return Err(InputError(format!(
-                    "{label}: the file is empty; a dataset needs a header row with a `start` \
-                     column, then one row per case"
-                )));
+                return Err(InputError::new(label, None, InputErrorKind::Empty));
             };
             let text = decode(label, t.bytes, t.line)?;
             if let Some((record, line, body)) = header_in(&text, t.line) {
@@ -498,7 +670,7 @@ impl<'a, R: Read> Reader<'a, R> {
         self.ahead = self
             .pieces
             .next(self.size)
-            .map_err(|e| cannot_read(label, &e))?;
+            .map_err(|e| cannot_read(label, e))?;
         let line = self.line;
         self.line += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
         Ok(Some(Text {
@@ -615,11 +787,8 @@ fn read_in_pieces<T: Send>(
 }
 
 /// `label: cannot read: why`.
-fn cannot_read(label: &str, e: &std::io::Error) -> InputError {
-    InputError(format!(
-        "{label}: cannot read: {}",
-        crate::util::io_reason(e)
-    ))
+fn cannot_read(label: &str, e: std::io::Error) -> InputError {
+    InputError::new(label, None, InputErrorKind::Unreadable(e))
 }
 
 /// A piece's bytes, whose first line is line `line` of the file, as UTF-8 text.
@@ -628,10 +797,11 @@ fn decode(label: &str, bytes: Vec<u8>, line: u64) -> Result<String, InputError> 
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let line = line + lines_in(&bytes[..at]);
-        InputError(format!(
-            "{label}:{line}: not valid UTF-8 (byte 0x{:02x}); tilebench reads UTF-8 CSV: re-save the file as UTF-8",
-            bytes[at]
-        ))
+        InputError::new(
+            label,
+            Some(line),
+            InputErrorKind::NotUtf8 { byte: bytes[at] },
+        )
     })
 }
 
@@ -653,9 +823,10 @@ fn header_in(text: &str, first: u64) -> Option<(Vec<String>, u64, (usize, u64))>
 /// The --goal board, for rows without a goal.
 fn default_goal(opts: &InputOptions) -> Result<Option<Board>, InputError> {
     match &opts.goal {
-        Some(g) => Ok(Some(
-            Board::parse(g, opts.size).map_err(|e| InputError(format!("--goal `{g}`: {e}")))?,
-        )),
+        Some(g) => Ok(Some(Board::parse(g, opts.size).map_err(|error| {
+            let goal = g.clone();
+            InputError::new("--goal", None, InputErrorKind::BadGoal { goal, error })
+        })?)),
         None => Ok(None),
     }
 }
@@ -993,7 +1164,11 @@ mod tests {
             let mut bytes = format!("id,start{end}a,1 2 3 x 4 6 7 5 8{end}").into_bytes();
             bytes.push(0xe9); // Latin-1 `é`
             let e = parse_dataset("f.csv", &bytes, &InputOptions::default()).unwrap_err();
-            assert!(e.0.starts_with("f.csv:3: not valid UTF-8"), "{end:?}: {e}");
+            assert!(
+                e.to_string().starts_with("f.csv:3: not valid UTF-8"),
+                "{end:?}: {e}"
+            );
+            assert_eq!(e.line(), Some(3));
         }
     }
 

@@ -20,7 +20,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::input::InputError;
+use super::input::{InputError, InputErrorKind};
 use super::judge::Judged;
 use super::plan::{OutMode, RunPlan};
 use super::record::Record;
@@ -251,10 +251,8 @@ fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
     let files = &cases.files;
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        return Err(Error::Input(InputError(format!(
-            "{}: no rows to solve (only a header?); add one row per case under the header",
-            names.join(", ")
-        ))));
+        let kind = InputErrorKind::NoRows;
+        return Err(Error::Input(InputError::new(names.join(", "), None, kind)));
     }
     let (duplicates, n) = &cases.duplicates;
     for w in duplicates {

@@ -10,7 +10,7 @@
 //! The scratch file is created beside the results and unlinked at once: it holds no name,
 //! and vanishes with the process however it ends (kill -9 included).
 
-use super::input::{self, Case, Id, InputError, InputFile, InputOptions, Source};
+use super::input::{self, Case, Id, InputError, InputErrorKind, InputFile, InputOptions, Source};
 use super::shard::Shard;
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
@@ -120,21 +120,19 @@ impl Dataset {
         opts: &InputOptions,
         dirs: &[PathBuf],
     ) -> Result<Dataset, InputError> {
-        let (file, dir) = scratch_file(dirs).map_err(|(e, dir)| {
-            InputError(format!(
-                "cannot create a scratch file for the cases in {}: {}; give --out a directory \
-                 you can write",
-                dir.display(),
-                crate::util::io_reason(&e)
-            ))
+        let (file, dir) = scratch_file(dirs).map_err(|(error, dir)| {
+            let kind = InputErrorKind::Scratch {
+                created: false,
+                error,
+            };
+            InputError::new(dir.display().to_string(), None, kind)
         })?;
-        let scratch = |e: io::Error| {
-            InputError(format!(
-                "cannot write the cases being read to a scratch file in {}: {}; free some \
-                 space there, or give --out a directory on another disk",
-                dir.display(),
-                crate::util::io_reason(&e)
-            ))
+        let scratch = |error: io::Error| {
+            let kind = InputErrorKind::Scratch {
+                created: true,
+                error,
+            };
+            InputError::new(dir.display().to_string(), None, kind)
         };
         let mut out = io::BufWriter::with_capacity(1 << 20, &file);
         let (mut index, mut at, mut len) = (Vec::new(), 0u64, 0usize);
