@@ -293,14 +293,18 @@ impl<R: Read> Pieces<R> {
 /// the text, with the fields of the current record at hand ([`Records::field`]).
 pub(crate) struct Records<'t> {
     text: &'t str,
-    /// Where the next record is looked for, and that byte's line.
+    /// Where the next record is looked for.
     at: usize,
-    line: u64,
+    /// The line of `text[from]`, where the grammar started (it counts the `\n`s it reads).
+    first: u64,
     dfa: csv_core::Reader,
-    /// The current record's fields: their text and ends.
+    /// The current record's fields: their text (as the grammar wrote it) and ends.
     out: Vec<u8>,
     ends: Vec<usize>,
     fields: usize,
+    /// Where the current record starts in `text`, when its fields are the text's own bytes
+    /// (no quote in it: the grammar only dropped the commas between them).
+    plain: Option<usize>,
 }
 
 impl<'t> Records<'t> {
@@ -309,11 +313,12 @@ impl<'t> Records<'t> {
         Records {
             text,
             at: from,
-            line,
+            first: line,
             dfa: grammar(),
             out: vec![0; 256],
             ends: vec![0; 16],
             fields: 0,
+            plain: None,
         }
     }
 
@@ -322,18 +327,22 @@ impl<'t> Records<'t> {
     pub(crate) fn next_record(&mut self) -> Option<u64> {
         let b = self.text.as_bytes();
         // The record starts after the blank and comment lines the grammar skips first.
-        let start = record_start(b, self.at);
-        let line = self.line + lines_in(&b[self.at..start]);
+        let start = match b.get(self.at) {
+            Some(b'\r' | b'\n' | b'#') => record_start(b, self.at),
+            _ => self.at,
+        };
+        let line = self.line() + lines_in(&b[self.at..start]);
         let scratch = (&mut self.out, &mut self.ends);
         let (stepped, _, fields) = step(&mut self.dfa, &b[self.at..], scratch, true, true);
         let Step::Record(read) = stepped else {
-            self.line += lines_in(&b[self.at..]);
             self.at = b.len();
             return None;
         };
-        self.line += lines_in(&b[self.at..self.at + read]);
         self.at += read;
         self.fields = fields;
+        let bytes = &b[start..self.at];
+        self.plain = (memchr::memchr(b'"', bytes).is_none() && !bytes.starts_with(BOM))
+            .then_some(start);
         Some(line)
     }
 
@@ -349,12 +358,16 @@ impl<'t> Records<'t> {
             return None;
         }
         let from = if i == 0 { 0 } else { self.ends[i - 1] };
-        std::str::from_utf8(&self.out[from..self.ends[i]]).ok()
+        match self.plain {
+            // Field `i` follows `i` commas.
+            Some(start) => self.text.get(start + from + i..start + self.ends[i] + i),
+            None => std::str::from_utf8(&self.out[from..self.ends[i]]).ok(),
+        }
     }
 
     /// The line of [`Records::position`].
     pub(crate) fn line(&self) -> u64 {
-        self.line
+        self.first + self.dfa.line() - 1
     }
 
     /// Where the grammar stopped: the byte after the last record read.
