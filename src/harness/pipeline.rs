@@ -141,7 +141,7 @@ fn solvers_of(
     plan: &mut RunPlan,
     shapes: &[crate::puzzle::Shape],
 ) -> (Vec<Box<dyn Solver>>, Vec<Setting>) {
-    let fits = |s: &Box<dyn Solver>| shapes.iter().all(|&sh| s.supports(sh).is_ok());
+    let fits = |s: &dyn Solver| shapes.iter().all(|&sh| s.supports(sh).is_ok());
     let builtins: Vec<&'static crate::search::Builtin> = if plan.fitting_strategies {
         registry::defaults()
     } else {
@@ -150,7 +150,7 @@ fn solvers_of(
     let mut out: Vec<(Box<dyn Solver>, Setting)> = builtins
         .into_iter()
         .map(|b| (b.build(&plan.config), setting(Some(b), &plan.config)))
-        .filter(|(s, _)| !plan.fitting_strategies || fits(s))
+        .filter(|(s, _)| !plan.fitting_strategies || fits(&**s))
         .collect();
     out.extend(plan.configurations.iter().map(|c| (c.build(), c.setting())));
     out.extend(plan.external.iter().map(|e| {
@@ -209,6 +209,11 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
         sessions: None,
         merged_from: Vec::new(),
         solver_facts: Default::default(),
+        order: plan.order.name().to_string(),
+        seed: match plan.order {
+            super::runner::Order::Shuffled { seed } => Some(seed),
+            super::runner::Order::Blocked => None,
+        },
     }
 }
 
@@ -380,6 +385,20 @@ impl Run<'_> {
         }
     }
 
+    /// How each solver is judged, and its own cells of cases.csv (claim, configuration).
+    fn judged(&self) -> (Vec<Judged>, Vec<cases_csv::SolverCells>) {
+        let judged: Vec<Judged> = self.solvers.iter().map(|s| Judged::of(&**s)).collect();
+        let cells = judged
+            .iter()
+            .zip(&self.settings)
+            .map(|(j, setting)| cases_csv::SolverCells {
+                claim: j.claim.to_string(),
+                setting: setting.clone(),
+            })
+            .collect();
+        (judged, cells)
+    }
+
     fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>> {
         // A signal now ends the run at once: nothing is solved yet, and a table build may
         // take minutes.
@@ -407,6 +426,7 @@ impl Run<'_> {
             limits: self.plan.limits,
             repeat: self.plan.repeat,
             keep_paths: self.plan.keep_paths,
+            order: self.plan.order,
         };
         let session_no = todo.earlier.last_session + 1;
         let store = todo
@@ -519,15 +539,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         wall,
         started,
     };
-    let judged: Vec<Judged> = run.solvers.iter().map(|s| Judged::of(&**s)).collect();
-    let cells: Vec<cases_csv::SolverCells> = judged
-        .iter()
-        .zip(&run.settings)
-        .map(|(j, setting)| cases_csv::SolverCells {
-            claim: j.claim.to_string(),
-            setting: setting.clone(),
-        })
-        .collect();
+    let (judged, cells) = run.judged();
     let rows = (
         Cases::Spooled(&run.cases),
         &judged[..],

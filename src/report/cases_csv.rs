@@ -656,6 +656,7 @@ mod tests {
             limits: Limits::default(),
             repeat: 1,
             keep_paths: true,
+            order: crate::harness::runner::Order::Shuffled { seed: 5 },
         };
         let mut solvers: Vec<_> = ["astar", "bfs-rank"]
             .iter()
