@@ -341,7 +341,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "ORDER", default_value = "shuffled", value_parser = one_of::<TurnOrder>(vec!["shuffled", "blocked"]))]
     pub order: TurnOrder,
     /// The seed of --order shuffled's turns (recorded in run.json)
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
     pub seed: u64,
     /// Output directory (default: `results/run-<UTC timestamp>`)
     #[arg(long, short = 'o')]
