@@ -179,31 +179,19 @@ fn tail(rest: &str) -> String {
     }
 }
 
-/// Sets option `key` of `config` to `value`.
+/// Sets option `key` of `config` to `value`, by the option's own [`registry::Knob::set`].
 fn set(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
-    match key {
-        "heuristic" => config.heuristic = value.parse()?,
-        "weight" => config.weight = value.parse()?,
-        "hash-buckets" => {
-            config.hash_buckets = value
-                .parse()
-                .ok()
-                .filter(|n| (1..=100_000_000).contains(n))
-                .ok_or_else(|| format!("`{value}` is not a number from 1 to 100000000"))?
-        }
-        _ => return Err(format!("`{key}` is not an option")),
-    }
-    Ok(())
+    let knob = registry::knobs().into_iter().find(|k| k.name == key);
+    let knob = knob.ok_or_else(|| format!("`{key}` is not an option"))?;
+    (knob.set)(config, value)
 }
 
-/// Option `key`'s value in `config`, as written.
+/// Option `key`'s value in `config`, as written (empty for a name that is no option).
 fn value(config: &Config, key: &str) -> String {
-    match key {
-        "heuristic" => config.heuristic.name().to_string(),
-        "weight" => config.weight.to_string(),
-        "hash-buckets" => config.hash_buckets.to_string(),
-        _ => String::new(),
-    }
+    registry::knobs()
+        .into_iter()
+        .find(|k| k.name == key)
+        .map_or_else(String::new, |k| (k.get)(config))
 }
 
 /// The columns of cases.csv and summary.csv that say how a row's solver was configured (after
