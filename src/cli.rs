@@ -19,6 +19,26 @@ where
     PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
 }
 
+/// `run --order`: how the solvers take turns at the cases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnOrder {
+    /// Small turns, the solvers in a seeded random order at each.
+    Shuffled,
+    /// Each solver over a whole block of cases, in the order given.
+    Blocked,
+}
+
+impl std::str::FromStr for TurnOrder {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "shuffled" => Ok(TurnOrder::Shuffled),
+            "blocked" => Ok(TurnOrder::Blocked),
+            _ => Err(format!("`{s}` is not an order: shuffled or blocked")),
+        }
+    }
+}
+
 fn heuristics() -> impl TypedValueParser<Value = HeuristicKind> {
     one_of(HeuristicKind::ALL.iter().map(|h| h.name()).collect())
 }
@@ -317,6 +337,12 @@ pub struct RunArgs {
     /// Worker threads, 0 to 1024 (default and 0: one per core)
     #[arg(long, short = 'j', value_name = "N", value_parser = whole::<usize>(0, MAX_THREADS))]
     pub threads: Option<usize>,
+    /// In which order the solvers take turns at the cases: `shuffled` (small turns of cases, the solvers in a seeded random order at each, so that slow drift of the machine falls on all alike) or `blocked` (each solver over 65,536 cases at a time, in the order given); rows are written in the same order either way
+    #[arg(long, value_name = "ORDER", default_value = "shuffled", value_parser = one_of::<TurnOrder>(vec!["shuffled", "blocked"]))]
+    pub order: TurnOrder,
+    /// The seed of --order shuffled's turns (recorded in run.json)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = whole::<u64>(0, u64::MAX))]
+    pub seed: u64,
     /// Output directory (default: `results/run-<UTC timestamp>`)
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,

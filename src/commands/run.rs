@@ -13,6 +13,7 @@ use tilebench::harness::per_solver::PerSolver;
 use tilebench::harness::pipeline::{execute, Ending};
 use tilebench::harness::plan::{Export, OutMode, RunPlan};
 use tilebench::harness::rundir::resume_command;
+use tilebench::harness::runner::Order;
 use tilebench::report::table::Table;
 use tilebench::report::{format, SummaryExport};
 use tilebench::search::configuration::Configuration;
@@ -112,6 +113,10 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     plan.threads = args.threads.unwrap_or(0);
     plan.repeat = args.repeat;
     plan.keep_paths = args.paths;
+    plan.order = match args.order {
+        crate::cli::TurnOrder::Shuffled => Order::Shuffled { seed: args.seed },
+        crate::cli::TurnOrder::Blocked => Order::Blocked,
+    };
     plan.out = args.out.clone();
     plan.mode = match (args.resume, args.force) {
         (true, _) => OutMode::Resume,

@@ -514,7 +514,46 @@ pub(crate) fn compare_pair(
     let mut pair = finish(found, kind, labels, th);
     pair.settings = settings.0;
     pair.notes.extend(settings.1);
+    if kind == PairKind::Runs {
+        pair.notes.extend(configured_apart(base_side, cur_side));
+    }
     Ok(pair)
+}
+
+/// A note for each solver label both runs have whose configuration differs (cases.csv's
+/// `algorithm`, `heuristic`, `weight`, … columns): the label is matched, but the rows were
+/// made by different configurations. Runs written before those columns say nothing.
+fn configured_apart(base: &Side, cur: &Side) -> Vec<String> {
+    let mut notes = Vec::new();
+    for label in base.solvers() {
+        let (Some(b), Some(c)) = (base.setting(label), cur.setting(label)) else {
+            continue;
+        };
+        let differ: Vec<String> = crate::search::configuration::COLUMNS
+            .iter()
+            .zip(b.iter().zip(c))
+            .filter(|(_, (b, c))| b != c)
+            .map(|(column, (b, c))| {
+                let shown = |v: &str| {
+                    if v.is_empty() {
+                        "—".to_string()
+                    } else {
+                        v.to_string()
+                    }
+                };
+                format!("{column} {} → {}", shown(b), shown(c))
+            })
+            .collect();
+        if !differ.is_empty() {
+            notes.push(format!(
+                "`{label}` is not the same configuration in the two runs ({}, baseline → \
+                 current): its rows are matched by label, and its differences may be the \
+                 options', not the code's",
+                differ.join(", ")
+            ));
+        }
+    }
+    notes
 }
 
 /// How the two runs' settings differ, from their run.json files (read when the sides were

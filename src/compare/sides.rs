@@ -58,6 +58,14 @@ impl Side {
         out
     }
 
+    /// Solver `label`'s configuration cells (its first row's), when the cases.csv has them.
+    pub fn setting(&self, label: &str) -> Option<&crate::search::configuration::Setting> {
+        self.tally
+            .iter()
+            .find(|t| t.strategy == label)
+            .and_then(|t| t.setting.as_ref())
+    }
+
     /// The solvers of the run, in order of first appearance.
     pub fn solvers(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();

@@ -249,9 +249,9 @@ enum Msg {
         prepare: Duration,
         start: Instant,
     },
-    End {
-        wall: Duration,
-    },
+    /// A pass ended; `sync`: its records are synced before its line is written (the end
+    /// of a block), else they wait for the next regular sync (a turn within one).
+    End { wall: Duration, sync: bool },
 }
 
 /// Writes records into the run's [`Store`] (the journal) from a writer thread, syncing it
@@ -355,7 +355,10 @@ impl Sink for Writer {
         self.send(Msg::Records(batch));
     }
     fn pass_end(&self, _job: usize, wall: Duration) {
-        self.send(Msg::End { wall });
+        self.send(Msg::End { wall, sync: true });
+    }
+    fn turn_end(&self, _job: usize, wall: Duration) {
+        self.send(Msg::End { wall, sync: false });
     }
     fn failed(&self) -> bool {
         self.broken.load(std::sync::atomic::Ordering::Relaxed)
@@ -379,6 +382,8 @@ fn write_loop(
 ) -> io::Result<Store> {
     let mut current: Option<(String, Duration, Instant)> = None;
     let mut last_sync = Instant::now();
+    // A line of the passes file; `fin`: the pass ended with its records synced (and so is
+    // the line). Other lines are synced with the next regular sync.
     let pass_line =
         |passes: &mut File, name: &str, prepare: Duration, wall: Duration, fin: bool| {
             let line = format!(
@@ -387,7 +392,10 @@ fn write_loop(
                 wall.as_nanos()
             );
             passes.write_all(line.as_bytes())?;
-            passes.sync_data()
+            if fin {
+                passes.sync_data()?;
+            }
+            Ok::<(), io::Error>(())
         };
     loop {
         let wait = FLUSH_EVERY.saturating_sub(last_sync.elapsed());
@@ -398,10 +406,11 @@ fn write_loop(
                 prepare,
                 start,
             }) => {
+                // Not synced: a sync here cost a disk flush per turn of a shuffled run.
                 pass_line(&mut passes, &name, prepare, Duration::ZERO, false)?;
                 current = Some((name, prepare, start));
             }
-            Ok(Msg::End { wall }) => {
+            Ok(Msg::End { wall, sync: true }) => {
                 store.sync()?;
                 crate::util::crash_point("journal-synced", "");
                 if let Some((name, prepare, _)) = current.take() {
@@ -409,6 +418,13 @@ fn write_loop(
                     crate::util::crash_point("pass-ended", "");
                 }
                 last_sync = Instant::now();
+            }
+            Ok(Msg::End { wall, sync: false }) => {
+                // A turn's end: its line says how long the job has taken so far (a
+                // checkpoint), written at once and synced with the next regular sync.
+                if let Some((name, prepare, _)) = current.take() {
+                    pass_line(&mut passes, &name, prepare, wall, false)?;
+                }
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {
@@ -423,6 +439,8 @@ fn write_loop(
             if let Some((name, prepare, start)) = &current {
                 pass_line(&mut passes, name, *prepare, start.elapsed(), false)?;
             }
+            // With the lines of the turns and passes since the last sync.
+            passes.sync_data()?;
             last_sync = Instant::now();
         }
     }

@@ -23,6 +23,7 @@ use crate::report::cases_csv::{unreadable_row, CaseRow, COLUMNS};
 use crate::report::run_json::RunInfo;
 use crate::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
 use crate::report::{hgrm, new_histogram, RunReport};
+use crate::search::configuration::Setting;
 use crate::util::{atomic_write, io_reason, Hashed};
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
@@ -120,7 +121,7 @@ fn write(
 ) -> Result<Vec<StrategySummary>, String> {
     let info = &parts[0].info;
     let names = &info.strategies;
-    let (tallies, checksum) = write_cases(dir, parts, grid)?;
+    let (tallies, settings, checksum) = write_cases(dir, parts, grid)?;
     let Measures {
         histograms,
         wall,
@@ -131,7 +132,12 @@ fn write(
         .zip(&histograms)
         .zip(&tallies)
         .zip(&wall)
-        .map(|(((s, h), t), &w)| t.summary(s, h, w))
+        .zip(&settings)
+        .map(|((((s, h), t), &w), setting)| {
+            let mut summary = t.summary(s, h, w);
+            summary.set_setting(setting);
+            summary
+        })
         .collect();
     let report = RunReport {
         strategies: names.clone(),
@@ -485,18 +491,19 @@ fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), String> {
 /// input order as they are read (case i is the next row group of shard i mod N), each shard
 /// read once, in order, side by side with the others, and checked again against its
 /// checksum; returns each strategy's summary figures, added up on the way, and the merged
-/// file's checksum.
+/// file's checksum; each strategy's configuration cells are those of its first row.
 fn write_cases(
     out_dir: &Path,
     parts: &[Part],
     grid: Grid,
-) -> Result<(Vec<SummaryTally>, String), String> {
+) -> Result<(Vec<SummaryTally>, Vec<Setting>, String), String> {
     let Grid { total, n, k } = grid;
     let mut readers = parts
         .iter()
         .map(ShardRows::open)
         .collect::<Result<Vec<_>, String>>()?;
     let mut tallies: Vec<SummaryTally> = (0..k).map(|_| SummaryTally::default()).collect();
+    let mut settings: Vec<Setting> = vec![Setting::default(); k];
     let mut failed = None;
     let mut hash = crate::util::Fnv1a64::default();
     let changed = " (it changed during the merge)";
@@ -505,7 +512,7 @@ fn write_cases(
         out.write_record(COLUMNS)?;
         for i in 0..total {
             let part = &mut readers[i % n as usize];
-            for tally in &mut tallies {
+            for (j, tally) in tallies.iter_mut().enumerate() {
                 let row = match part.next() {
                     Ok(Some(row)) => row,
                     Ok(None) => {
@@ -522,6 +529,10 @@ fn write_cases(
                 };
                 out.write_record(&part.record)?;
                 tally.add(&row.to_record(i));
+                if i == 0 {
+                    let buckets = row.hash_buckets.map(|b| b.to_string()).unwrap_or_default();
+                    settings[j] = [row.algorithm, row.heuristic, row.weight, buckets];
+                }
             }
         }
         out.flush()?;
@@ -532,7 +543,7 @@ fn write_cases(
     for (r, p) in readers.into_iter().zip(parts) {
         r.check_sum(p.info.cases_fnv1a64.as_deref().unwrap_or_default(), changed)?;
     }
-    Ok((tallies, hash.hex()))
+    Ok((tallies, settings, hash.hex()))
 }
 
 /// The shards' measures added up, per strategy.

@@ -37,6 +37,7 @@ use crate::observe::Observer;
 use crate::report::cases_csv;
 use crate::report::run_json::{PdbInfo, RunInfo};
 use crate::report::{ReportTally, RunReport, StrategySummary};
+use crate::search::configuration::{setting, Setting};
 use crate::search::heuristic::HeuristicKind;
 use crate::search::{registry, Limits, Solver};
 use crate::util::atomic_write;
@@ -135,28 +136,29 @@ impl Finished {
 }
 
 /// The solvers of a plan, in output order: built-in strategies, external programs, the
-/// user's own.
-fn solvers_of(plan: &mut RunPlan, shapes: &[crate::puzzle::Shape]) -> Vec<Box<dyn Solver>> {
-    let mut out: Vec<Box<dyn Solver>> = if plan.fitting_strategies {
+/// user's own; each with its cells in the configuration columns of cases.csv and summary.csv.
+fn solvers_of(
+    plan: &mut RunPlan,
+    shapes: &[crate::puzzle::Shape],
+) -> (Vec<Box<dyn Solver>>, Vec<Setting>) {
+    let fits = |s: &dyn Solver| shapes.iter().all(|&sh| s.supports(sh).is_ok());
+    let builtins: Vec<&'static crate::search::Builtin> = if plan.fitting_strategies {
         registry::defaults()
-            .into_iter()
-            .map(|b| b.build(&plan.config))
-            .filter(|s| shapes.iter().all(|&sh| s.supports(sh).is_ok()))
-            .collect()
     } else {
-        plan.strategies
-            .iter()
-            .map(|b| b.build(&plan.config))
-            .collect()
+        plan.strategies.clone()
     };
-    out.extend(plan.configurations.iter().map(|c| c.build()));
-    out.extend(
-        plan.external
-            .iter()
-            .map(|e| Box::new(Program::new(e.clone())) as Box<dyn Solver>),
-    );
-    out.append(&mut plan.custom);
-    out
+    let mut out: Vec<(Box<dyn Solver>, Setting)> = builtins
+        .into_iter()
+        .map(|b| (b.build(&plan.config), setting(Some(b), &plan.config)))
+        .filter(|(s, _)| !plan.fitting_strategies || fits(&**s))
+        .collect();
+    out.extend(plan.configurations.iter().map(|c| (c.build(), c.setting())));
+    out.extend(plan.external.iter().map(|e| {
+        let program = Box::new(Program::new(e.clone())) as Box<dyn Solver>;
+        (program, setting(None, &plan.config))
+    }));
+    out.extend(plan.custom.drain(..).map(|s| (s, Setting::default())));
+    out.into_iter().unzip()
 }
 
 /// run.json's record of a plan.
@@ -207,6 +209,11 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
         sessions: None,
         merged_from: Vec::new(),
         solver_facts: Default::default(),
+        order: plan.order.name().to_string(),
+        seed: match plan.order {
+            super::runner::Order::Shuffled { seed } => Some(seed),
+            super::runner::Order::Blocked => None,
+        },
     }
 }
 
@@ -272,6 +279,8 @@ struct Run<'a> {
     plan: RunPlan,
     cases: Dataset,
     solvers: Vec<Box<dyn Solver>>,
+    /// Each solver's cells in the configuration columns.
+    settings: Vec<Setting>,
     names: Vec<String>,
     info: RunInfo,
     workers: Workers,
@@ -374,6 +383,20 @@ impl Run<'_> {
         }
     }
 
+    /// How each solver is judged, and its own cells of cases.csv (claim, configuration).
+    fn judged(&self) -> (Vec<Judged>, Vec<cases_csv::SolverCells>) {
+        let judged: Vec<Judged> = self.solvers.iter().map(|s| Judged::of(&**s)).collect();
+        let cells = judged
+            .iter()
+            .zip(&self.settings)
+            .map(|(j, setting)| cases_csv::SolverCells {
+                claim: j.claim.to_string(),
+                setting: setting.clone(),
+            })
+            .collect();
+        (judged, cells)
+    }
+
     fn prepare(&mut self, needed: &[bool]) -> Result<Vec<Duration>> {
         // A signal now ends the run at once: nothing is solved yet, and a table build may
         // take minutes.
@@ -401,6 +424,7 @@ impl Run<'_> {
             limits: self.plan.limits,
             repeat: self.plan.repeat,
             keep_paths: self.plan.keep_paths,
+            order: self.plan.order,
         };
         let session_no = todo.earlier.last_session + 1;
         let store = todo
@@ -438,7 +462,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     let started = SystemTime::now();
     plan.check().map_err(Error::Plan)?;
     let cases = read_cases(&plan, observer)?;
-    let solvers = solvers_of(&mut plan, &cases.shapes);
+    let (solvers, settings) = solvers_of(&mut plan, &cases.shapes);
     let names: Vec<String> = solvers.iter().map(|s| s.name().to_string()).collect();
     let mut info = info_of(&plan, cases.files.clone(), &names);
     info.started_at = crate::util::rfc3339(started);
@@ -447,6 +471,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         plan,
         cases,
         solvers,
+        settings,
         names,
         info,
         observer,
@@ -512,8 +537,13 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
         wall,
         started,
     };
-    let judged: Vec<Judged> = run.solvers.iter().map(|s| Judged::of(&**s)).collect();
-    let rows = (Cases::Spooled(&run.cases), &judged[..], &run.plan.limits);
+    let (judged, cells) = run.judged();
+    let rows = (
+        Cases::Spooled(&run.cases),
+        &judged[..],
+        &run.plan.limits,
+        &cells[..],
+    );
     let (summaries, digest) = done.write(&grid, rows, &mut run.info)?;
     let total = grid.len();
     let baseline = exports(&run.plan, &dir, (&summaries, &run.info, &digest))?;
@@ -600,9 +630,14 @@ struct Sessions<'a> {
     started: SystemTime,
 }
 
-/// What the final pass reads beside the records: the cases, how each solver is judged, and
-/// the run's limits.
-type Rows<'a> = (Cases<'a>, &'a [Judged], &'a Limits);
+/// What the final pass reads beside the records: the cases, how each solver is judged, the
+/// run's limits, and each solver's own cells (claim and configuration).
+type Rows<'a> = (
+    Cases<'a>,
+    &'a [Judged],
+    &'a Limits,
+    &'a [cases_csv::SolverCells],
+);
 
 /// Cases whose records are read, checked and written together in the final pass.
 const CHUNK: usize = 1 << 14;
@@ -624,8 +659,7 @@ impl Sessions<'_> {
     /// digest as it goes. Each chunk's records and cases are read while the one before is
     /// tallied and written.
     fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest, String)> {
-        let (cases, judged, limits) = rows;
-        let claims: Vec<String> = judged.iter().map(|j| j.claim.to_string()).collect();
+        let (cases, judged, limits, cells) = rows;
         let (names, layout) = (grid.names, &grid.layout);
         let positions = layout.positions();
         let mut tally = ReportTally::new(names);
@@ -690,7 +724,7 @@ impl Sessions<'_> {
                                         hash,
                                     };
                                     let done =
-                                        cases_csv::write_rows(&mut out, &held, &records, &claims);
+                                        cases_csv::write_rows(&mut out, &held, &records, cells);
                                     hash = out.hash;
                                     crate::util::start_writeback(w.get_ref());
                                     done
@@ -748,7 +782,10 @@ impl Sessions<'_> {
         let sessions = self.this_session.unwrap_or(self.earlier.last_session);
         let (tally, digest, checksum) = self.write_cases(grid, rows)?;
         info.cases_fnv1a64 = Some(checksum);
-        let report = tally.report(&wall);
+        let mut report = tally.report(&wall);
+        for (s, cells) in report.summaries.iter_mut().zip(rows.3) {
+            s.set_setting(&cells.setting);
+        }
         info.threads = self.session.threads;
         info.solver_facts = names
             .iter()

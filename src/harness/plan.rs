@@ -71,6 +71,8 @@ pub struct RunPlan {
     pub save_baseline: Option<String>,
     /// The command line, for run.json and the resume hint.
     pub command: Vec<String>,
+    /// How the solvers take turns at the cases (shuffled, seed 1, unless set).
+    pub order: super::runner::Order,
 }
 
 impl RunPlan {
@@ -96,6 +98,7 @@ impl RunPlan {
             allow_limit: Default::default(),
             save_baseline: None,
             command: Vec::new(),
+            order: super::runner::Order::Shuffled { seed: 1 },
         }
     }
 

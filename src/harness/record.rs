@@ -243,11 +243,19 @@ pub enum Column {
     LimitReason,
     /// What the solver promises about its paths.
     Claim,
+    /// The built-in strategy the solver runs (`external` for a program).
+    Algorithm,
+    /// The heuristic it ran with, where its strategy reads one.
+    Heuristic,
+    /// The weight it ran with, where its strategy reads one.
+    Weight,
+    /// The buckets of its hash table, where its strategy reads them.
+    HashBuckets,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 25] = [
+    pub const CASES_CSV: [Column; 29] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -273,6 +281,10 @@ impl Column {
         Column::Suboptimality,
         Column::LimitReason,
         Column::Claim,
+        Column::Algorithm,
+        Column::Heuristic,
+        Column::Weight,
+        Column::HashBuckets,
     ];
 
     /// The header name.
@@ -303,10 +315,15 @@ impl Column {
             Column::Suboptimality => "suboptimality",
             Column::LimitReason => "limit_reason",
             Column::Claim => "claim",
+            Column::Algorithm => "algorithm",
+            Column::Heuristic => "heuristic",
+            Column::Weight => "weight",
+            Column::HashBuckets => "hash_buckets",
         }
     }
 
-    /// Whether a [`Record`] holds the value (the others come from the case).
+    /// Whether a [`Record`] holds the value (the others come from the case, or from the solver:
+    /// its claim and configuration).
     pub const fn of_record(self) -> bool {
         !matches!(
             self,
@@ -317,6 +334,10 @@ impl Column {
                 | Column::Goal
                 | Column::ExpectedSteps
                 | Column::Claim
+                | Column::Algorithm
+                | Column::Heuristic
+                | Column::Weight
+                | Column::HashBuckets
         )
     }
 

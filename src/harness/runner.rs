@@ -36,6 +36,79 @@ pub struct RunConfig {
     pub repeat: u32,
     /// Keep each path's move string.
     pub keep_paths: bool,
+    /// In which order the solvers take their turns at the cases.
+    pub order: Order,
+}
+
+/// In which order the solvers of a run take turns at its cases. Either way each solver's
+/// records are the same and cases.csv's rows are in input order, then solver order; only
+/// when each solve runs changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// `--order blocked`: every solver in turn over a whole [`BLOCK`] of cases, in the run's
+    /// solver order.
+    #[default]
+    Blocked,
+    /// `--order shuffled` (the run's default): each block is cut into small turns of cases
+    /// (see [`Order::turns`]), and at each turn the solvers go in an order shuffled from
+    /// `seed` and the turn's first position, so that slow drift of the machine (heat, other
+    /// load) falls on every solver alike, not on whichever runs last.
+    Shuffled {
+        /// The shuffles' seed (`--seed`, in run.json).
+        seed: u64,
+    },
+}
+
+/// The most cases in a turn of [`Order::Shuffled`].
+pub const TURN_MAX: usize = 256;
+
+impl Order {
+    /// Its name: `blocked` or `shuffled`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Blocked => "blocked",
+            Order::Shuffled { .. } => "shuffled",
+        }
+    }
+
+    /// The turns of `block` (positions), in order: the whole block when blocked; shuffled,
+    /// runs of a sixteenth of the block, at least 4 cases per worker (each worker then has
+    /// work in a turn) and at most [`TURN_MAX`].
+    ///
+    /// ```
+    /// use tilebench::harness::runner::Order;
+    /// let turns = Order::Shuffled { seed: 1 }.turns(0..100, 2);
+    /// assert_eq!((turns.len(), turns[0].clone(), turns[12].clone()), (13, 0..8, 96..100));
+    /// assert_eq!(Order::Blocked.turns(0..100, 2), [0..100]);
+    /// ```
+    pub fn turns(
+        self,
+        block: std::ops::Range<usize>,
+        threads: usize,
+    ) -> Vec<std::ops::Range<usize>> {
+        match self {
+            Order::Blocked => vec![block],
+            Order::Shuffled { .. } => {
+                let len = (block.len() / 16).min(TURN_MAX).max(4 * threads).max(1);
+                let end = block.end;
+                block
+                    .step_by(len)
+                    .map(|from| from..(from + len).min(end))
+                    .collect()
+            }
+        }
+    }
+
+    /// The order of `k` solvers at the turn that starts at position `at`.
+    pub fn solvers(self, k: usize, at: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..k).collect();
+        if let Order::Shuffled { seed } = self {
+            let mut rng =
+                crate::util::Rng::new(seed ^ (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            rng.shuffle(&mut order);
+        }
+        order
+    }
 }
 
 /// All records, in case-major order, and each solver's wall time.
@@ -63,8 +136,16 @@ pub trait Sink: Sync {
             self.record(job, r);
         }
     }
-    /// The pass ended (all its cases done, or stopped) after `wall`.
+    /// The pass ended (all its cases done, or stopped); `wall` is the job's time in all its
+    /// passes of this session so far. Its records are to be kept safe now (the journal
+    /// syncs them).
     fn pass_end(&self, _job: usize, _wall: Duration) {}
+    /// A turn of [`Order::Shuffled`] ended that is not the last of its block: as
+    /// [`Sink::pass_end`], but its records need not be synced yet (the block's last turn,
+    /// or the journal's next regular sync, does it).
+    fn turn_end(&self, job: usize, wall: Duration) {
+        self.pass_end(job, wall);
+    }
     /// Whether the sink can no longer keep records (a journal whose disk is full): the
     /// pass then stops, rather than solve what would be lost. Its error comes later, from
     /// whoever owns the sink.
@@ -447,34 +528,38 @@ pub fn run_into(
         if judged {
             pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }
-        for (j, solver) in solvers.iter_mut().enumerate() {
-            if stop.load(Ordering::SeqCst) || sink.failed() {
-                break 'blocks;
+        let turns = cfg.order.turns(block, threads);
+        let last = turns.len() - 1;
+        for (t, turn) in turns.into_iter().enumerate() {
+            for j in cfg.order.solvers(k, turn.start) {
+                if stop.load(Ordering::SeqCst) || sink.failed() {
+                    break 'blocks;
+                }
+                if todo.left_in(j, &turn) == 0 {
+                    continue;
+                }
+                let one: &dyn Solver = &*solvers[j];
+                bar.label(one.name());
+                let turn = Block {
+                    job: j,
+                    positions: turn.clone(),
+                    optimum: &optimum,
+                    cases: &held,
+                };
+                take_turn(
+                    workers,
+                    one,
+                    pass,
+                    &turn,
+                    (&mut session, &mut started),
+                    &tick,
+                );
+                if t == last {
+                    sink.pass_end(j, session.wall[j]);
+                } else {
+                    sink.turn_end(j, session.wall[j]);
+                }
             }
-            if todo.left_in(j, &block) == 0 {
-                continue;
-            }
-            bar.label(solver.name());
-            let t0 = Instant::now();
-            // The preparation is counted with the solver's first block only.
-            let prepare = if started[j] {
-                Duration::ZERO
-            } else {
-                session.prepare[j]
-            };
-            started[j] = true;
-            sink.pass_start(j, solver.name(), prepare, t0);
-            let one: &dyn Solver = &**solver;
-            let block = Block {
-                job: j,
-                positions: block.clone(),
-                optimum: &optimum,
-                cases: &held,
-            };
-            solve_block(workers, one, pass, &block, &tick);
-            let elapsed = t0.elapsed();
-            session.wall[j] += elapsed;
-            sink.pass_end(j, elapsed);
         }
     }
     finish_solvers(solvers, &started, &mut session, observer);
@@ -487,6 +572,32 @@ pub fn run_into(
         Some(e) => Err(e),
         None => Ok(session),
     }
+}
+
+/// Solver `turn.job`'s turn at the positions of `turn`: one pass for the sink, started with
+/// the job's time so far this session (so that the journal's checkpoints count it all), its
+/// preparation counted with its first turn; its wall time is added to `session`'s. The sink
+/// is told of the end by the caller.
+fn take_turn(
+    workers: &Workers,
+    one: &dyn Solver,
+    pass: &Pass,
+    turn: &Block,
+    (session, started): (&mut Session, &mut [bool]),
+    tick: &(dyn Fn() + Sync),
+) {
+    let j = turn.job;
+    let t0 = Instant::now();
+    let prepare = if started[j] {
+        Duration::ZERO
+    } else {
+        session.prepare[j]
+    };
+    started[j] = true;
+    let so_far = t0.checked_sub(session.wall[j]).unwrap_or(t0);
+    pass.sink.pass_start(j, one.name(), prepare, so_far);
+    solve_block(workers, one, pass, turn, tick);
+    session.wall[j] += t0.elapsed();
 }
 
 /// Ends what prepare started (an external program's processes), outside the passes' wall

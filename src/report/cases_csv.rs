@@ -75,6 +75,21 @@ pub struct CaseRow {
     /// files written before the claims, and in rows written without their solver).
     #[serde(default)]
     pub claim: String,
+    /// The built-in strategy the row's solver runs (`astar` for the configuration labelled
+    /// `astar:heuristic=pdb`), `external` for an external program, empty for a library
+    /// user's solver (and in files written before the configuration columns).
+    #[serde(default)]
+    pub algorithm: String,
+    /// The heuristic the solver ran with, where its strategy reads one; empty otherwise.
+    #[serde(default)]
+    pub heuristic: String,
+    /// The weight the solver ran with (wastar), where its strategy reads one; empty otherwise.
+    #[serde(default)]
+    pub weight: String,
+    /// The buckets of the solver's hash table (bfs-hash), where its strategy reads them;
+    /// empty otherwise.
+    #[serde(default)]
+    pub hash_buckets: Option<u64>,
 }
 
 impl CaseRow {
@@ -118,7 +133,20 @@ impl CaseRow {
                 .map_or("", crate::search::LimitReason::as_str)
                 .to_string(),
             claim: String::new(),
+            algorithm: String::new(),
+            heuristic: String::new(),
+            weight: String::new(),
+            hash_buckets: None,
         }
+    }
+
+    /// The row with its solver's cells filled: its claim and configuration.
+    pub fn with_solver(mut self, solver: &SolverCells) -> CaseRow {
+        self.claim.clone_from(&solver.claim);
+        let [algorithm, heuristic, weight, buckets] = solver.setting.clone();
+        (self.algorithm, self.heuristic, self.weight) = (algorithm, heuristic, weight);
+        self.hash_buckets = buckets.parse().ok();
+        self
     }
 
     /// The record this row was written from (`case`: the case's index in its run).
@@ -189,9 +217,25 @@ impl LastGoal {
     }
 }
 
+/// The cells of a row that come from its solver rather than its record: its `claim`, then its
+/// configuration ([`crate::search::configuration::COLUMNS`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolverCells {
+    /// What it promises about its paths (`optimal`, `within=W`, `valid`).
+    pub claim: String,
+    /// Its configuration's cells.
+    pub setting: crate::search::configuration::Setting,
+}
+
 /// Appends one record's row (the same fields as [`CaseRow::new`], without building one), its
-/// solver's `claim` cell given.
-fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, claim: &str, goals: &mut LastGoal) {
+/// solver's cells given (none: left empty).
+fn write_row(
+    out: &mut Vec<u8>,
+    case: &Case,
+    r: &Record,
+    solver: Option<&SolverCells>,
+    goals: &mut LastGoal,
+) {
     let mut row = crate::util::CsvRow::new(out);
     row.field(case.source.as_bytes());
     row.number(case.line);
@@ -214,7 +258,19 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, claim: &str, goals: &mu
         None => row.plain(""),
     }
     r.write_tail(&mut row);
-    row.plain(claim);
+    match solver {
+        Some(s) => {
+            row.plain(&s.claim);
+            for cell in &s.setting {
+                row.plain(cell);
+            }
+        }
+        None => {
+            for _ in 0..=crate::search::configuration::COLUMNS.len() {
+                row.plain("");
+            }
+        }
+    }
     row.end();
 }
 
@@ -242,8 +298,8 @@ pub fn write_header(mut w: impl Write) -> csv::Result<()> {
 
 /// Writes rows of cases.csv, one per record (of `cases[record.case]`), in the records'
 /// order: a run writes its records a chunk at a time. Rows are formatted in parallel.
-/// `claims` are the solvers' `claim` cells when the records come case by case, one per
-/// solver in this order (a run's); empty, the column is left empty.
+/// `solvers` are the solvers' own cells ([`SolverCells`]) when the records come case by case,
+/// one per solver in this order (a run's); empty, those columns are left empty.
 ///
 /// # Errors
 /// A write to `w` that fails.
@@ -251,14 +307,10 @@ pub fn write_rows(
     mut w: impl Write,
     cases: &CaseBlock,
     records: &[Record],
-    claims: &[String],
+    solvers: &[SolverCells],
 ) -> csv::Result<()> {
     use rayon::prelude::*;
-    let claim = |i: usize| {
-        claims
-            .get(i % claims.len().max(1))
-            .map_or("", String::as_str)
-    };
+    let solver = |i: usize| solvers.get(i % solvers.len().max(1));
     for (b, batch) in records.chunks(CHUNK * BATCH).enumerate() {
         let parts: Vec<Vec<u8>> = batch
             .par_chunks(CHUNK)
@@ -268,7 +320,7 @@ pub fn write_rows(
                 let mut goals = LastGoal::default();
                 let from = b * CHUNK * BATCH + c * CHUNK;
                 for (i, r) in chunk.iter().enumerate() {
-                    write_row(&mut out, cases.get(r.case), r, claim(from + i), &mut goals);
+                    write_row(&mut out, cases.get(r.case), r, solver(from + i), &mut goals);
                 }
                 out
             })
@@ -282,7 +334,7 @@ pub fn write_rows(
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 7] = [
+pub const LATER_COLUMNS: [&str; 11] = [
     "optimal",
     "cpu_us",
     "max_rss_kb",
@@ -290,6 +342,10 @@ pub const LATER_COLUMNS: [&str; 7] = [
     "suboptimality",
     "limit_reason",
     "claim",
+    "algorithm",
+    "heuristic",
+    "weight",
+    "hash_buckets",
 ];
 
 /// Reads a cases.csv back. Errors name the file (and line, and column) and say what to do.
@@ -438,6 +494,9 @@ pub struct Tally {
     pub strategy: String,
     /// Rows with this input and strategy.
     pub rows: usize,
+    /// The first row's configuration cells ([`crate::search::configuration::COLUMNS`]);
+    /// `None` in a file written before those columns.
+    pub setting: Option<crate::search::configuration::Setting>,
 }
 
 impl Rows {
@@ -455,6 +514,10 @@ impl Rows {
                 self.path.display()
             ));
         };
+        let setting: Option<Vec<usize>> = crate::search::configuration::COLUMNS
+            .iter()
+            .map(|c| column(c))
+            .collect();
         let mut out: Vec<Tally> = Vec::new();
         let mut record = csv::ByteRecord::new();
         loop {
@@ -477,6 +540,13 @@ impl Rows {
             {
                 Some(t) => t.rows += 1,
                 None => out.push(Tally {
+                    setting: setting.as_ref().map(|at| {
+                        let mut cells = crate::search::configuration::Setting::default();
+                        for (c, &k) in cells.iter_mut().zip(at) {
+                            *c = cell(k).into_owned();
+                        }
+                        cells
+                    }),
                     input: i.into_owned(),
                     strategy: s.into_owned(),
                     rows: 1,
@@ -586,6 +656,7 @@ mod tests {
             limits: Limits::default(),
             repeat: 1,
             keep_paths: true,
+            order: crate::harness::runner::Order::Shuffled { seed: 5 },
         };
         let mut solvers: Vec<_> = ["astar", "bfs-rank"]
             .iter()

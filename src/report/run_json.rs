@@ -83,6 +83,13 @@ pub struct RunInfo {
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub solver_facts:
         std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    /// `--order`: how the solvers took turns at the cases, `shuffled` or `blocked` (empty in
+    /// runs made before the option: blocked).
+    #[serde(default)]
+    pub order: String,
+    /// `--seed`: the seed of the shuffled turns (absent when blocked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 /// The pattern-database settings of a run.

@@ -93,6 +93,20 @@ pub struct StrategySummary {
     /// `limit` rows that ran out of a memory budget in bytes (`memory`).
     #[serde(default)]
     pub limit_memory: u64,
+    /// The built-in strategy the solver runs, `external` for an external program, empty for
+    /// a library user's solver (cases.csv's `algorithm`).
+    #[serde(default)]
+    pub algorithm: String,
+    /// The heuristic it ran with, where its strategy reads one; empty otherwise.
+    #[serde(default)]
+    pub heuristic: String,
+    /// The weight it ran with (wastar), where its strategy reads one; empty otherwise.
+    #[serde(default)]
+    pub weight: String,
+    /// The buckets of its hash table (bfs-hash), where its strategy reads them; empty
+    /// otherwise.
+    #[serde(default)]
+    pub hash_buckets: Option<u64>,
 }
 
 fn round3(x: f64) -> f64 {
@@ -105,6 +119,14 @@ pub fn ns_to_us(ns: u64) -> f64 {
 }
 
 impl StrategySummary {
+    /// Fills the configuration columns from the solver's cells
+    /// ([`crate::search::configuration::COLUMNS`]).
+    pub fn set_setting(&mut self, setting: &crate::search::configuration::Setting) {
+        let [algorithm, heuristic, weight, buckets] = setting.clone();
+        (self.algorithm, self.heuristic, self.weight) = (algorithm, heuristic, weight);
+        self.hash_buckets = buckets.parse().ok();
+    }
+
     /// The summary of strategy `name` from its rows among `records`, its latency histogram
     /// `hist` (ns, see [`super::latency_histogram`]) and its pass's wall time.
     pub fn compute(
@@ -239,6 +261,10 @@ impl SummaryTally {
             limit_nodes: c.by_reason[LimitReason::Nodes as usize],
             limit_states: c.by_reason[LimitReason::States as usize],
             limit_memory: c.by_reason[LimitReason::Memory as usize],
+            algorithm: String::new(),
+            heuristic: String::new(),
+            weight: String::new(),
+            hash_buckets: None,
         };
         let judged = self.judged;
         if judged > 0 {

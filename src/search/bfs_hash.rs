@@ -24,6 +24,15 @@ pub const BUCKETS: super::registry::Knob = super::registry::Knob {
     default: "1000003",
     range: "1 to 100000000",
     help: "buckets of the chained hash table (4 bytes each)",
+    set: |c, v| {
+        c.hash_buckets = v
+            .parse()
+            .ok()
+            .filter(|n| (1..=100_000_000).contains(n))
+            .ok_or_else(|| format!("`{v}` is not a number from 1 to 100000000"))?;
+        Ok(())
+    },
+    get: |c| c.hash_buckets.to_string(),
 };
 
 /// A chained hash set of `u64` keys with a fixed number of buckets.

@@ -96,6 +96,11 @@ impl Configuration {
         })
     }
 
+    /// Its cells in cases.csv's and summary.csv's configuration columns ([`COLUMNS`]).
+    pub fn setting(&self) -> Setting {
+        setting(Some(self.strategy), &self.config)
+    }
+
     /// The solver: the strategy built with its configuration, named by its label.
     pub fn build(&self) -> Box<dyn super::Solver> {
         Box::new(Labelled {
@@ -174,31 +179,61 @@ fn tail(rest: &str) -> String {
     }
 }
 
-/// Sets option `key` of `config` to `value`.
+/// Sets option `key` of `config` to `value`, by the option's own [`registry::Knob::set`].
 fn set(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
-    match key {
-        "heuristic" => config.heuristic = value.parse()?,
-        "weight" => config.weight = value.parse()?,
-        "hash-buckets" => {
-            config.hash_buckets = value
-                .parse()
-                .ok()
-                .filter(|n| (1..=100_000_000).contains(n))
-                .ok_or_else(|| format!("`{value}` is not a number from 1 to 100000000"))?
-        }
-        _ => return Err(format!("`{key}` is not an option")),
-    }
-    Ok(())
+    let knob = registry::knobs().into_iter().find(|k| k.name == key);
+    let knob = knob.ok_or_else(|| format!("`{key}` is not an option"))?;
+    (knob.set)(config, value)
 }
 
-/// Option `key`'s value in `config`, as written.
+/// Option `key`'s value in `config`, as written (empty for a name that is no option).
 fn value(config: &Config, key: &str) -> String {
-    match key {
-        "heuristic" => config.heuristic.name().to_string(),
-        "weight" => config.weight.to_string(),
-        "hash-buckets" => config.hash_buckets.to_string(),
-        _ => String::new(),
+    registry::knobs()
+        .into_iter()
+        .find(|k| k.name == key)
+        .map_or_else(String::new, |k| (k.get)(config))
+}
+
+/// The columns of cases.csv and summary.csv that say how a row's solver was configured (after
+/// every other column): `algorithm`, the built-in strategy the solver runs (`external` for an
+/// external program, empty for a library user's own solver), then one column per option some
+/// built-in strategy reads ([`registry::knobs`], `-` written `_`), holding the value the
+/// solver ran with where its strategy reads that option and empty where it does not. A test
+/// holds this list to the registry's options: an option added to a strategy needs its column
+/// here, appended.
+pub const COLUMNS: [&str; 4] = ["algorithm", "heuristic", "weight", "hash_buckets"];
+
+/// A solver's cells in [`COLUMNS`], in order.
+///
+/// ```
+/// use tilebench::search::{configuration::{setting, COLUMNS}, registry, Config};
+/// let wastar = setting(Some(registry::find("wastar").unwrap()), &Config::default());
+/// assert_eq!(wastar, ["wastar", "manhattan", "1.5", ""]);
+/// assert_eq!(COLUMNS[2], "weight");
+/// ```
+pub type Setting = [String; COLUMNS.len()];
+
+/// The [`Setting`] of the built-in strategy `strategy` run with `config` (the effective value
+/// of each option it reads: given, or the run's, or the default); of an external program
+/// with `None`.
+pub fn setting(strategy: Option<&Builtin>, config: &Config) -> Setting {
+    let Some(b) = strategy else {
+        return [
+            "external".to_string(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ];
+    };
+    let mut out: Setting = Default::default();
+    out[0] = b.name.to_string();
+    for (cell, column) in out.iter_mut().zip(COLUMNS).skip(1) {
+        let key = column.replace('_', "-");
+        if b.options.iter().any(|k| k.name == key) {
+            *cell = value(config, &key);
+        }
     }
+    out
 }
 
 /// A solver under another name.
@@ -231,5 +266,35 @@ impl super::Solver for Labelled {
     }
     fn finish(&mut self) {
         self.inner.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_a_strategy_reads_has_its_column() {
+        let mut knobs: Vec<String> = registry::knobs()
+            .iter()
+            .map(|k| k.name.replace('-', "_"))
+            .collect();
+        knobs.sort();
+        let mut columns: Vec<String> = COLUMNS[1..].iter().map(|c| c.to_string()).collect();
+        columns.sort();
+        assert_eq!(
+            knobs, columns,
+            "configuration::COLUMNS lacks an option's column"
+        );
+        // Each strategy's cells: its name, and a value exactly where it reads the option.
+        let config = Config::default();
+        for b in registry::all() {
+            let cells = setting(Some(b), &config);
+            assert_eq!(cells[0], b.name);
+            for (cell, column) in cells.iter().zip(COLUMNS).skip(1) {
+                let reads = registry::reads(b.name, &column.replace('_', "-"));
+                assert_eq!(!cell.is_empty(), reads, "{} {column}", b.name);
+            }
+        }
     }
 }

@@ -77,7 +77,6 @@ pub enum Make {
 /// `--NAME`, which gives every strategy that reads it its value), default, range and a line
 /// of help. `run -s list` lists each strategy's; a run refuses an option none of its
 /// strategies reads.
-#[derive(Debug, PartialEq, Eq)]
 pub struct Knob {
     /// The name: `--NAME` on the command line, `NAME` in run.json and the settings' lists.
     pub name: &'static str,
@@ -87,6 +86,24 @@ pub struct Knob {
     pub range: &'static str,
     /// One line of help.
     pub help: &'static str,
+    /// Sets it in a configuration from its text (`-s NAME:KEY=VALUE`), checked: a value out
+    /// of its range is refused with a sentence saying what it takes.
+    pub set: fn(&mut Config, &str) -> Result<(), String>,
+    /// Its value in a configuration, as written (labels, cases.csv's columns).
+    pub get: fn(&Config) -> String,
+}
+
+impl PartialEq for Knob {
+    /// Options are one by their name.
+    fn eq(&self, other: &Knob) -> bool {
+        self.name == other.name
+    }
+}
+
+impl std::fmt::Debug for Knob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Knob({})", self.name)
+    }
 }
 
 /// One built-in strategy: its name, a line for the help, its options, and how to build it.

@@ -26,6 +26,11 @@ pub const WEIGHT: super::registry::Knob = super::registry::Knob {
     default: "1.5",
     range: "1 to 1000, up to three decimals",
     help: "states ranked by g + weight × h; paths at most weight × the shortest",
+    set: |c, v| {
+        c.weight = v.parse()?;
+        Ok(())
+    },
+    get: |c| c.weight.to_string(),
 };
 
 /// wastar as a [`super::heuristic::Guided`] search.

@@ -2,7 +2,7 @@
 //! `--sweep KEY=V1,V2` give several configurations of one strategy in one run, each named by
 //! its label, each with the counters a run of today's flags gives it.
 
-use crate::common::{bin, col, read_csv, run_ok, stderr, temp_dir};
+use crate::common::{bin, col, read_csv, run_ok, stderr, temp_dir, without, TIMING};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -75,13 +75,197 @@ fn a_sweep_gives_the_counters_of_separate_runs() {
             assert_eq!(mine, alone, "{label}");
         }
     }
-    // The table reads the configurations as solvers.
-    let table = bin().arg("table").arg(&swept).output().unwrap();
+    settings_are_in_the_data(&swept, &heuristics);
+    table_reads_the_configurations(&swept, &all);
+}
+
+/// Every row of the six configurations says, in columns of its own, its strategy and
+/// heuristic (weight and hash_buckets empty: neither strategy reads them), as summary.csv
+/// does for each label.
+fn settings_are_in_the_data(dir: &Path, heuristics: &[&str]) {
+    let want = |label: &str| -> [String; 4] {
+        let (s, h) = label
+            .split_once(":heuristic=")
+            .unwrap_or((label, "manhattan"));
+        assert!(heuristics.contains(&h), "{label}");
+        [s.into(), h.into(), String::new(), String::new()]
+    };
+    for file in ["cases.csv", "summary.csv"] {
+        let (h, rows) = read_csv(&dir.join(file));
+        let c = |n: &str| col(&h, n);
+        assert!(!rows.is_empty());
+        for r in &rows {
+            let got = ["algorithm", "heuristic", "weight", "hash_buckets"].map(|n| r[c(n)].clone());
+            assert_eq!(got, want(&r[c("strategy")]), "{file}");
+        }
+    }
+}
+
+/// `tilebench table` over the run: per input and label, the coverage and the geometric mean
+/// of expanded, each equal to the figure made from cases.csv's rows here.
+fn table_reads_the_configurations(
+    dir: &Path,
+    rows: &BTreeMap<(String, String, String), [String; 5]>,
+) {
+    let table = bin()
+        .args(["table", "-f", "csv", "-a", "coverage,expanded:gmean"])
+        .arg(dir)
+        .output()
+        .unwrap();
     assert!(table.status.success(), "{}", stderr(&table));
-    let text = String::from_utf8_lossy(&table.stdout);
+    let text = String::from_utf8_lossy(&table.stdout).to_string();
+    let cell = |table: &str, row: &str, column: &str| -> String {
+        text.lines()
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .find(|f| f[0] == table && f[1] == row && f[2] == column)
+            .unwrap_or_else(|| panic!("no {table} {row} {column} in\n{text}"))[3]
+            .to_string()
+    };
+    let mut cells = 0;
+    for input in ["inputs/3x4-random.csv", "inputs/4x4-shallow.csv"] {
+        let labels: std::collections::BTreeSet<&String> = rows.keys().map(|k| &k.0).collect();
+        assert_eq!(labels.len(), 6);
+        for label in labels {
+            let mine: Vec<&[String; 5]> = rows
+                .iter()
+                .filter(|(k, _)| k.0 == *label && k.1 == input)
+                .map(|(_, v)| v)
+                .collect();
+            let right = mine
+                .iter()
+                .filter(|v| v[0] == "solved" || v[0] == "unsolvable")
+                .count();
+            assert_eq!(right, mine.len(), "{label} {input}: every case is answered");
+            assert_eq!(cell("coverage", input, label), right.to_string());
+            // Every configuration answered every case: the mean is over all of them that
+            // have a count (a 0, a pair answered by parity, counts as 1).
+            let counts: Vec<f64> = mine.iter().filter_map(|v| v[2].parse().ok()).collect();
+            assert!(counts.len() + 5 > mine.len(), "{label} {input}");
+            let logs: f64 = counts.iter().map(|x: &f64| x.max(1.0).ln()).sum();
+            let gmean = (logs / counts.len() as f64).exp();
+            let shown: f64 = cell("expanded:gmean", input, label).parse().unwrap();
+            assert!(
+                (shown - gmean).abs() < 0.01,
+                "{label} {input}: {shown} vs {gmean}"
+            );
+            cells += 1;
+        }
+    }
+    assert_eq!(cells, 12);
+}
+
+/// `compare` matches configurations by label, and says when one label holds different
+/// options in the two runs (the run's --heuristic behind `astar`, `weight=` behind `fast`);
+/// a label configured alike gets no note.
+#[test]
+fn compare_says_when_a_label_holds_other_options() {
+    let dir = temp_dir("configs-compare");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["run", "inputs/seeds.csv", "-s", "astar", "-s", "bfs-rank"];
+        args.extend(extra);
+        args.extend(["-q", "--out", out.to_str().unwrap()]);
+        run_ok(&args);
+        out
+    };
+    let a = run("a", &["-s", "fast=wastar:weight=3"]);
+    let b = run(
+        "b",
+        &[
+            "-s",
+            "fast=wastar:weight=5",
+            "--heuristic",
+            "linear-conflict",
+        ],
+    );
+    let o = bin().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    let notes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("is not the same configuration"))
+        .collect();
+    assert_eq!(notes.len(), 2, "{text}");
     assert!(
-        text.contains("idastar:heuristic=walking-distance"),
+        notes[0].contains("`astar`") && notes[0].contains("heuristic manhattan → linear-conflict")
+    );
+    assert!(
+        notes[1].contains("`fast`") && notes[1].contains("weight 3 → 5"),
         "{text}"
+    );
+    assert!(!text.contains("`bfs-rank` is not"), "{text}");
+    // Two runs configured alike: no note.
+    let o = bin().arg("compare").arg(&a).arg(&a).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(!text.contains("is not the same configuration"), "{text}");
+}
+
+/// A run of configurations and a sweep, killed mid-way (`kill -9` after some solves), then
+/// `--resume`d, ends with the rows of the same run uninterrupted; with `--order blocked` too.
+#[test]
+fn a_killed_run_of_configurations_resumes_to_the_same_rows() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = temp_dir("configs-resume");
+    let args = |out: &Path, order: &str| -> Vec<String> {
+        [
+            "run",
+            "inputs/3x4-random.csv",
+            "-s",
+            "astar",
+            "-s",
+            "fast=wastar:weight=2",
+            "--sweep",
+            "heuristic=manhattan,linear-conflict",
+            "--order",
+            order,
+            "-j",
+            "2",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let reference = dir.join("reference");
+    run_ok(&args(&reference, "shuffled"));
+    for order in ["shuffled", "blocked"] {
+        let out = dir.join(order);
+        let o = bin()
+            .args(args(&out, order))
+            .env("TILEBENCH_CRASH_AT", "solved:90")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.signal(), Some(9), "{order}: {}", stderr(&o));
+        assert!(!out.join("cases.csv").exists());
+        let mut again = args(&out, order);
+        again.push("--resume".into());
+        let o = run_ok(&again);
+        assert!(stderr(&o).contains("resuming"), "{order}: {}", stderr(&o));
+        assert_eq!(
+            without(&out.join("cases.csv"), &TIMING),
+            without(&reference.join("cases.csv"), &TIMING),
+            "{order}"
+        );
+        let (h, rows) = read_csv(&out.join("summary.csv"));
+        let labels: Vec<&str> = rows
+            .iter()
+            .map(|r| r[col(&h, "strategy")].as_str())
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "astar",
+                "astar:heuristic=linear-conflict",
+                "fast-manhattan",
+                "fast-linear-conflict"
+            ]
+        );
+    }
+    let json = std::fs::read_to_string(reference.join("run.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (json["order"].as_str(), json["seed"].as_u64()),
+        (Some("shuffled"), Some(1))
     );
 }
 

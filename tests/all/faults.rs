@@ -55,6 +55,7 @@ fn a_strategy_that_panics_on_one_case_gives_error_rows_and_the_other_cases_are_s
             limits: Limits::default(),
             repeat: 1,
             keep_paths: false,
+            order: runner::Order::Shuffled { seed: 3 },
         };
         // Past the parity test, which would answer the broken board without moving.
         let config = Config {

@@ -524,10 +524,10 @@ fn three_shards_merge_into_the_single_run() {
     );
 }
 
-/// Past 65,536 cases the strategies take turns a block at a time, each block's pass synced
-/// as it ends: killed at the end of the third pass (table's second block, after table's and
-/// idastar's first), the journal holds exactly those three passes' records, and `--resume`
-/// finishes with the uninterrupted run's results.
+/// Past 65,536 cases the strategies take turns (`--order blocked`) a block at a time, each
+/// block's pass synced as it ends: killed at the end of the third pass (table's second block,
+/// after table's and idastar's first), the journal holds exactly those three passes' records,
+/// and `--resume` finishes with the uninterrupted run's results.
 #[test]
 fn strategies_take_turns_a_block_at_a_time_and_a_kill_between_blocks_resumes() {
     use std::os::unix::process::ExitStatusExt;
@@ -542,6 +542,7 @@ fn strategies_take_turns_a_block_at_a_time_and_a_kill_between_blocks_resumes() {
     let args = |out: &Path| {
         let mut a = run_args(&data, "table,idastar", out);
         a[5] = "2".into();
+        a.extend(["--order".into(), "blocked".into()]);
         a
     };
     let reference = dir.join("reference");

@@ -170,6 +170,11 @@ pub const HEURISTIC: super::registry::Knob = super::registry::Knob {
     default: "manhattan",
     range: "manhattan, linear-conflict, walking-distance, walking-distance-lc, pdb",
     help: "the estimate of the moves left (pdb: pattern databases, --pdb-partition, --pdb-lookup)",
+    set: |c, v| {
+        c.heuristic = v.parse()?;
+        Ok(())
+    },
+    get: |c| c.heuristic.name().to_string(),
 };
 
 /// A search guided by a heuristic (`astar`, `idastar`, `wastar`, `greedy`).
