@@ -832,6 +832,9 @@ fn describe(ex: &Exchange, what: &str) -> String {
 }
 
 impl Solver for Program {
+    fn in_process(&self) -> bool {
+        false
+    }
     fn name(&self) -> &str {
         &self.spec.name
     }

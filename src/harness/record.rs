@@ -121,6 +121,8 @@ pub struct Record {
     pub cpu_us: Option<u64>,
     /// A process run for this case alone: its peak resident memory, in kilobytes.
     pub max_rss_kb: Option<u64>,
+    /// An in-process solver: the most heap the case held at once, in bytes.
+    pub peak_heap_bytes: Option<u64>,
     /// The move string (kept only with `--paths`).
     pub path: Option<String>,
     /// Why the row is invalid, an error or wrong, or a note on an external answer; empty otherwise.
@@ -145,6 +147,7 @@ impl Record {
             latency_min_ns: None,
             cpu_us: None,
             max_rss_kb: None,
+            peak_heap_bytes: None,
             path: None,
             message: String::new(),
             limit_reason: None,
@@ -243,11 +246,13 @@ pub enum Column {
     LimitReason,
     /// What the solver promises about its paths.
     Claim,
+    /// The most heap an in-process solve held at once, bytes.
+    PeakHeapBytes,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 25] = [
+    pub const CASES_CSV: [Column; 26] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -273,6 +278,7 @@ impl Column {
         Column::Suboptimality,
         Column::LimitReason,
         Column::Claim,
+        Column::PeakHeapBytes,
     ];
 
     /// The header name.
@@ -303,6 +309,7 @@ impl Column {
             Column::Suboptimality => "suboptimality",
             Column::LimitReason => "limit_reason",
             Column::Claim => "claim",
+            Column::PeakHeapBytes => "peak_heap_bytes",
         }
     }
 
@@ -348,6 +355,7 @@ impl Column {
                 | Column::LatencyMinNs
                 | Column::CpuUs
                 | Column::MaxRssKb
+                | Column::PeakHeapBytes
         )
     }
 
@@ -414,6 +422,7 @@ impl Record {
             Column::LatencyMinNs => self.latency_min_ns,
             Column::CpuUs => self.cpu_us,
             Column::MaxRssKb => self.max_rss_kb,
+            Column::PeakHeapBytes => self.peak_heap_bytes,
             Column::OptimumSteps => self.optimum_steps,
             _ => None,
         };
@@ -455,6 +464,13 @@ impl Record {
         row.maybe(self.optimum_steps);
         row.ratio(self.suboptimality_e4());
         row.plain(self.limit_reason.map_or("", LimitReason::as_str));
+    }
+
+    /// Appends the record's cells after `claim` (the case's solver's), as
+    /// [`Record::write_tail`] does: `peak_heap_bytes`.
+    #[inline]
+    pub(crate) fn write_last(&self, row: &mut crate::util::CsvRow) {
+        row.maybe(self.peak_heap_bytes.filter(|_| self.status.searched()));
     }
 
     /// Appends the `steps` cell (empty for none).

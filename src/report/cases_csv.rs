@@ -75,6 +75,10 @@ pub struct CaseRow {
     /// files written before the claims, and in rows written without their solver).
     #[serde(default)]
     pub claim: String,
+    /// Built-in and in-process solvers: the most heap the case held at once, in bytes
+    /// (counted by the binary's allocator; empty for external programs and older files).
+    #[serde(default)]
+    pub peak_heap_bytes: Option<u64>,
 }
 
 impl CaseRow {
@@ -118,6 +122,7 @@ impl CaseRow {
                 .map_or("", crate::search::LimitReason::as_str)
                 .to_string(),
             claim: String::new(),
+            peak_heap_bytes: when(r.peak_heap_bytes),
         }
     }
 
@@ -141,6 +146,7 @@ impl CaseRow {
             latency_min_ns: self.latency_min_ns,
             cpu_us: self.cpu_us,
             max_rss_kb: self.max_rss_kb,
+            peak_heap_bytes: self.peak_heap_bytes,
             path: self.path.clone(),
             message: self.message.clone(),
             limit_reason: crate::search::LimitReason::parse(&self.limit_reason),
@@ -215,6 +221,7 @@ fn write_row(out: &mut Vec<u8>, case: &Case, r: &Record, claim: &str, goals: &mu
     }
     r.write_tail(&mut row);
     row.plain(claim);
+    r.write_last(&mut row);
     row.end();
 }
 
@@ -282,7 +289,7 @@ pub fn write_rows(
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 7] = [
+pub const LATER_COLUMNS: [&str; 8] = [
     "optimal",
     "cpu_us",
     "max_rss_kb",
@@ -290,6 +297,7 @@ pub const LATER_COLUMNS: [&str; 7] = [
     "suboptimality",
     "limit_reason",
     "claim",
+    "peak_heap_bytes",
 ];
 
 /// Reads a cases.csv back. Errors name the file (and line, and column) and say what to do.
