@@ -164,9 +164,18 @@ fn peak_heap_is_filled_for_built_in_solvers_and_follows_what_they_store() {
         }
         bfs
     };
+    // summary.csv's largest peak is the rows' (its mean, within their range).
+    let (h, summary) = read_csv(&small.join("summary.csv"));
+    let bfs = summary.iter().find(|r| r[0] == "bfs-hashset").unwrap();
+    let (max, mean): (u64, f64) = (
+        bfs[col(&h, "peak_heap_bytes_max")].parse().unwrap(),
+        bfs[col(&h, "peak_heap_bytes_mean")].parse().unwrap(),
+    );
     let small = peaks(&small);
     let big = peaks(&big);
     assert!(small.len() > 10 && big.len() == 1);
+    assert_eq!(Some(&max), small.iter().max());
+    assert!(mean <= max as f64 && mean >= *small.iter().min().unwrap() as f64);
     assert!(
         small.iter().max() < big.iter().min(),
         "{small:?} against {big:?}"
