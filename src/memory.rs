@@ -193,7 +193,7 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
             .checked_mul(u)
             .ok_or_else(|| format!("'{text}' is more bytes than this machine can count")),
         _ => Err(format!(
-            "'{text}' is not a number of bytes: give a whole number above 0, with or without \
+            "'{text}' is not a number of bytes: give a whole number from 1 up, with or without \
              a suffix K, M, G or T (powers of 1024), e.g. 512M or 2G"
         )),
     }

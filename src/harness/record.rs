@@ -497,7 +497,9 @@ mod tests {
                 .skip_while(|&c| c != Column::MatchesExpected)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(tail().len(), 15);
+        // The record's columns from `matches_expected` on: `write_tail`'s, then (after the
+        // case's `claim`, not a record's) `write_last`'s.
+        assert_eq!(tail().len(), 16);
         let numbers = [None, Some(0), Some(7), Some(10), Some(99), Some(u64::MAX)];
         let mut checked = 0;
         for status in RowStatus::ALL {
@@ -523,6 +525,7 @@ mod tests {
                 };
                 (r.latency_ns, r.latency_min_ns) = (n, Some(123_456_789));
                 (r.cpu_us, r.max_rss_kb) = (numbers[(k + 3) % numbers.len()], n);
+                r.peak_heap_bytes = numbers[(k + 4) % numbers.len()];
                 r.path = [None, Some(String::new()), Some("udlr".repeat(80))][k % 3].clone();
                 r.message = ["", "a \"message\", on\r\ntwo lines \\ here", "plain"][k % 3].into();
                 r.limit_reason = [None, Some(LimitReason::Time), Some(LimitReason::Memory)][k % 3];
@@ -540,6 +543,7 @@ mod tests {
                 let mut row = crate::util::CsvRow::new(&mut bytes);
                 r.write_steps(&mut row);
                 r.write_tail(&mut row);
+                r.write_last(&mut row);
                 row.end();
                 let mut rd = csv::ReaderBuilder::new()
                     .has_headers(false)
@@ -581,6 +585,7 @@ mod tests {
                     peak_frontier: n,
                 };
                 (r.latency_ns, r.latency_min_ns, r.cpu_us, r.max_rss_kb) = (n, n, n, n);
+                r.peak_heap_bytes = n;
                 r.path = Some("u,d\n".into());
                 r.message = "a \"message\", on\r\ntwo lines".into();
                 let mut num = itoa::Buffer::new();
