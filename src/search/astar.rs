@@ -550,7 +550,12 @@ impl Closed {
         if self.slots.len() >= size {
             return 0;
         }
-        crate::memory::growth(size, self.slots.capacity(), std::mem::size_of::<Slot>(), false)
+        crate::memory::growth(
+            size,
+            self.slots.capacity(),
+            std::mem::size_of::<Slot>(),
+            false,
+        )
     }
 
     /// The table with its active part grown, `stored` (every node so far but the
