@@ -382,6 +382,9 @@ pub struct RunArgs {
     /// Most distinct states one search may store (at least 1; a memory guard; status `limit` beyond it)
     #[arg(long, value_name = "N", default_value_t = tilebench::search::DEFAULT_MAX_STATES, value_parser = whole::<u64>(1, u64::MAX))]
     pub max_states: u64,
+    /// Most heap a case may hold, in bytes, with suffix K, M, G or T (e.g. 512M; status `limit`, reason `memory`); a --solver program gets it as its address-space limit
+    #[arg(long, value_name = "BYTES", value_parser = tilebench::memory::parse_bytes)]
+    pub max_memory: Option<u64>,
     /// Heuristic of the informed strategies (astar, idastar, wastar, greedy): manhattan, linear-conflict, walking-distance, walking-distance-lc or pdb
     #[arg(long, default_value = "manhattan", value_parser = heuristics())]
     pub heuristic: HeuristicKind,

@@ -26,6 +26,7 @@ pub mod compare;
 pub mod error;
 pub mod external;
 pub mod harness;
+pub mod memory;
 pub mod observe;
 pub mod plot;
 pub mod puzzle;

@@ -8,6 +8,12 @@ mod commands;
 use clap::Parser;
 use cli::{Cli, Command};
 
+/// Counts each thread's heap: a case's peak (cases.csv `peak_heap_bytes`) and
+/// `--max-memory` for the built-in solvers.
+#[cfg(feature = "heap-accounting")]
+#[global_allocator]
+static ALLOC: tilebench::memory::CountingAlloc = tilebench::memory::CountingAlloc;
+
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {

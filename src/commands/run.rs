@@ -109,6 +109,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         max_nodes: args.max_nodes,
         timeout,
         max_states: args.max_states,
+        max_memory: args.max_memory,
     };
     plan.threads = args.threads.unwrap_or(0);
     plan.repeat = args.repeat;

@@ -70,6 +70,8 @@ pub struct Program {
     pids: Vec<AtomicI32>,
     /// The per-case timeout in milliseconds, for messages about slow cases.
     timeout_ms: std::sync::atomic::AtomicU64,
+    /// `--max-memory` in bytes (0: none), the address-space limit of every process started.
+    max_memory: std::sync::atomic::AtomicU64,
     /// A fresh process's first answer differed from its answer to the same case sent again:
     /// that row was judged on the first answer, and the notice was given.
     warm_up_differed: AtomicBool,
@@ -158,6 +160,7 @@ impl Program {
             said: Mutex::new(HashMap::new()),
             pids: vec![AtomicI32::new(0)],
             timeout_ms: std::sync::atomic::AtomicU64::new(DEFAULT_TIMEOUT.as_millis() as u64),
+            max_memory: std::sync::atomic::AtomicU64::new(0),
             warm_up_differed: AtomicBool::new(false),
         }
     }
@@ -165,6 +168,7 @@ impl Program {
     fn launch(&self) -> Launch {
         Launch {
             pty: self.pty.load(Ordering::SeqCst),
+            max_memory: self.max_memory(),
         }
     }
 
@@ -173,7 +177,13 @@ impl Program {
     fn once(&self) -> Launch {
         Launch {
             pty: self.spec.stdout == Stdout::Pty,
+            max_memory: self.max_memory(),
         }
+    }
+
+    /// `--max-memory`, as the last case was given it.
+    fn max_memory(&self) -> Option<u64> {
+        Some(self.max_memory.load(Ordering::Relaxed)).filter(|&b| b > 0)
     }
 
     fn mode(&self) -> Spawn {
@@ -330,6 +340,10 @@ impl Program {
         } else {
             None
         };
+        // The peak resident memory over this case alone: reset before it is sent (outside
+        // its round trip), read once it is answered.
+        let pid = session.pid();
+        let peak = process::reset_peak_rss(pid);
         let mut ex = match session.ask(input, timeout, take) {
             // It answered its first case and ended cleanly while the case was sent again.
             Asked::Done(Exchange::Died { how, .. })
@@ -362,8 +376,12 @@ impl Program {
             }
             (line, stderr)
         });
-        if !matches!(ex, Exchange::Answer { .. }) {
-            *slot = None;
+        match &mut ex {
+            Exchange::Answer { peak_rss_kb, .. } if peak => {
+                *peak_rss_kb = process::peak_rss_kb(pid)
+            }
+            Exchange::Answer { .. } => {}
+            _ => *slot = None,
         }
         if let (Some((first, early)), Exchange::Answer { line, stderr, .. }) = (&warm_up, &ex) {
             // The same case twice: counters seen only in the second exchange were printed
@@ -460,6 +478,7 @@ impl Program {
             stderr: early.clone(),
             elapsed,
             usage,
+            peak_rss_kb: None,
             skipped: Skipped::default(),
             unterminated: false,
         }
@@ -832,6 +851,9 @@ fn describe(ex: &Exchange, what: &str) -> String {
 }
 
 impl Solver for Program {
+    fn in_process(&self) -> bool {
+        false
+    }
     fn name(&self) -> &str {
         &self.spec.name
     }
@@ -995,6 +1017,8 @@ impl Solver for Program {
             )));
         }
         let timeout = Some(limits.timeout.unwrap_or(DEFAULT_TIMEOUT));
+        self.max_memory
+            .store(limits.max_memory.unwrap_or(0), Ordering::Relaxed);
         self.timeout_ms.store(
             timeout.map_or(0, |t| t.as_millis() as u64),
             Ordering::Relaxed,
@@ -1011,6 +1035,7 @@ impl Solver for Program {
                 stderr,
                 elapsed,
                 usage,
+                peak_rss_kb,
                 skipped,
                 unterminated,
             } => {
@@ -1027,6 +1052,7 @@ impl Solver for Program {
                     cpu_us: u.cpu_us,
                     max_rss_kb: u.max_rss_kb,
                 });
+                o.peak_rss_kb = peak_rss_kb;
                 Ok(o)
             }
             other => self.no_answer(other, &request, limits, timeout),
@@ -1166,7 +1192,15 @@ impl Program {
                 ));
                 Ok(o)
             }
-            Exchange::Died { how, stderr, read } => {
+            Exchange::Died {
+                how,
+                stderr,
+                read,
+                max_rss_kb,
+            } => {
+                if let Some(o) = out_of_memory(limits, read, &how, &stderr, max_rss_kb, &sent) {
+                    return Ok(o);
+                }
                 // A process that read its case and died crashed on this case: the next case
                 // gets a new one. Only an end before reading counts against starting it.
                 let hint = if read {
@@ -1221,4 +1255,50 @@ impl Program {
         });
         Ok(o)
     }
+}
+
+/// Words a program's stderr says it ran out of memory with: Python's `MemoryError`, C's
+/// `strerror(ENOMEM)`, C++'s `std::bad_alloc`, Rust's `memory allocation of N bytes failed`.
+const OUT_OF_MEMORY_WORDS: [&str; 6] = [
+    "memoryerror",
+    "out of memory",
+    "cannot allocate memory",
+    "bad_alloc",
+    "memory allocation of",
+    "failed to allocate",
+];
+
+/// A program that died on its case under `--max-memory` ran out of it when its stderr says
+/// so ([`OUT_OF_MEMORY_WORDS`]) or its peak resident memory (per-case mode) reached half the
+/// budget: `RLIMIT_AS` made an allocation fail, and the program crashed or gave up. The row
+/// is then `limit`, reason `memory`, and the note says why; `None` for any other death.
+fn out_of_memory(
+    limits: &Limits,
+    read: bool,
+    how: &str,
+    stderr: &process::Stderr,
+    max_rss_kb: Option<u64>,
+    sent: &str,
+) -> Option<Outcome> {
+    let budget = limits.max_memory.filter(|_| read)?;
+    let said = stderr.tail.iter().find(|line| {
+        let lower = line.to_ascii_lowercase();
+        OUT_OF_MEMORY_WORDS.iter().any(|w| lower.contains(w))
+    });
+    let why = match (said, max_rss_kb) {
+        (Some(line), _) => format!("it said `{}`", clip(line, 80)),
+        (None, Some(kb)) if kb.saturating_mul(1024) >= budget / 2 => {
+            format!("its peak resident memory was {kb} kB")
+        }
+        _ => return None,
+    };
+    let mut o = Outcome::out_of(crate::search::LimitReason::Memory, Stats::default());
+    o.reported = Some(stderr.counters);
+    o.usage = None;
+    o.peak_rss_kb = max_rss_kb;
+    o.note = Some(format!(
+        "{how} without answering `{sent}` under --max-memory {budget} (its address-space \
+         limit): out of memory, as {why}"
+    ));
+    Some(o)
 }

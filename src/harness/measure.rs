@@ -18,6 +18,10 @@ pub struct Measured {
     pub latency_ns: Option<u64>,
     /// Fastest of the repeats, in nanoseconds.
     pub latency_min_ns: Option<u64>,
+    /// The most heap the solve held at once beyond what its thread held before it, the
+    /// largest over the repeats, in bytes; `None` for a solver not [`Solver::in_process`]
+    /// or without [`crate::memory::CountingAlloc`].
+    pub peak_heap_bytes: Option<u64>,
 }
 
 /// What a repeat is compared on: everything but its latency.
@@ -72,10 +76,18 @@ pub fn measure(
     };
     let name = solver.name();
     let mut first: Option<Outcome> = None;
+    let heap = solver.in_process() && crate::memory::counting();
+    let mut peak_heap: Option<u64> = None;
     for slot in times.iter_mut() {
+        // The heap's mark is taken outside the clock, and read after it stops.
+        let mark = crate::memory::begin_case();
         let t0 = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| solver.solve(problem, limits)));
         let wall = t0.elapsed();
+        if heap {
+            let p = crate::memory::peak_since(mark);
+            peak_heap = peak_heap.max(p);
+        }
         let outcome = match result {
             Ok(Ok(o)) => o,
             Ok(Err(e)) => return Err(format!("{name}: {e}")),
@@ -102,5 +114,6 @@ pub fn measure(
         outcome,
         latency_ns: timed.then(|| times[times.len() / 2]),
         latency_min_ns: timed.then(|| times[0]),
+        peak_heap_bytes: peak_heap,
     })
 }

@@ -341,8 +341,8 @@ impl<'t> Records<'t> {
         self.at += read;
         self.fields = fields;
         let bytes = &b[start..self.at];
-        self.plain = (memchr::memchr(b'"', bytes).is_none() && !bytes.starts_with(BOM))
-            .then_some(start);
+        self.plain =
+            (memchr::memchr(b'"', bytes).is_none() && !bytes.starts_with(BOM)).then_some(start);
         Some(line)
     }
 

@@ -197,6 +197,7 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
             dir: plan.config.pdb.dir().display().to_string(),
         }),
         max_states: plan.limits.max_states,
+        max_memory: plan.limits.max_memory,
         paths: plan.keep_paths,
         latency: "wall time of each solve alone (parsing and output excluded), in ns; \
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"

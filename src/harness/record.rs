@@ -121,6 +121,8 @@ pub struct Record {
     pub cpu_us: Option<u64>,
     /// A process run for this case alone: its peak resident memory, in kilobytes.
     pub max_rss_kb: Option<u64>,
+    /// An in-process solver: the most heap the case held at once, in bytes.
+    pub peak_heap_bytes: Option<u64>,
     /// The move string (kept only with `--paths`).
     pub path: Option<String>,
     /// Why the row is invalid, an error or wrong, or a note on an external answer; empty otherwise.
@@ -145,6 +147,7 @@ impl Record {
             latency_min_ns: None,
             cpu_us: None,
             max_rss_kb: None,
+            peak_heap_bytes: None,
             path: None,
             message: String::new(),
             limit_reason: None,
@@ -243,6 +246,8 @@ pub enum Column {
     LimitReason,
     /// What the solver promises about its paths.
     Claim,
+    /// The most heap an in-process solve held at once, bytes.
+    PeakHeapBytes,
     /// The built-in strategy the solver runs (`external` for a program).
     Algorithm,
     /// The heuristic it ran with, where its strategy reads one.
@@ -255,7 +260,7 @@ pub enum Column {
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 29] = [
+    pub const CASES_CSV: [Column; 30] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -281,6 +286,7 @@ impl Column {
         Column::Suboptimality,
         Column::LimitReason,
         Column::Claim,
+        Column::PeakHeapBytes,
         Column::Algorithm,
         Column::Heuristic,
         Column::Weight,
@@ -315,6 +321,7 @@ impl Column {
             Column::Suboptimality => "suboptimality",
             Column::LimitReason => "limit_reason",
             Column::Claim => "claim",
+            Column::PeakHeapBytes => "peak_heap_bytes",
             Column::Algorithm => "algorithm",
             Column::Heuristic => "heuristic",
             Column::Weight => "weight",
@@ -369,6 +376,7 @@ impl Column {
                 | Column::LatencyMinNs
                 | Column::CpuUs
                 | Column::MaxRssKb
+                | Column::PeakHeapBytes
         )
     }
 
@@ -435,6 +443,7 @@ impl Record {
             Column::LatencyMinNs => self.latency_min_ns,
             Column::CpuUs => self.cpu_us,
             Column::MaxRssKb => self.max_rss_kb,
+            Column::PeakHeapBytes => self.peak_heap_bytes,
             Column::OptimumSteps => self.optimum_steps,
             _ => None,
         };
@@ -478,6 +487,13 @@ impl Record {
         row.plain(self.limit_reason.map_or("", LimitReason::as_str));
     }
 
+    /// Appends the record's cells after `claim` (the case's solver's), as
+    /// [`Record::write_tail`] does: `peak_heap_bytes`.
+    #[inline]
+    pub(crate) fn write_last(&self, row: &mut crate::util::CsvRow) {
+        row.maybe(self.peak_heap_bytes.filter(|_| self.status.searched()));
+    }
+
     /// Appends the `steps` cell (empty for none).
     #[inline]
     pub(crate) fn write_steps(&self, row: &mut crate::util::CsvRow) {
@@ -502,7 +518,9 @@ mod tests {
                 .skip_while(|&c| c != Column::MatchesExpected)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(tail().len(), 15);
+        // The record's columns from `matches_expected` on: `write_tail`'s, then (after the
+        // case's `claim`, not a record's) `write_last`'s.
+        assert_eq!(tail().len(), 16);
         let numbers = [None, Some(0), Some(7), Some(10), Some(99), Some(u64::MAX)];
         let mut checked = 0;
         for status in RowStatus::ALL {
@@ -528,6 +546,7 @@ mod tests {
                 };
                 (r.latency_ns, r.latency_min_ns) = (n, Some(123_456_789));
                 (r.cpu_us, r.max_rss_kb) = (numbers[(k + 3) % numbers.len()], n);
+                r.peak_heap_bytes = numbers[(k + 4) % numbers.len()];
                 r.path = [None, Some(String::new()), Some("udlr".repeat(80))][k % 3].clone();
                 r.message = ["", "a \"message\", on\r\ntwo lines \\ here", "plain"][k % 3].into();
                 r.limit_reason = [None, Some(LimitReason::Time), Some(LimitReason::Memory)][k % 3];
@@ -545,6 +564,7 @@ mod tests {
                 let mut row = crate::util::CsvRow::new(&mut bytes);
                 r.write_steps(&mut row);
                 r.write_tail(&mut row);
+                r.write_last(&mut row);
                 row.end();
                 let mut rd = csv::ReaderBuilder::new()
                     .has_headers(false)
@@ -586,6 +606,7 @@ mod tests {
                     peak_frontier: n,
                 };
                 (r.latency_ns, r.latency_min_ns, r.cpu_us, r.max_rss_kb) = (n, n, n, n);
+                r.peak_heap_bytes = n;
                 r.path = Some("u,d\n".into());
                 r.message = "a \"message\", on\r\ntwo lines".into();
                 let mut num = itoa::Buffer::new();

@@ -854,7 +854,8 @@ pub fn run_one(
     rec.latency_min_ns = m.latency_min_ns;
     rec.latency_ns = m.latency_ns;
     rec.cpu_us = outcome.usage.map(|u| u.cpu_us);
-    rec.max_rss_kb = outcome.usage.map(|u| u.max_rss_kb);
+    rec.max_rss_kb = outcome.usage.map(|u| u.max_rss_kb).or(outcome.peak_rss_kb);
+    rec.peak_heap_bytes = m.peak_heap_bytes;
     rec.status = verdict.status;
     rec.counters = outcome.counters();
     if rec.status == RowStatus::Limit {

@@ -32,7 +32,7 @@ pub const SLOTS: &str = "journal-slots.bin";
 /// The file of messages and paths.
 pub const TEXTS: &str = "journal-texts.bin";
 /// Bytes per slot.
-pub const SLOT: usize = 104;
+pub const SLOT: usize = 112;
 
 /// Creates the store's files in `dir`, empty, replacing any (a new run's journal).
 ///
@@ -118,7 +118,7 @@ fn status_of(b: u8) -> Option<RowStatus> {
 }
 
 /// The counters and measurements of a slot, in slot order.
-fn numbers(r: &Record) -> [Option<u64>; 9] {
+fn numbers(r: &Record) -> [Option<u64>; 10] {
     let c = &r.counters;
     [
         c.expanded,
@@ -130,6 +130,7 @@ fn numbers(r: &Record) -> [Option<u64>; 9] {
         r.cpu_us,
         r.max_rss_kb,
         r.optimum_steps,
+        r.peak_heap_bytes,
     ]
 }
 
@@ -236,6 +237,7 @@ fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Optio
         latency_min_ns: n(5),
         cpu_us: n(6),
         max_rss_kb: n(7),
+        peak_heap_bytes: n(9),
         path: (s[1] & 16 != 0).then(|| string(&t[msg..])),
         limit_reason: (s[2] as usize)
             .checked_sub(1)

@@ -75,6 +75,10 @@ pub struct CaseRow {
     /// files written before the claims, and in rows written without their solver).
     #[serde(default)]
     pub claim: String,
+    /// Built-in and in-process solvers: the most heap the case held at once, in bytes
+    /// (counted by the binary's allocator; empty for external programs and older files).
+    #[serde(default)]
+    pub peak_heap_bytes: Option<u64>,
     /// The built-in strategy the row's solver runs (`astar` for the configuration labelled
     /// `astar:heuristic=pdb`), `external` for an external program, empty for a library
     /// user's solver (and in files written before the configuration columns).
@@ -133,6 +137,7 @@ impl CaseRow {
                 .map_or("", crate::search::LimitReason::as_str)
                 .to_string(),
             claim: String::new(),
+            peak_heap_bytes: when(r.peak_heap_bytes),
             algorithm: String::new(),
             heuristic: String::new(),
             weight: String::new(),
@@ -169,6 +174,7 @@ impl CaseRow {
             latency_min_ns: self.latency_min_ns,
             cpu_us: self.cpu_us,
             max_rss_kb: self.max_rss_kb,
+            peak_heap_bytes: self.peak_heap_bytes,
             path: self.path.clone(),
             message: self.message.clone(),
             limit_reason: crate::search::LimitReason::parse(&self.limit_reason),
@@ -258,15 +264,16 @@ fn write_row(
         None => row.plain(""),
     }
     r.write_tail(&mut row);
+    row.plain(solver.map_or("", |s| s.claim.as_str()));
+    r.write_last(&mut row);
     match solver {
         Some(s) => {
-            row.plain(&s.claim);
             for cell in &s.setting {
                 row.plain(cell);
             }
         }
         None => {
-            for _ in 0..=crate::search::configuration::COLUMNS.len() {
+            for _ in 0..crate::search::configuration::COLUMNS.len() {
                 row.plain("");
             }
         }
@@ -334,7 +341,7 @@ pub fn write_rows(
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 11] = [
+pub const LATER_COLUMNS: [&str; 12] = [
     "optimal",
     "cpu_us",
     "max_rss_kb",
@@ -342,6 +349,7 @@ pub const LATER_COLUMNS: [&str; 11] = [
     "suboptimality",
     "limit_reason",
     "claim",
+    "peak_heap_bytes",
     "algorithm",
     "heuristic",
     "weight",

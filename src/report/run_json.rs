@@ -51,6 +51,9 @@ pub struct RunInfo {
     pub pdb: Option<PdbInfo>,
     /// `--max-states`: the most distinct states one search could store.
     pub max_states: u64,
+    /// `--max-memory`: the most heap bytes one case could hold (older runs: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_memory: Option<u64>,
     /// `--paths`: whether cases.csv holds the move strings.
     pub paths: bool,
     /// How latency is measured (built-in strategies).
@@ -137,6 +140,7 @@ impl RunInfo {
                 j(&self.pdb.as_ref().map(|p| p.lookup.clone())),
             ),
             ("--max-states", j(&self.max_states)),
+            ("--max-memory", j(&self.max_memory)),
             ("--paths", j(&self.paths)),
             ("--size", j(&self.size)),
             ("--goal", j(&self.goal)),

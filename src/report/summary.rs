@@ -93,6 +93,13 @@ pub struct StrategySummary {
     /// `limit` rows that ran out of a memory budget in bytes (`memory`).
     #[serde(default)]
     pub limit_memory: u64,
+    /// The mean of cases.csv's `peak_heap_bytes` over the rows that have one (built-in
+    /// solvers' rows that searched), in bytes (3 decimals); empty when none has.
+    #[serde(default)]
+    pub peak_heap_bytes_mean: Option<f64>,
+    /// The largest `peak_heap_bytes`, in bytes: the heap one case needed.
+    #[serde(default)]
+    pub peak_heap_bytes_max: Option<u64>,
     /// The built-in strategy the solver runs, `external` for an external program, empty for
     /// a library user's solver (cases.csv's `algorithm`).
     #[serde(default)]
@@ -155,6 +162,7 @@ pub struct SummaryTally {
     answered: u64,
     expanded: Tally,
     generated: Tally,
+    heap: Tally,
 }
 
 /// The row counts of a summary.
@@ -220,6 +228,7 @@ impl SummaryTally {
         if r.status.searched() {
             self.expanded.add(r.counters.expanded);
             self.generated.add(r.counters.generated);
+            self.heap.add(r.peak_heap_bytes);
         }
     }
 
@@ -261,6 +270,8 @@ impl SummaryTally {
             limit_nodes: c.by_reason[LimitReason::Nodes as usize],
             limit_states: c.by_reason[LimitReason::States as usize],
             limit_memory: c.by_reason[LimitReason::Memory as usize],
+            peak_heap_bytes_mean: None,
+            peak_heap_bytes_max: None,
             algorithm: String::new(),
             heuristic: String::new(),
             weight: String::new(),
@@ -274,6 +285,7 @@ impl SummaryTally {
         }
         (s.expanded_total, s.expanded_mean, s.expanded_max) = self.expanded.figures();
         (s.generated_total, s.generated_mean, s.generated_max) = self.generated.figures();
+        (_, s.peak_heap_bytes_mean, s.peak_heap_bytes_max) = self.heap.figures();
         // The histogram holds the answered rows' latencies (see `super::record_latency`):
         // empty when none was timed, and then every latency figure is missing, not 0.
         if !hist.is_empty() {

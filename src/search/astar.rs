@@ -183,6 +183,10 @@ trait Open {
     /// The next (g, index, node) to expand.
     fn pop(&mut self, nodes: &[Node]) -> Option<(u32, u32, Node)>;
     fn len(&self) -> usize;
+    /// The heap bytes `more` pushes could allocate at once (see [`Store::growth`]).
+    fn growth(&self, _more: usize) -> usize {
+        0
+    }
 }
 
 impl Open for Buckets {
@@ -226,6 +230,10 @@ impl Open for Heap {
     }
     fn len(&self) -> usize {
         self.heap.len()
+    }
+    fn growth(&self, more: usize) -> usize {
+        let (len, cap) = (self.heap.len(), self.heap.capacity());
+        crate::memory::growth(len + more, cap, std::mem::size_of::<u128>(), false)
     }
 }
 
@@ -377,6 +385,15 @@ impl<T: Copy> Arena<T> {
         i
     }
 
+    /// The heap bytes `more` pushes could allocate at once: [`grown`]'s doubling.
+    fn growth(&self, more: usize) -> usize {
+        if self.len + more <= self.room.len() {
+            return 0;
+        }
+        let n = (2 * self.room.len()).max(1024);
+        crate::memory::growth(n, self.room.capacity(), std::mem::size_of::<T>(), false)
+    }
+
     /// This case's entries.
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
@@ -521,6 +538,26 @@ impl Closed {
         None
     }
 
+    /// The heap bytes `more` inserts could allocate at once: [`Closed::grown`]'s slots.
+    fn growth(&self, more: usize) -> usize {
+        if self.len + more < self.limit {
+            return 0;
+        }
+        let size = match self.mask + 1 {
+            Self::MIN_SLOTS => 4 * Self::MIN_SLOTS,
+            size => 2 * size,
+        };
+        if self.slots.len() >= size {
+            return 0;
+        }
+        crate::memory::growth(
+            size,
+            self.slots.capacity(),
+            std::mem::size_of::<Slot>(),
+            false,
+        )
+    }
+
     /// The table with its active part grown, `stored` (every node so far but the
     /// outdated ones) stored in it again. By value, as [`Arena::push`] grows.
     #[cold]
@@ -635,6 +672,10 @@ pub fn solve_with<H: Heuristic>(
     );
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
+        if opts.limits.max_memory.is_some() {
+            // Under a heap budget every case starts from nothing (see `crate::memory`).
+            *scratch = Scratch::default();
+        }
         let Scratch {
             open,
             heap,
@@ -680,6 +721,17 @@ impl<M> Default for Store<M> {
 }
 
 impl<M: Copy> Store<M> {
+    /// The heap bytes the next expansion (at most 4 children) could allocate at once: the
+    /// arena's, the memos' and the closed table's doublings, asked of the budget before.
+    fn growth(&self) -> usize {
+        let memos = if std::mem::size_of::<M>() == 0 {
+            0
+        } else {
+            self.memos.growth(4)
+        };
+        self.nodes.growth(4) + memos + self.closed.growth(4)
+    }
+
     /// Stores `node` (with `memo`) as reached now and pushes it on `open`, ranked by
     /// `order`, unless the state is known with a `g` as small. A state reached more cheaply is stored again as a new node, with the new move, and
     /// pushed (reopened, if it was closed: only an inconsistent heuristic closes a state
@@ -804,7 +856,8 @@ fn run<H: Heuristic, O: Open>(
             return Outcome::solved(store.path_to(shape, neighbors, idx as u32), stats);
         }
         let full = store.closed.len as u64 >= budget.max_states;
-        let spent = budget.exhausted(stats.expanded);
+        let spent = budget.exhausted(stats.expanded)
+            || budget.watches_memory() && !budget.room(store.growth() + open.growth(4));
         // A path of 65,535 moves (only greedy search strays that far): give up too.
         let (Some(cg), false, false) = (node.g.checked_add(1), full, spent) else {
             stats.stored = store.closed.len as u64;

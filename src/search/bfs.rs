@@ -29,6 +29,12 @@ pub trait Visited {
     /// Asks for the memory that `insert(cells)` reads first.
     #[inline(always)]
     fn prefetch(&self, _cells: u64) {}
+    /// The heap bytes `more` inserts could allocate at once (a table that doubles), asked of
+    /// the budget before them under `--max-memory`; 0 for a structure that grows in small
+    /// steps (a tree's nodes), which the budget's periodic check covers.
+    fn growth(&self, _more: usize) -> usize {
+        0
+    }
 }
 
 /// How many nodes ahead of the one expanded the search asks for its children's memory
@@ -55,6 +61,16 @@ impl<S: std::hash::BuildHasher> Visited for std::collections::HashSet<u64, S> {
     fn len(&self) -> usize {
         std::collections::HashSet::len(self)
     }
+    fn growth(&self, more: usize) -> usize {
+        crate::memory::table_growth::<u64>(self.len(), self.capacity(), more)
+    }
+}
+
+/// Whether a node's children (at most 4) fit in the heap budget, the set's and the queue's
+/// growth asked before they grow (always, without a budget).
+#[inline(always)]
+fn room<V: Visited>(budget: &mut Budget, visited: &V, queue: &Vec<Node>) -> bool {
+    !budget.watches_memory() || budget.room(visited.growth(4) + crate::memory::vec_growth(queue, 4))
 }
 
 /// One state in the BFS queue: its cells, its parent's index and the move that made it.
@@ -128,7 +144,7 @@ pub fn bfs<V: Visited>(
     let mut head = 0usize;
     while head < queue.len() {
         let full = queue.len() as u64 >= budget.max_states;
-        if full || budget.exhausted(stats.expanded) {
+        if full || budget.exhausted(stats.expanded) || !room(&mut budget, visited, queue) {
             stats.stored = visited.len() as u64;
             return Outcome::out_of(budget.reason(stats.expanded, full), stats);
         }

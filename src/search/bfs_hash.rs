@@ -94,6 +94,9 @@ impl Visited for ChainedTable {
     fn len(&self) -> usize {
         self.keys.len()
     }
+    fn growth(&self, more: usize) -> usize {
+        crate::memory::vec_growth(&self.keys, more) + crate::memory::vec_growth(&self.next, more)
+    }
     /// The 4 MB of heads are read at random: the bucket's head is asked for ahead.
     const PREFETCHES: bool = true;
     #[inline(always)]
@@ -120,8 +123,15 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 /// Shortest path by BFS with a [`ChainedTable`] of `opts.hash_buckets` buckets, kept per
 /// thread and reused between cases.
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+    if super::Budget::too_big(&opts.limits, opts.hash_buckets.max(1) * 4) {
+        return Outcome::out_of(super::LimitReason::Memory, super::Stats::default());
+    }
     SCRATCH.with(|cell| {
         let mut scratch = cell.borrow_mut();
+        if opts.limits.max_memory.is_some() {
+            // Under a heap budget every case starts from nothing (see `crate::memory`).
+            *scratch = (None, Vec::new());
+        }
         let (table, queue) = &mut *scratch;
         let table = match table {
             Some(t) if t.buckets() == opts.hash_buckets.max(1) => t,

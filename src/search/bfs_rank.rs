@@ -98,8 +98,16 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 /// Callers check the shape first ([`check`]).
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let shape = problem.start.shape();
+    let bytes = factorial(shape.cells()).div_ceil(8) as usize;
+    if super::Budget::too_big(&opts.limits, bytes) {
+        return Outcome::out_of(super::LimitReason::Memory, super::Stats::default());
+    }
     SCRATCH.with(|cell| {
         let mut scratch = cell.borrow_mut();
+        if opts.limits.max_memory.is_some() {
+            // Under a heap budget every case starts from nothing (see `crate::memory`).
+            *scratch = (None, Vec::new());
+        }
         let (bitmap, queue) = &mut *scratch;
         let bitmap = match bitmap {
             Some(b) if b.shape == shape => b,

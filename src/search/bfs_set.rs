@@ -157,6 +157,10 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     QUEUE.with(|queue| {
         let queue = &mut *queue.borrow_mut();
+        if opts.limits.max_memory.is_some() {
+            // Under a heap budget every case starts from nothing (see `crate::memory`).
+            *queue = Vec::new();
+        }
         if problem.start.shape().cells() <= NARROW_CELLS {
             Search::<u32>::new(problem, opts, queue).run()
         } else {
@@ -281,7 +285,11 @@ impl<'a, K: Key> Search<'a, K> {
         while self.head < end {
             let queued = self.queue.len() as u64;
             let full = queued >= self.budget.max_states;
-            if full || self.budget.exhausted(self.stats.expanded) {
+            // Under a heap budget, the queue's doubling is asked for before it happens (the
+            // set grows by small nodes, which the budget's periodic check sees).
+            let no_room = self.budget.watches_memory()
+                && !self.budget.room(crate::memory::vec_growth(self.queue, 4));
+            if full || no_room || self.budget.exhausted(self.stats.expanded) {
                 self.stats.stored = stored;
                 let why = self.budget.reason(self.stats.expanded, full);
                 return Some(Outcome::out_of(why, self.stats));

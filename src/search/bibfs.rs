@@ -93,11 +93,24 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
         };
         let frontier = std::mem::take(&mut me.frontier);
         let child_depth = me.depth + 1;
-        let mut next = Vec::with_capacity(frontier.len() * 2);
+        let want = frontier.len() * 2;
+        if !budget.room(want * std::mem::size_of::<(u64, u8)>()) {
+            stats.stored = (me.seen.len() + other.seen.len()) as u64;
+            return Outcome::out_of(budget.reason(stats.expanded, false), stats);
+        }
+        let mut next = Vec::with_capacity(want);
         let mut best: Option<(u16, u64)> = None;
         for &(cells, blank) in &frontier {
             let full = (me.seen.len() + other.seen.len()) as u64 >= budget.max_states;
-            if full || budget.exhausted(stats.expanded) {
+            // Under a heap budget, the table's and the next frontier's doublings are asked
+            // for before they happen.
+            let no_room = budget.watches_memory() && {
+                let (len, cap) = (me.seen.len(), me.seen.capacity());
+                let grow = crate::memory::table_growth::<(u64, (u8, u16))>(len, cap, 4)
+                    + crate::memory::vec_growth(&next, 4);
+                !budget.room(grow)
+            };
+            if full || no_room || budget.exhausted(stats.expanded) {
                 stats.stored = (me.seen.len() + other.seen.len()) as u64;
                 return Outcome::out_of(budget.reason(stats.expanded, full), stats);
             }

@@ -430,7 +430,13 @@ pub fn solve_transpositions<H: Heuristic>(
     opts: &SolveOptions,
     h: &H,
 ) -> Outcome {
-    Transpositions::with(opts.limits.max_states, |tt| {
+    // Under a heap budget the table is cut to fit it: its largest size, 16 bytes a slot,
+    // is held beside the one before while it doubles (24 bytes a slot at the peak).
+    let states = match opts.limits.max_memory {
+        Some(bytes) if crate::memory::counting() => opts.limits.max_states.min(bytes / 24),
+        _ => opts.limits.max_states,
+    };
+    Transpositions::with(states, |tt| {
         search_in(problem, opts, h, Variant::Transpositions, tt)
     })
 }

@@ -194,6 +194,9 @@ pub struct Outcome {
     pub untimed: bool,
     /// A process run for this case alone: its CPU time and peak memory.
     pub usage: Option<Usage>,
+    /// A process that answers many cases: its peak resident memory over this case, in
+    /// kilobytes, where it could be read (`/proc/PID/status` VmHWM, reset between cases).
+    pub peak_rss_kb: Option<u64>,
     /// What the solver said, quoted in the row's message (an external program's answer line).
     pub note: Option<String>,
     /// With status `limit`: which budget ran out (`None`: not said; the harness reads it from
@@ -217,6 +220,7 @@ impl Outcome {
             latency: None,
             untimed: false,
             usage: None,
+            peak_rss_kb: None,
             note: None,
             limit: None,
         }
@@ -258,6 +262,10 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// The most distinct states a search may store (BFS, A*): a memory guard.
     pub max_states: u64,
+    /// `--max-memory`: the most heap bytes a case may hold (built-in searches, with
+    /// [`crate::memory::CountingAlloc`] installed), or the address space of an external
+    /// program (`RLIMIT_AS`).
+    pub max_memory: Option<u64>,
 }
 
 impl Default for Limits {
@@ -266,6 +274,7 @@ impl Default for Limits {
             max_nodes: None,
             timeout: None,
             max_states: DEFAULT_MAX_STATES,
+            max_memory: None,
         }
     }
 }
@@ -349,8 +358,13 @@ pub fn shortcut(problem: &Problem, exhaustive: bool) -> Option<Outcome> {
         .then(|| Outcome::without_path(Status::Unsolvable, Stats::default()))
 }
 
-/// Enforces [`Limits`] inside a search loop. Time (and [`stop_all`]) is read every 1,024
-/// expansions; between checks a call is one comparison.
+/// Enforces [`Limits`] inside a search loop. Time, the heap held (under `--max-memory`) and
+/// [`stop_all`] are read every 1,024 expansions; between checks a call is one comparison.
+///
+/// Under a memory budget a store asks [`Budget::room`] before it grows (a table or a
+/// vector that doubles allocates as much again at once, which a check every 1,024
+/// expansions would only see afterwards); the search stops, reason `memory`, when the
+/// answer is no.
 ///
 /// ```
 /// use tilebench::search::{Budget, Limits};
@@ -365,6 +379,11 @@ pub struct Budget {
     deadline: Option<Instant>,
     /// The next expansion count at which to look at the limits.
     next_check: u64,
+    /// Under `--max-memory`: this thread's live heap bytes when the solve began, and the
+    /// most it may hold beyond them.
+    memory: Option<(isize, isize)>,
+    /// The heap budget said no.
+    out_of_memory: bool,
 }
 
 impl Budget {
@@ -375,6 +394,42 @@ impl Budget {
             max_states: limits.max_states,
             deadline: limits.timeout.map(|t| Instant::now() + t),
             next_check: 0,
+            memory: limits
+                .max_memory
+                .filter(|_| crate::memory::counting())
+                .map(|m| {
+                    (
+                        crate::memory::case_mark(),
+                        m.min(isize::MAX as u64) as isize,
+                    )
+                }),
+            out_of_memory: false,
+        }
+    }
+
+    /// Whether a structure of `bytes`, allocated whole before the search starts (a bitmap,
+    /// a table's heads), would by itself pass the heap budget of `limits`.
+    pub fn too_big(limits: &Limits, bytes: usize) -> bool {
+        limits.max_memory.is_some_and(|m| bytes as u64 > m) && crate::memory::counting()
+    }
+
+    /// Whether a heap budget applies (a store need not compute its growth otherwise).
+    #[inline(always)]
+    pub fn watches_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// Whether the search may allocate `bytes` more and stay within its heap budget
+    /// (always, without one). A no is remembered: [`Budget::reason`] then says `memory`.
+    #[inline]
+    pub fn room(&mut self, bytes: usize) -> bool {
+        match self.memory {
+            Some((base, max)) if bytes > 0 => {
+                let ok = crate::memory::live() - base + bytes as isize <= max;
+                self.out_of_memory |= !ok;
+                ok
+            }
+            _ => true,
         }
     }
 
@@ -387,7 +442,9 @@ impl Budget {
     /// Why a search stopped after [`Budget::exhausted`] said so at `expanded` expansions, or
     /// after its store of states was `full` (the memory guard, [`Budget::max_states`]).
     pub fn reason(&self, expanded: u64, full: bool) -> LimitReason {
-        if full {
+        if self.out_of_memory {
+            LimitReason::Memory
+        } else if full {
             LimitReason::States
         } else if expanded >= self.max_nodes {
             LimitReason::Nodes
@@ -402,6 +459,9 @@ impl Budget {
             return true;
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return true;
+        }
+        if !self.room(1) {
             return true;
         }
         self.next_check = (expanded + 1024).min(self.max_nodes);

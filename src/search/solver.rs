@@ -76,6 +76,13 @@ pub trait Solver: Send + Sync {
         Ok(())
     }
 
+    /// Whether it solves in this process, on the calling thread: its heap is then measured
+    /// per case (cases.csv's `peak_heap_bytes`, with [`crate::memory::CountingAlloc`]
+    /// installed). False for an external program, whose memory is its process's RSS.
+    fn in_process(&self) -> bool {
+        true
+    }
+
     /// Whether [`Solver::prepare`] needs every problem of the run in [`Prepare::problems`]
     /// (held in memory for the whole run: 32 bytes a case). False unless overridden.
     fn wants_problems(&self) -> bool {
@@ -140,6 +147,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn supports(&self, shape: Shape) -> Result<(), SolveError> {
         (**self).supports(shape)
+    }
+    fn in_process(&self) -> bool {
+        (**self).in_process()
     }
     fn wants_problems(&self) -> bool {
         (**self).wants_problems()

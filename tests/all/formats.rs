@@ -80,6 +80,7 @@ fn record(journal: bool) -> impl Strategy<Value = Record> {
                     latency_min_ns: t[1].filter(|_| measured),
                     cpu_us: t[2].filter(|_| measured),
                     max_rss_kb: t[3].filter(|_| measured),
+                    peak_heap_bytes: t[0].map(|v| v / 3).filter(|_| measured),
                     // cases.csv writes no path and the empty path (start = goal) alike; `steps`
                     // tells them apart. The journal keeps both.
                     path: path.filter(|p| journal || !p.is_empty()),

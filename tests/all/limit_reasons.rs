@@ -139,3 +139,26 @@ fn timeout_rows_say_time() {
         assert_eq!(figures[0], figures[1], "{s}");
     }
 }
+
+/// `--max-memory` (a heap budget in bytes) on searches whose memory grows: every row stops
+/// on it, and says `memory`.
+#[test]
+fn max_memory_rows_say_memory() {
+    let strategies = "bfs-hashset,bfs-hash,bibfs,astar";
+    let (rows, summary) = limit_rows(
+        "why-memory",
+        "inputs/4x4-shallow.csv",
+        strategies,
+        &["--max-memory", "256K"],
+    );
+    for s in strategies.split(',') {
+        assert!(counted(&rows, s)[0] > 10, "{s}: {:?}", counted(&rows, s));
+    }
+    for (s, why, _, _) in &rows {
+        assert_eq!(why, "memory", "{s}");
+    }
+    for (s, figures) in summary {
+        assert_eq!(figures, counted(&rows, &s), "{s}");
+        assert_eq!(figures[0], figures[4], "{s}");
+    }
+}

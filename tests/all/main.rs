@@ -17,6 +17,7 @@ mod faults;
 mod formats;
 mod fuzz;
 mod gen;
+mod heap;
 mod heuristics;
 mod korf;
 mod library;

@@ -452,6 +452,9 @@ fn three_shards_merge_into_the_single_run() {
         "latency_max_us",
         "wall_s",
         "cases_per_s",
+        // The peak heap depends on what ran before on the same thread.
+        "peak_heap_bytes_mean",
+        "peak_heap_bytes_max",
     ];
     assert_eq!(
         without(&merged.join("summary.csv"), &latency_and_wall),

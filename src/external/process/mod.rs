@@ -21,7 +21,8 @@ mod strays;
 mod unix;
 #[cfg(unix)]
 pub use unix::{
-    activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK,
+    activity, peak_rss_kb, reset_peak_rss, reset_stop, run_once, stop_all, Activity, Launch,
+    Session, UNTERMINATED_LOOK,
 };
 
 /// A finished process's resources, from `wait4`.
@@ -194,6 +195,10 @@ pub enum Exchange {
         elapsed: Duration,
         /// A process run for this case alone: its CPU time and peak memory.
         usage: Option<Usage>,
+        /// A process that answers case after case: its peak resident memory over this
+        /// exchange, in kilobytes (`/proc/PID/status` VmHWM, reset before the case), where
+        /// it could be read.
+        peak_rss_kb: Option<u64>,
         /// Lines skipped before it.
         skipped: Skipped,
         /// It had no line end: taken when the program went back to reading its input (or
@@ -222,6 +227,8 @@ pub enum Exchange {
         /// It read (some of) the case before it ended: a crash on this case, not a failure
         /// to start (a command not found, a program that exits before reading).
         read: bool,
+        /// A process run for this case alone: its peak resident memory, in kilobytes.
+        max_rss_kb: Option<u64>,
     },
     /// The program could not be started or written to, or wrote an endless line.
     Failed(String),
@@ -256,6 +263,7 @@ mod unsupported {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Launch {
         pub pty: bool,
+        pub max_memory: Option<u64>,
     }
 
     impl Session {
@@ -299,8 +307,15 @@ mod unsupported {
     }
     pub const UNTERMINATED_LOOK: Duration = Duration::from_millis(5);
     pub fn reset_stop() {}
+    pub fn reset_peak_rss(_pid: i32) -> bool {
+        false
+    }
+    pub fn peak_rss_kb(_pid: i32) -> Option<u64> {
+        None
+    }
 }
 #[cfg(not(unix))]
 pub use unsupported::{
-    activity, reset_stop, run_once, stop_all, Activity, Launch, Session, UNTERMINATED_LOOK,
+    activity, peak_rss_kb, reset_peak_rss, reset_stop, run_once, stop_all, Activity, Launch,
+    Session, UNTERMINATED_LOOK,
 };

@@ -267,7 +267,8 @@ struct Proc {
 }
 
 impl Proc {
-    fn start(command: &str, pty_out: bool) -> Result<Proc, String> {
+    fn start(command: &str, launch: Launch) -> Result<Proc, String> {
+        let pty_out = launch.pty;
         let cannot = |e: io::Error| format!("cannot start `sh -c {command}`: {e}");
         let (out_ours, out_theirs): (File, Stdio) = if pty_out {
             let (ours, theirs) = pty().map_err(cannot)?;
@@ -279,16 +280,21 @@ impl Proc {
         let (in_theirs, in_ours) = pipe().map_err(cannot)?;
         let probe = in_theirs.try_clone().map_err(cannot)?;
         let mark = mark();
-        let mut child = Command::new("sh")
-            .arg("-c")
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
             .arg(command)
             .env(MARK_VAR, &mark)
             .stdin(Stdio::from(in_theirs))
             .stdout(out_theirs)
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(cannot)?;
+            .process_group(0);
+        if let Some(bytes) = launch.max_memory {
+            // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
+            unsafe {
+                cmd.pre_exec(move || limit_address_space(bytes));
+            }
+        }
+        let mut child = cmd.spawn().map_err(cannot)?;
         let stdin = Some(ChildStdin::from(in_ours));
         let err = File::from(OwnedFd::from(child.stderr.take().expect("piped stderr")));
         let pid = child.id() as libc::pid_t;
@@ -765,6 +771,59 @@ fn inode(fd: RawFd) -> Option<u64> {
 pub struct Launch {
     /// Stdout on a pseudo-terminal (the default), so stdio line-buffers.
     pub pty: bool,
+    /// `--max-memory`: the address space the program may map (`RLIMIT_AS`, set in the
+    /// child before it runs the shell, and inherited by what the shell starts).
+    pub max_memory: Option<u64>,
+}
+
+/// Sets the address-space limit of the calling process (a child between fork and exec).
+fn limit_address_space(bytes: u64) -> io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
+    // SAFETY: setrlimit reads the struct it is given; it is async-signal-safe.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Resets the peak resident memory (VmHWM) of every process of group `pgid` (a program
+/// and what its `sh -c` started) to what each holds now, by writing `5` to
+/// `/proc/PID/clear_refs` (Linux 4.0 and later); false where that cannot be done.
+pub fn reset_peak_rss(pgid: libc::pid_t) -> bool {
+    let Some(group) = group_processes(pgid) else {
+        return false;
+    };
+    let mut done = false;
+    for (pid, _) in group {
+        done |= std::fs::write(format!("/proc/{pid}/clear_refs"), "5").is_ok();
+    }
+    done
+}
+
+/// The largest peak resident memory of group `pgid`'s processes since their start or the
+/// last [`reset_peak_rss`], in kilobytes (as `wait4`'s `ru_maxrss`, the largest process's);
+/// `None` where it cannot be read.
+pub fn peak_rss_kb(pgid: libc::pid_t) -> Option<u64> {
+    group_processes(pgid)?
+        .into_iter()
+        .filter_map(|(pid, _)| process_peak_kb(pid))
+        .max()
+}
+
+/// One process's `VmHWM` from `/proc/PID/status`, in kilobytes.
+fn process_peak_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line["VmHWM:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// A program that reads case after case (persistent mode).
@@ -787,7 +846,7 @@ impl Session {
     /// # Errors
     /// The shell cannot be started.
     pub fn start(command: &str, launch: Launch) -> Result<Session, String> {
-        Proc::start(command, launch.pty).map(|proc| Session {
+        Proc::start(command, launch).map(|proc| Session {
             proc,
             asked: false,
             last_answer: None,
@@ -807,6 +866,7 @@ impl Session {
             how,
             stderr: std::mem::take(&mut self.proc.stderr),
             read: false,
+            max_rss_kb: None,
         }
     }
 
@@ -985,6 +1045,7 @@ fn finish_ask(
             stderr: std::mem::take(&mut p.stderr),
             elapsed: t0.elapsed(),
             usage: None,
+            peak_rss_kb: None,
             skipped,
             unterminated,
         },
@@ -1004,6 +1065,8 @@ fn finish_ask(
                 how,
                 stderr: std::mem::take(&mut p.stderr),
                 read: p.read_input(sent),
+                // Over the process's life: every case it answered before, and this one.
+                max_rss_kb: p.ended.map(|(_, u)| u.max_rss_kb),
             }
         }
         Err(Stop::Stopped) => {
@@ -1030,7 +1093,7 @@ pub fn run_once(
     take: &dyn Fn(&str) -> Take,
 ) -> Exchange {
     let t0 = Instant::now();
-    let mut p = match Proc::start(command, launch.pty) {
+    let mut p = match Proc::start(command, launch) {
         Ok(p) => p,
         Err(e) => return Exchange::Failed(e),
     };
@@ -1081,6 +1144,7 @@ pub fn run_once(
         stderr: std::mem::take(&mut p.stderr),
         elapsed,
         usage: Some(usage),
+        peak_rss_kb: None,
         skipped,
         unterminated: p.out.last_unterminated,
     }
@@ -1137,6 +1201,7 @@ fn ended_early(
                 },
                 None => p.ended(),
             };
+            let max_rss_kb = p.ended.map(|(_, u)| u.max_rss_kb);
             let answered = if got.is_empty() {
                 String::new()
             } else {
@@ -1146,6 +1211,7 @@ fn ended_early(
                 how: format!("{how}{answered}"),
                 stderr: std::mem::take(&mut p.stderr),
                 read: fed.read_by(&p),
+                max_rss_kb,
             }
         }
         Stop::Stopped => {

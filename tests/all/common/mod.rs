@@ -49,8 +49,9 @@ pub fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
-/// Columns of cases.csv that are timings, different on every run.
-pub const TIMING: [&str; 2] = ["latency_ns", "latency_min_ns"];
+/// Columns of cases.csv that are timings, different on every run (and the peak heap, which
+/// depends on what ran before on the same thread).
+pub const TIMING: [&str; 3] = ["latency_ns", "latency_min_ns", "peak_heap_bytes"];
 
 /// A CSV file's header and rows with the named columns blanked (to compare two runs'
 /// `cases.csv` outside their [`TIMING`]).
