@@ -48,7 +48,7 @@ impl<G: Guided> Informed<G> {
         if G::wide(&self.config).is_none() {
             return Err(SolveError(format!(
                 "{} takes boards of at most 16 cells, and this {shape} board has {}: use astar, \
-                 idastar, wastar or greedy",
+                 idastar, idastar-tt, wastar or greedy",
                 self.name,
                 shape.cells()
             )));
@@ -56,9 +56,8 @@ impl<G: Guided> Informed<G> {
         match self.config.heuristic {
             HeuristicKind::Manhattan | HeuristicKind::LinearConflict => Ok(()),
             h => Err(SolveError(format!(
-                "{}: the {h} heuristic takes boards of at most 16 cells, and this {shape} \
-                 board has {}: use --heuristic manhattan or linear-conflict",
-                self.name,
+                "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
+                 has {}: use --heuristic manhattan or linear-conflict",
                 shape.cells()
             ))),
         }

@@ -5,7 +5,9 @@
 mod common;
 
 mod answers;
+
 mod args;
+mod big_boards;
 mod census;
 mod ci_outputs;
 mod claims;
