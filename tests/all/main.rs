@@ -21,6 +21,7 @@ mod fuzz;
 mod gen;
 mod heuristics;
 mod korf;
+mod korf24;
 mod library;
 mod limit_reasons;
 mod memory;
