@@ -400,16 +400,14 @@ impl Ida<'_> {
                 .est
                 .after_move(h, &before[..n], &self.tiles[..n], blank, to);
             self.path.push(m);
-            let found = self.dive(to, g + 1, child_h, bound);
-            if found.is_none() {
-                return None;
-            }
+            // `None`: the goal is reached, the path stays as it is.
+            let found = self.dive(to, g + 1, child_h, bound)?;
             self.path.pop();
             self.tiles.swap(blank, to);
             if self.out_of_budget {
                 return Some(u32::MAX);
             }
-            least = least.min(found.unwrap_or(u32::MAX));
+            least = least.min(found);
         }
         Some(least)
     }
