@@ -41,9 +41,19 @@ pub fn run(args: GenArgs) -> CmdResult {
     }
     let goal_kind = GoalKind::from_arg(&args.goal, shape)?;
     // Exact answers: the full distance table where the space fits (≤ 12 cells); beyond it,
-    // bidirectional BFS, which needs shallow pairs (random walks).
+    // bidirectional BFS, which needs shallow pairs (random walks); beyond 16 cells, IDA*
+    // within a budget, where it finishes (else the cell is empty).
     let tabulated = tilebench::space::DistanceTable::check(shape).is_ok();
-    if !tabulated && (args.walk.is_none() || args.depth.is_some() || args.per_depth.is_some()) {
+    if !shape.is_packed() && (args.depth.is_some() || args.per_depth.is_some()) {
+        return Err(format!(
+            "--depth and --per-depth need a distance table, and a {shape} board's space is far \
+             too large for one: drop them (pairs are drawn uniformly, or by --walk N)"
+        ));
+    }
+    if shape.is_packed()
+        && !tabulated
+        && (args.walk.is_none() || args.depth.is_some() || args.per_depth.is_some())
+    {
         return Err(format!(
             "a {shape} board's space is too large to tabulate, so its exact answers come from \
              bidirectional BFS, which needs shallow pairs: use --walk N (N up to about 40)"
@@ -82,8 +92,10 @@ pub fn run(args: GenArgs) -> CmdResult {
     }
     let method = if tabulated {
         "full-space BFS distance table"
-    } else {
+    } else if shape.is_packed() {
         "bidirectional BFS"
+    } else {
+        WIDE_METHOD
     };
     match &args.out {
         None => to_stdout(&mut generator, &args, method),
@@ -400,18 +412,19 @@ impl Generator {
             oracle.forget(blank);
         }
         for (i, ((start, goal), e)) in pairs.iter().zip(&expected).enumerate() {
-            self.write_row(i as u64 + 1, (start, goal, *e), out)?;
+            self.write_row(i as u64 + 1, (start, goal, Some(*e)), out)?;
         }
         Ok(pairs.len() as u64)
     }
 
-    /// One row of the dataset.
+    /// One row of the dataset (an empty expected_steps when it is not known).
     fn write_row(
         &self,
         id: u64,
-        (start, goal, expected): (&Board, &Board, i64),
+        (start, goal, expected): (&Board, &Board, Option<i64>),
         out: &mut impl Write,
     ) -> std::io::Result<()> {
+        let expected = Blank(expected);
         if columns(self.shape).len() == 4 {
             writeln!(out, "{id},{start},{goal},{expected}")
         } else {
@@ -439,7 +452,7 @@ impl Generator {
     }
 
     /// A pair drawn uniformly from the states at exactly distance `d` from a goal that has them.
-    fn at_depth(&mut self, d: u8) -> Result<(Board, Board, i64), String> {
+    fn at_depth(&mut self, d: u8) -> Result<(Board, Board, Option<i64>), String> {
         let mut tries = 0;
         let oracle = self.oracle.as_mut().expect("tabulated");
         loop {
@@ -451,7 +464,7 @@ impl Generator {
             if let Some(ranks) = table_ranks.get(d as usize) {
                 let r = ranks[self.rng.below(ranks.len() as u64) as usize];
                 let canon = oracle.table(goal.blank()).unrank(r);
-                return Ok((unlabel(&canon, &goal), goal, d as i64));
+                return Ok((unlabel(&canon, &goal), goal, Some(d as i64)));
             }
             tries += 1;
             if tries > 1000 || matches!(self.goal_kind, GoalKind::Fixed(_)) {
@@ -464,16 +477,18 @@ impl Generator {
     }
 
     /// A pair at any depth (a random board, or a random walk of `walk` moves from the goal),
-    /// solvable or not as asked, with its exact distance (−1 when unsolvable).
+    /// solvable or not as asked, with its exact distance (−1 when unsolvable; none for a
+    /// board of more than 16 cells that IDA* did not solve within its budget).
     fn any_depth(
         &mut self,
         walk: Option<usize>,
         unsolvable: bool,
-    ) -> Result<(Board, Board, i64), String> {
+    ) -> Result<(Board, Board, Option<i64>), String> {
         let (start, goal) = self.draw(walk, unsolvable);
         let expected = match self.oracle.as_mut() {
-            Some(o) => o.distance(&start, &goal).map_or(-1, |d| d as i64),
-            None => exact_by_bibfs(start, goal)?,
+            Some(o) => Some(o.distance(&start, &goal).map_or(-1, |d| d as i64)),
+            None if start.is_packed() => Some(exact_by_bibfs(start, goal)?),
+            None => exact_by_ida(start, goal, walk.is_some()),
         };
         Ok((start, goal, expected))
     }
@@ -520,6 +535,47 @@ fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
         last = Some(m);
     }
     b
+}
+
+/// How the answers of boards of more than 16 cells are found.
+const WIDE_METHOD: &str = "IDA* with linear conflict within 2,000,000 expansions (random \
+    walks only; empty where it did not finish)";
+
+/// An optional number as a CSV cell: the number, or nothing.
+struct Blank(Option<i64>);
+
+impl std::fmt::Display for Blank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(v) => write!(f, "{v}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The exact distance of a pair of more than 16 cells (−1 when unsolvable): by IDA* with
+/// linear conflict within 2,000,000 expansions, tried only for a random walk (`walked`: a
+/// uniformly drawn 5x5 board is about 150 moves from its goal, far out of reach); `None`
+/// when not tried or not finished.
+fn exact_by_ida(start: Board, goal: Board, walked: bool) -> Option<i64> {
+    use tilebench::search::wide::{self, Estimate, Mode};
+    use tilebench::search::{Limits, Problem, SolveOptions, Status};
+    if !is_solvable(&start, &goal) {
+        return Some(-1);
+    }
+    if !walked {
+        return None;
+    }
+    let p = Problem::new(start, goal).ok()?;
+    let opts = SolveOptions {
+        limits: Limits {
+            max_nodes: Some(2_000_000),
+            ..Limits::default()
+        },
+        ..SolveOptions::default()
+    };
+    let out = wide::solve(&p, &opts, &Estimate::new(&goal, true), Mode::Ida);
+    (out.status == Status::Solved).then(|| out.steps().unwrap_or(0) as i64)
 }
 
 /// The exact distance by bidirectional BFS (−1 when unsolvable), for boards too large to tabulate.

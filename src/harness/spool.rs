@@ -479,7 +479,12 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
+/// A packed board as its word and blank; a larger one as its tiles, a byte each.
 fn put_board(out: &mut Vec<u8>, b: &Board) {
+    if !b.is_packed() {
+        out.extend((0..b.shape().cells()).map(|p| b.tile(p)));
+        return;
+    }
     out.extend_from_slice(&b.packed().to_le_bytes());
     out.push(b.blank() as u8);
 }
@@ -562,6 +567,9 @@ fn id(b: &mut &[u8], keep: bool) -> Option<Id> {
 }
 
 fn board(b: &mut &[u8], shape: Shape) -> Option<Board> {
+    if !shape.is_packed() {
+        return Some(Board::from_tiles(shape, take(b, shape.cells())?));
+    }
     let cells = u64::from_le_bytes(take(b, 8)?.try_into().ok()?);
     let blank = take(b, 1)?[0];
     Some(Board::from_parts(shape, cells, blank))

@@ -1,19 +1,27 @@
-use super::{Move, Shape};
+use super::{Move, Shape, MAX_CELLS};
 use std::fmt;
 
-/// A board: a shape and its cells packed four bits each into a `u64` (blank = 0).
+/// A board: a shape and its cells (blank = 0).
+///
+/// A board of at most 16 cells ([`Shape::is_packed`]) is packed four bits a cell into a
+/// `u64` ([`Board::packed`]); the searches tuned for the 8- and 15-puzzles work on that
+/// word. A larger board (up to 7x7) holds a byte a cell instead, and its packed word is 0.
 ///
 /// ```
 /// use tilebench::puzzle::{Board, Move};
 /// let b: Board = "1 2 3 x 4 6 7 5 8".parse().unwrap();
 /// let after = b.apply(Move::Right).unwrap();
 /// assert_eq!(after.to_string(), "1 2 3 4 x 6 7 5 8");
+/// let big: Board = (1..25).map(|t| t.to_string()).chain(["x".into()]).collect::<Vec<_>>().join(" ").parse().unwrap();
+/// assert_eq!(big.apply(Move::Up).unwrap().tile(24), 20);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     cells: u64,
     shape: Shape,
     blank: u8,
+    /// The cells of a board of more than 16 cells, a byte each; all 0 for a packed board.
+    wide: [u8; MAX_CELLS],
 }
 
 impl Board {
@@ -21,40 +29,42 @@ impl Board {
     /// permutation of `0..shape.cells()`; [`Board::parse`](crate::puzzle::Board::parse) checks it.
     pub fn from_tiles(shape: Shape, tiles: &[u8]) -> Board {
         debug_assert_eq!(tiles.len(), shape.cells());
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0) as u8;
+        if !shape.is_packed() {
+            let mut wide = [0u8; MAX_CELLS];
+            wide[..tiles.len()].copy_from_slice(tiles);
+            return Board {
+                cells: 0,
+                shape,
+                blank,
+                wide,
+            };
+        }
         let mut cells = 0u64;
-        let mut blank = 0;
         for (p, &t) in tiles.iter().enumerate() {
             cells |= (t as u64) << (4 * p);
-            if t == 0 {
-                blank = p as u8;
-            }
         }
-        Board {
-            cells,
-            shape,
-            blank,
-        }
+        Board::from_parts(shape, cells, blank)
     }
 
-    /// Rebuilds a board from its packed cells (as returned by [`Board::packed`]).
+    /// Rebuilds a packed board (at most 16 cells) from its packed cells (as returned by
+    /// [`Board::packed`]).
     pub fn from_packed(shape: Shape, cells: u64) -> Board {
         let blank = (0..shape.cells())
             .find(|&p| (cells >> (4 * p)) & 0xF == 0)
             .unwrap_or(0) as u8;
-        Board {
-            cells,
-            shape,
-            blank,
-        }
+        Board::from_parts(shape, cells, blank)
     }
 
-    /// Builds a board from its packed cells and known blank position.
+    /// Builds a packed board (at most 16 cells) from its packed cells and known blank position.
     #[inline(always)]
     pub fn from_parts(shape: Shape, cells: u64, blank: u8) -> Board {
+        debug_assert!(shape.is_packed(), "a {shape} board is not packed");
         Board {
             cells,
             shape,
             blank,
+            wide: [0; MAX_CELLS],
         }
     }
 
@@ -69,7 +79,13 @@ impl Board {
     pub fn shape(&self) -> Shape {
         self.shape
     }
-    /// The packed cells: a key for hash tables and ordered sets.
+    /// Whether the board is packed four bits a cell in a `u64` (at most 16 cells).
+    #[inline(always)]
+    pub fn is_packed(&self) -> bool {
+        self.shape.is_packed()
+    }
+    /// The packed cells of a board of at most 16 cells: a key for hash tables and ordered
+    /// sets. 0 for a larger board (whose strategies read [`Board::tile`]).
     #[inline(always)]
     pub fn packed(&self) -> u64 {
         self.cells
@@ -82,6 +98,16 @@ impl Board {
     /// The tile at cell `pos` (0 = blank).
     #[inline(always)]
     pub fn tile(&self, pos: usize) -> u8 {
+        if self.is_packed() {
+            self.nibble(pos)
+        } else {
+            self.wide[pos]
+        }
+    }
+    /// The tile at cell `pos` of a packed board (at most 16 cells), without asking the
+    /// shape: for the searches that only ever see packed boards.
+    #[inline(always)]
+    pub fn nibble(&self, pos: usize) -> u8 {
         ((self.cells >> (4 * pos)) & 0xF) as u8
     }
     /// The tiles in row-major order.
@@ -104,13 +130,15 @@ impl Board {
     /// Moves the blank to cell `to` (which must neighbour it), sliding that tile into the old blank cell.
     #[inline(always)]
     pub fn slide_blank_to(&self, to: usize) -> Board {
+        if !self.is_packed() {
+            let mut b = *self;
+            b.wide.swap(to, self.blank as usize);
+            b.blank = to as u8;
+            return b;
+        }
         let t = (self.cells >> (4 * to)) & 0xF;
         let cells = self.cells - (t << (4 * to)) + (t << (4 * self.blank as usize));
-        Board {
-            cells,
-            shape: self.shape,
-            blank: to as u8,
-        }
+        Board::from_parts(self.shape, cells, to as u8)
     }
 
     /// The board after moving the blank, or `None` if the move leaves the board.
@@ -133,6 +161,9 @@ impl Board {
     /// A move that takes the blank off the board: the message gives its 1-based position,
     /// its letter and the blank's cell.
     pub fn replay(&self, path: &[Move]) -> Result<Board, String> {
+        if !self.is_packed() {
+            return self.replay_wide(path);
+        }
         // The moves' cells from the shape's table (the harness replays every answer: a
         // division per move to find the blank's row and column was 8% of a `-s table` pass).
         let neighbors = super::Neighbors::of(self.shape);
@@ -148,6 +179,22 @@ impl Board {
                 ));
             }
             b = b.slide_blank_to(to as usize);
+        }
+        Ok(b)
+    }
+
+    /// [`Board::replay`] of a board larger than the neighbour tables (more than 16 cells).
+    fn replay_wide(&self, path: &[Move]) -> Result<Board, String> {
+        let mut b = *self;
+        for (i, &m) in path.iter().enumerate() {
+            b = b.apply(m).ok_or_else(|| {
+                format!(
+                    "move {} (`{}`) takes the blank off the board at cell {}",
+                    i + 1,
+                    m.letter(),
+                    b.blank()
+                )
+            })?;
         }
         Ok(b)
     }
@@ -188,8 +235,8 @@ impl Board {
                     n += 1;
                 }
                 t => {
-                    buf[n] = b'1';
-                    buf[n + 1] = b'0' + t - 10;
+                    buf[n] = b'0' + t / 10;
+                    buf[n + 1] = b'0' + t % 10;
                     n += 2;
                 }
             }
@@ -246,16 +293,36 @@ mod tests {
         assert!(illegal > 100);
     }
 
+    /// A random walk of `n` moves by `apply` (any size).
+    fn walk(mut b: Board, n: usize, rng: &mut crate::util::Rng) -> Board {
+        for _ in 0..n {
+            if let Some(next) = b.apply(MOVE_ORDER[rng.index(4) as usize]) {
+                b = next;
+            }
+        }
+        b
+    }
+
     /// `write_to` gathers the tiles' text on the stack: the same text as writing tile by
-    /// tile, for every shape up to 16 cells and blank tokens of any length.
+    /// tile, for shapes up to 49 cells and blank tokens of any length.
     #[test]
     fn write_to_is_the_tiles_in_order() {
         let mut rng = crate::util::Rng::new(6);
-        for (w, h) in [(2, 2), (3, 3), (4, 3), (4, 4), (5, 3), (8, 2)] {
+        for (w, h) in [
+            (2, 2),
+            (3, 3),
+            (4, 3),
+            (4, 4),
+            (5, 3),
+            (8, 2),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+            (2, 24),
+        ] {
             let shape = Shape::new(w, h).unwrap();
-            let nb = crate::puzzle::Neighbors::of(shape);
             for blank in ["x", "0", "_", "", "blank"] {
-                let b = nb.random_walk(Board::standard_goal(shape), 100, &mut rng);
+                let b = walk(Board::standard_goal(shape), 100, &mut rng);
                 let want: Vec<String> = (0..shape.cells())
                     .map(|p| match b.tile(p) {
                         0 => blank.to_string(),

@@ -120,8 +120,16 @@ impl Neighbors {
 
     /// The tables of `shape`, built on first use and shared: a search starts without
     /// rebuilding them (that was a fifth of a `table` solve).
+    ///
+    /// # Panics
+    /// A shape of more than 16 cells (the tables are for packed boards; larger boards move
+    /// with [`crate::puzzle::Board::apply`]).
     pub fn of(shape: Shape) -> &'static Neighbors {
-        const SIDES: usize = crate::puzzle::shape::MAX_CELLS + 1;
+        assert!(
+            shape.is_packed(),
+            "neighbour tables are for boards of at most 16 cells, not {shape}"
+        );
+        const SIDES: usize = crate::puzzle::shape::PACKED_CELLS + 1;
         static CACHE: [OnceLock<Neighbors>; SIDES * SIDES] =
             [const { OnceLock::new() }; SIDES * SIDES];
         CACHE[shape.width() * SIDES + shape.height()].get_or_init(|| Neighbors::new(shape))

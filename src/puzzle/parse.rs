@@ -33,7 +33,7 @@ pub enum BoardError {
         /// The tiles (and blank) that therefore do not appear, named as `token` is.
         missing: Vec<String>,
     },
-    /// The number of cells does not fit the shape, or, without a shape, is not 4, 9 or 16.
+    /// The number of cells does not fit the shape, or, without a shape, is not 4, 9, 16, 25, 36 or 49.
     CellCount {
         /// How many cells the text has.
         found: usize,
@@ -76,7 +76,7 @@ impl fmt::Display for BoardError {
             ),
             BoardError::CellCount { found, shape: None } => write!(
                 f,
-                "{found} cells is not a square board (4, 9 or 16 cells); give the shape with a `size` column or --size WxH"
+                "{found} cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape with a `size` column or --size WxH"
             ),
             BoardError::Shape(e) => write!(f, "{e}"),
         }
@@ -109,7 +109,7 @@ impl Board {
     /// # Errors
     /// A [`BoardError`]: no tokens, a token that is not a tile or blank, a tile out of
     /// range, a repeated tile, or a number of cells that does not fit the shape (or, without
-    /// one, is not 4, 9 or 16).
+    /// one, is not 4, 9, 16, 25, 36 or 49).
     pub fn parse(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
         if let Some(b) = Self::parse_plain(text.as_bytes(), shape) {
             return Ok(b);
@@ -163,7 +163,7 @@ impl Board {
             Some(_) => return None,
             None => Shape::from_cells(n)?,
         };
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         for &t in &tiles[..n] {
             if usize::from(t) >= n || seen & (1 << t) != 0 {
                 return None;
@@ -175,7 +175,7 @@ impl Board {
 
     /// [`Board::parse`] of any text, every error worded.
     fn parse_any(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
-        // Up to 16 tokens on the stack; past that only the count matters (for the message).
+        // Up to 49 tokens on the stack; past that only the count matters (for the message).
         let mut tokens: [&str; MAX_CELLS] = [""; MAX_CELLS];
         let mut n = 0usize;
         for t in text
@@ -291,17 +291,17 @@ mod tests {
     fn texts() -> impl Strategy<Value = String> {
         let piece = prop::sample::select(vec![
             "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
-            "16", "07", "123", "x", "X", "_", "xx", "-1", "+2", "a", "é", " ", "  ", ",", ";",
-            "\t", "\u{b}", "\u{a0}", "\r\n",
+            "16", "24", "25", "48", "07", "123", "x", "X", "_", "xx", "-1", "+2", "a", "é", " ",
+            "  ", ",", ";", "\t", "\u{b}", "\u{a0}", "\r\n",
         ]);
-        prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+        prop::collection::vec(piece, 0..60).prop_map(|v| v.concat())
     }
 
-    /// Permutations of 4, 9, 12 or 16 cells written with random separators and blanks,
+    /// Permutations of 4 to 49 cells written with random separators and blanks,
     /// sometimes with one token spoiled.
     fn boards() -> impl Strategy<Value = String> {
         (
-            prop::sample::select(vec![4usize, 9, 12, 16]),
+            prop::sample::select(vec![4usize, 9, 12, 16, 25, 36, 49]),
             any::<u64>(),
             0usize..40,
         )
@@ -348,9 +348,9 @@ mod tests {
 
         /// The fast path gives what the general one gives, on any text and shape.
         #[test]
-        fn the_plain_path_reads_as_the_general_one(text in texts(), shape in 0usize..4) {
+        fn the_plain_path_reads_as_the_general_one(text in texts(), shape in 0usize..5) {
             let shape = [None, Some(Shape::new(3, 3).unwrap()), Some(Shape::new(4, 3).unwrap()),
-                Some(Shape::new(2, 2).unwrap())][shape];
+                Some(Shape::new(2, 2).unwrap()), Some(Shape::new(5, 5).unwrap())][shape];
             let general = Board::parse_any(&text, shape);
             if let Some(b) = Board::parse_plain(text.as_bytes(), shape) {
                 prop_assert_eq!(Ok(b), general.clone());

@@ -1,10 +1,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The largest board tilebench handles: 16 cells fit four bits each in a `u64`.
-pub const MAX_CELLS: usize = 16;
+/// The largest board tilebench handles: 49 cells, the 7x7 board (the 48-puzzle).
+pub const MAX_CELLS: usize = 49;
 
-/// The width and height of a board. Both are at least 2 and `width × height ≤ 16`.
+/// The largest board kept packed, four bits a cell in a `u64`: 16 cells. Every strategy takes
+/// these; larger boards ([`Shape::is_packed`] false) hold a byte a cell and only the strategies
+/// that need no table take them.
+pub const PACKED_CELLS: usize = 16;
+
+/// The width and height of a board. Both are at least 2 and `width × height ≤ 49`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Shape {
     width: u8,
@@ -34,10 +39,11 @@ impl Shape {
         height: 4,
     };
 
-    /// A `width × height` shape, refused unless both sides are ≥ 2 and it has ≤ 16 cells.
+    /// A `width × height` shape, refused unless both sides are ≥ 2 and it has at most
+    /// [`MAX_CELLS`] cells.
     ///
     /// # Errors
-    /// A side shorter than 2, or more than 16 cells; the message gives the size.
+    /// A side shorter than 2, or more than [`MAX_CELLS`] cells; the message gives the size.
     pub fn new(width: usize, height: usize) -> Result<Shape, ShapeError> {
         if width < 2 || height < 2 {
             return Err(ShapeError(format!(
@@ -64,17 +70,27 @@ impl Shape {
         })
     }
 
-    /// The square shape with `cells` cells (4, 9 or 16); other counts are ambiguous or impossible.
+    /// The 24-puzzle's shape.
+    pub const S5X5: Shape = Shape {
+        width: 5,
+        height: 5,
+    };
+
+    /// The square shape with `cells` cells (4, 9, 16, 25, 36 or 49); other counts are
+    /// ambiguous or impossible.
     pub fn from_cells(cells: usize) -> Option<Shape> {
-        match cells {
-            4 => Some(Shape {
-                width: 2,
-                height: 2,
-            }),
-            9 => Some(Shape::S3X3),
-            16 => Some(Shape::S4X4),
-            _ => None,
-        }
+        let side = (2..=7).find(|s| s * s == cells)?;
+        Some(Shape {
+            width: side as u8,
+            height: side as u8,
+        })
+    }
+
+    /// Whether boards of this shape are packed four bits a cell (at most [`PACKED_CELLS`]
+    /// cells): every strategy takes them. Larger ones hold a byte a cell.
+    #[inline(always)]
+    pub fn is_packed(self) -> bool {
+        self.cells() <= PACKED_CELLS
     }
 
     /// The number of columns.

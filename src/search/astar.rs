@@ -25,7 +25,7 @@
 
 use super::heuristic::Heuristic;
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
-use crate::puzzle::{Board, Children, Move, Neighbors, Shape, MAX_CELLS};
+use crate::puzzle::{Board, Children, Move, Neighbors, Shape, PACKED_CELLS};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 /// expansion reads its list with one load, where [`Neighbors::children`] splits the byte
 /// and clamps the move first.
 fn kids_by_byte(shape: Shape) -> &'static [Children; 256] {
-    const SIDES: usize = MAX_CELLS + 1;
+    const SIDES: usize = PACKED_CELLS + 1;
     static CACHE: [OnceLock<Box<[Children; 256]>>; SIDES * SIDES] =
         [const { OnceLock::new() }; SIDES * SIDES];
     CACHE[shape.width() * SIDES + shape.height()].get_or_init(|| {
@@ -619,6 +619,9 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 pub struct Astar;
 
 impl super::heuristic::Guided for Astar {
+    fn wide(_config: &super::Config) -> Option<super::wide::Mode> {
+        Some(super::wide::Mode::Astar)
+    }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

@@ -116,7 +116,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     options: &[&BUCKETS],
     make: super::registry::Make::Plain {
         search: solve,
-        supports: super::registry::any_shape,
+        supports: super::registry::packed_shape,
     },
 };
 

@@ -19,6 +19,7 @@ pub const MAX_BITS: u64 = 1 << 32;
 /// # Errors
 /// A shape whose `n!` ranks need more than [`MAX_BITS`] bits (more than 12 cells).
 pub fn check(shape: Shape) -> Result<(), SolveError> {
+    super::registry::packed_shape(shape)?;
     let bits = factorial(shape.cells());
     if bits > MAX_BITS {
         return Err(SolveError(format!(

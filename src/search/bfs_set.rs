@@ -148,7 +148,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     options: &[],
     make: super::registry::Make::Plain {
         search: solve,
-        supports: super::registry::any_shape,
+        supports: super::registry::packed_shape,
     },
 };
 

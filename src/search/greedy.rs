@@ -21,6 +21,9 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 pub struct Greedy;
 
 impl super::heuristic::Guided for Greedy {
+    fn wide(_config: &super::Config) -> Option<super::wide::Mode> {
+        Some(super::wide::Mode::Greedy)
+    }
     const OPTIMAL: bool = false;
     /// Any path that reaches the goal.
     fn claim(_config: &super::Config) -> super::Claim {

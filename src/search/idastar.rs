@@ -368,6 +368,9 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 pub struct Idastar;
 
 impl super::heuristic::Guided for Idastar {
+    fn wide(_config: &super::Config) -> Option<super::wide::Mode> {
+        Some(super::wide::Mode::Ida)
+    }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }

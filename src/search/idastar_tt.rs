@@ -22,6 +22,10 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 pub struct IdastarTt;
 
 impl super::heuristic::Guided for IdastarTt {
+    /// IDA* without its transposition table on boards of more than 16 cells.
+    fn wide(_config: &super::Config) -> Option<super::wide::Mode> {
+        Some(super::wide::Mode::Ida)
+    }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         super::idastar::solve_transpositions(problem, opts, h)
     }

@@ -2,7 +2,8 @@
 //! chosen in the [`Config`], built per goal in [`Solver::prepare`] (pattern databases loaded
 //! there too), so a timed solve does one map lookup and no allocation, lock or parse.
 
-use super::heuristic::{Guided, Ready, Shared};
+use super::heuristic::{Guided, HeuristicKind, Ready, Shared};
+use super::wide::Estimate;
 use super::{shortcut, Config, Limits, Outcome, Prepare, Problem, SolveError, Solver};
 use crate::puzzle::{Board, Shape};
 use std::collections::HashMap;
@@ -17,6 +18,8 @@ pub struct Informed<G: Guided> {
     config: Config,
     shared: Shared,
     ready: HashMap<Board, Ready>,
+    /// The estimates of goals of more than 16 cells, searched by [`super::wide`].
+    wide: HashMap<Board, Estimate>,
     search: std::marker::PhantomData<G>,
 }
 
@@ -28,6 +31,7 @@ impl<G: Guided> Informed<G> {
             config: config.clone(),
             shared: Shared::default(),
             ready: HashMap::new(),
+            wide: HashMap::new(),
             search: std::marker::PhantomData,
         }
     }
@@ -36,6 +40,33 @@ impl<G: Guided> Informed<G> {
         self.shared
             .ready(self.config.heuristic, &self.config, goal)
             .map_err(|e| SolveError(format!("{}: {e}", self.name)))
+    }
+
+    /// Whether it takes boards of more than 16 cells of `shape`: with Manhattan distance
+    /// or linear conflict, if the search has a way for them.
+    fn supports_wide(&self, shape: Shape) -> Result<(), SolveError> {
+        if G::wide(&self.config).is_none() {
+            return Err(SolveError(format!(
+                "{} takes boards of at most 16 cells, and this {shape} board has {}: use astar, \
+                 idastar, idastar-tt, wastar or greedy",
+                self.name,
+                shape.cells()
+            )));
+        }
+        match self.config.heuristic {
+            HeuristicKind::Manhattan | HeuristicKind::LinearConflict => Ok(()),
+            h => Err(SolveError(format!(
+                "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
+                 has {}: use --heuristic manhattan or linear-conflict",
+                shape.cells()
+            ))),
+        }
+    }
+
+    /// The estimate of `goal`, a board of more than 16 cells.
+    fn wide_estimate(&self, goal: &Board) -> Estimate {
+        let conflicts = self.config.heuristic == HeuristicKind::LinearConflict;
+        Estimate::new(goal, conflicts)
     }
 }
 
@@ -50,12 +81,24 @@ impl<G: Guided> Solver for Informed<G> {
         G::claim(&self.config)
     }
     fn supports(&self, shape: Shape) -> Result<(), SolveError> {
+        if !shape.is_packed() {
+            return self.supports_wide(shape);
+        }
         self.config.heuristic.supports(&self.config, shape)
     }
-    fn prepare(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+    fn prepare(&mut self, all_goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        // Goals of more than 16 cells are searched by `wide`, with its own estimate; a
+        // configuration that does not take them answers each of their cases with why.
+        let (goals, wide): (Vec<Board>, Vec<Board>) = all_goals.iter().partition(|g| g.is_packed());
+        for g in wide.iter().take(MAX_READY) {
+            if self.supports_wide(g.shape()).is_ok() && !self.wide.contains_key(g) {
+                let e = self.wide_estimate(g);
+                self.wide.insert(*g, e);
+            }
+        }
         let kind = self.config.heuristic;
         self.shared
-            .prepare(kind, &self.config, goals, ctx.observer)?;
+            .prepare(kind, &self.config, &goals, ctx.observer)?;
         for g in goals.iter().take(MAX_READY) {
             if !self.ready.contains_key(g) {
                 let h = self.ready_for(g)?;
@@ -69,6 +112,16 @@ impl<G: Guided> Solver for Informed<G> {
             return Ok(o);
         }
         let opts = self.config.options(limits);
+        if !problem.goal.is_packed() {
+            self.supports_wide(problem.goal.shape())?;
+            let mode = G::wide(&self.config).expect("checked by supports_wide");
+            return Ok(match self.wide.get(&problem.goal) {
+                Some(e) => super::wide::solve(problem, &opts, e, mode),
+                None => {
+                    super::wide::solve(problem, &opts, &self.wide_estimate(&problem.goal), mode)
+                }
+            });
+        }
         Ok(match self.ready.get(&problem.goal) {
             Some(h) => h.run::<G>(problem, &opts),
             None => self.ready_for(&problem.goal)?.run::<G>(problem, &opts),

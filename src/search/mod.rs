@@ -16,6 +16,7 @@ mod informed;
 pub mod registry;
 mod solver;
 mod transpositions;
+pub mod wide;
 
 // The built-in strategies, one file each, in the order output rows use. Adding one is its
 // file (with a `pub const STRATEGY: Builtin`) and its name here.

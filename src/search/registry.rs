@@ -120,12 +120,20 @@ pub struct Builtin {
     pub make: Make,
 }
 
-/// Every shape: the `supports` of strategies that take any board.
+/// Every packed shape (at most 16 cells): the `supports` of the breadth-first strategies,
+/// which store every state they reach.
 ///
 /// # Errors
-/// None: it always returns `Ok`.
-pub fn any_shape(_: Shape) -> Result<(), SolveError> {
-    Ok(())
+/// A board of more than 16 cells: the message says which strategies take it.
+pub fn packed_shape(shape: Shape) -> Result<(), SolveError> {
+    if shape.is_packed() {
+        return Ok(());
+    }
+    Err(SolveError(format!(
+        "breadth-first search stores every state it reaches and takes boards of at most 16 \
+         cells; this {shape} board has {}: use astar, idastar, wastar or greedy",
+        shape.cells()
+    )))
 }
 
 impl Builtin {

@@ -37,6 +37,9 @@ pub const WEIGHT: super::registry::Knob = super::registry::Knob {
 pub struct WeightedAstar;
 
 impl super::heuristic::Guided for WeightedAstar {
+    fn wide(config: &super::Config) -> Option<super::wide::Mode> {
+        Some(super::wide::Mode::Weighted(config.weight))
+    }
     const OPTIMAL: bool = false;
     /// Within its weight of the shortest (with an admissible heuristic).
     fn claim(config: &super::Config) -> super::Claim {

@@ -156,7 +156,7 @@ fn check_board(text: &str) -> Result<(), TestCaseError> {
 fn check_size(text: &str) -> Result<(), TestCaseError> {
     if let Ok(s) = text.parse::<Shape>() {
         prop_assert!(
-            s.width() >= 2 && s.height() >= 2 && s.cells() <= 16,
+            s.width() >= 2 && s.height() >= 2 && s.cells() <= tilebench::puzzle::MAX_CELLS,
             "{}",
             text
         );

@@ -5,7 +5,9 @@
 mod common;
 
 mod answers;
+
 mod args;
+mod big_boards;
 mod census;
 mod ci_outputs;
 mod claims;
@@ -20,6 +22,7 @@ mod gen;
 mod heap;
 mod heuristics;
 mod korf;
+mod korf24;
 mod library;
 mod limit_reasons;
 mod memory;

@@ -55,14 +55,17 @@ fn bad_boards_name_the_offending_token() {
 fn shapes() {
     assert_eq!("3x4".parse::<Shape>().unwrap().cells(), 12);
     assert!("1x9".parse::<Shape>().is_err());
-    assert!("5x4"
+    assert_eq!("5x4".parse::<Shape>().unwrap().cells(), 20);
+    assert!("8x7"
         .parse::<Shape>()
         .unwrap_err()
         .to_string()
-        .contains("20 cells"));
+        .contains("56 cells"));
     assert!("3by3".parse::<Shape>().is_err());
     assert_eq!(Shape::from_cells(16), Some(Shape::S4X4));
     assert_eq!(Shape::from_cells(12), None);
+    assert_eq!(Shape::from_cells(25), Some(Shape::S5X5));
+    assert_eq!(Shape::from_cells(49), Some("7x7".parse().unwrap()));
 }
 
 #[test]

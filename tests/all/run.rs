@@ -652,7 +652,7 @@ mod weaker {
         options: &[],
         make: tilebench::search::registry::Make::Plain {
             search,
-            supports: registry::any_shape,
+            supports: registry::packed_shape,
         },
     };
 }

@@ -187,6 +187,10 @@ pub trait Guided: Send + Sync + 'static {
     }
     /// Runs the search with heuristic `h`, built for `problem.goal`.
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome;
+    /// How it searches boards of more than 16 cells ([`super::wide`]), if it takes them.
+    fn wide(_config: &Config) -> Option<super::wide::Mode> {
+        None
+    }
 }
 
 /// Declares [`HeuristicKind`] and the per-goal and shared state of every heuristic.

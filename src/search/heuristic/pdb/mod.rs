@@ -280,6 +280,13 @@ impl PdbOptions {
     /// # Errors
     /// The partition given does not fit boards of this shape (with what would).
     pub fn partition_for(&self, shape: Shape) -> Result<Partition, String> {
+        if !shape.is_packed() {
+            return Err(format!(
+                "pattern databases are built for boards of at most 16 cells, and a {shape} \
+                 board has {}; for larger boards use --heuristic manhattan or linear-conflict",
+                shape.cells()
+            ));
+        }
         match &self.partition {
             Some(p) => Partition::parse(p, shape),
             None => Ok(Partition::default_for(shape)),
