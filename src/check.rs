@@ -23,7 +23,7 @@ use crate::harness::input::Case;
 use crate::harness::judge::Judged;
 use crate::harness::record::{Record, RowStatus};
 use crate::report::cases_csv::CaseRow;
-use crate::search::{Claim, Limits};
+use crate::search::{Claim, LimitReason, Limits};
 use std::collections::BTreeMap;
 
 /// The fields of a row that the checks read.
@@ -56,6 +56,8 @@ pub struct RowView<'a> {
     pub expanded: Option<u64>,
     /// States stored.
     pub stored: Option<u64>,
+    /// On a `limit` row, which budget ran out, when the row says.
+    pub limit_reason: Option<LimitReason>,
     /// The row's message.
     pub message: &'a str,
 }
@@ -77,6 +79,7 @@ impl<'a> RowView<'a> {
             optimal: r.optimal,
             expanded: r.counters.expanded,
             stored: r.counters.stored,
+            limit_reason: r.limit_reason,
             message: &r.message,
         }
     }
@@ -99,6 +102,7 @@ impl<'a> RowView<'a> {
             optimal: r.optimal,
             expanded: r.expanded,
             stored: r.stored,
+            limit_reason: LimitReason::parse(&r.limit_reason),
             message: &r.message,
         }
     }
@@ -314,15 +318,27 @@ pub fn disagreements(rows: &[RowView]) -> Vec<String> {
         .collect()
 }
 
-/// Which budget a search that ended on `limit` ran out of, read from its counters and the
-/// run's limits: `--max-nodes 5 (5 states expanded)`, `--max-states …`, `--timeout … s`.
-pub fn budget_spent(limits: &Limits, expanded: Option<u64>, stored: Option<u64>) -> String {
-    match (limits.max_nodes, expanded, stored) {
-        (Some(n), Some(e), _) if e >= n => format!("--max-nodes {n} (expanded: {e})"),
-        (_, _, Some(s)) if s >= limits.max_states => format!(
+/// Which budget a `limit` row ran out of, as a flag and its value: the row's own
+/// `limit_reason` when it says, else read from its counters and the run's `limits`.
+pub fn budget_spent(
+    limits: &Limits,
+    reason: Option<LimitReason>,
+    expanded: Option<u64>,
+    stored: Option<u64>,
+) -> String {
+    let reason = reason.or_else(|| LimitReason::of_counters(limits, expanded, stored));
+    match (reason, limits.max_nodes, expanded, stored) {
+        (Some(LimitReason::Nodes), Some(n), Some(e), _) => {
+            format!("--max-nodes {n} (expanded: {e})")
+        }
+        (Some(LimitReason::States), _, _, Some(s)) => format!(
             "--max-states {} (stored: {s}; the default is a memory guard)",
             limits.max_states
         ),
+        (Some(LimitReason::Memory), ..) => match limits.max_memory {
+            Some(m) => format!("--max-memory {m} bytes"),
+            None => "its memory".into(),
+        },
         _ => match limits.timeout {
             Some(t) => format!("--timeout {} s", t.as_secs_f64()),
             None => "its budget".into(),
@@ -397,7 +413,7 @@ fn classify(r: &RowView, peers: &[&RowView], limits: &Limits) -> (Reason, String
     };
     match r.status {
         RowStatus::Limit if detail.is_empty() => {
-            let spent = budget_spent(limits, r.expanded, r.stored);
+            let spent = budget_spent(limits, r.limit_reason, r.expanded, r.stored);
             return (Reason::Limit, format!("no answer within {spent}"));
         }
         RowStatus::Limit => return (Reason::Limit, detail.to_string()),
@@ -1078,6 +1094,7 @@ mod tests {
             optimal: None,
             expanded: None,
             stored: None,
+            limit_reason: None,
             message: "",
         }
     }

@@ -119,6 +119,7 @@ impl Optimum {
                      of {}; give the row its expected_steps, or a larger budget",
                     crate::check::budget_spent(
                         &self.limits,
+                        o.limit,
                         Some(o.stats.expanded),
                         Some(o.stats.stored)
                     )

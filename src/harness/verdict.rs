@@ -241,6 +241,7 @@ impl Finished {
                 .digest
                 .first_unanswered
                 .get(&s.strategy)
+                .filter(|m| !m.is_empty())
                 .map_or(String::new(), |m| format!("; the first: {m}"));
             v.lines.push(format!(
                 "tilebench: {} answered none of its {} row(s) ({} error, {} limit){first}",
@@ -374,8 +375,8 @@ fn conclusion(
     )];
     if unaccepted.of(Reason::Limit) > 0 {
         out.push(
-            "check: a limit row has no answer to verify: give a larger --max-nodes, --timeout \
-             or --max-states, or accept the limits you expect with --allow-limit N (in all) or \
+            "check: a limit row has no answer to verify: give a larger --max-nodes, --timeout, \
+             --max-states or --max-memory, or accept the limits you expect with --allow-limit N (in all) or \
              --allow-limit SOLVER=N|all"
                 .into(),
         );
