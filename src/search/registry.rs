@@ -180,16 +180,6 @@ impl Builtin {
     }
 }
 
-/// Declares the strategies' modules and lists them, in the order given.
-macro_rules! strategies {
-    ($($m:ident),+ $(,)?) => {
-        $(pub mod $m;)+
-        /// The built-in strategies, in the order output rows use.
-        pub const BUILTINS: &[$crate::search::Builtin] = &[$($m::STRATEGY),+];
-    };
-}
-pub(crate) use strategies;
-
 /// Every built-in strategy.
 pub fn all() -> &'static [Builtin] {
     super::BUILTINS

@@ -56,7 +56,6 @@ impl Heuristic for Manhattan {
     }
 }
 
-
 impl Family for Manhattan {
     const NAME: &'static str = "manhattan";
     type Shared = ();

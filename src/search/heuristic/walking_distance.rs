@@ -60,7 +60,10 @@ impl WalkTable {
     /// The table for `lines` lines of `capacity` cells each, the goal's blank in line
     /// `blank_line` (for rows: the board's height, width and the goal blank's row).
     pub fn new(lines: usize, capacity: usize, blank_line: usize) -> WalkTable {
-        assert!(lines <= MAX_LINES && blank_line < lines, "checked by supports");
+        assert!(
+            lines <= MAX_LINES && blank_line < lines,
+            "checked by supports"
+        );
         let bits = usize::BITS - capacity.leading_zeros();
         let mut t = WalkTable {
             lines,
@@ -290,7 +293,10 @@ impl WalkingDistance {
         };
         (
             count(&mut (0..n), &self.key_v),
-            count(&mut (0..n).map(|p| self.tables.col_major[p] as usize), &self.key_h),
+            count(
+                &mut (0..n).map(|p| self.tables.col_major[p] as usize),
+                &self.key_h,
+            ),
         )
     }
 
@@ -324,13 +330,19 @@ impl WalkingDistance {
         let key_of = |c: u8, key: &[u8; 16]| key[((cells >> (4 * (c & 15))) & 0xF) as usize];
         let mut m = *m;
         if self.row[from] != self.row[to] {
-            m.rows = (self.tables.rows).step(m.rows, self.row[to], self.row[from], self.goal_row[tile]);
+            m.rows =
+                (self.tables.rows).step(m.rows, self.row[to], self.row[from], self.goal_row[tile]);
             let passed = (from.min(to) + 1..from.max(to)).map(|c| key_of(c as u8, &self.key_v));
             m.inv_v = inversions_after(m.inv_v, self.key_v[tile], to < from, passed);
         } else {
-            m.cols = (self.tables.cols).step(m.cols, self.col[to], self.col[from], self.goal_col[tile]);
-            let (a, b) = (self.tables.place_h[from] as usize, self.tables.place_h[to] as usize);
-            let passed = (a.min(b) + 1..a.max(b)).map(|p| key_of(self.tables.col_major[p & 15], &self.key_h));
+            m.cols =
+                (self.tables.cols).step(m.cols, self.col[to], self.col[from], self.goal_col[tile]);
+            let (a, b) = (
+                self.tables.place_h[from] as usize,
+                self.tables.place_h[to] as usize,
+            );
+            let passed = (a.min(b) + 1..a.max(b))
+                .map(|p| key_of(self.tables.col_major[p & 15], &self.key_h));
             m.inv_h = inversions_after(m.inv_h, self.key_h[tile], b < a, passed);
         }
         m
@@ -426,14 +438,17 @@ pub fn prepare_tables(shared: &mut SharedTables, goals: &[Board]) -> Result<(), 
 /// # Errors
 /// They were not prepared.
 pub fn tables_for(shared: &SharedTables, goal: &Board) -> Result<Arc<WalkTables>, SolveError> {
-    shared.get(&(goal.shape(), goal.blank())).cloned().ok_or_else(|| {
-        SolveError(format!(
+    shared
+        .get(&(goal.shape(), goal.blank()))
+        .cloned()
+        .ok_or_else(|| {
+            SolveError(format!(
             "the walking-distance tables for {} goals with the blank at cell {} were not made; \
              call Solver::prepare with the goals first",
             goal.shape(),
             goal.blank()
         ))
-    })
+        })
 }
 
 impl Family for WalkingDistance {
@@ -454,7 +469,10 @@ impl Family for WalkingDistance {
     }
 
     fn for_goal(shared: &SharedTables, _: &Config, goal: &Board) -> Result<Self, SolveError> {
-        Ok(WalkingDistance::with_tables(goal, tables_for(shared, goal)?))
+        Ok(WalkingDistance::with_tables(
+            goal,
+            tables_for(shared, goal)?,
+        ))
     }
 }
 
@@ -509,7 +527,16 @@ mod tests {
             (seed >> 33) as usize
         };
         let mut above = 0;
-        for (w, h) in [(4, 4), (4, 3), (3, 4), (4, 2), (2, 4), (5, 3), (3, 5), (2, 3)] {
+        for (w, h) in [
+            (4, 4),
+            (4, 3),
+            (3, 4),
+            (4, 2),
+            (2, 4),
+            (5, 3),
+            (3, 5),
+            (2, 3),
+        ] {
             let shape = Shape::new(w, h).unwrap();
             let mut goal = Board::standard_goal(shape);
             let mut wd = WalkingDistance::new(&goal);
@@ -535,7 +562,8 @@ mod tests {
                     let (v, h) = wd.parts(&m);
                     let t = &wd.tables;
                     above += (v > t.rows.dist[m.rows as usize] as u32
-                        || h > t.cols.dist[m.cols as usize] as u32) as u32;
+                        || h > t.cols.dist[m.cols as usize] as u32)
+                        as u32;
                 }
             }
         }

@@ -264,7 +264,11 @@ impl Mirror {
             }
             let slot: Option<Vec<u8>> = home
                 .iter()
-                .map(|&h| home.iter().position(|&x| x == phi[h as usize]).map(|j| j as u8))
+                .map(|&h| {
+                    home.iter()
+                        .position(|&x| x == phi[h as usize])
+                        .map(|j| j as u8)
+                })
                 .collect();
             let m = Mirror::new(phi, &slot?);
             (m.mask(region) == region).then_some(m)
@@ -588,17 +592,31 @@ impl Level<'_> {
                 let md = pl.md + dist[to as usize & 15] as u32 - dist[from as usize & 15] as u32;
                 let (q, twin, entry) = match (image, &s.mirror) {
                     (Some(im), Some(m)) => {
-                        let (f, t) = (m.cell[from as usize & 15] as u32, m.cell[to as usize & 15] as u32);
-                        let (mine, theirs) = (moved(pl.packed, j, from, to), moved(im.packed, m.slot[j] as usize, f, t));
+                        let (f, t) = (
+                            m.cell[from as usize & 15] as u32,
+                            m.cell[to as usize & 15] as u32,
+                        );
+                        let (mine, theirs) = (
+                            moved(pl.packed, j, from, to),
+                            moved(im.packed, m.slot[j] as usize, f, t),
+                        );
                         if theirs < mine {
                             let entry = (m.mask(free) & ((1 << f) - 1)).count_ones();
                             (s.step(im, m.slot[j] as usize, f, t), mine, entry)
                         } else {
                             let twin = if theirs == mine { NO_TWIN } else { theirs };
-                            (s.step(pl, j, from, to), twin, (free & ((1 << from) - 1)).count_ones())
+                            (
+                                s.step(pl, j, from, to),
+                                twin,
+                                (free & ((1 << from) - 1)).count_ones(),
+                            )
                         }
                     }
-                    _ => (s.step(pl, j, from, to), NO_TWIN, (free & ((1 << from) - 1)).count_ones()),
+                    _ => (
+                        s.step(pl, j, from, to),
+                        NO_TWIN,
+                        (free & ((1 << from) - 1)).count_ones(),
+                    ),
                 };
                 self.fields.prefetch(q);
                 batch.moves[batch.len % (BATCH + MAX_MOVES)] = Pending {
@@ -774,7 +792,12 @@ mod tests {
                 ranker.unrank(q as u64, &mut cells);
                 let md: u32 = (0..k).map(|j| dists[j][cells[j] as usize] as u32).sum();
                 let stored = (built.packed[q / 2] >> (q % 2 * 4)) & 15;
-                assert_eq!(md + 2 * stored as u32, want, "{home:?} at {:?}", &cells[..k]);
+                assert_eq!(
+                    md + 2 * stored as u32,
+                    want,
+                    "{home:?} at {:?}",
+                    &cells[..k]
+                );
             }
         }
     }
@@ -788,7 +811,8 @@ mod tests {
         let grid = Grid::new(shape);
         let at_home = |home: &[u8]| free_at_home(&grid, home);
         let bottom: Vec<u8> = (8..16).collect();
-        let m = Mirror::find(shape, 0, &bottom, at_home(&bottom), &grid).expect("the bottom rows are mirrored");
+        let m = Mirror::find(shape, 0, &bottom, at_home(&bottom), &grid)
+            .expect("the bottom rows are mirrored");
         assert_eq!(&m.cell[..4], &[3, 2, 1, 0]);
         assert_eq!(&m.slot[..8], &[3, 2, 1, 0, 7, 6, 5, 4]);
         assert_eq!(m.mask(0b0001_0011), 0b1000_1100);

@@ -101,7 +101,10 @@ impl LookupMode {
 
     /// Whether the dual boards are scored.
     pub fn duals(self) -> bool {
-        matches!(self, LookupMode::Dual | LookupMode::Max | LookupMode::Walked)
+        matches!(
+            self,
+            LookupMode::Dual | LookupMode::Max | LookupMode::Walked
+        )
     }
 
     /// Whether the dual boards after the blank's walks are scored.
@@ -467,7 +470,9 @@ impl Pdb {
 
     /// The sum on the reflected board of `b`, where the board has a reflection.
     pub fn reflected(&self, b: &Board) -> Option<u32> {
-        self.mirror.as_ref().map(|_| self.memo(b).mirrored_sum as u32)
+        self.mirror
+            .as_ref()
+            .map(|_| self.memo(b).mirrored_sum as u32)
     }
 
     /// The sums on the dual boards of `b`: where a symmetry takes the goal's blank cell to
@@ -483,7 +488,10 @@ impl Pdb {
 
     #[inline(always)]
     fn group_value<const MIRRORED: bool>(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
-        value_at(&self.set.tables[g], self.locate_group::<MIRRORED>(l, g, cells)) as u8
+        value_at(
+            &self.set.tables[g],
+            self.locate_group::<MIRRORED>(l, g, cells),
+        ) as u8
     }
 
     /// The [`located`] entry of group `g` through lookup `l` (`MIRRORED`: through its cell
@@ -612,7 +620,13 @@ impl Heuristic for Pdb {
         from: usize,
         to: usize,
     ) -> (u32, PdbMemo) {
-        let m = self.advance(memo, self.locate_move::<false>(memo, tile, from, to), tile, from, to);
+        let m = self.advance(
+            memo,
+            self.locate_move::<false>(memo, tile, from, to),
+            tile,
+            from,
+            to,
+        );
         let lazy = m.sum.max(m.mirrored_sum) as u32;
         if self.any_dual {
             (self.refine(lazy, after, u32::MAX), m)

@@ -26,8 +26,8 @@ pub use partition::{Partition, MAX_PLACEMENTS};
 pub use store::{checksum, default_dir};
 pub use table::{Entries, PatternTable};
 
-use crate::search::{Config, SolveError};
 use crate::puzzle::{Board, Shape};
+use crate::search::{Config, SolveError};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -295,7 +295,8 @@ impl PdbOptions {
 
     /// The lookups for boards of `shape`.
     pub fn lookup_for(&self, shape: Shape) -> LookupMode {
-        self.lookup.unwrap_or_else(|| LookupMode::default_for(shape))
+        self.lookup
+            .unwrap_or_else(|| LookupMode::default_for(shape))
     }
 
     /// The cache directory.
@@ -342,18 +343,17 @@ impl super::Family for Pdb {
             let key = (g.shape(), g.blank());
             if let std::collections::hash_map::Entry::Vacant(slot) = shared.entry(key) {
                 Self::supports(config, key.0)?;
-                let set = config.pdb.tables(key.0, key.1, observer).map_err(SolveError)?;
+                let set = config
+                    .pdb
+                    .tables(key.0, key.1, observer)
+                    .map_err(SolveError)?;
                 slot.insert(set);
             }
         }
         Ok(())
     }
 
-    fn for_goal(
-        shared: &Self::Shared,
-        config: &Config,
-        goal: &Board,
-    ) -> Result<Pdb, SolveError> {
+    fn for_goal(shared: &Self::Shared, config: &Config, goal: &Board) -> Result<Pdb, SolveError> {
         let set = shared.get(&(goal.shape(), goal.blank())).ok_or_else(|| {
             SolveError(format!(
                 "the pattern databases for {} goals with the blank at cell {} were not loaded; \

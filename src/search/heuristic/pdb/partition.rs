@@ -223,7 +223,11 @@ mod tests {
                 // The corner's layout, cell for cell, but the blank's cell is the corner's.
                 for (g, c) in groups.iter().zip(&at_corner) {
                     for (&x, &y) in g.iter().zip(c) {
-                        assert_eq!(x, if y == blank { corner } else { y }, "{name} blank {blank}");
+                        assert_eq!(
+                            x,
+                            if y == blank { corner } else { y },
+                            "{name} blank {blank}"
+                        );
                     }
                 }
             }
@@ -232,7 +236,11 @@ mod tests {
         let p = Partition::parse("6-6-3", Shape::S4X4).unwrap();
         assert_eq!(
             p.group_cells(Shape::S4X4, 1),
-            [vec![12, 9, 8, 5, 4, 0], vec![11, 10, 7, 6, 3, 2], vec![15, 14, 13]]
+            [
+                vec![12, 9, 8, 5, 4, 0],
+                vec![11, 10, 7, 6, 3, 2],
+                vec![15, 14, 13]
+            ]
         );
     }
 }

@@ -166,7 +166,11 @@ impl Stamp {
             return;
         }
         let _ = crate::util::atomic_write(&stamp_path(path), |f| {
-            writeln!(f, "{STAMP_MAGIC}\n{}\n{:016x}", self.identity, self.checksum)?;
+            writeln!(
+                f,
+                "{STAMP_MAGIC}\n{}\n{:016x}",
+                self.identity, self.checksum
+            )?;
             for b in &self.blocks {
                 writeln!(f, "{b:016x}")?;
             }
@@ -216,11 +220,13 @@ fn header_len(head: &[u8], want: &str, bytes: u64) -> Result<usize, String> {
         .nth(1)
         .map(|(i, _)| i + 1);
     let Some(end) = second else {
-        return Err(if head.len() as u64 == bytes && head.len() < want.len() + 64 {
-            truncated()
-        } else {
-            "its header is damaged (no second line)".into()
-        });
+        return Err(
+            if head.len() as u64 == bytes && head.len() < want.len() + 64 {
+                truncated()
+            } else {
+                "its header is damaged (no second line)".into()
+            },
+        );
     };
     let got = String::from_utf8_lossy(&head[..end]);
     if got != want {
@@ -582,7 +588,11 @@ fn held(_f: &std::fs::File) -> bool {
 fn temporary_pid(name: &str) -> Option<u32> {
     let digits = match name.strip_prefix('.') {
         // `.NAME.pdb.tmp-PID`, and `..NAME.pdb.ok.tmp-PID` of a stamp.
-        Some(rest) => rest.rsplit_once(".tmp-").filter(|(stem, _)| stem.contains(".pdb"))?.1,
+        Some(rest) => {
+            rest.rsplit_once(".tmp-")
+                .filter(|(stem, _)| stem.contains(".pdb"))?
+                .1
+        }
         None => {
             let (stem, digits) = name.rsplit_once(".tmp")?;
             if !(stem.contains("-blank") && stem.contains("-tiles")) {
@@ -657,9 +667,15 @@ mod tests {
 
     #[test]
     fn temporary_names_give_their_process() {
-        assert_eq!(temporary_pid(".4x4-blank0-tiles1_2_3.pdb.tmp-4242"), Some(4242));
+        assert_eq!(
+            temporary_pid(".4x4-blank0-tiles1_2_3.pdb.tmp-4242"),
+            Some(4242)
+        );
         assert_eq!(temporary_pid("4x4-blank0-tiles1_2_3.tmp17"), Some(17));
-        assert_eq!(temporary_pid("..4x4-blank0-tiles1_2_3.pdb.ok.tmp-99"), Some(99));
+        assert_eq!(
+            temporary_pid("..4x4-blank0-tiles1_2_3.pdb.ok.tmp-99"),
+            Some(99)
+        );
         for not in [
             "4x4-blank0-tiles1_2_3.pdb",
             ".4x4-blank0-tiles1_2_3.pdb.tmp-",

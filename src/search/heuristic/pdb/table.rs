@@ -52,7 +52,12 @@ impl From<Vec<u8>> for Entries {
 
 impl PatternTable {
     /// A table from its packed entries (built, or mapped from a cache file).
-    pub fn new(shape: Shape, home: &[u8], tiles: &[u8], packed: impl Into<Entries>) -> PatternTable {
+    pub fn new(
+        shape: Shape,
+        home: &[u8],
+        tiles: &[u8],
+        packed: impl Into<Entries>,
+    ) -> PatternTable {
         let n = shape.cells();
         let packed = packed.into();
         assert_eq!(packed.len() as u64, Self::packed_len(shape, tiles.len()));
