@@ -970,7 +970,10 @@ fn run_json_beside(
     path: &std::path::Path,
 ) -> Result<Option<crate::report::run_json::RunInfo>, String> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let json = dir.map_or_else(|| "run.json".into(), |d| d.join("run.json"));
+    let json = dir.map_or_else(
+        || crate::results::RUN_JSON.into(),
+        |d| d.join(crate::results::RUN_JSON),
+    );
     let text = match std::fs::read_to_string(&json) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),

@@ -31,6 +31,7 @@ pub mod observe;
 pub mod plot;
 pub mod puzzle;
 pub mod report;
+pub mod results;
 pub mod search;
 pub mod space;
 pub mod stats;

@@ -254,7 +254,9 @@ fn run_pairs(
                 p.as_os_str() == name
                     || p.file_name().is_some_and(|f| f == name)
                     || p.parent().and_then(|d| d.file_name()).is_some_and(|f| {
-                        f == name && p.file_name().is_some_and(|n| n == "cases.csv")
+                        f == name
+                            && p.file_name()
+                                .is_some_and(|n| n == crate::results::CASES_CSV)
                     })
             })
             .ok_or_else(|| {

@@ -103,7 +103,7 @@ fn load(p: &Path) -> Result<Side, CompareError> {
     struct Inputs {
         inputs: Vec<InputFile>,
     }
-    let json = path.with_file_name("run.json");
+    let json = path.with_file_name(crate::results::RUN_JSON);
     let inputs = std::fs::read_to_string(&json)
         .ok()
         .and_then(|t| serde_json::from_str::<Inputs>(&t).ok())
@@ -132,7 +132,7 @@ pub(crate) struct Set {
 
 /// Loads `p`: a run (its directory or cases.csv), or a directory of replicate runs.
 pub(crate) fn load_set(p: &Path) -> Result<Set, CompareError> {
-    if p.is_dir() && !p.join("cases.csv").exists() {
+    if p.is_dir() && !p.join(crate::results::CASES_CSV).exists() {
         let mut dirs: Vec<PathBuf> = std::fs::read_dir(p)
             .map_err(|e| {
                 CompareError::Results(format!(
@@ -142,7 +142,7 @@ pub(crate) fn load_set(p: &Path) -> Result<Set, CompareError> {
                 ))
             })?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|d| d.join("cases.csv").is_file())
+            .filter(|d| d.join(crate::results::CASES_CSV).is_file())
             .collect();
         if !dirs.is_empty() {
             dirs.sort();
@@ -269,7 +269,12 @@ fn lacking_checksums(base: &Side, cur: &Side) -> String {
     [base, cur]
         .iter()
         .filter(|s| s.inputs.is_none())
-        .map(|s| s.path.with_file_name("run.json").display().to_string())
+        .map(|s| {
+            s.path
+                .with_file_name(crate::results::RUN_JSON)
+                .display()
+                .to_string()
+        })
         .collect::<Vec<_>>()
         .join(" or ")
 }

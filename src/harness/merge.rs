@@ -210,7 +210,7 @@ impl Staged {
                 .map(|e| e.map(|e| e.file_name()))
                 .collect::<std::io::Result<_>>()?;
             // run.json last: a directory with run.json holds the whole run.
-            names.sort_by_key(|n| n == "run.json");
+            names.sort_by_key(|n| n == crate::results::RUN_JSON);
             for name in names {
                 std::fs::rename(self.tmp.join(&name), self.out.join(&name.to_string_lossy()))?;
             }
@@ -322,7 +322,7 @@ struct ShardRows {
 impl ShardRows {
     /// Opens `p`'s cases.csv and checks its header.
     fn open(p: &Part) -> Result<ShardRows, String> {
-        let path = p.dir.join("cases.csv");
+        let path = p.dir.join(crate::results::CASES_CSV);
         let file = File::open(&path).map_err(|e| not_a_shard(&path, &e))?;
         let mut reader = csv::Reader::from_reader(Hashed::new(file));
         let header = reader
@@ -431,7 +431,7 @@ fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), String> {
         return Err(format!(
             "{}: no checksum of cases.csv (`cases_fnv1a64`): the shard was run by an older \
              tilebench, so its rows cannot be checked; {RERUN}",
-            p.dir.join("run.json").display()
+            p.dir.join(crate::results::RUN_JSON).display()
         ));
     };
     let mut rows = ShardRows::open(p)?;
@@ -507,7 +507,7 @@ fn write_cases(
     let mut failed = None;
     let mut hash = crate::util::Fnv1a64::default();
     let changed = " (it changed during the merge)";
-    atomic_write(&out_dir.join("cases.csv"), |w| {
+    atomic_write(&out_dir.join(crate::results::CASES_CSV), |w| {
         let mut out = csv::Writer::from_writer(Hashed::new(w));
         out.write_record(COLUMNS)?;
         for i in 0..total {
@@ -587,7 +587,7 @@ fn add_histograms(
     names: &[String],
     histograms: &mut [Histogram<u64>],
 ) -> Result<(), String> {
-    let path = p.dir.join("latency.hlog");
+    let path = p.dir.join(crate::results::LATENCY_HLOG);
     let logged = hgrm::read_interval_log(&path).map_err(|e| format!("{e}; {RERUN}"))?;
     for (j, name) in names.iter().enumerate() {
         let h = logged.get(name).ok_or_else(|| {
@@ -618,7 +618,7 @@ fn add_histograms(
 
 /// Adds a shard's pass times (its summary.csv `wall_s`) to `wall`.
 fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), String> {
-    let spath = p.dir.join("summary.csv");
+    let spath = p.dir.join(crate::results::SUMMARY_CSV);
     let summaries = read_summary_csv(&spath).map_err(|e| format!("{e}; {RERUN}"))?;
     for (j, name) in names.iter().enumerate() {
         let s = summaries
@@ -647,7 +647,7 @@ fn read_part(dir: &Path) -> Result<Part, String> {
             journal::JOURNAL
         ));
     }
-    let path = dir.join("run.json");
+    let path = dir.join(crate::results::RUN_JSON);
     let text = std::fs::read_to_string(&path).map_err(|e| not_a_shard(&path, &e))?;
     let info: RunInfo = serde_json::from_str(&text).map_err(|e| {
         format!(

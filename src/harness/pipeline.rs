@@ -131,7 +131,7 @@ impl Finished {
 
     /// The cases.csv path.
     pub fn cases_csv(&self) -> PathBuf {
-        self.dir.join("cases.csv")
+        self.dir.join(crate::results::CASES_CSV)
     }
 }
 
@@ -685,7 +685,7 @@ impl Sessions<'_> {
         };
         // The file's checksum, for run.json (merge checks a shard's rows against it).
         let mut hash = crate::util::Fnv1a64::default();
-        let written = atomic_write(&grid.dir.join("cases.csv"), |w| {
+        let written = atomic_write(&grid.dir.join(crate::results::CASES_CSV), |w| {
             let mut header = Vec::new();
             cases_csv::write_header(&mut header).map_err(std::io::Error::other)?;
             hash.update(&header);

@@ -14,7 +14,7 @@ use std::time::SystemTime;
 pub const BASELINES_DIR: &str = "results/baselines";
 
 /// The files a finished run has in its directory.
-pub const RUN_FILES: [&str; 3] = ["cases.csv", "summary.csv", "run.json"];
+pub const RUN_FILES: [&str; 3] = crate::results::RUN_FILES;
 
 /// The lock file of a results directory: held (`flock`) by the one process writing it.
 pub const LOCK: &str = ".tilebench.lock";
@@ -194,7 +194,7 @@ impl RunDir {
             remove_files(dir, is_leftover)?;
         }
         if !manifest.is_file() {
-            if dir.join("run.json").is_file() {
+            if dir.join(crate::results::RUN_JSON).is_file() {
                 // A kill between the manifest's removal and the journal's leaves the journal.
                 remove_files(dir, |n| {
                     [journal::PASSES, super::store::SLOTS, super::store::TEXTS].contains(&n)
@@ -299,7 +299,7 @@ impl RunDir {
     /// `DIR` or `DIR/cases.csv`, as given to `compare`, `verify` and `plot`: the cases.csv.
     pub fn cases_csv(p: &Path) -> PathBuf {
         if p.is_dir() {
-            p.join("cases.csv")
+            p.join(crate::results::CASES_CSV)
         } else {
             p.to_path_buf()
         }
@@ -355,10 +355,10 @@ fn is_run_file(name: &str) -> bool {
             LEGACY_JOURNAL,
             super::store::SLOTS,
             super::store::TEXTS,
-            "latency.hlog",
+            crate::results::LATENCY_HLOG,
         ]
         .contains(&name)
-        || name.starts_with("latency-") && name.ends_with(".hgrm")
+        || crate::results::is_latency_hgrm(name)
         || is_leftover(name)
 }
 

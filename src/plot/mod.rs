@@ -148,12 +148,12 @@ pub struct RunData {
 }
 
 /// The file of per-strategy figures `plot` reads from a result directory.
-pub const SUMMARY: &str = "summary.csv";
+pub const SUMMARY: &str = crate::results::SUMMARY_CSV;
 /// The file of per-case rows `plot` reads from a result directory.
-pub const CASES: &str = "cases.csv";
+pub const CASES: &str = crate::results::CASES_CSV;
 /// The latency histograms `plot` reads from a result directory when present (HdrHistogram
 /// interval log, one histogram per strategy).
-pub const HLOG: &str = "latency.hlog";
+pub const HLOG: &str = crate::results::LATENCY_HLOG;
 
 /// `DIR`, or one of the files in it → the directory. Errors name the path and what to do.
 ///

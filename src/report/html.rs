@@ -198,7 +198,7 @@ pub fn page(title: &str, runs: &[RunData], report: &Report, page_dir: &Path) -> 
 fn summary_tables(h: &mut String, runs: &[RunData], page_dir: &Path) {
     for run in runs {
         let _ = write!(h, "<h2>{}</h2><p>", esc(&run.label));
-        for f in ["cases.csv", "summary.csv", "run.json"] {
+        for f in crate::results::RUN_FILES {
             let p = run.dir.join(f);
             if p.is_file() {
                 let _ = write!(h, "<a href=\"{}\">{f}</a> ", href(&p, page_dir));

@@ -199,11 +199,14 @@ pub fn write_run_files(
     use std::io::Write;
     let text = |name: &str, t: &str| atomic_write(&dir.join(name), |w| w.write_all(t.as_bytes()));
     text(
-        "summary.csv",
+        crate::results::SUMMARY_CSV,
         &summary::SummaryCsv.render(&report.summaries),
     )?;
     for (name, h) in report.strategies.iter().zip(&report.histograms) {
-        text(&format!("latency-{name}.hgrm"), &hgrm::percentile_text(h))?;
+        text(
+            &crate::results::latency_hgrm(name),
+            &hgrm::percentile_text(h),
+        )?;
     }
     let entries: Vec<_> = report
         .strategies
@@ -212,11 +215,11 @@ pub fn write_run_files(
         .zip(wall)
         .map(|((name, h), w)| (name.as_str(), h, *w))
         .collect();
-    atomic_write(&dir.join("latency.hlog"), |w| {
+    atomic_write(&dir.join(crate::results::LATENCY_HLOG), |w| {
         hgrm::write_interval_log(w, started, &entries)
     })?;
     text(
-        "run.json",
+        crate::results::RUN_JSON,
         &(serde_json::to_string_pretty(info).expect("JSON") + "\n"),
     )
 }

@@ -300,7 +300,7 @@ impl Settings {
     /// The file cannot be read, or is not a JSON object.
     pub fn load(dir: &Path) -> Result<Settings, SettingsError> {
         let path = if dir.is_dir() {
-            dir.join("run.json")
+            dir.join(crate::results::RUN_JSON)
         } else {
             dir.to_path_buf()
         };
@@ -331,7 +331,7 @@ impl Settings {
     /// The text is not a JSON object.
     pub fn from_json(text: &str) -> Result<Settings, SettingsError> {
         let parse_error = |line, column, reason: String| SettingsError::Parse {
-            path: PathBuf::from("run.json"),
+            path: PathBuf::from(crate::results::RUN_JSON),
             line,
             column,
             reason,

@@ -431,7 +431,7 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("tb-summary-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("summary.csv");
+        let path = dir.join(crate::results::SUMMARY_CSV);
         std::fs::write(&path, &csv).unwrap();
         let back = read_summary_csv(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();

@@ -199,7 +199,7 @@ impl Data {
 fn locate(path: &Path) -> Result<(PathBuf, PathBuf), TableError> {
     let shown = path.display();
     if path.is_dir() {
-        let cases = path.join("cases.csv");
+        let cases = path.join(crate::results::CASES_CSV);
         if !cases.is_file() {
             return Err(TableError::Read(format!(
                 "{shown}: no cases.csv in this directory; give a results directory written by \
@@ -223,7 +223,7 @@ fn locate(path: &Path) -> Result<(PathBuf, PathBuf), TableError> {
 
 /// What run.json says about how each solver was timed: (timing, batch mean µs) by name.
 fn timings(dir: &Path) -> Option<HashMap<String, (Timing, Option<f64>)>> {
-    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    let text = std::fs::read_to_string(dir.join(crate::results::RUN_JSON)).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     let mut out = HashMap::new();
     let spawn = |s: &str| match s {

@@ -1,0 +1,31 @@
+//! A results directory's layout: the names of the files a run writes there, in one place, for
+//! every module that writes or reads them (the run, `merge`, `report`, `compare`, `plot`,
+//! `verify`). This module imports nothing from the crate: it sits under all of them.
+//!
+//! ```
+//! use tilebench::results;
+//! let dir = std::path::Path::new("results/run1");
+//! assert_eq!(dir.join(results::CASES_CSV), std::path::Path::new("results/run1/cases.csv"));
+//! assert_eq!(results::latency_hgrm("astar"), "latency-astar.hgrm");
+//! ```
+
+/// One row per case and solver.
+pub const CASES_CSV: &str = "cases.csv";
+/// One row per solver.
+pub const SUMMARY_CSV: &str = "summary.csv";
+/// The run's settings, inputs, machine and solvers.
+pub const RUN_JSON: &str = "run.json";
+/// Every solver's latency histogram over time (HdrHistogram interval log).
+pub const LATENCY_HLOG: &str = "latency.hlog";
+/// The files a finished run always has.
+pub const RUN_FILES: [&str; 3] = [CASES_CSV, SUMMARY_CSV, RUN_JSON];
+
+/// The percentile table of one solver's latencies.
+pub fn latency_hgrm(solver: &str) -> String {
+    format!("latency-{solver}.hgrm")
+}
+
+/// Whether `name` is a file [`latency_hgrm`] names.
+pub fn is_latency_hgrm(name: &str) -> bool {
+    name.starts_with("latency-") && name.ends_with(".hgrm")
+}
