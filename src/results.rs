@@ -7,6 +7,10 @@
 //! let dir = std::path::Path::new("results/run1");
 //! assert_eq!(dir.join(results::CASES_CSV), std::path::Path::new("results/run1/cases.csv"));
 //! assert_eq!(results::latency_hgrm("astar"), "latency-astar.hgrm");
+//! assert_eq!(
+//!     results::latency_hgrm("astar:heuristic=linear-conflict"),
+//!     "latency-astar_heuristic_linear-conflict.hgrm"
+//! );
 //! ```
 
 /// One row per case and solver.
@@ -20,9 +24,18 @@ pub const LATENCY_HLOG: &str = "latency.hlog";
 /// The files a finished run always has.
 pub const RUN_FILES: [&str; 3] = [CASES_CSV, SUMMARY_CSV, RUN_JSON];
 
-/// The percentile table of one solver's latencies.
+/// The percentile table of one solver's latencies. A character of the solver's name that is
+/// not a letter, a digit, `-`, `_` or `.` is written `_` (a configuration's label such as
+/// `astar:heuristic=linear-conflict` holds `:` and `=`, which some file systems refuse).
 pub fn latency_hgrm(solver: &str) -> String {
-    format!("latency-{solver}.hgrm")
+    let safe: String = solver
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' | '.' => c,
+            _ => '_',
+        })
+        .collect();
+    format!("latency-{safe}.hgrm")
 }
 
 /// Whether `name` is a file [`latency_hgrm`] names.

@@ -20,9 +20,25 @@ use tilebench::search::configuration::Configuration;
 use tilebench::search::{Claim, Config, Limits};
 
 /// `-s`'s values: plain names (comma lists) and configurations (`NAME:KEY=VALUE`,
-/// `LABEL=NAME…`); with --sweep, every name is a configuration, multiplied by the sweeps.
+/// `LABEL=NAME…`); with --sweep, every name is a configuration, multiplied by the sweeps. A
+/// comma list that holds a configuration is split (no option's value holds a comma, and a
+/// label may not).
 fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
-    let mut texts: Vec<String> = args.strategy.clone();
+    let mut texts: Vec<String> = args
+        .strategy
+        .iter()
+        .flat_map(|t| {
+            if t.contains([':', '=']) && t.contains(',') {
+                t.split(',')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            } else {
+                vec![t.clone()]
+            }
+        })
+        .collect();
     if !args.sweep.is_empty() {
         texts = texts
             .iter()
@@ -57,9 +73,15 @@ fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
     // In range: cli's parser takes 0.000001 to MAX_SECONDS.
     let timeout = args.timeout.map(Duration::from_secs_f64);
-    args.pdb.check_used_by(args.heuristic)?;
     let mut plan = RunPlan::new(args.files.clone());
     let texts = strategy_texts(&args)?;
+    // The pattern-database options are the defaults of a configuration that takes pdb too.
+    let pdb_configured = texts
+        .iter()
+        .any(|t| t.split(':').any(|kv| kv.replace(' ', "") == "heuristic=pdb"));
+    if !pdb_configured {
+        args.pdb.check_used_by(args.heuristic)?;
+    }
     let (configured, plain): (Vec<&String>, Vec<&String>) =
         texts.iter().partition(|s| s.contains([':', '=']));
     if !args.strategy.is_empty() {
