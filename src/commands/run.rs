@@ -76,9 +76,10 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     let mut plan = RunPlan::new(args.files.clone());
     let texts = strategy_texts(&args)?;
     // The pattern-database options are the defaults of a configuration that takes pdb too.
-    let pdb_configured = texts
-        .iter()
-        .any(|t| t.split(':').any(|kv| kv.replace(' ', "") == "heuristic=pdb"));
+    let pdb_configured = texts.iter().any(|t| {
+        t.split(':')
+            .any(|kv| kv.replace(' ', "") == "heuristic=pdb")
+    });
     if !pdb_configured {
         args.pdb.check_used_by(args.heuristic)?;
     }

@@ -215,6 +215,7 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
             super::runner::Order::Shuffled { seed } => Some(seed),
             super::runner::Order::Blocked => None,
         },
+        configurations: Vec::new(),
     }
 }
 
@@ -466,6 +467,11 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     let (solvers, settings) = solvers_of(&mut plan, &cases.shapes);
     let names: Vec<String> = solvers.iter().map(|s| s.name().to_string()).collect();
     let mut info = info_of(&plan, cases.files.clone(), &names);
+    info.configurations = names
+        .iter()
+        .zip(&settings)
+        .map(|(name, setting)| crate::search::configuration::describe(name, setting))
+        .collect();
     info.started_at = crate::util::rfc3339(started);
     let mut run = Run {
         workers: Workers::new(plan.threads).map_err(Error::Output)?,

@@ -93,6 +93,10 @@ pub struct RunInfo {
     /// `--seed`: the seed of the shuffled turns (absent when blocked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Each solver's label and what it runs (`fast: algorithm wastar, heuristic manhattan,
+    /// weight 3`), in solver order (absent in runs made before it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub configurations: Vec<String>,
 }
 
 /// The pattern-database settings of a run.
@@ -124,6 +128,7 @@ impl RunInfo {
                     .join(", "),
             ),
             ("strategies", self.strategies.join(",")),
+            ("configurations", self.configurations.join("; ")),
             ("--exhaustive", j(&self.exhaustive)),
             ("--repeat", j(&self.repeat)),
             ("--max-nodes", j(&self.max_nodes)),
@@ -167,6 +172,8 @@ impl RunInfo {
             .into_iter()
             .zip(other.identity())
             .filter(|(a, b)| a.1 != b.1)
+            // A run made before the configurations were recorded has none to compare.
+            .filter(|(a, b)| a.0 != "configurations" || !a.1.is_empty() && !b.1.is_empty())
             .map(|((what, a), (_, b))| {
                 // An option not given is JSON's null: say so in words.
                 let shown = |v: &str| match v {

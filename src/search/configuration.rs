@@ -213,6 +213,19 @@ pub const COLUMNS: [&str; 4] = ["algorithm", "heuristic", "weight", "hash_bucket
 /// ```
 pub type Setting = [String; COLUMNS.len()];
 
+/// A solver's label and what it runs, in one line for run.json (`fast: algorithm wastar,
+/// heuristic manhattan, weight 3`): `--resume` and `merge` refuse a label that now runs
+/// something else.
+pub fn describe(label: &str, setting: &Setting) -> String {
+    let cells: Vec<String> = COLUMNS
+        .iter()
+        .zip(setting)
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    format!("{label}: {}", cells.join(", "))
+}
+
 /// The [`Setting`] of the built-in strategy `strategy` run with `config` (the effective value
 /// of each option it reads: given, or the run's, or the default); of an external program
 /// with `None`.

@@ -325,3 +325,63 @@ fn labels_name_configurations_and_bad_ones_are_refused() {
         assert!(stderr(&res).contains(says), "{args:?}: {}", stderr(&res));
     }
 }
+
+/// `--resume` and `merge` hold a label to what it ran: a run killed part way is not finished
+/// by a command whose label now runs another strategy or option, nor are two shards merged
+/// whose label ran different things; the same command resumes.
+#[test]
+fn a_label_that_runs_something_else_is_neither_resumed_nor_merged() {
+    let dir = temp_dir("configs-identity");
+    let out = dir.join("run");
+    let out = out.to_str().unwrap();
+    let base = ["run", "inputs/per-depth.csv", "-j", "1", "-q", "--out", out];
+    let killed = bin()
+        .args(base)
+        .args(["-s", "small=bfs-hash:hash-buckets=1009"])
+        .env("TILEBENCH_CRASH_AT", "solved:20")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success(), "{}", stderr(&killed));
+    for other in ["small=bfs-set", "small=bfs-hash:hash-buckets=2003"] {
+        let o = bin()
+            .args(base)
+            .args(["-s", other, "--resume"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{other}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("configurations:")
+                && e.contains("small: algorithm bfs-hash, hash_buckets 1009"),
+            "{other}: {e}"
+        );
+    }
+    let mut again = base.to_vec();
+    again.extend(["-s", "small=bfs-hash:hash-buckets=1009", "--resume"]);
+    run_ok(&again);
+    let shard = |n: &str, s: &str| {
+        let d = dir.join(n);
+        run_ok(&[
+            "run",
+            "inputs/seeds.csv",
+            "-s",
+            s,
+            "-q",
+            "--shard",
+            if n == "a" { "1/2" } else { "2/2" },
+            "--out",
+            d.to_str().unwrap(),
+        ]);
+        d
+    };
+    let (a, b) = (shard("a", "x=astar"), shard("b", "x=bfs-set"));
+    let merged = dir.join("merged");
+    let o = bin()
+        .args(["merge", a.to_str().unwrap(), b.to_str().unwrap(), "-o"])
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("configurations:"), "{}", stderr(&o));
+    assert!(!merged.join("cases.csv").exists());
+}
