@@ -162,7 +162,11 @@ fn solvers_of(
 }
 
 /// run.json's record of a plan.
-fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]) -> RunInfo {
+fn info_of(
+    plan: &RunPlan,
+    files: Vec<super::input::InputFile>,
+    (names, settings): (&[String], &[Setting]),
+) -> RunInfo {
     let pdb = plan.config.heuristic == HeuristicKind::Pdb;
     RunInfo {
         tilebench_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -215,7 +219,11 @@ fn info_of(plan: &RunPlan, files: Vec<super::input::InputFile>, names: &[String]
             super::runner::Order::Shuffled { seed } => Some(seed),
             super::runner::Order::Blocked => None,
         },
-        configurations: Vec::new(),
+        configurations: names
+            .iter()
+            .zip(settings)
+            .map(|(name, setting)| crate::search::configuration::describe(name, setting))
+            .collect(),
     }
 }
 
@@ -466,12 +474,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     let cases = read_cases(&plan, observer)?;
     let (solvers, settings) = solvers_of(&mut plan, &cases.shapes);
     let names: Vec<String> = solvers.iter().map(|s| s.name().to_string()).collect();
-    let mut info = info_of(&plan, cases.files.clone(), &names);
-    info.configurations = names
-        .iter()
-        .zip(&settings)
-        .map(|(name, setting)| crate::search::configuration::describe(name, setting))
-        .collect();
+    let mut info = info_of(&plan, cases.files.clone(), (&names, &settings));
     info.started_at = crate::util::rfc3339(started);
     let mut run = Run {
         workers: Workers::new(plan.threads).map_err(Error::Output)?,
