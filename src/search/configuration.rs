@@ -162,10 +162,16 @@ pub fn sweep(texts: Vec<String>, spec: &str) -> Result<Vec<String>, String> {
         }
     }
     if !taken {
-        return Err(format!(
-            "--sweep {spec}: no strategy chosen with -s takes `{key}` (it is read by {})",
-            registry::readers(key).join(", ")
-        ));
+        let readers = registry::readers(key);
+        return Err(if readers.is_empty() {
+            format!("--sweep {spec}: no strategy takes an option `{key}` (`run -s list` lists each one's)")
+        } else {
+            format!(
+                "--sweep {spec}: no strategy chosen with -s takes `{key}` (it is read by {}), or \
+                 each sets it already; sweep a key once, over all its values",
+                readers.join(", ")
+            )
+        });
     }
     Ok(out)
 }
