@@ -20,9 +20,10 @@ use tilebench::search::configuration::Configuration;
 use tilebench::search::{Claim, Config, Limits};
 
 /// `-s`'s values: plain names (comma lists) and configurations (`NAME:KEY=VALUE`,
-/// `LABEL=NAME…`); with --sweep, every name is a configuration, multiplied by the sweeps. A
-/// comma list that holds a configuration is split (no option's value holds a comma, and a
-/// label may not).
+/// `LABEL=NAME…`); with --sweep, or when any value is a configuration, every name is a
+/// configuration (so the solvers keep the order given), multiplied by the sweeps. A comma
+/// list that holds a configuration is split (no option's value holds a comma, and a label
+/// may not).
 fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
     let mut texts: Vec<String> = args
         .strategy
@@ -39,7 +40,8 @@ fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
             }
         })
         .collect();
-    if !args.sweep.is_empty() {
+    let configured = texts.iter().any(|t| t.contains([':', '=']));
+    if !args.sweep.is_empty() || configured {
         texts = texts
             .iter()
             .flat_map(|t| {

@@ -79,7 +79,13 @@ impl Configuration {
                 format!("{s}:{k}={}", value(&config, k))
             });
         let label = match label {
-            Some(l) if l.is_empty() || l.contains([',', ':', '/', ' ']) => {
+            Some("") => {
+                return Err(format!(
+                    "-s {text}: the label before `=` is empty; give a word (`-s fast=wastar`), \
+                     or drop the `=`"
+                ))
+            }
+            Some(l) if l.contains([',', ':', '/', ' ']) => {
                 return Err(format!(
                     "-s {text}: the label `{l}` must be a word without `,` `:` `/` or spaces \
                      (it names output files)"

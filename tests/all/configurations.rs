@@ -385,3 +385,36 @@ fn a_label_that_runs_something_else_is_neither_resumed_nor_merged() {
     assert!(stderr(&o).contains("configurations:"), "{}", stderr(&o));
     assert!(!merged.join("cases.csv").exists());
 }
+
+/// Plain names and configurations side by side keep the order given, in summary.csv and in
+/// run.json (and a comma list may hold a configuration).
+#[test]
+fn solvers_keep_the_order_given() {
+    let dir = temp_dir("configs-order");
+    let out = dir.join("run");
+    run_ok(&[
+        "run",
+        "inputs/seeds.csv",
+        "-s",
+        "greedy",
+        "-s",
+        "w=wastar:weight=5,astar",
+        "-s",
+        "idastar:heuristic=linear-conflict",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (h, rows) = read_csv(&out.join("summary.csv"));
+    let order: Vec<&str> = rows
+        .iter()
+        .map(|r| r[col(&h, "strategy")].as_str())
+        .collect();
+    assert_eq!(
+        order,
+        ["greedy", "w", "astar", "idastar:heuristic=linear-conflict"]
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(json["strategies"], serde_json::json!(order));
+}
