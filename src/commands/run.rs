@@ -17,7 +17,7 @@ use tilebench::harness::runner::Order;
 use tilebench::report::table::Table;
 use tilebench::report::{format, SummaryExport};
 use tilebench::search::configuration::Configuration;
-use tilebench::search::{Claim, Config, Limits};
+use tilebench::search::{Claim, Limits};
 
 /// `-s`'s values: plain names (comma lists) and configurations (`NAME:KEY=VALUE`,
 /// `LABEL=NAME…`); with --sweep, or when any value is a configuration, every name is a
@@ -99,13 +99,12 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         size: args.size,
         goal: args.goal.clone(),
     };
-    plan.config = Config {
-        exhaustive: args.exhaustive,
-        hash_buckets: args.hash_buckets,
-        heuristic: args.heuristic,
-        pdb: super::pdb::options(&args.pdb),
-        weight: args.weight,
-    };
+    plan.config =
+        super::solve::config_of(args.exhaustive, (args.heuristic, args.weight), &args.pdb)?;
+    plan.config.set(
+        &tilebench::search::bfs_hash::BUCKETS,
+        &args.hash_buckets.to_string(),
+    )?;
     let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
     let protocols = PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol)?;
     let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank)?;
@@ -195,10 +194,18 @@ pub fn run(args: RunArgs) -> CmdResult {
     {
         for b in tilebench::search::registry::all() {
             println!("{:12} {}", b.name, b.describe);
-            for k in b.options {
+            for k in tilebench::search::registry::options_of(b) {
+                let flag = match k.flag() {
+                    "" => String::new(),
+                    f => format!("; {f} sets it for all"),
+                };
                 println!(
-                    "{:12}   {}: {} (default {}; {})",
-                    "", k.name, k.help, k.default, k.range
+                    "{:12}   {}={}: {}; takes {}{flag}",
+                    "",
+                    k.name(),
+                    k.default(),
+                    k.help(),
+                    k.range()
                 );
             }
         }

@@ -5,7 +5,24 @@ use crate::cli::SolveArgs;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 use tilebench::puzzle::{Board, Move};
+use tilebench::search::astar::Weight;
 use tilebench::search::{registry, Config, Limits, Outcome, Prepare, Problem, Solver, Status};
+
+/// The configuration the run-wide flags give: the defaults of every strategy that reads them.
+pub fn config_of(
+    exhaustive: bool,
+    (heuristic, weight): (tilebench::search::heuristic::HeuristicKind, Weight),
+    pdb: &crate::cli::PdbOptions,
+) -> Result<Config, String> {
+    let mut config = Config {
+        exhaustive,
+        ..Config::default()
+    };
+    config.set(&tilebench::search::heuristic::HEURISTIC, heuristic.name())?;
+    config.set(&tilebench::search::wastar::WEIGHT, &weight.to_string())?;
+    super::pdb::options(pdb).apply(&mut config)?;
+    Ok(config)
+}
 
 /// One board to solve: a label for messages, the start text, the goal text if the input
 /// gives one.
@@ -19,13 +36,7 @@ pub fn run(args: SolveArgs) -> CmdResult {
         .as_deref()
         .map(|g| Board::parse(g, args.size).map_err(|e| format!("--goal `{g}`: {e}")))
         .transpose()?;
-    let config = Config {
-        exhaustive: args.exhaustive,
-        heuristic: args.heuristic,
-        pdb: super::pdb::options(&args.pdb),
-        weight: args.weight,
-        ..Config::default()
-    };
+    let config = config_of(args.exhaustive, (args.heuristic, args.weight), &args.pdb)?;
     let strategy = builtin.build(&config);
     let terminal = super::terminal::Terminal::new(true);
     let mut session = Session {

@@ -193,6 +193,9 @@ pub enum ListKind {
     WrongAnswers,
     /// Rows where two solvers of one run answer differently (not a regression).
     AnswersDiffer,
+    /// Rows of a suboptimal solver whose path length changed with its options (its weight,
+    /// its heuristic), which differ between the two runs: not a regression.
+    Reconfigured,
     /// Rows whose work grew past the threshold.
     MoreWork,
     /// A counter one side has and the other lacks (one line per column and side).

@@ -169,6 +169,10 @@ struct Findings {
     solvers: Vec<String>,
     totals: HashMap<String, Totals>,
     wrong: Listed,
+    /// The labels whose path lengths follow options that differ between the runs
+    /// ([`reconfigured`]), and their rows whose answer changed that way.
+    explained: std::collections::HashSet<String>,
+    reconfigured: Listed,
     work_worse: Listed,
     work_better: usize,
     gaps: Vec<GapGroup>,
@@ -220,7 +224,17 @@ impl Findings {
                 _ => self.unreplicated += 1,
             }
         }
-        if b.status != c.status || b.steps != c.steps {
+        let solved = b.status == RowStatus::Solved && c.status == RowStatus::Solved;
+        if b.steps != c.steps && solved && self.explained.contains(&k.2) {
+            self.reconfigured.push(b.seq, || {
+                format!(
+                    "{}: baseline {}, current {}",
+                    describe(k, b),
+                    answer(b),
+                    answer(c)
+                )
+            });
+        } else if b.status != c.status || b.steps != c.steps {
             t.wrong += 1;
             self.wrong.push(b.seq, || {
                 format!(
@@ -286,6 +300,7 @@ impl Findings {
         };
         let mut lists = vec![
             self.wrong.into_list(answers),
+            self.reconfigured.into_list(ListKind::Reconfigured),
             self.work_worse.into_list(ListKind::MoreWork),
         ];
         let mut gaps = self.gaps;
@@ -484,11 +499,18 @@ pub(crate) fn compare_pair(
         PairKind::Runs => settings_of(base_side, cur_side),
         PairKind::Solvers => (Vec::new(), None),
     };
+    let labels_compared = solvers(&[base_side, cur_side], &ranks);
+    let explained = match kind {
+        PairKind::Runs => reconfigured(base_side, cur_side, &settings.0, &labels_compared),
+        PairKind::Solvers => Default::default(),
+    };
     let mut found = Findings {
         kind,
-        solvers: solvers(&[base_side, cur_side], &ranks),
+        solvers: labels_compared,
         totals: HashMap::new(),
         wrong: Listed::new(show),
+        explained,
+        reconfigured: Listed::new(show),
         work_worse: Listed::new(show),
         work_better: 0,
         gaps: Vec::new(),
@@ -520,6 +542,37 @@ pub(crate) fn compare_pair(
     Ok(pair)
 }
 
+/// The labels of `labels` whose answers may differ between the runs by design: a suboptimal
+/// strategy (its path lengths follow its options) whose options differ, in its own
+/// configuration columns when both runs have them, else in a run-wide setting it reads.
+fn reconfigured(
+    base: &Side,
+    cur: &Side,
+    changes: &[crate::report::settings::SettingChange],
+    labels: &[String],
+) -> std::collections::HashSet<String> {
+    let steps = crate::report::settings::Counter::Steps;
+    labels
+        .iter()
+        .filter(|label| {
+            let (b, c) = (base.setting(label), cur.setting(label));
+            let algorithm = b
+                .or(c)
+                .and_then(|s| s.first())
+                .filter(|a| !a.is_empty())
+                .map_or(label.as_str(), String::as_str);
+            if crate::search::registry::find(algorithm).is_none_or(|s| s.optimal()) {
+                return false;
+            }
+            match (b, c) {
+                (Some(b), Some(c)) => b != c,
+                _ => changes.iter().any(|ch| ch.affects(label, steps)),
+            }
+        })
+        .cloned()
+        .collect()
+}
+
 /// A note for each solver label both runs have whose configuration differs (cases.csv's
 /// `algorithm`, `heuristic`, `weight`, … columns): the label is matched, but the rows were
 /// made by different configurations. Runs written before those columns say nothing.
@@ -529,7 +582,7 @@ fn configured_apart(base: &Side, cur: &Side) -> Vec<String> {
         let (Some(b), Some(c)) = (base.setting(label), cur.setting(label)) else {
             continue;
         };
-        let differ: Vec<String> = crate::search::configuration::COLUMNS
+        let differ: Vec<String> = crate::search::configuration::columns()
             .iter()
             .zip(b.iter().zip(c))
             .filter(|(_, (b, c))| b != c)

@@ -19,7 +19,7 @@
 use super::journal;
 use super::rundir::{RunDir, LOCK};
 use super::shard::Shard;
-use crate::report::cases_csv::{unreadable_row, CaseRow, COLUMNS};
+use crate::report::cases_csv::{columns, unreadable_row, CaseRow, FIXED_COLUMNS};
 use crate::report::run_json::RunInfo;
 use crate::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
 use crate::report::{hgrm, new_histogram, RunReport};
@@ -335,12 +335,12 @@ impl ShardRows {
                 path.display()
             ));
         }
-        if header.iter().ne(COLUMNS.iter().copied()) {
+        if header.iter().ne(columns().iter().copied()) {
             return Err(format!(
                 "{}:1: the columns are not those of this tilebench's cases.csv (`{},…`): the \
                  file was edited, or written by another version; {RERUN}",
                 path.display(),
-                COLUMNS[..4].join(",")
+                FIXED_COLUMNS[..4].join(",")
             ));
         }
         Ok(ShardRows {
@@ -364,10 +364,18 @@ impl ShardRows {
         if !more {
             return Ok(None);
         }
-        let row = self
+        let mut row: CaseRow = self
             .record
             .deserialize(Some(&self.header))
             .map_err(|e| unreadable_row(&self.path, &self.header, &self.record, &e, RERUN))?;
+        // The header is this build's (checked at open): the options follow the fixed columns.
+        row.options = crate::report::cases_csv::some_cells(
+            self.record
+                .iter()
+                .skip(FIXED_COLUMNS.len())
+                .map(str::to_string)
+                .collect(),
+        );
         Ok(Some(row))
     }
 
@@ -503,13 +511,13 @@ fn write_cases(
         .map(ShardRows::open)
         .collect::<Result<Vec<_>, String>>()?;
     let mut tallies: Vec<SummaryTally> = (0..k).map(|_| SummaryTally::default()).collect();
-    let mut settings: Vec<Setting> = vec![Setting::default(); k];
+    let mut settings: Vec<Setting> = vec![crate::search::configuration::unset(); k];
     let mut failed = None;
     let mut hash = crate::util::Fnv1a64::default();
     let changed = " (it changed during the merge)";
     atomic_write(&out_dir.join(crate::results::CASES_CSV), |w| {
         let mut out = csv::Writer::from_writer(Hashed::new(w));
-        out.write_record(COLUMNS)?;
+        out.write_record(columns())?;
         for i in 0..total {
             let part = &mut readers[i % n as usize];
             for (j, tally) in tallies.iter_mut().enumerate() {
@@ -530,8 +538,7 @@ fn write_cases(
                 out.write_record(&part.record)?;
                 tally.add(&row.to_record(i));
                 if i == 0 {
-                    let buckets = row.hash_buckets.map(|b| b.to_string()).unwrap_or_default();
-                    settings[j] = [row.algorithm, row.heuristic, row.weight, buckets];
+                    settings[j] = row.setting();
                 }
             }
         }

@@ -157,7 +157,11 @@ fn solvers_of(
         let program = Box::new(Program::new(e.clone())) as Box<dyn Solver>;
         (program, setting(None, &plan.config))
     }));
-    out.extend(plan.custom.drain(..).map(|s| (s, Setting::default())));
+    out.extend(
+        plan.custom
+            .drain(..)
+            .map(|s| (s, crate::search::configuration::unset())),
+    );
     out.into_iter().unzip()
 }
 
@@ -167,7 +171,9 @@ fn info_of(
     files: Vec<super::input::InputFile>,
     (names, settings): (&[String], &[Setting]),
 ) -> RunInfo {
-    let pdb = plan.config.heuristic == HeuristicKind::Pdb;
+    use crate::search::{bfs_hash::BUCKETS, heuristic::HEURISTIC, pdb::PdbOptions, wastar::WEIGHT};
+    let pdb = HEURISTIC.get(&plan.config) == HeuristicKind::Pdb;
+    let pdb_options = PdbOptions::of(&plan.config);
     RunInfo {
         tilebench_version: env!("CARGO_PKG_VERSION").to_string(),
         git_commit: crate::util::git_commit().map(str::to_string),
@@ -183,22 +189,13 @@ fn info_of(
         repeat: plan.repeat,
         max_nodes: plan.limits.max_nodes,
         timeout_s: plan.limits.timeout.map(|t| t.as_secs_f64()),
-        hash_buckets: plan.config.hash_buckets,
-        heuristic: plan.config.heuristic.name().to_string(),
-        weight: plan.config.weight.to_string(),
+        hash_buckets: BUCKETS.get(&plan.config),
+        heuristic: plan.config.text(&HEURISTIC),
+        weight: plan.config.text(&WEIGHT),
         pdb: pdb.then(|| PdbInfo {
-            partition: plan
-                .config
-                .pdb
-                .partition
-                .clone()
-                .unwrap_or_else(|| "default".into()),
-            lookup: plan
-                .config
-                .pdb
-                .lookup
-                .map_or("default".into(), |m| m.to_string()),
-            dir: plan.config.pdb.dir().display().to_string(),
+            partition: plan.config.text(&crate::search::pdb::PARTITION),
+            lookup: plan.config.text(&crate::search::pdb::LOOKUP),
+            dir: pdb_options.dir().display().to_string(),
         }),
         max_states: plan.limits.max_states,
         max_memory: plan.limits.max_memory,

@@ -185,50 +185,43 @@ impl RunPlan {
 
 impl RunPlan {
     /// Refuses an option set away from its default that no strategy of the run reads
-    /// ([`registry::Knob`], declared by the strategies that read it): `-s table --heuristic
-    /// pdb --pdb-partition 9-9` would otherwise be taken and change nothing, its tables never
-    /// checked.
+    /// ([`crate::search::options::Knob`], declared by the strategies that read it): `-s table
+    /// --heuristic pdb --pdb-partition 9-9` would otherwise be taken and change nothing, its
+    /// tables never checked.
     fn check_options(&self) -> Result<(), String> {
-        let defaults = crate::search::Config::default();
-        let c = &self.config;
-        let set = [
-            (
-                "heuristic",
-                c.heuristic != defaults.heuristic || c.pdb != defaults.pdb,
-                format!("--heuristic {}", c.heuristic.name()),
-            ),
-            (
-                "weight",
-                c.weight != defaults.weight,
-                format!("--weight {}", c.weight),
-            ),
-            (
-                "hash-buckets",
-                c.hash_buckets != defaults.hash_buckets,
-                format!("--hash-buckets {}", c.hash_buckets),
-            ),
-        ];
         let mut chosen: Vec<&Builtin> = if self.fitting_strategies {
             registry::defaults()
         } else {
             self.strategies.clone()
         };
         chosen.extend(self.configurations.iter().map(|c| c.strategy));
-        for (option, given, text) in set {
-            if given && !chosen.iter().any(|b| registry::reads(b.name, option)) {
-                let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();
-                return Err(format!(
-                    "{text} is read only by {}, and this run takes {}: it would change \
-                     nothing (and be checked against no board); add one of them with -s, or \
-                     drop --{option}",
-                    registry::readers(option).join(", "),
-                    if names.is_empty() {
-                        "no built-in strategy".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ));
+        for (option, text) in self.config.given() {
+            let Some(knob) = registry::knob(option) else {
+                continue;
+            };
+            if text == knob.default() || chosen.iter().any(|b| registry::reads(b.name, option)) {
+                continue;
             }
+            let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();
+            let given = match knob.flag() {
+                "" => format!("the option {option}={text}"),
+                flag => format!("{flag} {text}"),
+            };
+            return Err(format!(
+                "{given} is read only by {}, and this run takes {}: it would change nothing \
+                 (and be checked against no board); add one of them with -s, or drop {}",
+                registry::readers(option).join(", "),
+                if names.is_empty() {
+                    "no built-in strategy".to_string()
+                } else {
+                    names.join(", ")
+                },
+                if knob.flag().is_empty() {
+                    option
+                } else {
+                    knob.flag()
+                }
+            ));
         }
         Ok(())
     }

@@ -248,19 +248,14 @@ pub enum Column {
     Claim,
     /// The most heap an in-process solve held at once, bytes.
     PeakHeapBytes,
-    /// The built-in strategy the solver runs (`external` for a program).
+    /// The built-in strategy the solver runs (`external` for a program); the option columns
+    /// follow ([`crate::search::configuration::columns`]).
     Algorithm,
-    /// The heuristic it ran with, where its strategy reads one.
-    Heuristic,
-    /// The weight it ran with, where its strategy reads one.
-    Weight,
-    /// The buckets of its hash table, where its strategy reads them.
-    HashBuckets,
 }
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 30] = [
+    pub const CASES_CSV: [Column; 27] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -288,9 +283,6 @@ impl Column {
         Column::Claim,
         Column::PeakHeapBytes,
         Column::Algorithm,
-        Column::Heuristic,
-        Column::Weight,
-        Column::HashBuckets,
     ];
 
     /// The header name.
@@ -323,9 +315,6 @@ impl Column {
             Column::Claim => "claim",
             Column::PeakHeapBytes => "peak_heap_bytes",
             Column::Algorithm => "algorithm",
-            Column::Heuristic => "heuristic",
-            Column::Weight => "weight",
-            Column::HashBuckets => "hash_buckets",
         }
     }
 
@@ -342,9 +331,6 @@ impl Column {
                 | Column::ExpectedSteps
                 | Column::Claim
                 | Column::Algorithm
-                | Column::Heuristic
-                | Column::Weight
-                | Column::HashBuckets
         )
     }
 

@@ -84,16 +84,13 @@ pub struct CaseRow {
     /// user's solver (and in files written before the configuration columns).
     #[serde(default)]
     pub algorithm: String,
-    /// The heuristic the solver ran with, where its strategy reads one; empty otherwise.
-    #[serde(default)]
-    pub heuristic: String,
-    /// The weight the solver ran with (wastar), where its strategy reads one; empty otherwise.
-    #[serde(default)]
-    pub weight: String,
-    /// The buckets of the solver's hash table (bfs-hash), where its strategy reads them;
-    /// empty otherwise.
-    #[serde(default)]
-    pub hash_buckets: Option<u64>,
+    /// The row's cells in the option columns ([`crate::search::configuration::columns`]
+    /// after `algorithm`: `heuristic`, `partition`, …, `weight`, `hash_buckets`), in that
+    /// order: the value the solver ran with where its strategy reads the option, empty
+    /// otherwise (and in files written before the column). No cell at all when every one is
+    /// empty.
+    #[serde(skip)]
+    pub options: Vec<String>,
 }
 
 impl CaseRow {
@@ -139,19 +136,26 @@ impl CaseRow {
             claim: String::new(),
             peak_heap_bytes: when(r.peak_heap_bytes),
             algorithm: String::new(),
-            heuristic: String::new(),
-            weight: String::new(),
-            hash_buckets: None,
+            options: Vec::new(),
         }
     }
 
     /// The row with its solver's cells filled: its claim and configuration.
     pub fn with_solver(mut self, solver: &SolverCells) -> CaseRow {
         self.claim.clone_from(&solver.claim);
-        let [algorithm, heuristic, weight, buckets] = solver.setting.clone();
-        (self.algorithm, self.heuristic, self.weight) = (algorithm, heuristic, weight);
-        self.hash_buckets = buckets.parse().ok();
+        if let Some((algorithm, options)) = solver.setting.split_first() {
+            self.algorithm.clone_from(algorithm);
+            self.options = some_cells(options.to_vec());
+        }
         self
+    }
+
+    /// Its solver's configuration cells ([`crate::search::configuration::columns`]).
+    pub fn setting(&self) -> crate::search::configuration::Setting {
+        let mut out = vec![self.algorithm.clone()];
+        out.extend(self.options.iter().cloned());
+        out.resize(crate::search::configuration::columns().len(), String::new());
+        out
     }
 
     /// The record this row was written from (`case`: the case's index in its run).
@@ -192,9 +196,18 @@ impl CaseRow {
     }
 }
 
-/// The header of cases.csv: [`Column::CASES_CSV`]'s names (a test checks that [`CaseRow`]'s
-/// fields are the same, in the same order).
-pub const COLUMNS: [&str; Column::CASES_CSV.len()] = {
+/// Option cells as [`CaseRow::options`] holds them: none when every one is empty.
+pub fn some_cells(cells: Vec<String>) -> Vec<String> {
+    if cells.iter().all(String::is_empty) {
+        Vec::new()
+    } else {
+        cells
+    }
+}
+
+/// cases.csv's columns before the options: [`Column::CASES_CSV`]'s names, ending with
+/// `algorithm` (a test checks that [`CaseRow`]'s fields are the same, in the same order).
+pub const FIXED_COLUMNS: [&str; Column::CASES_CSV.len()] = {
     let mut names = [""; Column::CASES_CSV.len()];
     let mut i = 0;
     while i < names.len() {
@@ -203,6 +216,17 @@ pub const COLUMNS: [&str; Column::CASES_CSV.len()] = {
     }
     names
 };
+
+/// The header of cases.csv: [`FIXED_COLUMNS`], then one column per option of the built-in
+/// strategies ([`crate::search::configuration::columns`] after `algorithm`).
+pub fn columns() -> &'static [&'static str] {
+    static COLUMNS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    COLUMNS.get_or_init(|| {
+        let mut out = FIXED_COLUMNS.to_vec();
+        out.extend(&crate::search::configuration::columns()[1..]);
+        out
+    })
+}
 
 /// Rows formatted per parallel task, and tasks per batch written before the next batch
 /// starts: memory stays bounded however many rows there are.
@@ -224,7 +248,7 @@ impl LastGoal {
 }
 
 /// The cells of a row that come from its solver rather than its record: its `claim`, then its
-/// configuration ([`crate::search::configuration::COLUMNS`]).
+/// configuration ([`crate::search::configuration::columns`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolverCells {
     /// What it promises about its paths (`optimal`, `within=W`, `valid`).
@@ -273,7 +297,7 @@ fn write_row(
             }
         }
         None => {
-            for _ in 0..crate::search::configuration::COLUMNS.len() {
+            for _ in 0..crate::search::configuration::columns().len() {
                 row.plain("");
             }
         }
@@ -298,7 +322,7 @@ pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Resu
 /// A write to `w` that fails.
 pub fn write_header(mut w: impl Write) -> csv::Result<()> {
     let mut header = csv::Writer::from_writer(Vec::new());
-    header.write_record(COLUMNS)?;
+    header.write_record(columns())?;
     w.write_all(&header.into_inner().map_err(|e| e.into_error())?)?;
     Ok(())
 }
@@ -340,8 +364,9 @@ pub fn write_rows(
 }
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
-/// such as saved baselines, may lack them. Every other column of [`COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 12] = [
+/// such as saved baselines, may lack them, as they may lack any option column. Every other
+/// column of [`FIXED_COLUMNS`] must be there.
+pub const LATER_COLUMNS: [&str; 9] = [
     "optimal",
     "cpu_us",
     "max_rss_kb",
@@ -351,16 +376,13 @@ pub const LATER_COLUMNS: [&str; 12] = [
     "claim",
     "peak_heap_bytes",
     "algorithm",
-    "heuristic",
-    "weight",
-    "hash_buckets",
 ];
 
 /// Reads a cases.csv back. Errors name the file (and line, and column) and say what to do.
 ///
 /// # Errors
 /// A file that cannot be opened or read; an empty file (0 bytes: a run that did not finish);
-/// a file without the header line, or whose header lacks a column of [`COLUMNS`] (other than
+/// a file without the header line, or whose header lacks a column of [`FIXED_COLUMNS`] (other than
 /// [`LATER_COLUMNS`]: a missing column would read as empty cells); a row that is not a
 /// [`CaseRow`] (a value that does not parse).
 pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
@@ -374,6 +396,8 @@ pub struct Rows {
     reader: csv::Reader<std::fs::File>,
     header: csv::StringRecord,
     record: csv::StringRecord,
+    /// Where each option column is in the header ([`CaseRow::options`]).
+    options: Vec<Option<usize>>,
     done: bool,
 }
 
@@ -397,20 +421,20 @@ impl Rows {
             return Err(format!(
                 "{p} is empty ({bytes} bytes, no header line): a cases.csv starts with the line \
                  `{},…`; the run that wrote it did not finish: {redo}",
-                COLUMNS[..4].join(",")
+                FIXED_COLUMNS[..4].join(",")
             ));
         }
-        let missing: Vec<&str> = COLUMNS
+        let missing: Vec<&str> = FIXED_COLUMNS
             .iter()
             .filter(|c| !LATER_COLUMNS.contains(c) && !header.iter().any(|h| h == **c))
             .copied()
             .collect();
-        if missing.len() == COLUMNS.len() - LATER_COLUMNS.len() {
+        if missing.len() == FIXED_COLUMNS.len() - LATER_COLUMNS.len() {
             return Err(format!(
                 "{p}:1: no header line: the first line (`{}`) names none of the columns of a \
                  cases.csv (`{},…`); the header was lost or this is another kind of file: {redo}",
                 crate::util::clip(&header.iter().collect::<Vec<_>>().join(","), 60),
-                COLUMNS[..4].join(",")
+                FIXED_COLUMNS[..4].join(",")
             ));
         }
         if !missing.is_empty() {
@@ -419,14 +443,19 @@ impl Rows {
                  every one of `{}` (its cells would read as empty): {redo}",
                 missing.join("`, `"),
                 if missing.len() > 1 { "s" } else { "" },
-                COLUMNS.join(",")
+                FIXED_COLUMNS.join(",")
             ));
         }
+        let options = crate::search::configuration::columns()[1..]
+            .iter()
+            .map(|c| header.iter().position(|h| h == *c))
+            .collect();
         Ok(Rows {
             path: path.to_path_buf(),
             reader: r,
             header,
             record: csv::StringRecord::new(),
+            options,
             done: false,
         })
     }
@@ -443,10 +472,16 @@ impl Rows {
             }
         }
         let (header, record) = (&self.header, &self.record);
-        record
+        let mut row: CaseRow = record
             .deserialize(Some(header))
-            .map(Some)
-            .map_err(|e| unreadable_row(&self.path, header, record, &e, redo))
+            .map_err(|e| unreadable_row(&self.path, header, record, &e, redo))?;
+        row.options = some_cells(
+            self.options
+                .iter()
+                .map(|at| at.and_then(|i| record.get(i)).unwrap_or("").to_string())
+                .collect(),
+        );
+        Ok(Some(row))
     }
 }
 
@@ -502,7 +537,7 @@ pub struct Tally {
     pub strategy: String,
     /// Rows with this input and strategy.
     pub rows: usize,
-    /// The first row's configuration cells ([`crate::search::configuration::COLUMNS`]);
+    /// The first row's configuration cells ([`crate::search::configuration::columns`]);
     /// `None` in a file written before those columns.
     pub setting: Option<crate::search::configuration::Setting>,
 }
@@ -522,10 +557,14 @@ impl Rows {
                 self.path.display()
             ));
         };
-        let setting: Option<Vec<usize>> = crate::search::configuration::COLUMNS
-            .iter()
-            .map(|c| column(c))
-            .collect();
+        // The configuration's cells, where the file has `algorithm` (an option column it
+        // lacks reads as empty).
+        let setting: Option<Vec<Option<usize>>> = column("algorithm").map(|_| {
+            crate::search::configuration::columns()
+                .iter()
+                .map(|c| column(c))
+                .collect()
+        });
         let mut out: Vec<Tally> = Vec::new();
         let mut record = csv::ByteRecord::new();
         loop {
@@ -549,11 +588,9 @@ impl Rows {
                 Some(t) => t.rows += 1,
                 None => out.push(Tally {
                     setting: setting.as_ref().map(|at| {
-                        let mut cells = crate::search::configuration::Setting::default();
-                        for (c, &k) in cells.iter_mut().zip(at) {
-                            *c = cell(k).into_owned();
-                        }
-                        cells
+                        at.iter()
+                            .map(|k| k.map_or_else(String::new, |k| cell(k).into_owned()))
+                            .collect()
                     }),
                     input: i.into_owned(),
                     strategy: s.into_owned(),

@@ -25,7 +25,6 @@
 
 use super::run_json::RunInfo;
 use crate::harness::input::BUILTIN_NAME;
-use crate::search::Config;
 
 /// The dataset's name: the input files' stems joined by `+` (`stdin` for `-`, `seeds` for
 /// the built-in samples).
@@ -48,10 +47,9 @@ fn stem(path: &str) -> String {
 
 /// The options `solver` reads that differ from their defaults, as `name=value`, in order.
 pub fn settings_of(info: &RunInfo, solver: &str) -> Vec<String> {
-    let defaults = Config::default();
     let mut out = Vec::new();
     if crate::search::registry::reads(solver, "heuristic") {
-        if info.heuristic != defaults.heuristic.name() {
+        if info.heuristic != crate::search::heuristic::HEURISTIC.default {
             out.push(format!("heuristic={}", info.heuristic));
         }
         if let Some(pdb) = &info.pdb {
@@ -67,7 +65,7 @@ pub fn settings_of(info: &RunInfo, solver: &str) -> Vec<String> {
     }
     if crate::search::registry::reads(solver, "weight")
         && !info.weight.is_empty()
-        && info.weight != defaults.weight.to_string()
+        && info.weight != crate::search::wastar::WEIGHT.default
     {
         out.push(format!("weight={}", info.weight));
     }

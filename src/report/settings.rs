@@ -114,6 +114,18 @@ impl Setting {
         }
     }
 
+    /// The configuration column of the strategies' option it is the run-wide flag of.
+    fn column(&self) -> Option<&'static str> {
+        Some(match self {
+            Setting::Heuristic => "heuristic",
+            Setting::PdbPartition => "partition",
+            Setting::PdbLookup => "lookup",
+            Setting::Weight => "weight",
+            Setting::HashBuckets => "hash_buckets",
+            _ => return None,
+        })
+    }
+
     /// What it can change, and for which solvers.
     fn effect(&self) -> (Scope, &'static [Counter]) {
         use Counter::*;
@@ -219,6 +231,9 @@ pub struct SettingChange {
     /// The counters it can move (for [`Counter::Steps`] of a heuristic: the suboptimal
     /// strategies' only; see [`SettingChange::affects`]).
     pub counters: Vec<Counter>,
+    /// The built-in strategy of each solver label of [`SettingChange::scope`] that is not
+    /// itself a strategy's name (`fast` → `wastar`), from run.json's `configurations`.
+    pub algorithms: BTreeMap<String, String>,
 }
 
 impl SettingChange {
@@ -231,7 +246,8 @@ impl SettingChange {
             self.setting,
             Setting::Heuristic | Setting::PdbPartition | Setting::PdbLookup
         );
-        if heuristic && counter == Counter::Steps && !suboptimal(solver) {
+        let algorithm = self.algorithms.get(solver).map_or(solver, String::as_str);
+        if heuristic && counter == Counter::Steps && !suboptimal(algorithm) {
             return false;
         }
         self.scope.has(solver) && self.counters.contains(&counter)
@@ -291,6 +307,9 @@ pub struct Settings {
     pub strategies: Option<Vec<String>>,
     /// Each external program by name: its command, protocol, blank, spawn mode and stdout.
     pub external: BTreeMap<String, String>,
+    /// Each solver label's configuration cells (`algorithm`, and each option it reads:
+    /// `heuristic`, `weight`, …), from run.json's `configurations`, when recorded.
+    pub configured: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 impl Settings {
@@ -395,6 +414,7 @@ impl Settings {
             values,
             strategies,
             external: externals(o),
+            configured: configured(o),
         }
     }
 
@@ -407,6 +427,25 @@ impl Settings {
             s => self.values.get(s).map(String::as_str),
         }
     }
+}
+
+/// run.json's `configurations` (`fast: algorithm wastar, heuristic manhattan, weight 3`) by
+/// label.
+fn configured(o: &serde_json::Map<String, Value>) -> BTreeMap<String, BTreeMap<String, String>> {
+    let lines = o.get("configurations").and_then(Value::as_array);
+    let mut out = BTreeMap::new();
+    for line in lines.into_iter().flatten().filter_map(Value::as_str) {
+        let Some((label, cells)) = line.rsplit_once(": ") else {
+            continue;
+        };
+        let cells = cells
+            .split(", ")
+            .filter_map(|c| c.split_once(' '))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        out.insert(label.to_string(), cells);
+    }
+    out
 }
 
 /// `--size` and `--goal`: absent from run.json when not given (since they were recorded,
@@ -502,12 +541,44 @@ pub fn diff(base: &Settings, current: &Settings) -> Vec<SettingChange> {
         .map(String::as_str)
         .collect();
     let mut out = Vec::new();
+    // A label's algorithm, where run.json says it (`fast` → `wastar`).
+    let algorithm = |label: &str| -> String {
+        [base, current]
+            .iter()
+            .find_map(|s| s.configured.get(label)?.get("algorithm"))
+            .map_or_else(|| label.to_string(), String::clone)
+    };
     let mut push = |setting: Setting, b: &str, c: &str| {
         let (mut scope, counters) = setting.effect();
+        let mut algorithms = BTreeMap::new();
         if let Scope::Solvers(names) = &mut scope {
-            // Runs that record their solvers: only the readers they ran.
+            // Runs that record their solvers: only the readers they ran, by label; a label
+            // both runs describe is read by the flag only where its cell differs (one that
+            // sets the option itself keeps it).
             if base.strategies.is_some() || current.strategies.is_some() {
-                names.retain(|n| present.iter().any(|p| p.eq_ignore_ascii_case(n)));
+                let mut labels: Vec<String> = Vec::new();
+                for &p in &present {
+                    let a = algorithm(p);
+                    let reads = names.iter().any(|n| n.eq_ignore_ascii_case(&a));
+                    let cell = |s: &Settings| {
+                        let column = setting.column()?;
+                        Some(
+                            s.configured
+                                .get(p)?
+                                .get(column)
+                                .cloned()
+                                .unwrap_or_default(),
+                        )
+                    };
+                    let kept = matches!((cell(base), cell(current)), (Some(x), Some(y)) if x == y);
+                    if reads && !kept && !labels.iter().any(|l| l == p) {
+                        if a != p {
+                            algorithms.insert(p.to_string(), a);
+                        }
+                        labels.push(p.to_string());
+                    }
+                }
+                *names = labels;
                 if names.is_empty() {
                     return;
                 }
@@ -519,6 +590,7 @@ pub fn diff(base: &Settings, current: &Settings) -> Vec<SettingChange> {
             current: c.to_string(),
             scope,
             counters: counters.to_vec(),
+            algorithms,
         });
     };
     for (setting, b) in &base.values {

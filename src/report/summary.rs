@@ -104,16 +104,10 @@ pub struct StrategySummary {
     /// a library user's solver (cases.csv's `algorithm`).
     #[serde(default)]
     pub algorithm: String,
-    /// The heuristic it ran with, where its strategy reads one; empty otherwise.
-    #[serde(default)]
-    pub heuristic: String,
-    /// The weight it ran with (wastar), where its strategy reads one; empty otherwise.
-    #[serde(default)]
-    pub weight: String,
-    /// The buckets of its hash table (bfs-hash), where its strategy reads them; empty
-    /// otherwise.
-    #[serde(default)]
-    pub hash_buckets: Option<u64>,
+    /// Its cells in the option columns (cases.csv's `heuristic`, …, `hash_buckets`, after
+    /// `algorithm`), in order: written after every other column.
+    #[serde(skip)]
+    pub options: Vec<String>,
 }
 
 fn round3(x: f64) -> f64 {
@@ -127,11 +121,12 @@ pub fn ns_to_us(ns: u64) -> f64 {
 
 impl StrategySummary {
     /// Fills the configuration columns from the solver's cells
-    /// ([`crate::search::configuration::COLUMNS`]).
+    /// ([`crate::search::configuration::columns`]).
     pub fn set_setting(&mut self, setting: &crate::search::configuration::Setting) {
-        let [algorithm, heuristic, weight, buckets] = setting.clone();
-        (self.algorithm, self.heuristic, self.weight) = (algorithm, heuristic, weight);
-        self.hash_buckets = buckets.parse().ok();
+        if let Some((algorithm, options)) = setting.split_first() {
+            self.algorithm.clone_from(algorithm);
+            self.options = options.to_vec();
+        }
     }
 
     /// The summary of strategy `name` from its rows among `records`, its latency histogram
@@ -273,9 +268,7 @@ impl SummaryTally {
             peak_heap_bytes_mean: None,
             peak_heap_bytes_max: None,
             algorithm: String::new(),
-            heuristic: String::new(),
-            weight: String::new(),
-            hash_buckets: None,
+            options: crate::search::configuration::unset()[1..].to_vec(),
         };
         let judged = self.judged;
         if judged > 0 {
@@ -341,24 +334,65 @@ pub const FORMAT: super::Format = super::Format {
 
 impl SummaryExport for SummaryCsv {
     fn render(&self, summaries: &[StrategySummary]) -> String {
-        let mut w = csv::Writer::from_writer(Vec::new());
+        // Each row as serde writes its fields, then its option cells.
+        let mut fields = csv::Writer::from_writer(Vec::new());
         for s in summaries {
-            w.serialize(s).expect("in-memory CSV");
+            fields.serialize(s).expect("in-memory CSV");
+        }
+        let fields = fields.into_inner().expect("in-memory CSV");
+        let mut read = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(fields.as_slice());
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let options = &crate::search::configuration::columns()[1..];
+        let rows = read.records().map(|r| r.expect("in-memory CSV"));
+        for (i, mut record) in rows.enumerate() {
+            match i.checked_sub(1).and_then(|i| summaries.get(i)) {
+                None => record.extend(options.iter().copied()),
+                Some(s) => {
+                    let cells = s
+                        .options
+                        .iter()
+                        .map(String::as_str)
+                        .chain(std::iter::repeat(""));
+                    record.extend(cells.take(options.len()));
+                }
+            }
+            w.write_record(&record).expect("in-memory CSV");
         }
         String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 CSV")
     }
 }
 
-/// Reads a summary.csv back.
+/// Reads a summary.csv back (its option columns into [`StrategySummary::options`]; an option
+/// column it lacks reads as empty).
 ///
 /// # Errors
 /// A file that cannot be opened or read, or a row that is not a [`StrategySummary`]; the
 /// message names the file.
 pub fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, String> {
     let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    r.deserialize()
-        .map(|row| row.map_err(|e| format!("{}: {e}", path.display())))
-        .collect()
+    let header = r
+        .headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    let at: Vec<Option<usize>> = crate::search::configuration::columns()[1..]
+        .iter()
+        .map(|c| header.iter().position(|h| h == *c))
+        .collect();
+    let mut out = Vec::new();
+    for record in r.records() {
+        let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut s: StrategySummary = record
+            .deserialize(Some(&header))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        s.options = at
+            .iter()
+            .map(|i| i.and_then(|i| record.get(i)).unwrap_or("").to_string())
+            .collect();
+        out.push(s);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

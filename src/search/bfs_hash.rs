@@ -19,20 +19,21 @@ use std::cell::RefCell;
 pub const DEFAULT_BUCKETS: usize = 1_000_003;
 
 /// bfs-hash's own option: its table's buckets (`--hash-buckets`).
-pub const BUCKETS: super::registry::Knob = super::registry::Knob {
+pub const BUCKETS: super::options::Knob<usize> = super::options::Knob {
     name: "hash-buckets",
     default: "1000003",
     range: "1 to 100000000",
-    help: "buckets of the chained hash table (4 bytes each)",
-    set: |c, v| {
-        c.hash_buckets = v
-            .parse()
+    help: "buckets of the chained hash table, 4 bytes each",
+    flag: "--hash-buckets",
+    parse: |v| {
+        v.parse()
             .ok()
             .filter(|n| (1..=100_000_000).contains(n))
-            .ok_or_else(|| format!("`{v}` is not a number from 1 to 100000000"))?;
-        Ok(())
+            .ok_or_else(|| format!("`{v}` is not a number from 1 to 100000000"))
     },
-    get: |c| c.hash_buckets.to_string(),
+    show: usize::to_string,
+    with: &[],
+    applies: None,
 };
 
 /// A chained hash set of `u64` keys with a fixed number of buckets.
@@ -120,10 +121,11 @@ pub const STRATEGY: super::Builtin = super::Builtin {
     },
 };
 
-/// Shortest path by BFS with a [`ChainedTable`] of `opts.hash_buckets` buckets, kept per
+/// Shortest path by BFS with a [`ChainedTable`] of [`BUCKETS`] buckets, kept per
 /// thread and reused between cases.
 pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
-    if super::Budget::too_big(&opts.limits, opts.hash_buckets.max(1) * 4) {
+    let buckets = BUCKETS.get(&opts.config).max(1);
+    if super::Budget::too_big(&opts.limits, buckets * 4) {
         return Outcome::out_of(super::LimitReason::Memory, super::Stats::default());
     }
     SCRATCH.with(|cell| {
@@ -134,8 +136,8 @@ pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
         }
         let (table, queue) = &mut *scratch;
         let table = match table {
-            Some(t) if t.buckets() == opts.hash_buckets.max(1) => t,
-            _ => table.insert(ChainedTable::new(opts.hash_buckets)),
+            Some(t) if t.buckets() == buckets => t,
+            _ => table.insert(ChainedTable::new(buckets)),
         };
         let out = bfs(problem, opts, table, queue);
         table.clear();

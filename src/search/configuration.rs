@@ -1,6 +1,6 @@
 //! A configuration is a solver: a built-in strategy with its own options and a label,
 //! `-s NAME[:KEY=VALUE]...` or `-s LABEL=NAME[:KEY=VALUE]...` on the command line. Its options
-//! are the strategy's [`super::registry::Knob`]s; the run's flags are the defaults of the
+//! are the strategy's [`super::options::Knob`]s; the run's flags are the defaults of the
 //! ones it does not set. Its label (given, or the canonical text with only the options that
 //! differ from the run's) is its name in every output.
 //!
@@ -18,6 +18,7 @@
 
 use super::{registry, Builtin, Claim, Config, Limits, Outcome, Prepare, Problem, SolveError};
 use crate::puzzle::{Board, Shape};
+use std::sync::OnceLock;
 
 /// A built-in strategy, the options it was given, and its label.
 #[derive(Clone)]
@@ -48,13 +49,14 @@ impl Configuration {
         let strategy = registry::lookup(name).map_err(|e| format!("-s {text}: {e}"))?;
         let mut config = base.clone();
         let mut options: Vec<(String, String)> = Vec::new();
+        let reads = registry::options_of(strategy);
         for part in rest.split(':').filter(|p| !p.trim().is_empty()) {
             let Some((k, v)) = part.split_once('=') else {
                 return Err(format!("-s {text}: `{part}` is not KEY=VALUE"));
             };
             let (k, v) = (k.trim(), v.trim());
-            if !strategy.options.iter().any(|o| o.name == k) {
-                let takes: Vec<&str> = strategy.options.iter().map(|o| o.name).collect();
+            let Some(knob) = reads.iter().find(|o| o.name() == k) else {
+                let takes: Vec<&str> = reads.iter().map(|o| o.name()).collect();
                 return Err(format!(
                     "-s {text}: {} takes no option `{k}`; it takes {}",
                     strategy.name,
@@ -64,12 +66,24 @@ impl Configuration {
                         takes.join(", ")
                     }
                 ));
-            }
+            };
             if options.iter().any(|(o, _)| o == k) {
                 return Err(format!("-s {text}: `{k}` is given twice"));
             }
-            set(&mut config, k, v).map_err(|e| format!("-s {text}: {k}: {e}"))?;
+            config
+                .set(*knob, v)
+                .map_err(|e| format!("-s {text}: {k}: {e}"))?;
             options.push((k.to_string(), v.to_string()));
+        }
+        // An option read only under another's value (pdb's partition with heuristic=pdb).
+        if let Some((k, _)) = options
+            .iter()
+            .find(|(k, _)| reads.iter().any(|o| o.name() == k && !o.applies(&config)))
+        {
+            return Err(format!(
+                "-s {text}: `{k}` is read only with heuristic=pdb; add `:heuristic=pdb`, or \
+                 drop `{k}`"
+            ));
         }
         // Only the options that differ from the run's.
         let canonical = options
@@ -191,45 +205,52 @@ fn tail(rest: &str) -> String {
     }
 }
 
-/// Sets option `key` of `config` to `value`, by the option's own [`registry::Knob::set`].
-fn set(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
-    let knob = registry::knobs().into_iter().find(|k| k.name == key);
-    let knob = knob.ok_or_else(|| format!("`{key}` is not an option"))?;
-    (knob.set)(config, value)
-}
-
 /// Option `key`'s value in `config`, as written (empty for a name that is no option).
 fn value(config: &Config, key: &str) -> String {
-    registry::knobs()
-        .into_iter()
-        .find(|k| k.name == key)
-        .map_or_else(String::new, |k| (k.get)(config))
+    registry::knob(key).map_or_else(String::new, |k| config.text(k))
 }
 
 /// The columns of cases.csv and summary.csv that say how a row's solver was configured (after
 /// every other column): `algorithm`, the built-in strategy the solver runs (`external` for an
 /// external program, empty for a library user's own solver), then one column per option some
-/// built-in strategy reads ([`registry::knobs`], `-` written `_`), holding the value the
-/// solver ran with where its strategy reads that option and empty where it does not. A test
-/// holds this list to the registry's options: an option added to a strategy needs its column
-/// here, appended.
-pub const COLUMNS: [&str; 4] = ["algorithm", "heuristic", "weight", "hash_buckets"];
-
-/// A solver's cells in [`COLUMNS`], in order.
+/// built-in strategy reads ([`registry::knobs`], in registry order, `-` written `_`), holding
+/// the value the solver ran with where its strategy reads that option (and, for an option
+/// read only under another's value, where it applies) and empty where it does not. The list
+/// follows the registry: an option declared by a strategy has its column.
 ///
 /// ```
-/// use tilebench::search::{configuration::{setting, COLUMNS}, registry, Config};
-/// let wastar = setting(Some(registry::find("wastar").unwrap()), &Config::default());
-/// assert_eq!(wastar, ["wastar", "manhattan", "1.5", ""]);
-/// assert_eq!(COLUMNS[2], "weight");
+/// use tilebench::search::configuration::columns;
+/// assert_eq!(columns()[0], "algorithm");
+/// assert_eq!(columns()[1..], ["hash_buckets", "heuristic", "partition", "lookup", "weight"]);
 /// ```
-pub type Setting = [String; COLUMNS.len()];
+pub fn columns() -> &'static [&'static str] {
+    static COLUMNS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    COLUMNS.get_or_init(|| {
+        let mut out = vec!["algorithm"];
+        for k in registry::knobs() {
+            let name: &'static str = Box::leak(k.name().replace('-', "_").into_boxed_str());
+            out.push(name);
+        }
+        out
+    })
+}
+
+/// A solver's cells in [`columns`], in order.
+///
+/// ```
+/// use tilebench::search::{configuration::{columns, setting}, registry, Config};
+/// let wastar = setting(Some(registry::find("wastar").unwrap()), &Config::default());
+/// let cell = |c: &str| wastar[columns().iter().position(|k| *k == c).unwrap()].as_str();
+/// assert_eq!((cell("algorithm"), cell("heuristic"), cell("weight")), ("wastar", "manhattan", "1.5"));
+/// assert_eq!((cell("partition"), cell("hash_buckets")), ("", "")); // not pdb; not bfs-hash
+/// ```
+pub type Setting = Vec<String>;
 
 /// A solver's label and what it runs, in one line for run.json (`fast: algorithm wastar,
 /// heuristic manhattan, weight 3`): `--resume` and `merge` refuse a label that now runs
 /// something else.
 pub fn describe(label: &str, setting: &Setting) -> String {
-    let cells: Vec<String> = COLUMNS
+    let cells: Vec<String> = columns()
         .iter()
         .zip(setting)
         .filter(|(_, v)| !v.is_empty())
@@ -242,23 +263,27 @@ pub fn describe(label: &str, setting: &Setting) -> String {
 /// of each option it reads: given, or the run's, or the default); of an external program
 /// with `None`.
 pub fn setting(strategy: Option<&Builtin>, config: &Config) -> Setting {
+    let mut out: Setting = vec![String::new(); columns().len()];
     let Some(b) = strategy else {
-        return [
-            "external".to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ];
+        out[0] = "external".to_string();
+        return out;
     };
-    let mut out: Setting = Default::default();
     out[0] = b.name.to_string();
-    for (cell, column) in out.iter_mut().zip(COLUMNS).skip(1) {
+    let reads = registry::options_of(b);
+    for (cell, column) in out.iter_mut().zip(columns()).skip(1) {
         let key = column.replace('_', "-");
-        if b.options.iter().any(|k| k.name == key) {
-            *cell = value(config, &key);
+        if let Some(k) = reads.iter().find(|k| k.name() == key) {
+            if k.applies(config) {
+                *cell = config.text(*k);
+            }
         }
     }
     out
+}
+
+/// A setting with no cells (a library user's own solver; rows written before the columns).
+pub fn unset() -> Setting {
+    vec![String::new(); columns().len()]
 }
 
 /// A solver under another name.
@@ -302,24 +327,52 @@ mod tests {
     fn every_option_a_strategy_reads_has_its_column() {
         let mut knobs: Vec<String> = registry::knobs()
             .iter()
-            .map(|k| k.name.replace('-', "_"))
+            .map(|k| k.name().replace('-', "_"))
             .collect();
         knobs.sort();
-        let mut columns: Vec<String> = COLUMNS[1..].iter().map(|c| c.to_string()).collect();
-        columns.sort();
+        let mut cols: Vec<String> = columns()[1..].iter().map(|c| c.to_string()).collect();
+        cols.sort();
         assert_eq!(
-            knobs, columns,
-            "configuration::COLUMNS lacks an option's column"
+            knobs, cols,
+            "configuration::columns lacks an option's column"
         );
+        // Each default parses, and shows as itself.
+        for k in registry::knobs() {
+            let (text, _) = k
+                .check(k.default())
+                .unwrap_or_else(|e| panic!("{}: {e}", k.name()));
+            assert_eq!(text, k.default(), "{}", k.name());
+        }
         // Each strategy's cells: its name, and a value exactly where it reads the option.
-        let config = Config::default();
-        for b in registry::all() {
-            let cells = setting(Some(b), &config);
-            assert_eq!(cells[0], b.name);
-            for (cell, column) in cells.iter().zip(COLUMNS).skip(1) {
-                let reads = registry::reads(b.name, &column.replace('_', "-"));
-                assert_eq!(!cell.is_empty(), reads, "{} {column}", b.name);
+        let mut pdb = Config::default();
+        pdb.set(&crate::search::heuristic::HEURISTIC, "pdb")
+            .unwrap();
+        for config in [Config::default(), pdb] {
+            for b in registry::all() {
+                let cells = setting(Some(b), &config);
+                assert_eq!(cells[0], b.name);
+                for (cell, column) in cells.iter().zip(columns()).skip(1) {
+                    let key = column.replace('_', "-");
+                    let reads = registry::reads(b.name, &key)
+                        && registry::knob(&key).unwrap().applies(&config);
+                    assert_eq!(!cell.is_empty(), reads, "{} {column}", b.name);
+                }
             }
         }
+    }
+
+    #[test]
+    fn an_option_read_only_under_another_is_refused_without_it() {
+        let base = Config::default();
+        let e = Configuration::parse("astar:partition=7-8", &base)
+            .err()
+            .unwrap();
+        assert!(e.contains("heuristic=pdb"), "{e}");
+        let c = Configuration::parse("astar:heuristic=pdb:partition=6-6-3", &base).unwrap();
+        assert_eq!(c.label, "astar:heuristic=pdb:partition=6-6-3");
+        let cells = c.setting();
+        let at = |k: &str| columns().iter().position(|c| *c == k).unwrap();
+        assert_eq!(cells[at("partition")], "6-6-3");
+        assert_eq!(cells[at("lookup")], "default");
     }
 }

@@ -16,6 +16,8 @@ const MAX_READY: usize = 4096;
 pub struct Informed<G: Guided> {
     name: &'static str,
     config: Config,
+    /// The configuration's heuristic ([`super::heuristic::HEURISTIC`]).
+    kind: HeuristicKind,
     shared: Shared,
     ready: HashMap<Board, Ready>,
     /// The estimates of goals of more than 16 cells, searched by [`super::wide`].
@@ -29,6 +31,7 @@ impl<G: Guided> Informed<G> {
         Informed {
             name,
             config: config.clone(),
+            kind: super::heuristic::HEURISTIC.get(config),
             shared: Shared::default(),
             ready: HashMap::new(),
             wide: HashMap::new(),
@@ -38,7 +41,7 @@ impl<G: Guided> Informed<G> {
 
     fn ready_for(&self, goal: &Board) -> Result<Ready, SolveError> {
         self.shared
-            .ready(self.config.heuristic, &self.config, goal)
+            .ready(self.kind, &self.config, goal)
             .map_err(|e| SolveError(format!("{}: {e}", self.name)))
     }
 
@@ -53,7 +56,7 @@ impl<G: Guided> Informed<G> {
                 shape.cells()
             )));
         }
-        match self.config.heuristic {
+        match self.kind {
             HeuristicKind::Manhattan | HeuristicKind::LinearConflict => Ok(()),
             h => Err(SolveError(format!(
                 "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
@@ -65,7 +68,7 @@ impl<G: Guided> Informed<G> {
 
     /// The estimate of `goal`, a board of more than 16 cells.
     fn wide_estimate(&self, goal: &Board) -> Estimate {
-        let conflicts = self.config.heuristic == HeuristicKind::LinearConflict;
+        let conflicts = self.kind == HeuristicKind::LinearConflict;
         Estimate::new(goal, conflicts)
     }
 }
@@ -84,7 +87,7 @@ impl<G: Guided> Solver for Informed<G> {
         if !shape.is_packed() {
             return self.supports_wide(shape);
         }
-        self.config.heuristic.supports(&self.config, shape)
+        self.kind.supports(&self.config, shape)
     }
     fn prepare(&mut self, all_goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
         // Goals of more than 16 cells are searched by `wide`, with its own estimate; a
@@ -96,7 +99,7 @@ impl<G: Guided> Solver for Informed<G> {
                 self.wide.insert(*g, e);
             }
         }
-        let kind = self.config.heuristic;
+        let kind = self.kind;
         self.shared
             .prepare(kind, &self.config, &goals, ctx.observer)?;
         for g in goals.iter().take(MAX_READY) {

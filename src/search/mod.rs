@@ -13,6 +13,7 @@ mod claim;
 pub mod configuration;
 pub mod heuristic;
 mod informed;
+pub mod options;
 pub mod registry;
 mod solver;
 mod transpositions;
@@ -293,28 +294,16 @@ impl Default for Limits {
     }
 }
 
-/// What the search functions read: the budget and the options of the plain searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the search functions read: the budget, and the configuration whose options they
+/// take ([`options::Knob::get`]: `bfs_hash::BUCKETS`, `wastar::WEIGHT`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolveOptions {
     /// Search unsolvable pairs to exhaustion instead of answering by the parity test.
     pub exhaustive: bool,
     /// The budget of one solve.
     pub limits: Limits,
-    /// Buckets of `bfs-hash`'s chained table (the articles used 1,000,003).
-    pub hash_buckets: usize,
-    /// The weight of `wastar`.
-    pub weight: astar::Weight,
-}
-
-impl Default for SolveOptions {
-    fn default() -> Self {
-        SolveOptions {
-            exhaustive: false,
-            limits: Limits::default(),
-            hash_buckets: bfs_hash::DEFAULT_BUCKETS,
-            weight: astar::Weight::default(),
-        }
-    }
+    /// The options of the strategy (cheap to clone: its values are shared).
+    pub config: Config,
 }
 
 /// A start and a goal of the same shape.

@@ -12,49 +12,10 @@
 //! assert_eq!(solver.solve(&p, &Limits::default()).unwrap().steps(), Some(19));
 //! ```
 
-use super::heuristic::HeuristicKind;
-use super::pdb::PdbOptions;
+pub use super::options::Config;
+use super::options::Opt;
 use super::{shortcut, Limits, Outcome, Problem, SolveError, SolveOptions, Solver};
 use crate::puzzle::Shape;
-
-/// How the built-in strategies are configured: values, held by each solver built from them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Config {
-    /// Search unsolvable pairs to exhaustion instead of answering by the parity test.
-    pub exhaustive: bool,
-    /// Buckets of `bfs-hash`'s chained table.
-    pub hash_buckets: usize,
-    /// The heuristic of `astar`, `idastar`, `wastar` and `greedy`.
-    pub heuristic: HeuristicKind,
-    /// Pattern databases, when the heuristic is `pdb`.
-    pub pdb: PdbOptions,
-    /// The weight of `wastar` (`--weight`).
-    pub weight: super::astar::Weight,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            exhaustive: false,
-            hash_buckets: super::bfs_hash::DEFAULT_BUCKETS,
-            heuristic: HeuristicKind::Manhattan,
-            pdb: PdbOptions::default(),
-            weight: Default::default(),
-        }
-    }
-}
-
-impl Config {
-    /// The search functions' options for one solve within `limits`.
-    pub fn options(&self, limits: &Limits) -> SolveOptions {
-        SolveOptions {
-            exhaustive: self.exhaustive,
-            limits: *limits,
-            hash_buckets: self.hash_buckets.max(1),
-            weight: self.weight,
-        }
-    }
-}
 
 /// A search function of the plain kind: a problem and options in, an outcome out.
 pub type SearchFn = fn(&Problem, &SolveOptions) -> Outcome;
@@ -73,39 +34,6 @@ pub enum Make {
     Custom(fn(&Config) -> Box<dyn Solver>),
 }
 
-/// An option a strategy reads, declared in the file that reads it: its name (the run's flag
-/// `--NAME`, which gives every strategy that reads it its value), default, range and a line
-/// of help. `run -s list` lists each strategy's; a run refuses an option none of its
-/// strategies reads.
-pub struct Knob {
-    /// The name: `--NAME` on the command line, `NAME` in run.json and the settings' lists.
-    pub name: &'static str,
-    /// Its default, as written on the command line.
-    pub default: &'static str,
-    /// The values it takes.
-    pub range: &'static str,
-    /// One line of help.
-    pub help: &'static str,
-    /// Sets it in a configuration from its text (`-s NAME:KEY=VALUE`), checked: a value out
-    /// of its range is refused with a sentence saying what it takes.
-    pub set: fn(&mut Config, &str) -> Result<(), String>,
-    /// Its value in a configuration, as written (labels, cases.csv's columns).
-    pub get: fn(&Config) -> String,
-}
-
-impl PartialEq for Knob {
-    /// Options are one by their name.
-    fn eq(&self, other: &Knob) -> bool {
-        self.name == other.name
-    }
-}
-
-impl std::fmt::Debug for Knob {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Knob({})", self.name)
-    }
-}
-
 /// One built-in strategy: its name, a line for the help, its options, and how to build it.
 #[derive(Clone, Copy)]
 pub struct Builtin {
@@ -114,8 +42,9 @@ pub struct Builtin {
     /// One line for `--help`, `--strategy list` and the README.
     pub describe: &'static str,
     /// The options it reads (declared where they are read: `heuristic::HEURISTIC`,
-    /// `wastar::WEIGHT`, `bfs_hash::BUCKETS`).
-    pub options: &'static [&'static Knob],
+    /// `wastar::WEIGHT`, `bfs_hash::BUCKETS`); each brings the options it is read with
+    /// ([`super::options::Knob::with`]).
+    pub options: &'static [&'static dyn Opt],
     /// How to build it.
     pub make: Make,
 }
@@ -201,30 +130,53 @@ pub fn defaults() -> Vec<&'static Builtin> {
 /// a default run need not pay for.
 pub const VARIANTS: &[&str] = &["dida", "idastar-tt"];
 
+/// The options `strategy` reads: those it lists, each followed by those it is read with, each
+/// once.
+pub fn options_of(strategy: &Builtin) -> Vec<&'static dyn Opt> {
+    let mut out: Vec<&'static dyn Opt> = Vec::new();
+    fn add(out: &mut Vec<&'static dyn Opt>, o: &'static dyn Opt) {
+        if !out.iter().any(|k| k.name() == o.name()) {
+            out.push(o);
+        }
+        for w in o.with() {
+            add(out, *w);
+        }
+    }
+    for o in strategy.options {
+        add(&mut out, *o);
+    }
+    out
+}
+
 /// Whether the built-in strategy `strategy` reads the option `option` (false for a name
 /// that is not a built-in strategy's: an external program's).
 pub fn reads(strategy: &str, option: &str) -> bool {
-    find(strategy).is_some_and(|b| b.options.iter().any(|k| k.name == option))
+    find(strategy).is_some_and(|b| options_of(b).iter().any(|k| k.name() == option))
 }
 
 /// The built-in strategies that read the option `option`, in registry order.
 pub fn readers(option: &str) -> Vec<&'static str> {
     all()
         .iter()
-        .filter(|b| b.options.iter().any(|k| k.name == option))
+        .filter(|b| options_of(b).iter().any(|k| k.name() == option))
         .map(|b| b.name)
         .collect()
 }
 
 /// Every option some built-in strategy reads, each once, in registry order.
-pub fn knobs() -> Vec<&'static Knob> {
-    let mut out: Vec<&'static Knob> = Vec::new();
-    for k in all().iter().flat_map(|b| b.options.iter().copied()) {
-        if !out.contains(&k) {
+pub fn knobs() -> Vec<&'static dyn Opt> {
+    let mut out: Vec<&'static dyn Opt> = Vec::new();
+    for k in all().iter().flat_map(options_of) {
+        if !out.iter().any(|o| o.name() == k.name()) {
             out.push(k);
         }
     }
     out
+}
+
+/// The option called `name`, if a built-in strategy reads one.
+pub fn knob(name: &str) -> Option<&'static dyn Opt> {
+    knobs().into_iter().find(|k| k.name() == name)
 }
 
 /// The built-in strategy called `name` (any case).

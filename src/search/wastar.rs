@@ -21,16 +21,16 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// wastar's own option: its weight (`--weight`).
-pub const WEIGHT: super::registry::Knob = super::registry::Knob {
+pub const WEIGHT: super::options::Knob<astar::Weight> = super::options::Knob {
     name: "weight",
     default: "1.5",
     range: "1 to 1000, up to three decimals",
     help: "states ranked by g + weight × h; paths at most weight × the shortest",
-    set: |c, v| {
-        c.weight = v.parse()?;
-        Ok(())
-    },
-    get: |c| c.weight.to_string(),
+    flag: "--weight",
+    parse: str::parse,
+    show: astar::Weight::to_string,
+    with: &[],
+    applies: None,
 };
 
 /// wastar as a [`super::heuristic::Guided`] search.
@@ -38,30 +38,32 @@ pub struct WeightedAstar;
 
 impl super::heuristic::Guided for WeightedAstar {
     fn wide(config: &super::Config) -> Option<super::wide::Mode> {
-        Some(super::wide::Mode::Weighted(config.weight))
+        Some(super::wide::Mode::Weighted(WEIGHT.get(config)))
     }
     const OPTIMAL: bool = false;
     /// Within its weight of the shortest (with an admissible heuristic).
     fn claim(config: &super::Config) -> super::Claim {
-        super::Claim::Within(config.weight)
+        super::Claim::Within(WEIGHT.get(config))
     }
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
         solve(problem, opts, h)
     }
 }
 
-/// A path by weighted A* with heuristic `h` and weight `opts.weight`.
+/// A path by weighted A* with heuristic `h` and the weight of `opts.config` ([`WEIGHT`]).
 ///
 /// ```
-/// use tilebench::search::{heuristic::Manhattan, wastar, Problem, SolveOptions};
+/// use tilebench::search::{heuristic::Manhattan, wastar, Config, Limits, Problem};
 /// let p = Problem::new(
 ///     "2 3 4 1 5 x 7 6 8".parse().unwrap(),
 ///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
 /// ).unwrap();
-/// let opts = SolveOptions { weight: "2".parse().unwrap(), ..SolveOptions::default() };
+/// let mut config = Config::default();
+/// config.set(&wastar::WEIGHT, "2").unwrap();
+/// let opts = config.options(&Limits::default());
 /// let out = wastar::solve(&p, &opts, &Manhattan::new(&p.goal));
 /// assert!((19..=38).contains(&out.steps().unwrap()));
 /// ```
 pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {
-    astar::solve_with(problem, opts, h, Order::Weighted(opts.weight))
+    astar::solve_with(problem, opts, h, Order::Weighted(WEIGHT.get(&opts.config)))
 }

@@ -286,7 +286,11 @@ fn best_first(problem: &Problem, opts: &SolveOptions, est: &Estimate, mode: Mode
             stats.stored = recs.len() as u64;
             return Outcome::solved(path_of(&recs, i), stats);
         }
-        if budget.exhausted(stats.expanded) {
+        // Under a heap budget: room for this expansion's children in the records, the
+        // index and the open list, asked before any of them grows.
+        let spent = budget.exhausted(stats.expanded)
+            || budget.watches_memory() && !budget.room(growth(&recs, &index, &open));
+        if spent {
             stats.stored = recs.len() as u64;
             return Outcome::out_of(budget.reason(stats.expanded, false), stats);
         }
@@ -340,6 +344,16 @@ fn best_first(problem: &Problem, opts: &SolveOptions, est: &Estimate, mode: Mode
     }
     stats.stored = recs.len() as u64;
     Outcome::without_path(super::Status::Unsolvable, stats)
+}
+
+/// The bytes the records, the index and the open list of [`best_first`] allocate to take
+/// the four children of one expansion.
+fn growth<T>(recs: &Vec<Rec>, index: &FxHashMap<Key, u32>, open: &BinaryHeap<T>) -> usize {
+    use crate::memory::{growth, table_growth, vec_growth};
+    let entry = std::mem::size_of::<T>();
+    vec_growth(recs, 4)
+        + table_growth::<(Key, u32)>(index.len(), index.capacity(), 4)
+        + growth(open.len() + 4, open.capacity(), entry, false)
 }
 
 /// The moves from the start to record `i`, by its parents.

@@ -10,11 +10,10 @@ use tilebench::search::{astar, idastar, registry, Config, Limits, Problem, Solve
 use tilebench::util::Rng;
 
 fn config(heuristic: HeuristicKind, weight: &str) -> Config {
-    Config {
-        heuristic,
-        weight: weight.parse().unwrap(),
-        ..Config::default()
-    }
+    Config::default()
+        .with(&tilebench::search::heuristic::HEURISTIC, heuristic.name())
+        .and_then(|c| c.with(&tilebench::search::wastar::WEIGHT, weight))
+        .unwrap()
 }
 
 fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
@@ -155,7 +154,10 @@ fn random_big_boards_from_gen_are_solved_by_wastar_and_greedy() {
                 let expected = &row[col(&header, "expected_steps")];
                 if name == "wastar" && !expected.is_empty() {
                     let optimum: u64 = expected.parse().unwrap();
-                    assert!(path.len() as u64 <= cfg.weight.times(optimum));
+                    assert!(
+                        path.len() as u64
+                            <= tilebench::search::wastar::WEIGHT.get(&cfg).times(optimum)
+                    );
                     within += 1;
                 }
             }

@@ -278,11 +278,24 @@ fn an_option_no_strategy_reads_is_refused() {
     let list = bin().args(["run", "-s", "list"]).output().unwrap();
     let text = String::from_utf8_lossy(&list.stdout);
     assert!(
-        text.contains("weight: states ranked by g + weight × h"),
+        text.contains("weight=1.5: states ranked by g + weight × h"),
         "{text}"
     );
     assert!(
-        text.contains("(default 1.5; 1 to 1000, up to three decimals)"),
+        text.contains("; takes 1 to 1000, up to three decimals; --weight sets it for all"),
         "{text}"
     );
+    // The pattern databases' options come with the heuristic, once per strategy that reads it.
+    let astar = text
+        .split("\nidastar ")
+        .next()
+        .and_then(|t| t.split("\nastar ").nth(1))
+        .unwrap_or_default();
+    for option in [
+        "heuristic=manhattan: ",
+        "partition=default: ",
+        "lookup=default: ",
+    ] {
+        assert_eq!(astar.matches(option).count(), 1, "{option}: {text}");
+    }
 }

@@ -418,3 +418,134 @@ fn solvers_keep_the_order_given() {
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
     assert_eq!(json["strategies"], serde_json::json!(order));
 }
+
+/// The pattern databases' partition and lookups are options of a configuration with
+/// `heuristic=pdb`: two partitions in one run, each in its own column, each optimal
+/// (`--check` against the dataset's answers) and each with its own tables; given without
+/// `heuristic=pdb` they are refused with what to add.
+#[test]
+fn a_partition_is_an_option_of_a_configuration() {
+    let dir = temp_dir("configs-partition");
+    let out = dir.join("run");
+    let tables = dir.join("tables");
+    run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-s",
+        "astar:heuristic=pdb:partition=4-4",
+        "-s",
+        "small=astar:heuristic=pdb:partition=2-2-2-2:lookup=regular",
+        "--pdb-dir",
+        tables.to_str().unwrap(),
+        "--check",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let cell = |r: &Vec<String>, n: &str| r[col(&h, n)].clone();
+    let mut seen = BTreeMap::new();
+    for r in &rows {
+        let key = cell(r, "strategy");
+        let cells = ["algorithm", "heuristic", "partition", "lookup", "weight"].map(|n| cell(r, n));
+        seen.entry(key).or_insert(cells);
+        assert_eq!(cell(r, "status"), "solved", "{r:?}");
+    }
+    assert_eq!(
+        seen["astar:heuristic=pdb:partition=4-4"],
+        ["astar", "pdb", "4-4", "default", ""]
+    );
+    assert_eq!(seen["small"], ["astar", "pdb", "2-2-2-2", "regular", ""]);
+    // Each partition has its own tables (two groups of 4 tiles, four of 2).
+    let files: Vec<String> = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pdb"))
+        .collect();
+    assert_eq!(files.len(), 6, "{files:?}");
+    // Without heuristic=pdb: refused, saying what to add.
+    let res = bin()
+        .args([
+            "run",
+            "inputs/seeds.csv",
+            "-s",
+            "astar:partition=4-4",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.join("refused"))
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(2));
+    assert!(
+        stderr(&res).contains("add `:heuristic=pdb`"),
+        "{}",
+        stderr(&res)
+    );
+}
+
+/// A suboptimal solver's path lengths follow its options: runs whose `fast` (wastar) has
+/// weight 1 and 3 differ in path length by design, which `compare` lists apart and does not
+/// count as wrong answers; the same change of a path between two runs of one configuration
+/// is a wrong answer.
+#[test]
+fn path_lengths_that_follow_changed_options_are_not_wrong_answers() {
+    let dir = temp_dir("configs-reconfigured");
+    let run = |name: &str, weight: &str| {
+        let out = dir.join(name);
+        let fast = format!("fast=wastar:weight={weight}");
+        run_ok(&[
+            "run",
+            "inputs/3x4-random.csv",
+            "-s",
+            &fast,
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let (a, b) = (run("a", "1"), run("b", "3"));
+    let o = bin().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    let changed = text
+        .lines()
+        .find(|l| l.starts_with("Path lengths that changed with the solver's options"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let n: usize = changed
+        .rsplit_once('(')
+        .and_then(|(_, n)| n.trim_end_matches([')', ':']).parse().ok())
+        .unwrap_or_else(|| panic!("{changed}"));
+    assert!(n > 0, "{text}");
+    assert!(!text.contains("Correctness regressions"), "{text}");
+    // One configuration, a path changed by hand: a wrong answer.
+    let tampered = dir.join("tampered");
+    std::fs::create_dir_all(&tampered).unwrap();
+    for f in ["run.json", "summary.csv"] {
+        std::fs::copy(a.join(f), tampered.join(f)).unwrap();
+    }
+    let (h, rows) = read_csv(&a.join("cases.csv"));
+    let steps = col(&h, "steps");
+    let mut w = csv::Writer::from_path(tampered.join("cases.csv")).unwrap();
+    w.write_record(&h).unwrap();
+    let mut done = false;
+    for r in &rows {
+        let mut r = r.clone();
+        if !done && r[col(&h, "status")] == "solved" {
+            let s: i64 = r[steps].parse().unwrap();
+            r[steps] = (s + 2).to_string();
+            done = true;
+        }
+        w.write_record(&r).unwrap();
+    }
+    w.flush().unwrap();
+    let o = bin()
+        .arg("compare")
+        .arg(&a)
+        .arg(&tampered)
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(text.contains("Correctness regressions"), "{text}");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+}

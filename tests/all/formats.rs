@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use tilebench::harness::input::{Case, Source};
 use tilebench::harness::record::{Column, Counters, Record, RowStatus};
 use tilebench::harness::store::{Batch, Layout, Store};
-use tilebench::report::cases_csv::{self, CaseRow, COLUMNS};
+use tilebench::report::cases_csv::{self, columns, CaseRow};
 use tilebench::search::Problem;
 
 fn status() -> impl Strategy<Value = RowStatus> {
@@ -149,7 +149,10 @@ proptest! {
 #[test]
 fn the_typed_row_has_the_columns_of_the_list_in_order() {
     let names: Vec<&str> = Column::CASES_CSV.iter().map(|c| c.name()).collect();
-    assert_eq!(names, COLUMNS);
+    assert_eq!(names, cases_csv::FIXED_COLUMNS);
+    // The header: those, then one column per option of the built-in strategies.
+    let options = &tilebench::search::configuration::columns()[1..];
+    assert_eq!(columns(), [&names[..], options].concat());
     // A row serialized with headers: serde's field names are the column list.
     let mut w = csv::Writer::from_writer(Vec::new());
     let rec = Record::empty(0, "astar");
@@ -164,5 +167,8 @@ fn the_typed_row_has_the_columns_of_the_list_in_order() {
     };
     w.serialize(CaseRow::new(&case, &rec)).unwrap();
     let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
-    assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
+    assert_eq!(
+        text.lines().next().unwrap(),
+        cases_csv::FIXED_COLUMNS.join(",")
+    );
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tilebench::observe::{Collect, Silent};
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, Manhattan};
-use tilebench::search::pdb::{self, load_or_build, Partition, Pdb, PdbOptions};
+use tilebench::search::pdb::{self, load_or_build, Partition, Pdb};
 use tilebench::search::{registry, Config, Limits, Problem};
 
 fn pdb_dir() -> std::path::PathBuf {
@@ -97,14 +97,13 @@ proptest! {
 
 #[test]
 fn idastar_and_astar_with_pdb_are_optimal_on_2x3_and_3x3() {
-    let opts = Config {
-        heuristic: HeuristicKind::Pdb,
-        pdb: PdbOptions {
-            dir: Some(pdb_dir()),
-            ..PdbOptions::default()
-        },
-        ..Config::default()
-    };
+    let mut opts = Config::default()
+        .with(
+            &tilebench::search::heuristic::HEURISTIC,
+            HeuristicKind::Pdb.name(),
+        )
+        .unwrap();
+    opts.pdb_dir = Some(pdb_dir());
     for (start, goal) in [
         ("2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x"),
         ("2 6 4 1 3 7 0 5 8", "8 1 5 7 3 6 4 0 2"),

@@ -11,6 +11,7 @@ use crate::common::walk;
 use proptest::prelude::*;
 use tilebench::puzzle::{is_solvable, Board, Move, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
+use tilebench::search::{heuristic::HEURISTIC, wastar::WEIGHT};
 use tilebench::search::{registry, Builtin, Config, Limits, Outcome, Problem, SolveError, Status};
 
 /// Every optimal built-in strategy, from the registry (the ones a run takes by default).
@@ -142,7 +143,7 @@ proptest! {
         let opts = Config::default();
         if is_solvable(&start, &goal) {
             let mut lengths: Vec<usize> = strategies().iter().map(|s| check_solution(&p, s, &opts)).collect();
-            let lc = Config { heuristic: HeuristicKind::LinearConflict, ..Config::default() };
+            let lc = Config::default().with(&HEURISTIC, HeuristicKind::LinearConflict.name()).unwrap();
             lengths.push(check_solution(&p, by_name("astar"), &lc));
             lengths.push(check_solution(&p, by_name("idastar"), &lc));
             prop_assert!(lengths.iter().all(|&l| l == lengths[0]), "lengths differ: {:?}", lengths);
@@ -269,10 +270,7 @@ fn every_strategy_and_heuristic_agrees_on_every_shape() {
                         .iter()
                         .filter(|&&h| h != HeuristicKind::Pdb);
                     for &h in heuristics {
-                        let opts = Config {
-                            heuristic: h,
-                            ..Config::default()
-                        };
+                        let opts = Config::default().with(&HEURISTIC, h.name()).unwrap();
                         lengths.push((format!("{} {h}", s.name), check_solution(&p, s, &opts)));
                         if !matches!(s.name, "astar" | "idastar" | "dida" | "idastar-tt") {
                             break;
@@ -569,13 +567,12 @@ fn weighted_astar_keeps_its_bound_and_greedy_reaches_the_goal() {
             for start in table.states_at(d).into_iter().step_by(4099).take(6) {
                 let p = Problem::new(start, goal).unwrap();
                 for w in ["1", "1.25", "2", "5"] {
-                    let cfg = Config {
-                        heuristic,
-                        weight: w.parse().unwrap(),
-                        ..Config::default()
-                    };
+                    let cfg = Config::default()
+                        .with(&HEURISTIC, heuristic.name())
+                        .and_then(|c| c.with(&WEIGHT, w))
+                        .unwrap();
                     let steps = check_solution(&p, wastar, &cfg);
-                    let bound = cfg.weight.value() * d as f64;
+                    let bound = WEIGHT.get(&cfg).value() * d as f64;
                     assert!(
                         steps as f64 <= bound,
                         "{heuristic} w {w}: {steps} > {bound}"
@@ -585,10 +582,9 @@ fn weighted_astar_keeps_its_bound_and_greedy_reaches_the_goal() {
                     }
                     longer += (steps > d as usize) as u32;
                 }
-                let cfg = Config {
-                    heuristic,
-                    ..Config::default()
-                };
+                let cfg = Config::default()
+                    .with(&HEURISTIC, heuristic.name())
+                    .unwrap();
                 greedy_longer += (check_solution(&p, greedy, &cfg) > d as usize) as u32;
             }
         }

@@ -244,6 +244,9 @@ pub fn list_title(kind: ListKind, max_work_increase: f64) -> String {
     match kind {
         ListKind::WrongAnswers => "Correctness regressions: status or steps changed".into(),
         ListKind::AnswersDiffer => "Answers that differ: status or steps".into(),
+        ListKind::Reconfigured => "Path lengths that changed with the solver's options, which \
+                                   differ between the runs (not a regression)"
+            .into(),
         ListKind::MoreWork => format!(
             "Work regressions: expanded or generated grew by more than {max_work_increase}%"
         ),

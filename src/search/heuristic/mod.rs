@@ -163,18 +163,18 @@ pub trait Family: Heuristic + Sized + Send + Sync + 'static {
 }
 
 /// The option of every strategy guided by a heuristic (`astar`, `idastar`, `dida`,
-/// `idastar-tt`, `wastar`, `greedy`): which one (`--heuristic`; `pdb` with its own
-/// `--pdb-partition`, `--pdb-lookup` and `--pdb-dir`).
-pub const HEURISTIC: super::registry::Knob = super::registry::Knob {
+/// `idastar-tt`, `wastar`, `greedy`): which one (`--heuristic`), read with the pattern
+/// databases' options ([`pdb::PARTITION`], [`pdb::LOOKUP`]), which apply with `pdb`.
+pub const HEURISTIC: super::options::Knob<HeuristicKind> = super::options::Knob {
     name: "heuristic",
     default: "manhattan",
     range: "manhattan, linear-conflict, walking-distance, walking-distance-lc, pdb",
-    help: "the estimate of the moves left (pdb: pattern databases, --pdb-partition, --pdb-lookup)",
-    set: |c, v| {
-        c.heuristic = v.parse()?;
-        Ok(())
-    },
-    get: |c| c.heuristic.name().to_string(),
+    help: "the estimate of the moves left (pdb: pattern databases)",
+    flag: "--heuristic",
+    parse: str::parse,
+    show: |h| h.name().to_string(),
+    with: &[&pdb::PARTITION, &pdb::LOOKUP],
+    applies: None,
 };
 
 /// A search guided by a heuristic (`astar`, `idastar`, `wastar`, `greedy`).

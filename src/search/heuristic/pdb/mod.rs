@@ -262,8 +262,50 @@ pub fn shared(
         .clone()
 }
 
-/// Pattern-database settings, held by the solver that uses them (`--pdb-partition`,
-/// `--pdb-dir`, `--pdb-lookup`).
+/// The pattern databases' partition, an option of the strategies guided by a heuristic
+/// that applies with `heuristic=pdb` (`--pdb-partition`): `default` is 7-8 on 4x4, groups of
+/// 6 on other boards.
+pub const PARTITION: crate::search::options::Knob<Option<String>> = crate::search::options::Knob {
+    name: "partition",
+    default: "default",
+    range: "default, or sizes (7-8, 6-6-3) or tile groups (1,2,3/4,5,6,7) covering every tile",
+    help: "which tiles share a pattern database (with heuristic=pdb)",
+    flag: "--pdb-partition",
+    parse: |v| {
+        Ok(match v.trim() {
+            "" | "default" => None,
+            p => Some(p.to_string()),
+        })
+    },
+    show: |p| p.clone().unwrap_or_else(|| "default".into()),
+    with: &[],
+    applies: Some(uses_pdb),
+};
+
+/// The pattern databases' lookups, an option of the strategies guided by a heuristic that
+/// applies with `heuristic=pdb` (`--pdb-lookup`).
+pub const LOOKUP: crate::search::options::Knob<Option<LookupMode>> = crate::search::options::Knob {
+    name: "lookup",
+    default: "default",
+    range: "default (max), regular, reflected, dual, max, walked",
+    help: "which lookups' maximum estimates a board (with heuristic=pdb)",
+    flag: "--pdb-lookup",
+    parse: |v| match v.trim() {
+        "" | "default" => Ok(None),
+        m => m.parse().map(Some),
+    },
+    show: |m| m.map_or_else(|| "default".into(), |m| m.to_string()),
+    with: &[],
+    applies: Some(uses_pdb),
+};
+
+/// Whether `config` estimates with pattern databases.
+fn uses_pdb(config: &Config) -> bool {
+    super::HEURISTIC.get(config) == super::HeuristicKind::Pdb
+}
+
+/// Pattern-database settings (`--pdb-partition`, `--pdb-dir`, `--pdb-lookup`; a
+/// configuration's `partition` and `lookup`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdbOptions {
     /// Partition for every shape whose cell count it fits (default: [`Partition::default_for`]).
@@ -275,6 +317,31 @@ pub struct PdbOptions {
 }
 
 impl PdbOptions {
+    /// The settings of `config`.
+    pub fn of(config: &Config) -> PdbOptions {
+        PdbOptions {
+            partition: PARTITION.get(config),
+            dir: config.pdb_dir.clone(),
+            lookup: LOOKUP.get(config),
+        }
+    }
+
+    /// Gives `config` these settings: its partition and lookups are set only where given, so
+    /// a configuration's own stay its own.
+    ///
+    /// # Errors
+    /// A lookup or partition that does not read.
+    pub fn apply(&self, config: &mut Config) -> Result<(), String> {
+        if let Some(p) = &self.partition {
+            config.set(&PARTITION, p)?;
+        }
+        if let Some(m) = self.lookup {
+            config.set(&LOOKUP, m.name())?;
+        }
+        config.pdb_dir.clone_from(&self.dir);
+        Ok(())
+    }
+
     /// The partition for `shape`.
     ///
     /// # Errors
@@ -326,8 +393,7 @@ impl super::Family for Pdb {
     type Shared = std::collections::HashMap<(Shape, usize), Arc<PdbSet>>;
 
     fn supports(config: &Config, shape: Shape) -> Result<(), SolveError> {
-        config
-            .pdb
+        PdbOptions::of(config)
             .partition_for(shape)
             .map(|_| ())
             .map_err(|e| SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))
@@ -343,8 +409,7 @@ impl super::Family for Pdb {
             let key = (g.shape(), g.blank());
             if let std::collections::hash_map::Entry::Vacant(slot) = shared.entry(key) {
                 Self::supports(config, key.0)?;
-                let set = config
-                    .pdb
+                let set = PdbOptions::of(config)
                     .tables(key.0, key.1, observer)
                     .map_err(SolveError)?;
                 slot.insert(set);
@@ -365,7 +430,7 @@ impl super::Family for Pdb {
         Ok(Pdb::with_lookup(
             goal,
             set.clone(),
-            config.pdb.lookup_for(goal.shape()),
+            PdbOptions::of(config).lookup_for(goal.shape()),
         ))
     }
 }
