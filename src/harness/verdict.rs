@@ -355,12 +355,19 @@ fn conclusion(
     }
     if unaccepted.counts.is_empty() {
         let limits = total.of(Reason::Limit);
+        // The dataset's invalid rows have no answer: named above, and the run exits 2.
+        let invalid = match run.digest.invalid.count {
+            0 => String::new(),
+            n => {
+                format!("; {n} invalid row(s) of the dataset had no answer to check (named above)")
+            }
+        };
         return vec![if limits == 0 {
-            format!("check: passed: all {rows} rows verified ({why})")
+            format!("check: passed: all {rows} answered rows verified ({why}){invalid}")
         } else {
             format!(
-                "check: passed: {verified} of {rows} rows verified ({why}); the other {limits} \
-                 are limit rows accepted by --allow-limit"
+                "check: passed: {verified} of {rows} answered rows verified ({why}); the other \
+                 {limits} are limit rows accepted by --allow-limit{invalid}"
             )
         }];
     }

@@ -60,7 +60,8 @@ impl<G: Guided> Informed<G> {
             HeuristicKind::Manhattan | HeuristicKind::LinearConflict => Ok(()),
             h => Err(SolveError(format!(
                 "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
-                 has {}: use --heuristic manhattan or linear-conflict",
+                 has {}: use the manhattan or linear-conflict heuristic (`--heuristic`, or \
+                 `:heuristic=` in a configuration)",
                 shape.cells()
             ))),
         }

@@ -185,7 +185,7 @@ fn check_fails_on_limit_rows_and_names_them() {
         if code == 0 {
             assert!(
                 err.contains(&format!(
-                    "check: passed: {solved} of {} rows verified ({solved} expected_steps); \
+                    "check: passed: {solved} of {} answered rows verified ({solved} expected_steps); \
                      the other {n} are limit rows accepted by --allow-limit",
                     rows.len()
                 )),
@@ -237,10 +237,39 @@ fn without_expected_steps_a_lone_strategy_is_unconfirmed_and_two_agree() {
     let res = run_into(&out, &[data, "-s", "astar,bibfs", "-q", "--check"]);
     assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
     assert!(
-        stderr(&res).contains("check: passed: all 6 rows verified (2 parity, 4 agreement)"),
+        stderr(&res)
+            .contains("check: passed: all 6 answered rows verified (2 parity, 4 agreement)"),
         "{}",
         stderr(&res)
     );
+}
+
+/// `--check` over a dataset with an invalid row: the answered rows are verified, the last
+/// line says the invalid row had no answer to check, and the run exits 2 (a bad row), not 0.
+#[test]
+fn check_says_which_rows_it_could_not_check() {
+    let dir = temp_dir("run-check-invalid");
+    let data = dir.join("data.csv");
+    std::fs::write(
+        &data,
+        "id,start,goal,expected_steps\na,2 3 4 1 5 x 7 6 8,,19\nb,1 2 3 4 5 6 7 8 9,,\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let res = run_into(
+        &out,
+        &[data.to_str().unwrap(), "-s", "astar", "-q", "--check"],
+    );
+    let err = stderr(&res);
+    assert_eq!(res.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "check: passed: all 1 answered rows verified (1 expected_steps); 1 invalid row(s) \
+             of the dataset had no answer to check (named above)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("data.csv:3: start: cell 9"), "{err}");
 }
 
 #[test]
