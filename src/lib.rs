@@ -25,6 +25,7 @@ pub mod check;
 pub mod compare;
 pub mod error;
 pub mod external;
+pub mod gen;
 pub mod harness;
 pub mod memory;
 pub mod observe;
