@@ -597,7 +597,8 @@ impl AllowLimit {
     /// # Errors
     /// A value of another form, as a sentence that says what to write.
     pub fn entry(s: &str) -> Result<(Option<String>, Allowed), String> {
-        let (name, count) = match s.split_once('=') {
+        // At the last `=`: a configuration's label may hold `=` (`astar:heuristic=pdb=all`).
+        let (name, count) = match s.rsplit_once('=') {
             Some((n, _)) if n.trim().is_empty() => {
                 return Err(format!(
                     "`{s}`: no solver name before `=`; write SOLVER=N or N"

@@ -390,12 +390,7 @@ impl Generator {
     }
 
     /// Draws one pair (at `depth`, or at any depth) and writes its row.
-    fn row(
-        &mut self,
-        id: u64,
-        depth: Option<u8>,
-        out: &mut impl Write,
-    ) -> Result<(), GenError> {
+    fn row(&mut self, id: u64, depth: Option<u8>, out: &mut impl Write) -> Result<(), GenError> {
         let (start, goal, expected) = match depth {
             Some(d) => self.at_depth(d),
             None => {

@@ -24,7 +24,7 @@ use tilebench::search::{Claim, Limits};
 /// configuration (so the solvers keep the order given), multiplied by the sweeps. A comma
 /// list that holds a configuration is split (no option's value holds a comma, and a label
 /// may not).
-fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
+fn strategy_texts(args: &RunArgs, base: &tilebench::search::Config) -> Result<Vec<String>, String> {
     let mut texts: Vec<String> = args
         .strategy
         .iter()
@@ -55,7 +55,7 @@ fn strategy_texts(args: &RunArgs) -> Result<Vec<String>, String> {
             })
             .collect();
         for s in &args.sweep {
-            texts = tilebench::search::configuration::sweep(texts, s)?;
+            texts = tilebench::search::configuration::sweep(texts, s, base)?;
         }
         texts = texts
             .into_iter()
@@ -76,15 +76,13 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     // In range: cli's parser takes 0.000001 to MAX_SECONDS.
     let timeout = args.timeout.map(Duration::from_secs_f64);
     let mut plan = RunPlan::new(args.files.clone());
-    let texts = strategy_texts(&args)?;
-    // The pattern-database options are the defaults of a configuration that takes pdb too.
-    let pdb_configured = texts.iter().any(|t| {
-        t.split(':')
-            .any(|kv| kv.replace(' ', "") == "heuristic=pdb")
-    });
-    if !pdb_configured {
-        args.pdb.check_used_by(args.heuristic)?;
-    }
+    plan.config =
+        super::solve::config_of(args.exhaustive, (args.heuristic, args.weight), &args.pdb)?;
+    plan.config.set(
+        &tilebench::search::bfs_hash::BUCKETS,
+        &args.hash_buckets.to_string(),
+    )?;
+    let texts = strategy_texts(&args, &plan.config)?;
     let (configured, plain): (Vec<&String>, Vec<&String>) =
         texts.iter().partition(|s| s.contains([':', '=']));
     if !args.strategy.is_empty() {
@@ -99,12 +97,6 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         size: args.size,
         goal: args.goal.clone(),
     };
-    plan.config =
-        super::solve::config_of(args.exhaustive, (args.heuristic, args.weight), &args.pdb)?;
-    plan.config.set(
-        &tilebench::search::bfs_hash::BUCKETS,
-        &args.hash_buckets.to_string(),
-    )?;
     let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
     let protocols = PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol)?;
     let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank)?;
@@ -165,19 +157,23 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     Ok(plan)
 }
 
-/// `--allow-limit`'s values, each naming a solver this run can have.
-fn allow_limit(args: &RunArgs) -> Result<AllowLimit, String> {
-    let allow = AllowLimit::new(&args.allow_limit)?;
+/// `--allow-limit`'s values, each naming a solver of the run: a built-in strategy, a
+/// configuration's label or a `--solver` program.
+fn allow_limit(values: &[String], plan: &RunPlan) -> Result<AllowLimit, String> {
+    let allow = AllowLimit::new(values)?;
     for (name, _) in &allow.named {
-        let external = args
-            .solvers
+        let label = plan
+            .configurations
             .iter()
-            .filter_map(|s| s.split_once('=').map(|(n, _)| n.trim()))
-            .any(|n| n.eq_ignore_ascii_case(name));
-        if !external && tilebench::search::registry::find(name).is_none() {
+            .any(|c| c.label.eq_ignore_ascii_case(name));
+        let external = plan
+            .external
+            .iter()
+            .any(|e| e.name.eq_ignore_ascii_case(name));
+        if !label && !external && tilebench::search::registry::find(name).is_none() {
             return Err(format!(
-                "--allow-limit {name}=…: `{name}` is neither a built-in strategy ({}) nor a \
-                 --solver NAME; name a solver of the run",
+                "--allow-limit {name}=…: `{name}` is neither a built-in strategy ({}), a \
+                 configuration's label nor a --solver NAME; name a solver of the run",
                 tilebench::search::registry::names().join(", ")
             ));
         }
@@ -212,10 +208,11 @@ pub fn run(args: RunArgs) -> CmdResult {
         return Ok(OK);
     }
     let (quiet, add_out) = (args.quiet, args.out.is_none());
-    let check = args.check.then(|| allow_limit(&args)).transpose()?;
+    let (check, allowed) = (args.check, args.allow_limit.clone());
     let terminal = super::terminal::Terminal::new(quiet);
     interrupt::install();
     let mut plan = plan(args)?;
+    let check = check.then(|| allow_limit(&allowed, &plan)).transpose()?;
     plan.allow_limit = check.clone().unwrap_or_default();
     let run = match execute(plan, &terminal, &interrupt::STOP).map_err(|e| e.to_string())? {
         Ending::Finished(run) => run,

@@ -559,17 +559,32 @@ fn reconfigured(
             let algorithm = b
                 .or(c)
                 .and_then(|s| s.first())
+                .and_then(Option::as_deref)
                 .filter(|a| !a.is_empty())
-                .map_or(label.as_str(), String::as_str);
+                .unwrap_or(label.as_str());
             if crate::search::registry::find(algorithm).is_none_or(|s| s.optimal()) {
                 return false;
             }
             match (b, c) {
-                (Some(b), Some(c)) => b != c,
+                (Some(b), Some(c)) => !differing(b, c).is_empty(),
                 _ => changes.iter().any(|ch| ch.affects(label, steps)),
             }
         })
         .cloned()
+        .collect()
+}
+
+/// The configuration columns both runs' cases.csv have whose cells differ, with the two
+/// cells: a column one file lacks (written before it) is unknown, never a difference.
+fn differing<'a>(
+    b: &'a [Option<String>],
+    c: &'a [Option<String>],
+) -> Vec<(&'static str, &'a str, &'a str)> {
+    crate::search::configuration::columns()
+        .iter()
+        .zip(b.iter().zip(c))
+        .filter_map(|(column, (b, c))| Some((*column, b.as_deref()?, c.as_deref()?)))
+        .filter(|(_, b, c)| b != c)
         .collect()
 }
 
@@ -582,11 +597,9 @@ fn configured_apart(base: &Side, cur: &Side) -> Vec<String> {
         let (Some(b), Some(c)) = (base.setting(label), cur.setting(label)) else {
             continue;
         };
-        let differ: Vec<String> = crate::search::configuration::columns()
-            .iter()
-            .zip(b.iter().zip(c))
-            .filter(|(_, (b, c))| b != c)
-            .map(|(column, (b, c))| {
+        let differ: Vec<String> = differing(b, c)
+            .into_iter()
+            .map(|(column, b, c)| {
                 let shown = |v: &str| {
                     if v.is_empty() {
                         "—".to_string()

@@ -58,8 +58,9 @@ impl Side {
         out
     }
 
-    /// Solver `label`'s configuration cells (its first row's), when the cases.csv has them.
-    pub fn setting(&self, label: &str) -> Option<&crate::search::configuration::Setting> {
+    /// Solver `label`'s configuration cells (its first row's), when the cases.csv has them:
+    /// `None` for a column the file lacks.
+    pub fn setting(&self, label: &str) -> Option<&Vec<Option<String>>> {
         self.tally
             .iter()
             .find(|t| t.strategy == label)

@@ -42,13 +42,31 @@ impl<T: FromStr<Err = String>> PerSolver<T> {
         let mut out = PerSolver::default();
         for v in values {
             let whole = v.trim().parse::<T>();
-            let (name, value) = match (whole, v.split_once('=')) {
-                (Ok(value), _) => (None, value),
-                (Err(_), Some((name, value))) if !name.trim().is_empty() => {
-                    let value = value.parse::<T>().map_err(|e| format!("{flag} {v}: {e}"))?;
-                    (Some(name.trim().to_string()), value)
+            // SOLVER=VALUE, where a configuration's label may hold `=` too
+            // (`astar:heuristic=pdb=all`): the first split whose value reads.
+            let splits = v
+                .match_indices('=')
+                .map(|(i, _)| (&v[..i], &v[i + 1..]))
+                .filter(|(name, _)| !name.trim().is_empty());
+            let mut first_error = None;
+            let mut named = None;
+            for (name, value) in splits {
+                match value.parse::<T>() {
+                    Ok(value) => {
+                        named = Some((name.trim().to_string(), value));
+                        break;
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
                 }
-                (Err(e), _) => return Err(format!("{flag} {v}: {e}")),
+            }
+            let (name, value) = match (whole, named) {
+                (Ok(value), _) => (None, value),
+                (Err(_), Some((name, value))) => (Some(name), value),
+                (Err(e), None) => {
+                    return Err(format!("{flag} {v}: {}", first_error.unwrap_or(e)));
+                }
             };
             match name {
                 None if out.others.is_some() => {

@@ -136,14 +136,28 @@ impl RunPlan {
     /// # Errors
     /// The first problem found, as a sentence that says what to do.
     pub fn check(&self) -> Result<(), String> {
+        // Names become file names (`latency-NAME.hgrm`, case folded on some systems): two
+        // that would share one are refused.
+        let file = |n: &str| crate::results::latency_hgrm(n).to_lowercase();
+        let taken = |seen: &[String], n: &str| seen.iter().any(|s| file(s) == file(n));
         let mut seen: Vec<String> = self.strategies.iter().map(|b| b.name.to_string()).collect();
         for c in &self.configurations {
-            if seen.iter().any(|s| s.eq_ignore_ascii_case(&c.label)) {
-                return Err(format!(
-                    "-s: two configurations are labelled `{}`; give one a label of its own \
-                     (-s LABEL=NAME:KEY=VALUE)",
-                    c.label
-                ));
+            if let Some(other) = seen.iter().find(|s| file(s) == file(&c.label)) {
+                return Err(if *other == c.label {
+                    format!(
+                        "-s: two configurations are labelled `{}`; give one a label of its own \
+                         (-s LABEL=NAME:KEY=VALUE)",
+                        c.label
+                    )
+                } else {
+                    format!(
+                        "-s: the labels `{other}` and `{}` would share the file {}: they differ \
+                         only in case or in characters a file name cannot hold; give one a \
+                         label of its own (-s LABEL=NAME:KEY=VALUE)",
+                        c.label,
+                        crate::results::latency_hgrm(&c.label)
+                    )
+                });
             }
             seen.push(c.label.clone());
         }
@@ -154,7 +168,7 @@ impl RunPlan {
                      another, e.g. `my-{name}`"
                 ));
             }
-            if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+            if taken(&seen, name) {
                 return Err(format!(
                     "the name `{name}` is taken by another solver (names become file names, \
                      so case does not count); give each its own name"
@@ -184,46 +198,89 @@ impl RunPlan {
 }
 
 impl RunPlan {
-    /// Refuses an option set away from its default that no strategy of the run reads
-    /// ([`crate::search::options::Knob`], declared by the strategies that read it): `-s table
-    /// --heuristic pdb --pdb-partition 9-9` would otherwise be taken and change nothing, its
-    /// tables never checked.
+    /// Refuses a run-wide option set away from its default that changes no solver of the run
+    /// ([`crate::search::options::Knob`], declared by the strategies that read it): no
+    /// strategy of the run reads it (`-s table --heuristic pdb --pdb-partition 9-9` would
+    /// otherwise be taken and change nothing, its tables never checked), it applies under
+    /// another option's value that no solver has (`--pdb-partition` without `heuristic=pdb`),
+    /// or every configuration that reads it sets its own.
     fn check_options(&self) -> Result<(), String> {
-        let mut chosen: Vec<&Builtin> = if self.fitting_strategies {
+        use crate::search::heuristic::{HeuristicKind, HEURISTIC};
+        let plain: Vec<&Builtin> = if self.fitting_strategies {
             registry::defaults()
         } else {
             self.strategies.clone()
         };
+        let mut chosen = plain.clone();
         chosen.extend(self.configurations.iter().map(|c| c.strategy));
+        let mut given: Vec<(&str, String, String)> = Vec::new();
         for (option, text) in self.config.given() {
             let Some(knob) = registry::knob(option) else {
                 continue;
             };
-            if text == knob.default() || chosen.iter().any(|b| registry::reads(b.name, option)) {
+            if text == knob.default() {
                 continue;
             }
-            let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();
-            let given = match knob.flag() {
-                "" => format!("the option {option}={text}"),
-                flag => format!("{flag} {text}"),
+            let flag = if knob.flag().is_empty() {
+                option
+            } else {
+                knob.flag()
             };
-            return Err(format!(
-                "{given} is read only by {}, and this run takes {}: it would change nothing \
-                 (and be checked against no board); add one of them with -s, or drop {}",
-                registry::readers(option).join(", "),
+            let used = plain
+                .iter()
+                .any(|b| registry::reads(b.name, option) && knob.applies(&self.config))
+                || self.configurations.iter().any(|c| {
+                    registry::reads(c.strategy.name, option)
+                        && knob.applies(&c.config)
+                        && !c.options.iter().any(|(k, _)| k == option)
+                });
+            if !used {
+                given.push((option, format!("{flag} {text}"), flag.to_string()));
+            }
+        }
+        if let Some(dir) = &self.config.pdb_dir {
+            let pdb = |c: &crate::search::Config| HEURISTIC.get(c) == HeuristicKind::Pdb;
+            let used = plain
+                .iter()
+                .any(|b| registry::reads(b.name, "heuristic") && pdb(&self.config))
+                || self.configurations.iter().any(|c| pdb(&c.config));
+            if !used {
+                given.push((
+                    "partition",
+                    format!("--pdb-dir {}", dir.display()),
+                    "--pdb-dir".into(),
+                ));
+            }
+        }
+        let Some((option, text, flag)) = given.into_iter().next() else {
+            return Ok(());
+        };
+        let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();
+        let readers = registry::readers(option);
+        Err(if !chosen.iter().any(|b| readers.contains(&b.name)) {
+            format!(
+                "{text} is read only by {}, and this run takes {}: it would change nothing \
+                 (and be checked against no board); add one of them with -s, or drop {flag}",
+                readers.join(", "),
                 if names.is_empty() {
                     "no built-in strategy".to_string()
                 } else {
                     names.join(", ")
-                },
-                if knob.flag().is_empty() {
-                    option
-                } else {
-                    knob.flag()
                 }
-            ));
-        }
-        Ok(())
+            )
+        } else if registry::knob(option).is_some_and(|k| !k.applies(&self.config))
+            || flag == "--pdb-dir"
+        {
+            format!(
+                "{text} is for pattern databases, and no solver of this run estimates with them: \
+                 add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop {flag}"
+            )
+        } else {
+            format!(
+                "{text} would change nothing: every configuration of this run that reads \
+                 `{option}` sets its own; drop {flag}"
+            )
+        })
     }
 }
 

@@ -362,12 +362,17 @@ fn conclusion(
                 format!("; {n} invalid row(s) of the dataset had no answer to check (named above)")
             }
         };
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({why})")
+        };
         return vec![if limits == 0 {
-            format!("check: passed: all {rows} answered rows verified ({why}){invalid}")
+            format!("check: passed: all {rows} answered rows verified{why}{invalid}")
         } else {
             format!(
-                "check: passed: {verified} of {rows} answered rows verified ({why}); the other \
-                 {limits} are limit rows accepted by --allow-limit{invalid}"
+                "check: passed: {verified} of {rows} rows verified{why}; the other {limits} are \
+                 limit rows accepted by --allow-limit{invalid}"
             )
         }];
     }

@@ -537,9 +537,10 @@ pub struct Tally {
     pub strategy: String,
     /// Rows with this input and strategy.
     pub rows: usize,
-    /// The first row's configuration cells ([`crate::search::configuration::columns`]);
-    /// `None` in a file written before those columns.
-    pub setting: Option<crate::search::configuration::Setting>,
+    /// The first row's configuration cells ([`crate::search::configuration::columns`]), each
+    /// `None` where the file has no such column (written before it); `None` in a file
+    /// written before those columns.
+    pub setting: Option<Vec<Option<String>>>,
 }
 
 impl Rows {
@@ -587,11 +588,9 @@ impl Rows {
             {
                 Some(t) => t.rows += 1,
                 None => out.push(Tally {
-                    setting: setting.as_ref().map(|at| {
-                        at.iter()
-                            .map(|k| k.map_or_else(String::new, |k| cell(k).into_owned()))
-                            .collect()
-                    }),
+                    setting: setting
+                        .as_ref()
+                        .map(|at| at.iter().map(|k| k.map(|k| cell(k).into_owned())).collect()),
                     input: i.into_owned(),
                     strategy: s.into_owned(),
                     rows: 1,

@@ -85,12 +85,14 @@ impl Configuration {
                  drop `{k}`"
             ));
         }
-        // Only the options that differ from the run's.
-        let canonical = options
+        // Only the options given that differ from the run's, in the strategy's order, each
+        // as written back (`weight=2.50` is `weight=2.5`, `lookup=default` the default).
+        let canonical = reads
             .iter()
-            .filter(|(k, _)| value(&config, k) != value(base, k))
-            .fold(strategy.name.to_string(), |s, (k, _)| {
-                format!("{s}:{k}={}", value(&config, k))
+            .filter(|k| options.iter().any(|(o, _)| o == k.name()))
+            .filter(|k| config.text(**k) != base.text(**k))
+            .fold(strategy.name.to_string(), |s, k| {
+                format!("{s}:{}={}", k.name(), config.text(*k))
             });
         let label = match label {
             Some("") => {
@@ -103,6 +105,12 @@ impl Configuration {
                 return Err(format!(
                     "-s {text}: the label `{l}` must be a word without `,` `:` `/` or spaces \
                      (it names output files)"
+                ))
+            }
+            Some(l) if registry::find(l).is_some_and(|b| b.name != strategy.name) => {
+                return Err(format!(
+                    "-s {text}: the label `{l}` is the name of another built-in strategy; \
+                     choose another, e.g. `my-{l}`"
                 ))
             }
             Some(l) => l.to_string(),
@@ -131,19 +139,21 @@ impl Configuration {
 }
 
 /// `--sweep KEY=V1,V2,...`: every configuration of `texts` (each `[LABEL=]NAME[:K=V]...`)
-/// whose strategy reads `key` and does not set it becomes one per value, in order (a label
-/// given gets `-VALUE`); the others are kept as they are.
+/// whose strategy reads `key` (where it applies: `partition` under `heuristic=pdb`, given to
+/// the configuration or by the run's flags, `base`) and does not set it becomes one per value,
+/// in order (a label given gets `-VALUE`: `fast-2`); the others are kept as they are.
 ///
 /// ```
 /// use tilebench::search::configuration::sweep;
 /// let texts = vec!["astar".to_string(), "bfs-rank".to_string()];
-/// let out = sweep(texts, "heuristic=manhattan,linear-conflict").unwrap();
+/// let base = tilebench::search::Config::default();
+/// let out = sweep(texts, "heuristic=manhattan,linear-conflict", &base).unwrap();
 /// assert_eq!(out, ["astar:heuristic=manhattan", "astar:heuristic=linear-conflict", "bfs-rank"]);
 /// ```
 ///
 /// # Errors
 /// A sweep that is not `KEY=V1,V2,...`, or whose key no configuration of `texts` takes.
-pub fn sweep(texts: Vec<String>, spec: &str) -> Result<Vec<String>, String> {
+pub fn sweep(texts: Vec<String>, spec: &str, base: &Config) -> Result<Vec<String>, String> {
     let Some((key, values)) = spec.split_once('=') else {
         return Err(format!(
             "--sweep {spec}: write KEY=V1,V2,…, e.g. --sweep heuristic=manhattan,linear-conflict"
@@ -169,7 +179,11 @@ pub fn sweep(texts: Vec<String>, spec: &str) -> Result<Vec<String>, String> {
         let sets = rest
             .split(':')
             .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == key));
-        if !registry::reads(name, key) || sets {
+        // An option read only under another's value: swept where that value is set.
+        let applies = registry::knob(key).is_none_or(|k| {
+            Configuration::parse(&text, base).map_or(true, |c| k.applies(&c.config))
+        });
+        if !registry::reads(name, key) || sets || !applies {
             out.push(text.clone());
             continue;
         }
@@ -203,11 +217,6 @@ fn tail(rest: &str) -> String {
     } else {
         format!(":{rest}")
     }
-}
-
-/// Option `key`'s value in `config`, as written (empty for a name that is no option).
-fn value(config: &Config, key: &str) -> String {
-    registry::knob(key).map_or_else(String::new, |k| config.text(k))
 }
 
 /// The columns of cases.csv and summary.csv that say how a row's solver was configured (after
@@ -373,6 +382,6 @@ mod tests {
         let cells = c.setting();
         let at = |k: &str| columns().iter().position(|c| *c == k).unwrap();
         assert_eq!(cells[at("partition")], "6-6-3");
-        assert_eq!(cells[at("lookup")], "default");
+        assert_eq!(cells[at("lookup")], "max");
     }
 }

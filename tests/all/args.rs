@@ -328,9 +328,9 @@ fn pattern_database_options_without_the_pdb_heuristic_are_refused() {
                 "--heuristic",
                 "linear-conflict",
                 "--pdb-lookup",
-                "max",
+                "regular",
             ],
-            "--pdb-lookup max",
+            "--pdb-lookup regular",
         ),
         (
             vec![
@@ -347,7 +347,7 @@ fn pattern_database_options_without_the_pdb_heuristic_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(
             err.contains(option)
-                && err.contains("only --heuristic pdb uses")
+                && err.contains("is for pattern databases")
                 && err.contains("add --heuristic pdb"),
             "{args:?}: {err}"
         );

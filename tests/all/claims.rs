@@ -294,7 +294,7 @@ fn an_option_no_strategy_reads_is_refused() {
     for option in [
         "heuristic=manhattan: ",
         "partition=default: ",
-        "lookup=default: ",
+        "lookup=max: ",
     ] {
         assert_eq!(astar.matches(option).count(), 1, "{option}: {text}");
     }

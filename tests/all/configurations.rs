@@ -453,7 +453,7 @@ fn a_partition_is_an_option_of_a_configuration() {
     }
     assert_eq!(
         seen["astar:heuristic=pdb:partition=4-4"],
-        ["astar", "pdb", "4-4", "default", ""]
+        ["astar", "pdb", "4-4", "max", ""]
     );
     assert_eq!(seen["small"], ["astar", "pdb", "2-2-2-2", "regular", ""]);
     // Each partition has its own tables (two groups of 4 tiles, four of 2).
@@ -546,6 +546,177 @@ fn path_lengths_that_follow_changed_options_are_not_wrong_answers() {
         .output()
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(text.contains("Correctness regressions"), "{text}");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+}
+
+/// One configuration has one label however it is typed (options in the strategy's order,
+/// each written back canonically, defaults left out); a sweep of an option read only with
+/// `heuristic=pdb` leaves the other configurations alone; labels that would mislead or share
+/// a file, and run-wide flags every configuration overrides, are refused.
+#[test]
+fn labels_are_canonical_and_misleading_ones_are_refused() {
+    let dir = temp_dir("configs-canonical");
+    let tables = dir.join("tables");
+    let tables = tables.to_str().unwrap();
+    let run = |name: &str, args: &[&str]| {
+        bin()
+            .args(["run", "inputs/per-depth.csv", "-q", "--force"])
+            .arg("--out")
+            .arg(dir.join(name))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let labels = |name: &str| -> Vec<String> {
+        let (h, rows) = read_csv(&dir.join(name).join("summary.csv"));
+        rows.iter()
+            .map(|r| r[col(&h, "strategy")].clone())
+            .collect()
+    };
+    // Typed in two orders, with a default and a zero-padded size: one label.
+    let res = run(
+        "a",
+        &[
+            "-s",
+            "astar:lookup=regular:heuristic=pdb:partition=04-4",
+            "--pdb-dir",
+            tables,
+        ],
+    );
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    assert_eq!(
+        labels("a"),
+        ["astar:heuristic=pdb:partition=4-4:lookup=regular"]
+    );
+    let res = run(
+        "b",
+        &["-s", "astar:heuristic=pdb:partition=4-4:lookup=default"],
+    );
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    assert_eq!(labels("b"), ["astar:heuristic=pdb:partition=4-4"]);
+    // The same configuration twice, typed apart: refused.
+    let res = run(
+        "c",
+        &[
+            "-s",
+            "astar:lookup=regular:heuristic=pdb",
+            "-s",
+            "astar:heuristic=pdb:lookup=regular",
+            "--pdb-dir",
+            tables,
+        ],
+    );
+    assert_eq!(res.status.code(), Some(2));
+    assert!(
+        stderr(&res).contains("two configurations are labelled"),
+        "{}",
+        stderr(&res)
+    );
+    // A sweep of the partition takes the pdb configurations and leaves plain astar alone.
+    let res = run(
+        "d",
+        &[
+            "-s",
+            "astar",
+            "-s",
+            "astar:heuristic=pdb",
+            "--sweep",
+            "partition=4-4,2-6",
+        ],
+    );
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    assert_eq!(
+        labels("d"),
+        [
+            "astar",
+            "astar:heuristic=pdb:partition=4-4",
+            "astar:heuristic=pdb:partition=2-6"
+        ]
+    );
+    for (args, says) in [
+        (
+            &["-s", "astar=greedy"][..],
+            "is the name of another built-in strategy",
+        ),
+        (
+            &[
+                "-s",
+                "astar:heuristic=linear-conflict",
+                "-s",
+                "astar_heuristic_linear-conflict=idastar",
+            ],
+            "would share the file",
+        ),
+        (
+            &["-s", "wastar:weight=3", "--weight", "2"],
+            "every configuration of this run that reads `weight` sets its own",
+        ),
+        (
+            &["-s", "astar", "--pdb-partition", "4-4"],
+            "add --heuristic pdb",
+        ),
+    ] {
+        let res = run("e", args);
+        assert_eq!(res.status.code(), Some(2), "{args:?}: {}", stderr(&res));
+        assert!(stderr(&res).contains(says), "{args:?}: {}", stderr(&res));
+    }
+    // --allow-limit names an unlabelled configuration, whose label holds `=`.
+    let res = run(
+        "f",
+        &[
+            "-s",
+            "astar:heuristic=linear-conflict",
+            "--max-nodes",
+            "5",
+            "--check",
+            "--allow-limit",
+            "astar:heuristic=linear-conflict=all",
+        ],
+    );
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+}
+
+/// A baseline written before the `partition` and `lookup` columns: a column it lacks is
+/// unknown, not a difference, so a changed path of one configuration is still a wrong answer.
+#[test]
+fn a_column_an_older_file_lacks_is_no_difference() {
+    let dir = temp_dir("configs-older");
+    let run = |name: &str| {
+        let out = dir.join(name);
+        run_ok(&[
+            "run",
+            "inputs/3x4-random.csv",
+            "-s",
+            "fast=wastar:weight=2",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        out
+    };
+    let (a, b) = (run("a"), run("b"));
+    // a's cases.csv without partition and lookup, and one path two steps longer.
+    let (h, rows) = read_csv(&a.join("cases.csv"));
+    let keep: Vec<usize> = (0..h.len())
+        .filter(|&i| h[i] != "partition" && h[i] != "lookup")
+        .collect();
+    let mut w = csv::Writer::from_path(a.join("cases.csv")).unwrap();
+    w.write_record(keep.iter().map(|&i| &h[i])).unwrap();
+    let mut done = false;
+    for r in &rows {
+        let mut r = r.clone();
+        if !done && r[col(&h, "status")] == "solved" {
+            let s: i64 = r[col(&h, "steps")].parse().unwrap();
+            r[col(&h, "steps")] = (s + 2).to_string();
+            done = true;
+        }
+        w.write_record(keep.iter().map(|&i| &r[i])).unwrap();
+    }
+    w.flush().unwrap();
+    let o = bin().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(!text.contains("is not the same configuration"), "{text}");
     assert!(text.contains("Correctness regressions"), "{text}");
     assert_eq!(o.status.code(), Some(1), "{text}");
 }

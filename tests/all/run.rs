@@ -185,7 +185,7 @@ fn check_fails_on_limit_rows_and_names_them() {
         if code == 0 {
             assert!(
                 err.contains(&format!(
-                    "check: passed: {solved} of {} answered rows verified ({solved} expected_steps); \
+                    "check: passed: {solved} of {} rows verified ({solved} expected_steps); \
                      the other {n} are limit rows accepted by --allow-limit",
                     rows.len()
                 )),

@@ -264,18 +264,31 @@ pub fn shared(
 
 /// The pattern databases' partition, an option of the strategies guided by a heuristic
 /// that applies with `heuristic=pdb` (`--pdb-partition`): `default` is 7-8 on 4x4, groups of
-/// 6 on other boards.
+/// 6 on other boards; otherwise the group sizes, written without leading zeros.
 pub const PARTITION: crate::search::options::Knob<Option<String>> = crate::search::options::Knob {
     name: "partition",
     default: "default",
-    range: "default, or sizes (7-8, 6-6-3) or tile groups (1,2,3/4,5,6,7) covering every tile",
+    range: "default, or the group sizes separated by `-` (7-8, 6-6-3) adding up to the tiles",
     help: "which tiles share a pattern database (with heuristic=pdb)",
     flag: "--pdb-partition",
-    parse: |v| {
-        Ok(match v.trim() {
-            "" | "default" => None,
-            p => Some(p.to_string()),
-        })
+    parse: |v| match v.trim() {
+        "" => Err("give `default` or the group sizes, e.g. 7-8".into()),
+        "default" => Ok(None),
+        // Checked against each board's shape when the tables are loaded (`supports`);
+        // sizes are written back without leading zeros.
+        p => {
+            let sizes: Option<Vec<u64>> = p.split('-').map(|n| n.trim().parse().ok()).collect();
+            Ok(Some(sizes.map_or_else(
+                || p.to_string(),
+                |sizes| {
+                    sizes
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join("-")
+                },
+            )))
+        }
     },
     show: |p| p.clone().unwrap_or_else(|| "default".into()),
     with: &[],
@@ -283,18 +296,18 @@ pub const PARTITION: crate::search::options::Knob<Option<String>> = crate::searc
 };
 
 /// The pattern databases' lookups, an option of the strategies guided by a heuristic that
-/// applies with `heuristic=pdb` (`--pdb-lookup`).
-pub const LOOKUP: crate::search::options::Knob<Option<LookupMode>> = crate::search::options::Knob {
+/// applies with `heuristic=pdb` (`--pdb-lookup`; `default` is read as `max`).
+pub const LOOKUP: crate::search::options::Knob<LookupMode> = crate::search::options::Knob {
     name: "lookup",
-    default: "default",
-    range: "default (max), regular, reflected, dual, max, walked",
+    default: "max",
+    range: "max (the default), regular, reflected, dual, walked",
     help: "which lookups' maximum estimates a board (with heuristic=pdb)",
     flag: "--pdb-lookup",
     parse: |v| match v.trim() {
-        "" | "default" => Ok(None),
-        m => m.parse().map(Some),
+        "default" => Ok(LookupMode::Max),
+        m => m.parse(),
     },
-    show: |m| m.map_or_else(|| "default".into(), |m| m.to_string()),
+    show: |m| m.to_string(),
     with: &[],
     applies: Some(uses_pdb),
 };
@@ -322,7 +335,7 @@ impl PdbOptions {
         PdbOptions {
             partition: PARTITION.get(config),
             dir: config.pdb_dir.clone(),
-            lookup: LOOKUP.get(config),
+            lookup: Some(LOOKUP.get(config)),
         }
     }
 
