@@ -90,7 +90,8 @@ fn idastar_manhattan_reproduces_korfs_node_counts() {
 }
 
 /// With the regular and reflected lookups (consistent), and with the maximum of all four
-/// (inconsistent: IDA* propagates values by BPMX), every solution is a shortest path.
+/// (inconsistent: IDA* propagates values by BPMX, lazily with `max`, eagerly with `eager`),
+/// every solution is a shortest path, for `idastar` and for `dida`.
 #[test]
 fn idastar_with_a_6_6_3_pdb_solves_all_100_optimally() {
     use tilebench::search::pdb::{self, LookupMode, Partition, Pdb};
@@ -107,7 +108,7 @@ fn idastar_with_a_6_6_3_pdb_solves_all_100_optimally() {
         &tilebench::observe::Silent,
     );
     let mut nodes = Vec::new();
-    for mode in [LookupMode::Reflected, LookupMode::Max] {
+    for mode in [LookupMode::Reflected, LookupMode::Max, LookupMode::Eager] {
         let h = Pdb::with_lookup(&goal, set.clone(), mode);
         assert!(h.reflects(), "Korf's goal has the diagonal reflection");
         let outcomes: Vec<_> = all
@@ -132,8 +133,34 @@ fn idastar_with_a_6_6_3_pdb_solves_all_100_optimally() {
         assert!(failures.is_empty(), "{failures:#?}");
         nodes.push(outcomes.iter().map(|(_, o)| o.stats.generated).sum::<u64>());
     }
-    // The dual lookups prune: fewer nodes than the reflection alone.
+    // The dual lookups prune: fewer nodes than the reflection alone; every child's lookups
+    // made before any child is searched prune more.
     assert!(nodes[1] < nodes[0], "{nodes:?}");
+    assert!(nodes[2] < nodes[1], "{nodes:?}");
+    // Dual IDA* with the eager lookups: every answer a shortest path (replayed through the
+    // jumps), in fewer nodes than the reflection alone.
+    let h = Pdb::with_lookup(&goal, set.clone(), LookupMode::Eager);
+    let dual: Vec<_> = all
+        .par_iter()
+        .map(|i| {
+            (
+                i,
+                idastar::solve_dual(&i.problem, &SolveOptions::default(), &h),
+            )
+        })
+        .collect();
+    for (i, out) in &dual {
+        assert_eq!(out.steps(), Some(i.optimal), "dida instance {}", i.id);
+        let path = out.path.as_ref().unwrap();
+        assert_eq!(
+            i.problem.start.replay(path).ok(),
+            Some(goal),
+            "dida {}",
+            i.id
+        );
+    }
+    let jumped: u64 = dual.iter().map(|(_, o)| o.stats.generated).sum();
+    assert!(jumped < nodes[0], "dida {jumped}, {nodes:?}");
     // With a transposition table, still every answer a shortest path, in fewer nodes.
     let h = Pdb::with_lookup(&goal, set.clone(), LookupMode::Max);
     let outcomes: Vec<_> = all

@@ -81,6 +81,15 @@ pub trait Heuristic {
     #[inline]
     fn prefetch_refine(&self, _after: &Board) {}
 
+    /// Whether a search that propagates estimates between parents and children (BPMX)
+    /// should [`Heuristic::refine`] every child in full before it searches any, as Felner
+    /// et al. (2011) describe BPMX, rather than only the children the cheap lookups leave
+    /// within the bound, each as it comes to it (a pattern database's `--pdb-lookup eager`).
+    #[inline]
+    fn eager(&self) -> bool {
+        false
+    }
+
     /// A board exactly as far from the goal as `b` (whose memo is `memo`) that scores higher
     /// than `b` in the lookups the memo carries, for dual IDA* to continue from (a pattern
     /// database's dual boards); none for most heuristics.
