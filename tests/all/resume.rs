@@ -645,6 +645,67 @@ fn shards_of_every_kind_of_line_and_bad_row_merge_into_the_single_run() {
     }
 }
 
+/// With no `-s`, the strategies are those that fit every valid board of the inputs: each
+/// shard reads the other rows' boards for their shapes, so shards with and without the one
+/// 4x4 row run the same strategies as the whole run, and merge into it.
+#[test]
+fn shards_with_the_default_strategies_run_those_of_the_whole_file() {
+    let dir = temp_dir("shard-defaults");
+    let data = dir.join("sizes.csv");
+    let mut text = String::from("id,size,start\n");
+    for i in 0..12 {
+        let row = match i {
+            5 => format!("{i},4x4,1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n"),
+            7 => format!("{i},4x4,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15\n"),
+            _ => format!(
+                "{i},3x3,{}\n",
+                ["1 2 3 4 5 6 7 x 8", "x 1 2 3 4 5 6 7 8"][i % 2]
+            ),
+        };
+        text.push_str(&row);
+    }
+    std::fs::write(&data, text).unwrap();
+    // Exit 2 for the runs that hold the invalid row (row 7: shard 4/4's), after writing all.
+    let run = |out: &Path, extra: &[&str], code: i32| {
+        let mut a = vec![
+            "run",
+            data.to_str().unwrap(),
+            "--threads",
+            "1",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        let o = bin().args(&a).output().unwrap();
+        assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+    };
+    let whole = dir.join("whole");
+    run(&whole, &[], 2);
+    let strategies = |d: &Path| -> serde_json::Value {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
+        json["strategies"].clone()
+    };
+    let shards: Vec<PathBuf> = (1..=4).map(|i| dir.join(format!("s{i}"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        run(
+            s,
+            &["--shard", &format!("{}/4", i + 1)],
+            if i == 3 { 2 } else { 0 },
+        );
+        assert_eq!(strategies(s), strategies(&whole), "shard {}", i + 1);
+    }
+    let merged = dir.join("merged");
+    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let o = merge(&refs, &merged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        without(&merged.join("cases.csv"), &TIMING),
+        without(&whole.join("cases.csv"), &TIMING)
+    );
+}
+
 /// A byte that is not UTF-8 in one row refuses the whole file, in every shard (whichever
 /// share the row is in), naming its line, before anything is written.
 #[test]
