@@ -823,16 +823,7 @@ fn read_in_pieces<T: Send>(
     let mut group = reader.group(n)?;
     while !group.is_empty() {
         let ended = group.last().is_some_and(|t| t.last) && unclosed(&reader);
-        // Each piece's first case (when the reader counted the rows).
-        let mut case = first + seen.0;
-        let placed: Vec<(Text, usize)> = group
-            .into_iter()
-            .map(|t| {
-                let at = case;
-                case += t.rows;
-                (t, at)
-            })
-            .collect();
+        let placed = placed(group, first + seen.0);
         let work = |(t, case): (Text, usize)| -> Result<(usize, usize, T), InputError> {
             let text = decode(label, t.bytes, t.line)?;
             let mut rule = rule;
@@ -866,6 +857,19 @@ fn read_in_pieces<T: Send>(
         bytes,
         fnv1a64,
     })
+}
+
+/// The pieces of a group, each with its first case, the first's being `case` (right when
+/// the reader counted the pieces' rows).
+fn placed(group: Vec<Text>, mut case: usize) -> Vec<(Text, usize)> {
+    group
+        .into_iter()
+        .map(|t| {
+            let at = case;
+            case += t.rows;
+            (t, at)
+        })
+        .collect()
 }
 
 /// `label: cannot read: why`.
