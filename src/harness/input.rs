@@ -12,7 +12,8 @@
 //! record ends (quoted fields may hold line ends), a few parsed in parallel while the next
 //! are read, so that what is held is the pieces in flight, never the whole file.
 
-use super::pieces::{lines_in, Pieces, Records};
+use super::pieces::{lines_in, row_lines, rows_in, Pieces, Records};
+use super::shard::Shard;
 use crate::puzzle::{Board, BoardError, Shape};
 use crate::search::Problem;
 use crate::util::clip;
@@ -212,7 +213,8 @@ pub struct InputFile {
     pub path: String,
     /// Rows read as cases (the header, blank lines and `#` comments not counted).
     pub rows: usize,
-    /// Of those, the rows that could not be read as a problem (status `invalid`).
+    /// Of those, the rows that could not be read as a problem (status `invalid`); in a
+    /// shard's run, of the shard's own rows (the others' are not read as problems).
     pub invalid_rows: usize,
     /// The file's size in bytes.
     pub bytes: usize,
@@ -461,26 +463,76 @@ pub fn read_all<T: Send>(
     paths: &[String],
     opts: &InputOptions,
     map: impl Fn(usize, Vec<Case>) -> T + Sync,
+    each: impl FnMut(usize, T),
+) -> Result<Vec<InputFile>, InputError> {
+    read_share(paths, opts, Share::ALL, |k, p| map(k, p.cases), each)
+}
+
+/// Which of the inputs' rows a reading makes cases of.
+#[derive(Clone, Copy, Debug)]
+pub struct Share {
+    /// The shard whose rows become cases: case *i* (0-based, over all the inputs' rows in
+    /// order) when *i* mod N = I − 1; [`Shard::ALL`] for every row.
+    pub shard: Shard,
+    /// Whether the other rows are read as boards too, for the shapes of the valid ones
+    /// ([`Portion::shapes`]). Otherwise they are only counted: found by the CSV grammar and
+    /// told from blank and comment lines, their fields never read (apart from the rows read
+    /// until the file's board shape is known, when it has no `size` column and no `--size`
+    /// is given: the first board read fixes it).
+    pub shapes: bool,
+}
+
+impl Share {
+    /// Every row.
+    pub const ALL: Share = Share {
+        shard: Shard::ALL,
+        shapes: false,
+    };
+}
+
+/// What a reading hands on for one piece of a file.
+pub struct Portion {
+    /// The cases of the share's rows, in order.
+    pub cases: Vec<Case>,
+    /// With [`Share::shapes`]: the board shapes of the piece's other valid rows, each once.
+    pub shapes: Vec<Shape>,
+}
+
+/// [`read_all`] for a share of the rows: `map` gets the cases of the share's rows (and, as
+/// `share` asks, the shapes of the others'). The files' facts count every row (`rows`, the
+/// size and checksum are the whole file's, so that every shard's agree), but `invalid_rows`
+/// counts the share's own invalid rows: the others' are not read.
+///
+/// # Errors
+/// As [`read_all`]: each is about the whole file (its bytes, its header), so every share
+/// of a file meets it.
+pub fn read_share<T: Send>(
+    paths: &[String],
+    opts: &InputOptions,
+    share: Share,
+    map: impl Fn(usize, Portion) -> T + Sync,
     mut each: impl FnMut(usize, T),
 ) -> Result<Vec<InputFile>, InputError> {
     each_once(paths)?;
     if paths.is_empty() {
-        let f = read_dataset(
+        let f = read_in_pieces(
             BUILTIN_NAME,
             BUILTIN.as_bytes(),
             opts,
-            |c| map(0, c),
-            |t| {
-                each(0, t);
-            },
+            (PIECE, share, 0),
+            &|c| map(0, c),
+            |t| each(0, t),
         )?;
         return Ok(vec![f]);
     }
-    let mut files = Vec::new();
+    let mut files: Vec<InputFile> = Vec::new();
     for (k, p) in paths.iter().enumerate() {
         let (map, each) = (|c| map(k, c), |t| each(k, t));
+        // The file's first row is this case of the run.
+        let first = files.iter().map(|f| f.rows).sum();
+        let how = (PIECE, share, first);
         let f = if p == "-" {
-            read_dataset(p, std::io::stdin(), opts, map, each)?
+            read_in_pieces(p, std::io::stdin(), opts, how, &map, each)?
         } else {
             let file = std::fs::File::open(p).map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => InputError::new(p, None, InputErrorKind::NotFound),
@@ -489,7 +541,7 @@ pub fn read_all<T: Send>(
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(InputError::new(p, None, InputErrorKind::Directory));
             }
-            read_dataset(p, file, opts, map, each)?
+            read_in_pieces(p, file, opts, how, &map, each)?
         };
         files.push(f);
     }
@@ -595,15 +647,17 @@ pub fn read_dataset<T: Send>(
     map: impl Fn(Vec<Case>) -> T + Sync,
     each: impl FnMut(T),
 ) -> Result<InputFile, InputError> {
-    read_in_pieces(label, input, opts, PIECE, &map, each)
+    let map = |p: Portion| map(p.cases);
+    read_in_pieces(label, input, opts, (PIECE, Share::ALL, 0), &map, each)
 }
 
-/// A piece of a file as the reader hands it on: its text, its first line, and whether it
-/// is the file's last.
+/// A piece of a file as the reader hands it on: its text, its first line, whether it is
+/// the file's last, and (when the reader counts them) its rows.
 struct Text {
     bytes: Vec<u8>,
     line: u64,
     last: bool,
+    rows: usize,
 }
 
 /// A dataset's header and the piece it is in.
@@ -627,10 +681,18 @@ struct Reader<'a, R> {
     /// The piece read ahead (to know which piece is the last).
     ahead: Option<Vec<u8>>,
     size: usize,
+    /// Whether to count each piece's rows as it is read (a share's reading: the pieces'
+    /// rows are then known before they are parsed, so each piece's first case is too).
+    count: bool,
 }
 
 impl<'a, R: Read> Reader<'a, R> {
-    fn new(label: &'a str, input: R, size: usize) -> Result<Reader<'a, R>, InputError> {
+    fn new(
+        label: &'a str,
+        input: R,
+        size: usize,
+        count: bool,
+    ) -> Result<Reader<'a, R>, InputError> {
         let mut pieces = Pieces::new(input);
         let ahead = pieces.next(size).map_err(|e| cannot_read(label, e))?;
         Ok(Reader {
@@ -639,6 +701,7 @@ impl<'a, R: Read> Reader<'a, R> {
             line: 1,
             ahead,
             size,
+            count,
         })
     }
 
@@ -672,11 +735,13 @@ impl<'a, R: Read> Reader<'a, R> {
             .next(self.size)
             .map_err(|e| cannot_read(label, e))?;
         let line = self.line;
-        self.line += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        self.line += lines_in(&bytes);
+        let rows = if self.count { rows_in(&bytes) } else { 0 };
         Ok(Some(Text {
             bytes,
             line,
             last: self.ahead.is_none(),
+            rows,
         }))
     }
 
@@ -693,17 +758,22 @@ impl<'a, R: Read> Reader<'a, R> {
     }
 }
 
+/// Reads a file in pieces of about `size` bytes, making cases of the rows of `share`, the
+/// file's first row being case `first` of the run (see [`read_dataset`] and [`read_share`]).
 fn read_in_pieces<T: Send>(
     label: &str,
     input: impl Read + Send,
     opts: &InputOptions,
-    size: usize,
-    map: &(impl Fn(Vec<Case>) -> T + Sync),
+    (size, share, first): (usize, Share, usize),
+    map: &(impl Fn(Portion) -> T + Sync),
     mut each: impl FnMut(T),
 ) -> Result<InputFile, InputError> {
     use rayon::prelude::*;
     let default_goal = default_goal(opts)?;
-    let mut reader = Reader::new(label, input, size)?;
+    // A share's reader counts each piece's rows before it is parsed, so that each piece is
+    // parsed knowing its first case (whole runs count the rows as they parse them).
+    let counted = share.shard.count > 1;
+    let mut reader = Reader::new(label, input, size, counted)?;
     let Head {
         text,
         record: header,
@@ -720,33 +790,28 @@ fn read_in_pieces<T: Send>(
         default_goal,
     };
     let unclosed = |r: &Reader<_>| r.pieces.unclosed();
-    let (mut rows, mut invalid) = (0, 0);
-    // A piece's rows, its invalid rows, and what `map` made of its cases.
-    let mapped = |cases: Vec<Case>| {
-        let bad = cases.iter().filter(|c| c.problem.is_err()).count();
-        (cases.len(), bad, map(cases))
+    // A piece's rows, the share's invalid rows among them, and what `map` made of its share.
+    let mapped = |(portion, n): (Portion, usize)| {
+        let bad = portion.cases.iter().filter(|c| c.problem.is_err()).count();
+        (n, bad, map(portion))
     };
-    let mut emit = |(n, bad, out): (usize, usize, T)| {
-        rows += n;
-        invalid += bad;
+    // The rows so far, and the share's invalid rows.
+    let mut seen = (0, 0);
+    let mut emit = |seen: &mut (usize, usize), (n, bad, out): (usize, usize, T)| {
+        seen.0 += n;
+        seen.1 += bad;
         each(out);
     };
-    // Rows one by one until the file's shape is fixed (by the first board read, when the
-    // file has no `size` column), then the rest of the piece.
+    // Piece after piece until the file's shape is fixed (by the first board read, when the
+    // file has no `size` column): every row is read as a board until then.
     let mut rule = ShapeRule::for_file(&maker.cols, opts);
-    let unfixed = |r: &ShapeRule| matches!(r, ShapeRule::FromFirstBoard(None));
     let mut piece = (text, body, last);
     loop {
         let (text, from, last) = &piece;
-        let (mut cases, stop) = maker.piece(text, *from, &mut rule, unfixed);
-        if stop.0 < text.len() {
-            cases.extend(maker.piece(text, stop, &mut rule, |_| true).0);
-        }
-        if *last && unclosed(&reader) {
-            maker.close_unclosed(&mut cases, text, *from, &mut rule);
-        }
-        emit(mapped(cases));
-        if !unfixed(&rule) {
+        let unclosed = *last && unclosed(&reader);
+        let place = (first + seen.0, share, unclosed);
+        emit(&mut seen, mapped(maker.walk(text, *from, &mut rule, place)));
+        if !rule.unfixed() {
             break;
         }
         let Some(t) = reader.next()? else { break };
@@ -758,32 +823,53 @@ fn read_in_pieces<T: Send>(
     let mut group = reader.group(n)?;
     while !group.is_empty() {
         let ended = group.last().is_some_and(|t| t.last) && unclosed(&reader);
-        let work = |t: Text| -> Result<(usize, usize, T), InputError> {
+        let placed = placed(group, first + seen.0);
+        let work = |(t, case): (Text, usize)| -> Result<(usize, usize, T), InputError> {
             let text = decode(label, t.bytes, t.line)?;
             let mut rule = rule;
-            let mut cases = maker.piece(&text, (0, t.line), &mut rule, |_| true).0;
-            if t.last && ended {
-                maker.close_unclosed(&mut cases, &text, (0, t.line), &mut rule);
-            }
-            Ok(mapped(cases))
+            let place = (case, share, t.last && ended);
+            let walked = maker.walk(&text, (0, t.line), &mut rule, place);
+            // The count that placed the piece and the parse must agree, or the shards
+            // would not cover every row once.
+            assert!(
+                !counted || walked.1 == t.rows,
+                "{label}:{}: a piece of {} rows was counted as {} (a bug in tilebench)",
+                t.line,
+                walked.1,
+                t.rows
+            );
+            Ok(mapped(walked))
         };
         let (cases, next) = rayon::join(
-            || group.into_par_iter().map(work).collect::<Vec<_>>(),
+            || placed.into_par_iter().map(work).collect::<Vec<_>>(),
             || reader.group(n),
         );
         for c in cases {
-            emit(c?);
+            emit(&mut seen, c?);
         }
         group = next?;
     }
     let (bytes, fnv1a64) = reader.pieces.checksum();
     Ok(InputFile {
         path: label.to_string(),
-        rows,
-        invalid_rows: invalid,
+        rows: seen.0,
+        invalid_rows: seen.1,
         bytes,
         fnv1a64,
     })
+}
+
+/// The pieces of a group, each with its first case, the first's being `case` (right when
+/// the reader counted the pieces' rows).
+fn placed(group: Vec<Text>, mut case: usize) -> Vec<(Text, usize)> {
+    group
+        .into_iter()
+        .map(|t| {
+            let at = case;
+            case += t.rows;
+            (t, at)
+        })
+        .collect()
 }
 
 /// `label: cannot read: why`.
@@ -903,29 +989,66 @@ impl Fields for [&str] {
 }
 
 impl CaseMaker<'_> {
-    /// The cases of the rows in `text[from..]`, where `text[from]` is on line `line`;
-    /// `each` says whether to go on after a case (false: stop there), and where the rows
-    /// stopped (the byte after the last row read, and its line) is returned with the cases.
-    fn piece(
+    /// The share's cases among the rows of `text[from..]` (where `text[from]` is on line
+    /// `line`), the first row being case `first` of the run, and how many rows there are.
+    /// The other rows are read as boards only while the file's shape is not fixed, or for
+    /// their shapes (`share.shapes`); otherwise a piece without a quote is walked line by
+    /// line and only the share's rows are read. With `unclosed`, the last row is the file's
+    /// last, whose quoted field is never closed.
+    fn walk(
         &self,
         text: &str,
         (from, line): (usize, u64),
         rule: &mut ShapeRule,
-        each: impl Fn(&ShapeRule) -> bool,
-    ) -> (Vec<Case>, (usize, u64)) {
+        (first, share, unclosed): (usize, Share, bool),
+    ) -> (Portion, usize) {
+        let shard = share.shard;
         let mut records = Records::new(text, from, line);
-        let mut cases = Vec::new();
         let mut goals = LastGoal::default();
+        let (mut own, mut others) = (Vec::new(), Vec::new());
+        let mut rows = 0;
+        let lines = shard.count > 1 && !share.shapes && !rule.unfixed();
+        if lines && memchr::memchr(b'"', &text.as_bytes()[from..]).is_none() {
+            for (at, ahead) in row_lines(text.as_bytes(), from) {
+                if shard.contains(first + rows) {
+                    records.seek(at, line + ahead);
+                    if let Some(line) = records.next_record() {
+                        own.push(self.case_of((line, Ok(&records)), rule, &mut goals));
+                    }
+                }
+                rows += 1;
+            }
+            let cases = Portion {
+                cases: own,
+                shapes: Vec::new(),
+            };
+            return (cases, rows);
+        }
+        let mut last_own = false;
         while let Some(line) = records.next_record() {
             if blank(&records) {
                 continue;
             }
-            cases.push(self.case_of((line, Ok(&records)), rule, &mut goals));
-            if !each(rule) {
-                break;
+            last_own = shard.contains(first + rows);
+            rows += 1;
+            if last_own || share.shapes || rule.unfixed() {
+                let case = self.case_of((line, Ok(&records)), rule, &mut goals);
+                if last_own {
+                    own.push(case);
+                } else if share.shapes {
+                    others.push(case);
+                }
             }
         }
-        (cases, (records.position(), records.line()))
+        if unclosed {
+            let last = if last_own { &mut own } else { &mut others };
+            self.close_unclosed(last, text, (from, line), rule);
+        }
+        let cases = Portion {
+            shapes: shapes_of(&others),
+            cases: own,
+        };
+        (cases, rows)
     }
 
     /// Makes the last of `cases`, the file's last record, say that its quoted field is never
@@ -980,6 +1103,11 @@ enum ShapeRule {
 }
 
 impl ShapeRule {
+    /// Whether the rule waits for the first board to fix the shape.
+    fn unfixed(&self) -> bool {
+        matches!(self, ShapeRule::FromFirstBoard(None))
+    }
+
     /// The rule for a file. Without a `size` column or --size, the first board fixes the
     /// file's shape: a board of another size is most likely a typo (a missing or extra tile),
     /// and it would otherwise silently change which strategies run on the whole file.
@@ -1145,13 +1273,28 @@ impl std::fmt::Display for At<'_> {
 /// The cases of `text` read in pieces of about `size` bytes, and the file's facts.
 #[cfg(test)]
 fn in_pieces(label: &str, text: &str, size: usize) -> (InputFile, Vec<Case>) {
-    let mut cases = Vec::new();
+    let (file, cases, _) = in_share(label, text, size, Share::ALL);
+    (file, cases)
+}
+
+/// The cases of `share` in `text` read in pieces of about `size` bytes, the file's facts,
+/// and the shapes of the other rows' boards (each piece's).
+#[cfg(test)]
+fn in_share(
+    label: &str,
+    text: &str,
+    size: usize,
+    share: Share,
+) -> (InputFile, Vec<Case>, Vec<Shape>) {
+    let (mut cases, mut shapes) = (Vec::new(), Vec::new());
     let opts = InputOptions::default();
-    let file = read_in_pieces(label, text.as_bytes(), &opts, size, &|c| c, |c| {
-        cases.extend(c)
+    let how = (size, share, 0);
+    let file = read_in_pieces(label, text.as_bytes(), &opts, how, &|p| p, |p| {
+        cases.extend(p.cases);
+        shapes.extend(p.shapes);
     })
     .unwrap();
-    (file, cases)
+    (file, cases, shapes)
 }
 
 #[cfg(test)]
@@ -1470,6 +1613,99 @@ mod line_tests {
             let (_, cases) = in_pieces("r.csv", &text, size);
             let got: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
             assert_eq!(got, want, "{text:?} in pieces of {size}");
+        }
+    }
+
+    /// A random dataset of every kind of line: a `size` column or none, boards of two
+    /// sizes, bad rows, quoted fields (with line ends) in some files, comments, blank and
+    /// space-only lines, byte-order marks, `\n`, `\r\n` and lone `\r` ends, and sometimes
+    /// a quote never closed at the end.
+    fn random_dataset(rng: &mut crate::util::Rng) -> String {
+        let sized = rng.below(2) == 0;
+        let quotes = rng.below(2) == 0;
+        let boards = [
+            ("3x3", "1 2 3 4 5 6 7 x 8"),
+            ("3x3", "2 1 3 4 5 6 7 8 x"),
+            ("2x4", "1 2 3 4 5 6 x 7"),
+            ("3x3", "1 2 3 4 5 6 7 7 x"),
+            ("", "1 2 3 4 5 6 7 x 8"),
+            ("", "1 2 3 4 5 x 6 7"),
+        ];
+        let ends = ["\n", "\r\n", "\r"];
+        let mut text = String::from(if sized {
+            "id,size,start\n"
+        } else {
+            "id,start\n"
+        });
+        for i in 0..rng.below(120) {
+            let end = ends[rng.index(3) as usize];
+            if rng.below(8) == 0 {
+                text.push('\u{feff}');
+            }
+            let row = match rng.below(10) {
+                0 => String::new(),
+                1 => "# a comment, with a comma".to_string(),
+                2 => " \t ".to_string(),
+                3 => " , ".to_string(),
+                4 if quotes => format!("\"{i}\nsecond\",1 2 3 4 5 6 7 x 8"),
+                _ => {
+                    let (size, board) = boards[rng.index(boards.len() as u64) as usize];
+                    match (sized, quotes) {
+                        (true, true) => format!("{i},{size},\"{board}\""),
+                        (true, false) => format!("{i},{size},{board}"),
+                        (false, _) => format!("{i},{board}"),
+                    }
+                }
+            };
+            text.push_str(&row);
+            text.push_str(end);
+        }
+        if quotes && rng.below(4) == 0 {
+            text.push_str("z,\"1 2 3\n4 5 6\n");
+        }
+        text
+    }
+
+    /// Every shard's reading of random datasets, in pieces of random sizes, gives the whole
+    /// reading's cases at the shard's indices and no other (each case once over the split),
+    /// the whole file's rows, size and checksum, the shard's own invalid rows, and (asked
+    /// for) the shapes of the other rows' valid boards.
+    #[test]
+    fn a_shard_reads_the_whole_readings_cases_at_its_own_indices() {
+        let mut rng = crate::util::Rng::new(43);
+        for round in 0..300 {
+            let text = random_dataset(&mut rng);
+            let (whole, all) = in_pieces("s.csv", &text, 1 << 20);
+            let size = 1 + rng.below(200) as usize;
+            for count in 1..=4 {
+                for index in 1..=count {
+                    let shard = Shard { index, count };
+                    let shapes = rng.below(2) == 0;
+                    let share = Share { shard, shapes };
+                    let (file, own, others) = in_share("s.csv", &text, size, share);
+                    let want: Vec<String> = shard
+                        .cases(all.len())
+                        .map(|i| format!("{:?}", all[i]))
+                        .collect();
+                    let got: Vec<String> = own.iter().map(|c| format!("{c:?}")).collect();
+                    assert_eq!(got, want, "round {round}, {shard}, {size}: {text:?}");
+                    assert_eq!(
+                        (file.rows, file.bytes, &file.fnv1a64),
+                        (whole.rows, whole.bytes, &whole.fnv1a64)
+                    );
+                    let bad = own.iter().filter(|c| c.problem.is_err()).count();
+                    assert_eq!(file.invalid_rows, bad);
+                    if shapes {
+                        let mut seen = shapes_of(&own);
+                        seen.extend(others);
+                        seen.sort();
+                        seen.dedup();
+                        assert_eq!(seen, shapes_of(&all), "round {round}: {text:?}");
+                    } else {
+                        assert!(others.is_empty());
+                    }
+                }
+            }
         }
     }
 

@@ -121,7 +121,12 @@ fn write(
 ) -> Result<Vec<StrategySummary>, String> {
     let info = &parts[0].info;
     let names = &info.strategies;
-    let (tallies, settings, checksum) = write_cases(dir, parts, grid)?;
+    let Written {
+        tallies,
+        settings,
+        checksum,
+        invalid,
+    } = write_cases(dir, parts, grid)?;
     let Measures {
         histograms,
         wall,
@@ -153,6 +158,16 @@ fn write(
         merged_from: parts.iter().map(|p| p.dir.display().to_string()).collect(),
         solver_facts: Default::default(),
         cases_fnv1a64: Some(checksum),
+        // A shard counts only its own invalid rows: the merged counts are the rows'.
+        inputs: info
+            .inputs
+            .iter()
+            .zip(invalid)
+            .map(|(f, invalid_rows)| super::input::InputFile {
+                invalid_rows,
+                ..f.clone()
+            })
+            .collect(),
         ..info.clone()
     };
     crate::report::write_run_files(dir, &report, &wall, started, &merged)?;
@@ -495,16 +510,23 @@ fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), String> {
     rows.check_sum(&sum, "")
 }
 
+/// What writing the merged cases.csv finds on the way.
+struct Written {
+    /// Each strategy's summary figures.
+    tallies: Vec<SummaryTally>,
+    /// Each strategy's configuration cells (those of its first row).
+    settings: Vec<Setting>,
+    /// The file's checksum.
+    checksum: String,
+    /// Each input's invalid rows.
+    invalid: Vec<usize>,
+}
+
 /// Writes the merged cases.csv: the shards' rows, field for field, interleaved back into
 /// input order as they are read (case i is the next row group of shard i mod N), each shard
 /// read once, in order, side by side with the others, and checked again against its
-/// checksum; returns each strategy's summary figures, added up on the way, and the merged
-/// file's checksum; each strategy's configuration cells are those of its first row.
-fn write_cases(
-    out_dir: &Path,
-    parts: &[Part],
-    grid: Grid,
-) -> Result<(Vec<SummaryTally>, Vec<Setting>, String), String> {
+/// checksum; returns what it added up on the way.
+fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, String> {
     let Grid { total, n, k } = grid;
     let mut readers = parts
         .iter()
@@ -514,6 +536,8 @@ fn write_cases(
     let mut settings: Vec<Setting> = vec![crate::search::configuration::unset(); k];
     let mut failed = None;
     let mut hash = crate::util::Fnv1a64::default();
+    let info = &parts[0].info;
+    let mut invalid = vec![0; info.inputs.len()];
     let changed = " (it changed during the merge)";
     atomic_write(&out_dir.join(crate::results::CASES_CSV), |w| {
         let mut out = csv::Writer::from_writer(Hashed::new(w));
@@ -536,6 +560,11 @@ fn write_cases(
                     }
                 };
                 out.write_record(&part.record)?;
+                if j == 0 && row.status == crate::harness::record::RowStatus::Invalid {
+                    if let Some(n) = invalid.get_mut(input_of(info, i)) {
+                        *n += 1;
+                    }
+                }
                 tally.add(&row.to_record(i));
                 if i == 0 {
                     settings[j] = row.setting();
@@ -550,7 +579,12 @@ fn write_cases(
     for (r, p) in readers.into_iter().zip(parts) {
         r.check_sum(p.info.cases_fnv1a64.as_deref().unwrap_or_default(), changed)?;
     }
-    Ok((tallies, settings, hash.hex()))
+    Ok(Written {
+        tallies,
+        settings,
+        checksum: hash.hex(),
+        invalid,
+    })
 }
 
 /// The shards' measures added up, per strategy.

@@ -374,6 +374,57 @@ impl<'t> Records<'t> {
     pub(crate) fn position(&self) -> usize {
         self.at
     }
+
+    /// Moves to `at`, a byte of the text where a record starts (outside quotes) on line
+    /// `line`: the next record read is the one there.
+    pub(crate) fn seek(&mut self, at: usize, line: u64) {
+        self.dfa.reset();
+        self.at = at;
+        self.first = line;
+    }
+}
+
+/// The rows of `b[from..]`, a text with no `"` (so that each record is one line): for each,
+/// where it starts and how many line ends come before it from `from`. A line is not a row
+/// when it is empty, a `#` comment, or ASCII spaces only: the lines the grammar skips, and
+/// the blank records the dataset's reader skips.
+pub(crate) fn row_lines(b: &[u8], from: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
+    let (mut at, mut line) = (from, 0u64);
+    std::iter::from_fn(move || loop {
+        if at >= b.len() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |k| at + k);
+        let (start, on) = (at, line);
+        (at, line) = (end + 1, line + 1);
+        // Every `\r` left ends a line as the first of `\r\n` (lone ones were made `\n`).
+        let text = b[start..end].strip_suffix(b"\r").unwrap_or(&b[start..end]);
+        if !(text.first() == Some(&b'#') || text.trim_ascii().is_empty()) {
+            return Some((start, on));
+        }
+    })
+}
+
+/// How many rows `b` holds, a piece of a file after its header (records that are not
+/// blank: as [`Records`] and the dataset's reader count them, without keeping their
+/// fields). A piece without a quote is counted line by line.
+pub(crate) fn rows_in(b: &[u8]) -> usize {
+    if memchr::memchr(b'"', b).is_none() {
+        return row_lines(b, 0).count();
+    }
+    let mut dfa = grammar();
+    let (mut out, mut ends) = (vec![0; 256], vec![0; 16]);
+    let (mut at, mut rows) = (0, 0);
+    loop {
+        let (stepped, wrote, fields) = step(&mut dfa, &b[at..], (&mut out, &mut ends), true, true);
+        let Step::Record(read) = stepped else {
+            return rows;
+        };
+        at += read;
+        if !(fields == 1 && out[..wrote].trim_ascii().is_empty()) {
+            rows += 1;
+        }
+    }
 }
 
 /// The number of line ends in `bytes` (lone `\r`s were made `\n` as the file was read).

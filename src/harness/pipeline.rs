@@ -261,7 +261,13 @@ fn scratch_dirs(plan: &RunPlan) -> Vec<PathBuf> {
 
 /// The cases of a plan's inputs, spooled, with word of repeated ids.
 fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
-    let cases = Dataset::read(&plan.inputs, &plan.input, &scratch_dirs(plan))?;
+    // A shard reads the others' rows only to count them (and for their shapes when the
+    // strategies are those that fit every board of the inputs).
+    let share = super::input::Share {
+        shard: plan.shard.unwrap_or(Shard::ALL),
+        shapes: plan.fitting_strategies,
+    };
+    let cases = Dataset::read(&plan.inputs, &plan.input, &scratch_dirs(plan), share)?;
     let files = &cases.files;
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();

@@ -10,7 +10,9 @@
 //! The scratch file is created beside the results and unlinked at once: it holds no name,
 //! and vanishes with the process however it ends (kill -9 included).
 
-use super::input::{self, Case, Id, InputError, InputErrorKind, InputFile, InputOptions, Source};
+use super::input::{
+    self, Case, Id, InputError, InputErrorKind, InputFile, InputOptions, Portion, Share, Source,
+};
 use super::shard::Shard;
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
@@ -24,17 +26,23 @@ use std::path::{Path, PathBuf};
 /// Cases between two entries of the spool's index.
 const EVERY: usize = 1024;
 
-/// The cases of a run's inputs, read once and spooled to disk, with the facts a run needs
-/// about all of them.
+/// The cases of a run's inputs (of its shard), read once and spooled to disk, with the facts
+/// a run needs about them.
 pub struct Dataset {
     /// The input files' facts, in order.
     pub files: Vec<InputFile>,
-    /// The distinct goals of the valid cases, in first-seen order.
+    /// The distinct goals of the shard's valid cases, in first-seen order.
     pub goals: Vec<Board>,
-    /// The board shapes of the valid cases, each once, in order.
+    /// The board shapes of the shard's valid cases (of every valid case, when the reading's
+    /// [`Share::shapes`] asked for them), each once, in order.
     pub shapes: Vec<Shape>,
-    /// Warnings about repeated ids (the first [`Dataset::KEPT`]), and how many there are.
+    /// Warnings about ids repeated among the shard's cases (the first [`Dataset::KEPT`]),
+    /// and how many there are.
     pub duplicates: (Vec<String>, usize),
+    /// The shard whose cases are spooled.
+    shard: Shard,
+    /// The rows of every input (all shards').
+    total: usize,
     spool: Spool,
 }
 
@@ -110,8 +118,8 @@ impl Dataset {
     /// Warnings about repeated ids that are kept.
     pub const KEPT: usize = 20;
 
-    /// Reads every dataset in `paths` as [`input::read_all`] does, spooling the cases to a
-    /// scratch file in the first of `dirs` where one can be created.
+    /// Reads every dataset in `paths` as [`input::read_share`] does, spooling the cases of
+    /// `share` to a scratch file in the first of `dirs` where one can be created.
     ///
     /// # Errors
     /// As [`input::read_all`]; and when the scratch file cannot be created or written.
@@ -119,6 +127,7 @@ impl Dataset {
         paths: &[String],
         opts: &InputOptions,
         dirs: &[PathBuf],
+        share: Share,
     ) -> Result<Dataset, InputError> {
         let (file, dir) = scratch_file(dirs).map_err(|(error, dir)| {
             let kind = InputErrorKind::Scratch {
@@ -143,10 +152,11 @@ impl Dataset {
         // Per file, whether its ids rise (and the file they are of).
         let (mut rising, mut rise_file, mut all_rise) = (Rising::Empty, 0, true);
         let mut failed: Option<io::Error> = None;
-        let files = input::read_all(
+        let files = input::read_share(
             paths,
             opts,
-            |k, cases| encode_piece(k, &cases),
+            share,
+            |k, portion| encode_piece(k, &portion),
             |k, piece: Piece| {
                 if k != rise_file {
                     (rising, rise_file) = (Rising::Empty, k);
@@ -193,39 +203,41 @@ impl Dataset {
             spool.duplicates(ids).map_err(scratch)?
         };
         Ok(Dataset {
+            total: files.iter().map(|f| f.rows).sum(),
             files,
             goals,
             shapes: shapes.into_iter().collect(),
             duplicates,
+            shard: share.shard,
             spool,
         })
     }
 
     /// How many cases (all shards').
     pub fn len(&self) -> usize {
-        self.spool.len
+        self.total
     }
 
     /// Whether there is none.
     pub fn is_empty(&self) -> bool {
-        self.spool.len == 0
+        self.total == 0
     }
 
-    /// The cases of `shard` at its positions `positions`, read back, in order.
+    /// The cases of `shard` (the one read) at its positions `positions`, read back, in order.
     ///
     /// # Errors
     /// The scratch file cannot be read.
+    ///
+    /// # Panics
+    /// `shard` is not the shard read.
     pub fn cases(
         &self,
         shard: Shard,
         positions: std::ops::Range<usize>,
     ) -> io::Result<CaseBlock<'static>> {
+        assert_eq!(shard, self.shard, "the cases of a shard that was not read");
         let first = shard.case_at(positions.start);
-        if positions.is_empty() {
-            return Ok(CaseBlock::owned(Vec::new(), first, shard));
-        }
-        let last = shard.case_at(positions.end - 1);
-        let cases = self.spool.read(first..last + 1, |i| shard.contains(i))?;
+        let cases = self.spool.read(positions, |_| true)?;
         Ok(CaseBlock::owned(cases, first, shard))
     }
 
@@ -437,12 +449,13 @@ fn broken(i: usize) -> Case {
     }
 }
 
-fn encode_piece(file: usize, cases: &[Case]) -> Piece {
+fn encode_piece(file: usize, portion: &Portion) -> Piece {
+    let cases = &portion.cases;
     let mut p = Piece {
         bytes: Vec::with_capacity(cases.len() * 40),
         ends: Vec::with_capacity(cases.len()),
         goals: Vec::new(),
-        shapes: Vec::new(),
+        shapes: portion.shapes.clone(),
         ids: Vec::new(),
         rising: Rising::Empty,
     };
@@ -665,17 +678,37 @@ mod tests {
         let paths = [pa.display().to_string(), pb.display().to_string()];
         let opts = InputOptions::default();
         let (files, want) = input::read_inputs(&paths, &opts).unwrap();
-        let d = Dataset::read(&paths, &opts, std::slice::from_ref(&dir)).unwrap();
-        assert_eq!(d.len(), want.len());
-        assert_eq!(d.files.len(), files.len());
-        assert_eq!(d.goals, crate::harness::runner::goals_of(&want));
-        assert_eq!(d.shapes, input::shapes_of(&want));
-        let dups = input::duplicate_ids(&want);
-        assert!(dups.len() > Dataset::KEPT);
-        assert_eq!(d.duplicates.1, dups.len());
-        assert_eq!(d.duplicates.0, dups[..Dataset::KEPT]);
         let show = |c: &Case| format!("{c:?}");
-        for shard in [Shard::ALL, Shard { index: 2, count: 3 }] {
+        let shares = [
+            Share::ALL,
+            Share {
+                shard: Shard { index: 2, count: 3 },
+                shapes: false,
+            },
+            Share {
+                shard: Shard { index: 3, count: 3 },
+                shapes: true,
+            },
+        ];
+        for share in shares {
+            let shard = share.shard;
+            let d = Dataset::read(&paths, &opts, std::slice::from_ref(&dir), share).unwrap();
+            // The shard's own cases, from the whole reading.
+            let own: Vec<Case> = shard.cases(want.len()).map(|i| want[i].clone()).collect();
+            assert_eq!(d.len(), want.len());
+            assert_eq!(d.files.len(), files.len());
+            for (f, g) in d.files.iter().zip(&files) {
+                assert_eq!((f.rows, f.bytes, &f.fnv1a64), (g.rows, g.bytes, &g.fnv1a64));
+            }
+            let bad = own.iter().filter(|c| c.problem.is_err()).count();
+            assert_eq!(d.files.iter().map(|f| f.invalid_rows).sum::<usize>(), bad);
+            assert_eq!(d.goals, crate::harness::runner::goals_of(&own));
+            let shapes = if share.shapes { &want } else { &own };
+            assert_eq!(d.shapes, input::shapes_of(shapes));
+            let dups = input::duplicate_ids(&own);
+            assert!(dups.len() > Dataset::KEPT);
+            assert_eq!(d.duplicates.1, dups.len());
+            assert_eq!(d.duplicates.0, dups[..Dataset::KEPT]);
             let n = shard.len(want.len());
             for (from, to) in [(0, n), (5, n.min(1030)), (n - 1, n), (3, 3)] {
                 let block = d.cases(shard, from..to).unwrap();
@@ -685,9 +718,10 @@ mod tests {
                     assert_eq!(show(block.get(i)), show(&want[i]), "case {i}");
                 }
             }
+            let problems: Vec<Problem> =
+                own.iter().filter_map(|c| c.problem.clone().ok()).collect();
+            assert_eq!(d.problems().unwrap(), problems);
         }
-        let problems: Vec<Problem> = want.iter().filter_map(|c| c.problem.clone().ok()).collect();
-        assert_eq!(d.problems().unwrap(), problems);
         // The scratch file has no name in the directory.
         let names: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()

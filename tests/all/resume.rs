@@ -527,6 +527,210 @@ fn three_shards_merge_into_the_single_run() {
     );
 }
 
+/// A dataset of every kind of line, with bad rows in every shard's share: a byte-order mark
+/// on the header and on later lines, `\r\n` and lone `\r` ends, comments (one holding a
+/// quote), blank and space-only lines, quoted fields holding a line end, boards that do not
+/// parse, of another size, repeated tiles, a bad `expected_steps`, and a quote never closed
+/// at the end. The first row does not parse, so the second (in shard 2/4's share) fixes the
+/// file's board shape: the other shards must read it to judge their own 2x4 rows.
+fn mixed_dataset(dir: &Path) -> PathBuf {
+    let boards = [
+        "1 2 3 4 5 6 7 x 8",
+        "2 1 3 4 5 6 7 8 x",
+        "8 7 6 5 4 3 2 1 x",
+        "x 1 2 3 4 5 6 7 8",
+        "4 1 2 7 5 3 x 8 6",
+    ];
+    let mut text = String::from("\u{feff}id,start,expected_steps\r\n1,1 2 3 x x,\r\n");
+    for i in 2..240 {
+        let row = match i % 13 {
+            0 => format!("# row {i} \"quoted\r\n{i},1 2 3 4 5 6 7 x 8,1\r\n"),
+            1 => format!("\r\n  \r\n{i},1 2 3 4 5 6 7 x,\r\n"),
+            2 => format!("\"{i}\nsecond line\",\"8 7 6 5 4 3 2 1 x\",\r\n"),
+            3 => format!("{i},1 2 3 4 5 6 7 7 x,\r"),
+            4 => format!("\u{feff}{i},{},oops\n", boards[i % 5]),
+            5 => format!("{i},1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x,\n"),
+            _ => format!("{i},{},\r\n", boards[i % 5]),
+        };
+        text.push_str(&row);
+    }
+    text.push_str("240,\"1 2 3 4 5 6 7 x 8\n");
+    let path = dir.join("mixed.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `-s table,astar` on `data` into `out` with `extra` options; bad rows make it exit 2
+/// after writing everything.
+fn run_mixed(data: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut a = run_args(data, "table,astar", out);
+    a.extend(extra.iter().map(|s| s.to_string()));
+    bin().args(&a).output().unwrap()
+}
+
+/// Four shards of a dataset of every kind of line and bad row (one shard killed mid-run
+/// with `kill -9` and resumed) merge into the single run: its cases.csv, every bad row
+/// `invalid` with its own message whichever shard's share it is in, and its inputs' facts
+/// in run.json (each shard counts its own invalid rows; the merge counts them all).
+#[test]
+fn shards_of_every_kind_of_line_and_bad_row_merge_into_the_single_run() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = temp_dir("shard-mixed");
+    let data = mixed_dataset(&dir);
+    let whole = dir.join("whole");
+    let o = run_mixed(&data, &whole, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let shards: Vec<PathBuf> = (1..=4).map(|i| dir.join(format!("s{i}"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        let shard = format!("{}/4", i + 1);
+        if i == 1 {
+            let mut a = run_args(&data, "table,astar", s);
+            a.extend(["--shard".into(), shard.clone()]);
+            let o = bin()
+                .args(&a)
+                .env("TILEBENCH_CRASH_AT", "stored:1")
+                .output()
+                .unwrap();
+            assert_eq!(o.status.signal(), Some(9), "{}", stderr(&o));
+            let o = run_mixed(&data, s, &["--shard", &shard, "--resume"]);
+            assert!(stderr(&o).contains("tilebench: resuming"), "{}", stderr(&o));
+            assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        } else {
+            let o = run_mixed(&data, s, &["--shard", &shard]);
+            assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        }
+    }
+    let merged = dir.join("merged");
+    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let o = merge(&refs, &merged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (h, rows) = without(&merged.join("cases.csv"), &TIMING);
+    assert_eq!(
+        (h.clone(), rows.clone()),
+        without(&whole.join("cases.csv"), &TIMING)
+    );
+    // Bad rows of every kind, in every shard's share, each on its line.
+    let (status, line, error) = (col(&h, "status"), col(&h, "line"), col(&h, "message"));
+    let invalid: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| r[status] == "invalid")
+        .map(|r| (r[line].as_str(), r[error].as_str()))
+        .collect();
+    for what in [
+        "start:",
+        "this file's boards have 9",
+        "expected_steps `oops`",
+        "never closed",
+    ] {
+        assert!(
+            invalid.iter().any(|(_, e)| e.contains(what)),
+            "{what}: {invalid:?}"
+        );
+    }
+    let inputs = |d: &Path| -> serde_json::Value {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
+        json["inputs"].clone()
+    };
+    assert_eq!(inputs(&merged), inputs(&whole));
+    let whole_invalid = inputs(&whole)[0]["invalid_rows"].as_u64().unwrap();
+    assert_eq!(whole_invalid as usize * 2, invalid.len());
+    let own: u64 = shards
+        .iter()
+        .map(|s| inputs(s)[0]["invalid_rows"].as_u64().unwrap())
+        .sum();
+    assert_eq!(own, whole_invalid);
+    for s in &shards {
+        assert_eq!(inputs(s)[0]["rows"], inputs(&whole)[0]["rows"]);
+    }
+}
+
+/// With no `-s`, the strategies are those that fit every valid board of the inputs: each
+/// shard reads the other rows' boards for their shapes, so shards with and without the one
+/// 4x4 row run the same strategies as the whole run, and merge into it.
+#[test]
+fn shards_with_the_default_strategies_run_those_of_the_whole_file() {
+    let dir = temp_dir("shard-defaults");
+    let data = dir.join("sizes.csv");
+    let mut text = String::from("id,size,start\n");
+    for i in 0..12 {
+        let row = match i {
+            5 => format!("{i},4x4,1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n"),
+            7 => format!("{i},4x4,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15\n"),
+            _ => format!(
+                "{i},3x3,{}\n",
+                ["1 2 3 4 5 6 7 x 8", "x 1 2 3 4 5 6 7 8"][i % 2]
+            ),
+        };
+        text.push_str(&row);
+    }
+    std::fs::write(&data, text).unwrap();
+    // Exit 2 for the runs that hold the invalid row (row 7: shard 4/4's), after writing all.
+    let run = |out: &Path, extra: &[&str], code: i32| {
+        let mut a = vec![
+            "run",
+            data.to_str().unwrap(),
+            "--threads",
+            "1",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        let o = bin().args(&a).output().unwrap();
+        assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+    };
+    let whole = dir.join("whole");
+    run(&whole, &[], 2);
+    let strategies = |d: &Path| -> serde_json::Value {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
+        json["strategies"].clone()
+    };
+    let shards: Vec<PathBuf> = (1..=4).map(|i| dir.join(format!("s{i}"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        run(
+            s,
+            &["--shard", &format!("{}/4", i + 1)],
+            if i == 3 { 2 } else { 0 },
+        );
+        assert_eq!(strategies(s), strategies(&whole), "shard {}", i + 1);
+    }
+    let merged = dir.join("merged");
+    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let o = merge(&refs, &merged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        without(&merged.join("cases.csv"), &TIMING),
+        without(&whole.join("cases.csv"), &TIMING)
+    );
+}
+
+/// A byte that is not UTF-8 in one row refuses the whole file, in every shard (whichever
+/// share the row is in), naming its line, before anything is written.
+#[test]
+fn a_byte_that_is_not_utf8_refuses_the_file_in_every_shard() {
+    let dir = temp_dir("shard-latin1");
+    let mut bytes = b"id,start\n".to_vec();
+    for i in 0..20 {
+        bytes.extend(format!("{i},1 2 3 4 5 6 7 x 8\n").bytes());
+    }
+    bytes.extend(b"20,1 2 3 4 5 6 7 x 8 \xe9\n");
+    let data = dir.join("latin1.csv");
+    std::fs::write(&data, bytes).unwrap();
+    for i in 1..=4 {
+        let out = dir.join(format!("s{i}"));
+        let o = run_mixed(&data, &out, &["--shard", &format!("{i}/4")]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("latin1.csv:22: not valid UTF-8"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!out.exists());
+    }
+}
+
 /// Past 65,536 cases the strategies take turns (`--order blocked`) a block at a time, each
 /// block's pass synced as it ends: killed at the end of the third pass (table's second block,
 /// after table's and idastar's first), the journal holds exactly those three passes' records,
