@@ -559,7 +559,9 @@ pub fn diff(base: &Settings, current: &Settings) -> Vec<SettingChange> {
                 let mut labels: Vec<String> = Vec::new();
                 for &p in &present {
                     let a = algorithm(p);
-                    let reads = names.iter().any(|n| n.eq_ignore_ascii_case(&a));
+                    let reads = names
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(&a) || n.eq_ignore_ascii_case(p));
                     let cell = |s: &Settings| {
                         let column = setting.column()?;
                         Some(
@@ -809,6 +811,38 @@ mod tests {
         let text = e.to_string();
         assert!(text.starts_with("run.json: line 2, column"), "{text}");
         assert!(Settings::from_json("[1]").is_err());
+    }
+
+    /// A run-wide flag's change reaches a configuration by its label (`fast` runs wastar)
+    /// when its own cell changed with it, not one that sets the option itself; an external
+    /// program's change reaches the program by its name.
+    #[test]
+    fn a_change_is_scoped_by_label() {
+        let run = |weight: &str, keep: &str| {
+            Settings::from_json(&format!(
+                r#"{{"weight": "{weight}", "strategies": ["fast", "own", "prog"],
+                "configurations": ["fast: algorithm wastar, heuristic manhattan, weight {weight}",
+                "own: algorithm wastar, heuristic manhattan, weight {keep}",
+                "prog: algorithm external"],
+                "external_solvers": [{{"name": "prog", "command": "./p {weight}", "protocol": "moves", "blank": "x", "spawn": "per-case"}}]}}"#
+            ))
+            .unwrap()
+        };
+        let changes = diff(&run("2", "5"), &run("3", "5"));
+        let weight = changes
+            .iter()
+            .find(|c| c.setting == Setting::Weight)
+            .unwrap();
+        assert_eq!(weight.scope, Scope::Solvers(vec!["fast".into()]));
+        assert!(weight.affects("fast", Counter::Steps), "{weight}");
+        assert!(!weight.affects("own", Counter::Steps), "{weight}");
+        let prog = changes
+            .iter()
+            .find(|c| c.setting == Setting::Solver("prog".into()));
+        assert!(
+            prog.is_some_and(|c| c.affects("prog", Counter::Latency)),
+            "{changes:?}"
+        );
     }
 
     /// The readers come from the strategies' own option lists: the heuristic's are the

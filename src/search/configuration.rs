@@ -370,6 +370,16 @@ mod tests {
         }
     }
 
+    /// `run -s list` names every lookup the option takes.
+    #[test]
+    fn the_lookup_option_lists_every_mode() {
+        use crate::search::pdb::{LookupMode, LOOKUP};
+        for m in LookupMode::ALL {
+            assert!(LOOKUP.range.contains(m.name()), "{m}");
+            assert!((LOOKUP.parse)(m.name()).is_ok(), "{m}");
+        }
+    }
+
     #[test]
     fn an_option_read_only_under_another_is_refused_without_it() {
         let base = Config::default();

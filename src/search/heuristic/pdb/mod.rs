@@ -300,7 +300,7 @@ pub const PARTITION: crate::search::options::Knob<Option<String>> = crate::searc
 pub const LOOKUP: crate::search::options::Knob<LookupMode> = crate::search::options::Knob {
     name: "lookup",
     default: "max",
-    range: "max (the default), regular, reflected, dual, walked",
+    range: "max (the default), regular, reflected, dual, walked, eager",
     help: "which lookups' maximum estimates a board (with heuristic=pdb)",
     flag: "--pdb-lookup",
     parse: |v| match v.trim() {
