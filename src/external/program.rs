@@ -33,6 +33,10 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+/// The longest a fresh process's first answer waits for the program to go back to reading
+/// before its case is sent again ([`process::Session::settle`]).
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The per-case timeout of an external program when `--timeout` is not given: a program
 /// that never answers becomes a `limit` row instead of stalling the run.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -75,6 +79,10 @@ pub struct Program {
     /// A fresh process's first answer differed from its answer to the same case sent again:
     /// that row was judged on the first answer, and the notice was given.
     warm_up_differed: AtomicBool,
+    /// It printed a line after an answer (a stray line, an answer twice): from then on each
+    /// case waits for it to go back to reading before it is sent
+    /// ([`process::Session::settle`]), so a late one is not taken for the next answer.
+    strays: AtomicBool,
 }
 
 /// How a fresh process's first round trip went.
@@ -162,6 +170,7 @@ impl Program {
             timeout_ms: std::sync::atomic::AtomicU64::new(DEFAULT_TIMEOUT.as_millis() as u64),
             max_memory: std::sync::atomic::AtomicU64::new(0),
             warm_up_differed: AtomicBool::new(false),
+            strays: AtomicBool::new(false),
         }
     }
 
@@ -343,6 +352,12 @@ impl Program {
         // The peak resident memory over this case alone: reset before it is sent (outside
         // its round trip), read once it is answered.
         let pid = session.pid();
+        if warm_up.is_some() || self.strays.load(Ordering::Relaxed) {
+            // Before the same case goes again, or the next case of a program that prints
+            // lines after its answers: what it prints after an answer is that answer's, not
+            // the next one (a loaded machine, or a sleep, may deliver it late).
+            session.settle(SETTLE);
+        }
         let peak = process::reset_peak_rss(pid);
         let mut ex = match session.ask(input, timeout, take) {
             // It answered its first case and ended cleanly while the case was sent again.
@@ -502,6 +517,9 @@ impl Program {
     /// Notices for the lines skipped on the way to an answer, each pattern said once.
     fn skipped_lines(&self, skipped: &Skipped) {
         let name = &self.spec.name;
+        if skipped.extra_shown.is_some() || skipped.repeats > 0 {
+            self.strays.store(true, Ordering::Relaxed);
+        }
         if skipped.blank > 0 {
             self.say_once(Said::Blank, || {
                 format!(

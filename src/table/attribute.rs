@@ -107,9 +107,15 @@ impl Attribute {
             Attribute::PeakFrontier => n(o.peak_frontier),
             Attribute::Latency => n(o.latency_ns).map(|ns| ns / 1000.0),
             Attribute::Steps => o.steps.filter(|s| *s >= 0).map(|s| s as f64),
+            // As cases.csv's `suboptimality`: a start that is its goal, answered in 0 moves,
+            // is 1 (shortest), not left out.
             Attribute::Suboptimality => {
-                let opt = data.tasks[task].optimum.filter(|o| *o > 0)?;
-                o.steps.filter(|s| *s >= 0).map(|s| s as f64 / opt as f64)
+                let opt = data.tasks[task].optimum.filter(|o| *o >= 0)?;
+                match (o.steps.filter(|s| *s >= 0)?, opt) {
+                    (0, 0) => Some(1.0),
+                    (_, 0) => None,
+                    (s, opt) => Some(s as f64 / opt as f64),
+                }
             }
             Attribute::Cpu => n(o.cpu_us),
             Attribute::MaxRss => n(o.max_rss_kb),

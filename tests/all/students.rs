@@ -842,6 +842,38 @@ fn python_printing_a_stray_move_string_after_each_answer() {
     assert_eq!(lines_with(&err, "second answer line").len(), 1, "{err}");
 }
 
+/// A stray line printed a moment after each answer (after a sleep, flushed on its own)
+/// arrives after the answer: the next case is sent only once the program is back to reading,
+/// so the stray line is the previous case's and no case is judged on it. Without that wait
+/// the first case's repeat, and later every case, would take `dull` for its answer.
+#[test]
+fn python_printing_a_stray_line_a_moment_after_each_answer() {
+    let dir = temp_dir("student-late");
+    let data = dir.join("cases.csv");
+    let out = run_ok(&["gen", "--count", "20", "--seed", "9", "--unsolvable", "0.1"]);
+    std::fs::write(&data, out.stdout).unwrap();
+    let res = run_solver(
+        &data,
+        &dir.join("out"),
+        &format!("late=python3 {SRC}/late_stray.py"),
+        &["--check"],
+    );
+    let err = stderr(&res);
+    assert_eq!(res.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("check: passed: all 20 answered rows verified"),
+        "{err}"
+    );
+    assert!(
+        err.contains("second answer line after the one taken for a case (`dull`)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("differs from its answer when the same case was sent again"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_banner_is_skipped_and_strict_grading_sees_it() {
     let cmd = format!("python3 {SRC}/banner.py");

@@ -395,3 +395,41 @@ fn rows_by_depth_and_size_and_labels_without_clashes() {
     assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<strong class=\"best\">"));
     assert!(Path::new(&dir).is_dir());
 }
+
+/// The suboptimality table agrees with summary.csv's `suboptimality_mean` (both over the same
+/// rows: a start that is its goal, answered in 0 moves, counts as 1, as cases.csv says).
+#[test]
+fn the_suboptimality_mean_is_summary_csvs() {
+    let dir = temp_dir("table-subopt");
+    let out = dir.join("greedy");
+    run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-s",
+        "greedy",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (h, rows) = read_csv(&out.join("summary.csv"));
+    let want: f64 = rows[0][col(&h, "suboptimality_mean")].parse().unwrap();
+    let csv = table(
+        &["-a", "suboptimality", "--format", "csv"],
+        std::slice::from_ref(&out),
+    );
+    let mut r = csv::Reader::from_reader(csv.as_bytes());
+    let got: f64 = r
+        .records()
+        .map(|rec| rec.unwrap())
+        .find(|rec| rec[1].contains("per-depth") && rec[2].contains("greedy"))
+        .unwrap_or_else(|| panic!("{csv}"))[3]
+        .parse()
+        .unwrap();
+    assert!(
+        (got - want).abs() < 0.0011,
+        "table {got} ≠ summary.csv {want}\n{csv}"
+    );
+    // The dataset has starts that are their goal: the mean would differ without them.
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    assert!(rows.iter().any(|r| r[col(&h, "steps")] == "0"));
+}

@@ -281,6 +281,7 @@ mod unsupported {
         pub fn pid(&self) -> i32 {
             0
         }
+        pub fn settle(&mut self, _within: Duration) {}
         pub fn gone(&mut self) -> Exchange {
             Exchange::Failed(UNSUPPORTED.into())
         }

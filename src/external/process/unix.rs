@@ -858,6 +858,27 @@ impl Session {
         self.proc.pid()
     }
 
+    /// Waits, at most `within`, until the program is back to reading its input, taking in what
+    /// it prints meanwhile: a line printed after its answer (a stray debug line, an answer
+    /// twice) is then seen as the previous case's before the next case is sent, not read as
+    /// that case's answer. A fresh process's first answer is followed by the same case again,
+    /// which such a late line would answer.
+    pub fn settle(&mut self, within: Duration) {
+        let deadline = Instant::now() + within;
+        let p = &mut self.proc;
+        let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
+        while Instant::now() < deadline {
+            if p.drain_now().is_err() || p.out.eof || p.exited() {
+                return;
+            }
+            if ino.is_none_or(|ino| all_reading(p.pid(), ino, true)) {
+                let _ = p.drain_now();
+                return;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
     /// After [`Asked::Gone`]: how the program ended (its exit status, and what it printed on
     /// stderr), waiting a moment for it to exit.
     pub fn gone(&mut self) -> Exchange {
