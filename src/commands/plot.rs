@@ -24,7 +24,7 @@ pub fn run(args: PlotArgs) -> CmdResult {
             eprintln!(
                 "plot: {} has no {}; latency is read from cases.csv's latency_ns",
                 run.dir.display(),
-                plot::HLOG
+                tilebench::results::LATENCY_HLOG
             );
         }
     }

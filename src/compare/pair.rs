@@ -538,6 +538,8 @@ pub(crate) fn compare_pair(
     pair.notes.extend(settings.1);
     if kind == PairKind::Runs {
         pair.notes.extend(configured_apart(base_side, cur_side));
+        let own = label_changes(base_side, cur_side, &pair.settings);
+        pair.settings.extend(own);
     }
     Ok(pair)
 }
@@ -586,6 +588,37 @@ fn differing<'a>(
         .filter_map(|(column, (b, c))| Some((*column, b.as_deref()?, c.as_deref()?)))
         .filter(|(_, b, c)| b != c)
         .collect()
+}
+
+/// The option changes of each label both runs have, from their configuration columns, that
+/// no run-wide change already names for it (`-s fast=wastar:weight=3` against `weight=5`):
+/// named beside the label's regressions as a changed flag is.
+fn label_changes(
+    base: &Side,
+    cur: &Side,
+    run_wide: &[crate::report::settings::SettingChange],
+) -> Vec<crate::report::settings::SettingChange> {
+    let mut out = Vec::new();
+    for label in base.solvers() {
+        let (Some(b), Some(c)) = (base.setting(label), cur.setting(label)) else {
+            continue;
+        };
+        let algorithm = b.first().cloned().flatten().unwrap_or_default();
+        for (column, was, now) in differing(b, c) {
+            let Some(change) =
+                crate::report::settings::for_label(label, &algorithm, column, (was, now))
+            else {
+                continue;
+            };
+            let named = run_wide
+                .iter()
+                .any(|r| r.setting == change.setting && r.scope.has(label));
+            if !named {
+                out.push(change);
+            }
+        }
+    }
+    out
 }
 
 /// A note for each solver label both runs have whose configuration differs (cases.csv's

@@ -6,15 +6,13 @@
 use super::journal;
 use crate::observe::Observer;
 use crate::report::run_json::RunInfo;
+use crate::results::RUN_FILES;
 use crate::util::atomic_write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// Where saved baselines live.
 pub const BASELINES_DIR: &str = "results/baselines";
-
-/// The files a finished run has in its directory.
-pub const RUN_FILES: [&str; 3] = crate::results::RUN_FILES;
 
 /// The lock file of a results directory: held (`flock`) by the one process writing it.
 pub const LOCK: &str = ".tilebench.lock";

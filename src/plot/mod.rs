@@ -13,6 +13,7 @@ pub mod select;
 use crate::report::cases_csv::{self, CaseRow};
 use crate::report::new_histogram;
 use crate::report::summary::read_summary_csv;
+use crate::results::{CASES_CSV as CASES, LATENCY_HLOG as HLOG, SUMMARY_CSV as SUMMARY};
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -147,19 +148,11 @@ pub struct RunData {
     pub summaries: Vec<crate::report::summary::StrategySummary>,
 }
 
-/// The file of per-strategy figures `plot` reads from a result directory.
-pub const SUMMARY: &str = crate::results::SUMMARY_CSV;
-/// The file of per-case rows `plot` reads from a result directory.
-pub const CASES: &str = crate::results::CASES_CSV;
-/// The latency histograms `plot` reads from a result directory when present (HdrHistogram
-/// interval log, one histogram per strategy).
-pub const HLOG: &str = crate::results::LATENCY_HLOG;
-
 /// `DIR`, or one of the files in it → the directory. Errors name the path and what to do.
 ///
 /// # Errors
-/// A path that does not exist, or that is neither a directory nor one of [`SUMMARY`],
-/// [`CASES`] and [`HLOG`].
+/// A path that does not exist, or that is neither a directory nor one of a run's
+/// summary.csv, cases.csv and latency.hlog ([`crate::results`]).
 pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
     if path.is_dir() {
         return Ok(path.to_path_buf());

@@ -208,7 +208,8 @@ pub enum Scope {
 }
 
 impl Scope {
-    fn has(&self, solver: &str) -> bool {
+    /// Whether `solver` is in it (any case).
+    pub fn has(&self, solver: &str) -> bool {
         match self {
             Scope::All => true,
             Scope::Solvers(names) => names.iter().any(|n| n.eq_ignore_ascii_case(solver)),
@@ -524,6 +525,38 @@ fn text_of(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// The change of one configuration's option between two runs (cases.csv's configuration
+/// column `column` of the solver labelled `label`, running `algorithm`), as a run-wide flag's
+/// change would be: read by that label alone. `None` for a column that is no option of a flag.
+pub fn for_label(
+    label: &str,
+    algorithm: &str,
+    column: &str,
+    (base, current): (&str, &str),
+) -> Option<SettingChange> {
+    let setting = match column {
+        "heuristic" => Setting::Heuristic,
+        "partition" => Setting::PdbPartition,
+        "lookup" => Setting::PdbLookup,
+        "weight" => Setting::Weight,
+        "hash_buckets" => Setting::HashBuckets,
+        _ => return None,
+    };
+    let (_, counters) = setting.effect();
+    let mut algorithms = BTreeMap::new();
+    if algorithm != label && !algorithm.is_empty() {
+        algorithms.insert(label.to_string(), algorithm.to_string());
+    }
+    Some(SettingChange {
+        setting,
+        base: base.to_string(),
+        current: current.to_string(),
+        scope: Scope::Solvers(vec![label.to_string()]),
+        counters: counters.to_vec(),
+        algorithms,
+    })
 }
 
 /// Every setting that differs between `base` and `current`, in a fixed order (machine and

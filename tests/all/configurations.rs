@@ -193,6 +193,11 @@ fn compare_says_when_a_label_holds_other_options() {
         "{text}"
     );
     assert!(!text.contains("`bfs-rank` is not"), "{text}");
+    // The label's own change is named as a run-wide flag's is, beside its regressions.
+    assert!(
+        text.contains("setting changed: weight: 3 → 5 (can change steps, expanded, generated, stored, latency_ns of fast)"),
+        "{text}"
+    );
     // Two runs configured alike: no note.
     let o = bin().arg("compare").arg(&a).arg(&a).output().unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
