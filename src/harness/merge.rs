@@ -19,7 +19,9 @@
 use super::journal;
 use super::rundir::{RunDir, LOCK};
 use super::shard::Shard;
-use crate::report::cases_csv::{columns, unreadable_row, CaseRow, FIXED_COLUMNS};
+use crate::report::cases_csv::{
+    self, columns, unreadable_row, CaseRow, OptionColumns, FIXED_COLUMNS,
+};
 use crate::report::run_json::RunInfo;
 use crate::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
 use crate::report::{hgrm, new_histogram, RunReport};
@@ -332,6 +334,8 @@ struct ShardRows {
     reader: csv::Reader<Hashed<File>>,
     header: csv::StringRecord,
     record: csv::StringRecord,
+    /// Where the option columns are ([`CaseRow::options`]).
+    options: OptionColumns,
 }
 
 impl ShardRows {
@@ -361,6 +365,7 @@ impl ShardRows {
         Ok(ShardRows {
             path,
             reader,
+            options: OptionColumns::locate(&header),
             header,
             record: csv::StringRecord::new(),
         })
@@ -383,14 +388,7 @@ impl ShardRows {
             .record
             .deserialize(Some(&self.header))
             .map_err(|e| unreadable_row(&self.path, &self.header, &self.record, &e, RERUN))?;
-        // The header is this build's (checked at open): the options follow the fixed columns.
-        row.options = crate::report::cases_csv::some_cells(
-            self.record
-                .iter()
-                .skip(FIXED_COLUMNS.len())
-                .map(str::to_string)
-                .collect(),
-        );
+        row.options = cases_csv::some_cells(self.options.cells(&self.record));
         Ok(Some(row))
     }
 

@@ -205,7 +205,6 @@ impl RunPlan {
     /// another option's value that no solver has (`--pdb-partition` without `heuristic=pdb`),
     /// or every configuration that reads it sets its own.
     fn check_options(&self) -> Result<(), String> {
-        use crate::search::heuristic::{HeuristicKind, HEURISTIC};
         let plain: Vec<&Builtin> = if self.fitting_strategies {
             registry::defaults()
         } else {
@@ -239,7 +238,7 @@ impl RunPlan {
             }
         }
         if let Some(dir) = &self.config.pdb_dir {
-            let pdb = |c: &crate::search::Config| HEURISTIC.get(c) == HeuristicKind::Pdb;
+            let pdb = crate::search::pdb::uses_pdb;
             let used = plain
                 .iter()
                 .any(|b| registry::reads(b.name, "heuristic") && pdb(&self.config))

@@ -196,6 +196,30 @@ impl CaseRow {
     }
 }
 
+/// Where a file's option columns are ([`crate::search::configuration::columns`] after
+/// `algorithm`), found by their names in its header: cases.csv's and summary.csv's readers'.
+/// A column the file lacks (written before it) reads as empty.
+pub struct OptionColumns(Vec<Option<usize>>);
+
+impl OptionColumns {
+    /// The option columns of a file with this `header`.
+    pub fn locate(header: &csv::StringRecord) -> OptionColumns {
+        let at = crate::search::configuration::columns()[1..]
+            .iter()
+            .map(|c| header.iter().position(|h| h == *c))
+            .collect();
+        OptionColumns(at)
+    }
+
+    /// A row's option cells, in the columns' order.
+    pub fn cells(&self, record: &csv::StringRecord) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|at| at.and_then(|i| record.get(i)).unwrap_or("").to_string())
+            .collect()
+    }
+}
+
 /// Option cells as [`CaseRow::options`] holds them: none when every one is empty.
 pub fn some_cells(cells: Vec<String>) -> Vec<String> {
     if cells.iter().all(String::is_empty) {
@@ -396,8 +420,8 @@ pub struct Rows {
     reader: csv::Reader<std::fs::File>,
     header: csv::StringRecord,
     record: csv::StringRecord,
-    /// Where each option column is in the header ([`CaseRow::options`]).
-    options: Vec<Option<usize>>,
+    /// Where the option columns are ([`CaseRow::options`]).
+    options: OptionColumns,
     done: bool,
 }
 
@@ -446,10 +470,7 @@ impl Rows {
                 FIXED_COLUMNS.join(",")
             ));
         }
-        let options = crate::search::configuration::columns()[1..]
-            .iter()
-            .map(|c| header.iter().position(|h| h == *c))
-            .collect();
+        let options = OptionColumns::locate(&header);
         Ok(Rows {
             path: path.to_path_buf(),
             reader: r,
@@ -475,12 +496,7 @@ impl Rows {
         let mut row: CaseRow = record
             .deserialize(Some(header))
             .map_err(|e| unreadable_row(&self.path, header, record, &e, redo))?;
-        row.options = some_cells(
-            self.options
-                .iter()
-                .map(|at| at.and_then(|i| record.get(i)).unwrap_or("").to_string())
-                .collect(),
-        );
+        row.options = some_cells(self.options.cells(record));
         Ok(Some(row))
     }
 }

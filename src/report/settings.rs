@@ -536,14 +536,15 @@ pub fn for_label(
     column: &str,
     (base, current): (&str, &str),
 ) -> Option<SettingChange> {
-    let setting = match column {
-        "heuristic" => Setting::Heuristic,
-        "partition" => Setting::PdbPartition,
-        "lookup" => Setting::PdbLookup,
-        "weight" => Setting::Weight,
-        "hash_buckets" => Setting::HashBuckets,
-        _ => return None,
-    };
+    let setting = [
+        Setting::Heuristic,
+        Setting::PdbPartition,
+        Setting::PdbLookup,
+        Setting::Weight,
+        Setting::HashBuckets,
+    ]
+    .into_iter()
+    .find(|s| s.column() == Some(column))?;
     let (_, counters) = setting.effect();
     let mut algorithms = BTreeMap::new();
     if algorithm != label && !algorithm.is_empty() {

@@ -376,20 +376,14 @@ pub fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, 
         .headers()
         .map_err(|e| format!("{}: {e}", path.display()))?
         .clone();
-    let at: Vec<Option<usize>> = crate::search::configuration::columns()[1..]
-        .iter()
-        .map(|c| header.iter().position(|h| h == *c))
-        .collect();
+    let options = super::cases_csv::OptionColumns::locate(&header);
     let mut out = Vec::new();
     for record in r.records() {
         let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
         let mut s: StrategySummary = record
             .deserialize(Some(&header))
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        s.options = at
-            .iter()
-            .map(|i| i.and_then(|i| record.get(i)).unwrap_or("").to_string())
-            .collect();
+        s.options = options.cells(&record);
         out.push(s);
     }
     Ok(out)

@@ -41,11 +41,7 @@ impl Configuration {
     /// does), a value out of range, a key given twice, or a bad label.
     pub fn parse(text: &str, base: &Config) -> Result<Configuration, String> {
         let text = text.trim();
-        let (head, rest) = text.split_once(':').unwrap_or((text, ""));
-        let (label, name) = match head.split_once('=') {
-            Some((l, n)) => (Some(l.trim()), n.trim()),
-            None => (None, head.trim()),
-        };
+        let (label, name, rest) = split(text);
         let strategy = registry::lookup(name).map_err(|e| format!("-s {text}: {e}"))?;
         let mut config = base.clone();
         let mut options: Vec<(String, String)> = Vec::new();
@@ -171,11 +167,7 @@ pub fn sweep(texts: Vec<String>, spec: &str, base: &Config) -> Result<Vec<String
     let mut out = Vec::new();
     let mut taken = false;
     for text in texts {
-        let (head, rest) = text.split_once(':').unwrap_or((&text, ""));
-        let (label, name) = match head.split_once('=') {
-            Some((l, n)) => (Some(l.trim()), n.trim()),
-            None => (None, head.trim()),
-        };
+        let (label, name, rest) = split(&text);
         let sets = rest
             .split(':')
             .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == key));
@@ -208,6 +200,15 @@ pub fn sweep(texts: Vec<String>, spec: &str, base: &Config) -> Result<Vec<String
         });
     }
     Ok(out)
+}
+
+/// `[LABEL=]NAME[:REST]` as (the label, if given; the strategy's name; the options' text).
+fn split(text: &str) -> (Option<&str>, &str, &str) {
+    let (head, rest) = text.split_once(':').unwrap_or((text, ""));
+    match head.split_once('=') {
+        Some((l, n)) => (Some(l.trim()), n.trim(), rest),
+        None => (None, head.trim(), rest),
+    }
 }
 
 /// `:REST`, or nothing for no options.

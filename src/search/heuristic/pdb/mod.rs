@@ -313,7 +313,7 @@ pub const LOOKUP: crate::search::options::Knob<LookupMode> = crate::search::opti
 };
 
 /// Whether `config` estimates with pattern databases.
-fn uses_pdb(config: &Config) -> bool {
+pub fn uses_pdb(config: &Config) -> bool {
     super::HEURISTIC.get(config) == super::HeuristicKind::Pdb
 }
 
