@@ -19,7 +19,7 @@
 //! # Ok::<(), String>(())
 //! ```
 
-use crate::harness::input::Case;
+use crate::dataset::Case;
 use crate::harness::judge::Judged;
 use crate::harness::record::{Record, RowStatus};
 use crate::report::cases_csv::CaseRow;
@@ -940,7 +940,7 @@ impl Verification {
     pub fn expected_rows(&self) -> Option<usize> {
         let info = self.info.as_ref()?;
         let total: usize = info.inputs.iter().map(|f| f.rows).sum();
-        let shard = info.shard.unwrap_or(crate::harness::shard::Shard::ALL);
+        let shard = info.shard.unwrap_or(crate::dataset::shard::Shard::ALL);
         Some(shard.len(total) * info.strategies.len())
     }
 }

@@ -3,8 +3,8 @@
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use tilebench::dataset::shard::Shard;
 use tilebench::external::protocol::{Spawn, Stdout};
-use tilebench::harness::shard::Shard;
 use tilebench::puzzle::Shape;
 use tilebench::report::Format;
 use tilebench::search::astar::Weight;

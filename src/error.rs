@@ -2,7 +2,7 @@
 //! (and line) and says what to do next, sorted by where it happened so a caller can tell a bad
 //! input from a full disk.
 
-use crate::harness::input::InputError;
+use crate::dataset::InputError;
 use crate::search::SolveError;
 
 /// Why a run could not be done.

@@ -4,7 +4,7 @@
 //! a value, [`harness::plan::RunPlan`], and one call, [`harness::pipeline::execute`], takes it
 //! left to right:
 //!
-//! [`harness::input`] (CSV rows → cases) → [`harness::runner`] (every case × solver in
+//! [`dataset`] (CSV rows → cases) → [`harness::runner`] (every case × solver in
 //! parallel, each solve timed by [`harness::measure`](mod@harness::measure) and judged by [`harness::judge`]) →
 //! [`harness::record`] (one typed row per case × solver, journalled as it finishes) →
 //! [`report`] (cases.csv, summary.csv, latency histograms, run.json, exports).
@@ -23,6 +23,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod dataset;
 pub mod error;
 pub mod external;
 pub mod gen;

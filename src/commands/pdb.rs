@@ -7,7 +7,7 @@
 use super::{CmdResult, OK};
 use crate::cli::{PdbArgs, PdbOptions};
 use std::time::Instant;
-use tilebench::harness::input::{read_all, InputOptions};
+use tilebench::dataset::{read_all, InputOptions};
 use tilebench::puzzle::{Board, Shape};
 use tilebench::search::pdb::{self, Cache, Partition};
 

@@ -3,7 +3,7 @@
 //! one run picked as two sides.
 
 use super::CompareError;
-use crate::harness::input::InputFile;
+use crate::dataset::InputFile;
 use crate::harness::rundir::RunDir;
 use crate::report::cases_csv::{Rows, Tally};
 use crate::report::settings::Settings;

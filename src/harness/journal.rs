@@ -472,7 +472,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         create(&dir).unwrap();
         let layout = store::Layout {
-            shard: crate::harness::shard::Shard::ALL,
+            shard: crate::dataset::shard::Shard::ALL,
             cases: 8,
             solvers: 1,
         };

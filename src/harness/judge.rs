@@ -14,9 +14,9 @@
 //! the built-in `astar` strategy (computed once per case, under the run's limits, before the
 //! passes that need it).
 
-use super::input::Case;
 use super::record::RowStatus;
 use super::spool::CaseBlock;
+use crate::dataset::Case;
 use crate::observe::Silent;
 use crate::puzzle::{is_solvable, Board};
 use crate::search::{registry, Claim, Config, Limits, Outcome, Prepare, Problem, Solver, Status};

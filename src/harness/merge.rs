@@ -18,7 +18,7 @@
 
 use super::journal;
 use super::rundir::{RunDir, LOCK};
-use super::shard::Shard;
+use crate::dataset::shard::Shard;
 use crate::report::cases_csv::{
     self, columns, unreadable_row, CaseRow, OptionColumns, FIXED_COLUMNS,
 };
@@ -165,7 +165,7 @@ fn write(
             .inputs
             .iter()
             .zip(invalid)
-            .map(|(f, invalid_rows)| super::input::InputFile {
+            .map(|(f, invalid_rows)| crate::dataset::InputFile {
                 invalid_rows,
                 ..f.clone()
             })

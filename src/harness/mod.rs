@@ -4,20 +4,17 @@
 //! case × solver, journalled as it finishes) to the reports; [`rundir`] owns the results
 //! directory.
 
-pub mod input;
 pub mod interrupt;
 pub mod journal;
 pub mod judge;
 pub mod measure;
 pub mod merge;
 pub mod per_solver;
-mod pieces;
 pub mod pipeline;
 pub mod plan;
 pub mod record;
 pub mod rundir;
 pub mod runner;
-pub mod shard;
 pub mod spool;
 pub mod store;
 pub mod verdict;

@@ -20,18 +20,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::input::{InputError, InputErrorKind};
 use super::judge::Judged;
 use super::plan::{OutMode, RunPlan};
 use super::record::Record;
 use super::rundir::RunDir;
 use super::runner::{self, Cases, Jobs, Pass, RunConfig, Workers};
-use super::shard::Shard;
 use super::spool::Dataset;
 use super::store::{Layout, Store};
 use super::verdict::Digest;
 use super::{journal, Session};
 use crate::check::SolverCheck;
+use crate::dataset::shard::Shard;
+use crate::dataset::{InputError, InputErrorKind};
 use crate::external::Program;
 use crate::observe::Observer;
 use crate::report::cases_csv;
@@ -168,7 +168,7 @@ fn solvers_of(
 /// run.json's record of a plan.
 fn info_of(
     plan: &RunPlan,
-    files: Vec<super::input::InputFile>,
+    files: Vec<crate::dataset::InputFile>,
     (names, settings): (&[String], &[Setting]),
 ) -> RunInfo {
     use crate::search::{bfs_hash::BUCKETS, heuristic::HEURISTIC, pdb::PdbOptions, wastar::WEIGHT};
@@ -263,7 +263,7 @@ fn scratch_dirs(plan: &RunPlan) -> Vec<PathBuf> {
 fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
     // A shard reads the others' rows only to count them (and for their shapes when the
     // strategies are those that fit every board of the inputs).
-    let share = super::input::Share {
+    let share = crate::dataset::Share {
         shard: plan.shard.unwrap_or(Shard::ALL),
         shapes: plan.fitting_strategies,
     };
@@ -717,7 +717,7 @@ impl Sessions<'_> {
                             Chunk::Full(range, records, held) => (range, records, held),
                         };
                         have += records.len();
-                        let of: Vec<&super::input::Case> =
+                        let of: Vec<&crate::dataset::Case> =
                             range.map(|p| held.get(layout.shard.case_at(p))).collect();
                         let ((), written) = rayon::join(
                             || {

@@ -1,8 +1,8 @@
 //! A run as a value: inputs, solvers, limits and outputs, checked once before any solving.
 
-use super::input::InputOptions;
 use super::rundir::check_baseline_name;
-use super::shard::Shard;
+use crate::dataset::shard::Shard;
+use crate::dataset::InputOptions;
 use crate::external::ExternalSolver;
 use crate::report::Format;
 use crate::search::{registry, Builtin, Config, Limits, Solver};

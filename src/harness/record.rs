@@ -3,7 +3,7 @@
 use crate::search::{LimitReason, Status};
 
 /// A solver's name in a record: text kept in place when short (the type of a row's id).
-pub use super::input::Id as Name;
+pub use crate::dataset::Id as Name;
 use serde::Serialize;
 
 /// The status column: a search status, or why there was no search.

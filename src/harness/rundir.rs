@@ -232,8 +232,9 @@ impl RunDir {
         })?;
         let mut diffs = info.differences(&was, ("now", "when started"));
         if was.shard != info.shard {
-            let show =
-                |s: &Option<super::shard::Shard>| s.map_or("none".to_string(), |s| s.to_string());
+            let show = |s: &Option<crate::dataset::shard::Shard>| {
+                s.map_or("none".to_string(), |s| s.to_string())
+            };
             diffs.push(format!(
                 "--shard: `{}` now, `{}` when started",
                 show(&info.shard),

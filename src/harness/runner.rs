@@ -12,12 +12,12 @@
 //! order. Every answer is timed by [`super::measure`](mod@super::measure) and judged by [`super::judge`], whoever
 //! gave it.
 
-use super::input::Case;
 use super::judge::{judge, Judged, Optimum};
 use super::measure::measure;
 use super::record::{Record, RowStatus};
 use super::spool::{CaseBlock, Dataset};
 use super::store::Layout;
+use crate::dataset::Case;
 use crate::observe::Observer;
 use crate::puzzle::{Board, Move};
 use crate::search::{LimitReason, Limits, Prepare, SolveError, Solver};
@@ -276,7 +276,7 @@ pub fn run(
         k,
     );
     let todo = Jobs::all(Layout {
-        shard: super::shard::Shard::ALL,
+        shard: crate::dataset::shard::Shard::ALL,
         cases: cases.len(),
         solvers: k,
     });
@@ -323,7 +323,7 @@ impl<'a> Cases<'a> {
     /// Spooled cases that cannot be read back.
     pub fn block(
         &self,
-        shard: super::shard::Shard,
+        shard: crate::dataset::shard::Shard,
         positions: std::ops::Range<usize>,
     ) -> std::io::Result<CaseBlock<'a>> {
         match *self {
@@ -838,7 +838,7 @@ pub fn run_one(
         }
     };
     // `file:line` for messages, formatted only when one is written.
-    let at = crate::harness::input::At(&case.source, case.line);
+    let at = crate::dataset::At(&case.source, case.line);
     let m = match measure(solver, problem, &cfg.limits, cfg.repeat) {
         Ok(m) => m,
         Err(e) => {

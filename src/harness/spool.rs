@@ -1,6 +1,6 @@
 //! A run's cases on disk while it runs, so that memory does not grow with the dataset.
 //!
-//! The inputs are read once, as a stream ([`super::input::read_all`]); each case is written
+//! The inputs are read once, as a stream ([`crate::dataset::read_all`]); each case is written
 //! to a scratch file in a compact binary form as its piece is read, and what the run needs
 //! across the whole dataset is kept beside, compactly: the files' facts, the distinct goals
 //! and board shapes, and an 8-byte hash per id (to find repeated ids). The runner then reads
@@ -10,10 +10,10 @@
 //! The scratch file is created beside the results and unlinked at once: it holds no name,
 //! and vanishes with the process however it ends (kill -9 included).
 
-use super::input::{
+use crate::dataset::shard::Shard;
+use crate::dataset::{
     self, Case, Id, InputError, InputErrorKind, InputFile, InputOptions, Portion, Share, Source,
 };
-use super::shard::Shard;
 use crate::puzzle::{Board, Shape};
 use crate::search::Problem;
 use std::borrow::Cow;
@@ -152,7 +152,7 @@ impl Dataset {
         // Per file, whether its ids rise (and the file they are of).
         let (mut rising, mut rise_file, mut all_rise) = (Rising::Empty, 0, true);
         let mut failed: Option<io::Error> = None;
-        let files = input::read_share(
+        let files = dataset::read_share(
             paths,
             opts,
             share,
@@ -416,7 +416,7 @@ impl Spool {
                 !c.id.is_empty() && repeated.contains(&id_hash(k, &c.id))
             }));
         })?;
-        let mut all = input::duplicate_ids(&candidates);
+        let mut all = dataset::duplicate_ids(&candidates);
         let n = all.len();
         all.truncate(Dataset::KEPT);
         Ok((all, n))
@@ -705,7 +705,7 @@ mod tests {
             assert_eq!(d.goals, crate::harness::runner::goals_of(&own));
             let shapes = if share.shapes { &want } else { &own };
             assert_eq!(d.shapes, input::shapes_of(shapes));
-            let dups = input::duplicate_ids(&own);
+            let dups = dataset::duplicate_ids(&own);
             assert!(dups.len() > Dataset::KEPT);
             assert_eq!(d.duplicates.1, dups.len());
             assert_eq!(d.duplicates.0, dups[..Dataset::KEPT]);

@@ -20,7 +20,7 @@
 //! ([`super::journal`]).
 
 use super::record::{Record, RowStatus};
-use super::shard::Shard;
+use crate::dataset::shard::Shard;
 use crate::search::Counters;
 use std::fs::{File, OpenOptions};
 use std::io;

@@ -1,11 +1,11 @@
 //! What a finished run says to its user: the problems, after the data is safely written,
 //! and whether a check failed.
 
-use super::input::Case;
 use super::judge::Judged;
 use super::pipeline::Finished;
 use super::record::{Record, RowStatus};
 use crate::check::{self, AllowLimit, Class, Reason, RowView, SolverCheck};
+use crate::dataset::Case;
 use crate::search::Limits;
 use std::collections::BTreeMap;
 

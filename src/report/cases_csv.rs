@@ -1,6 +1,6 @@
 //! cases.csv: one row per case × strategy, in input order then strategy order.
 
-use crate::harness::input::Case;
+use crate::dataset::Case;
 use crate::harness::record::{Column, Record, RowStatus};
 use crate::harness::spool::CaseBlock;
 use serde::{Deserialize, Serialize};
@@ -696,7 +696,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::harness::input::{parse_dataset, InputOptions};
+    use crate::dataset::{parse_dataset, InputOptions};
     use crate::harness::runner::{run, RunConfig};
     use crate::search::{registry, Config, Limits};
 

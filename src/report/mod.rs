@@ -45,7 +45,7 @@ pub fn format(name: &str) -> Result<&'static Format, String> {
 
 pub use summary::StrategySummary;
 
-use crate::harness::input::Case;
+use crate::dataset::Case;
 use crate::harness::record::Record;
 use hdrhistogram::Histogram;
 use std::time::Duration;

@@ -24,7 +24,7 @@
 //! ```
 
 use super::run_json::RunInfo;
-use crate::harness::input::BUILTIN_NAME;
+use crate::dataset::BUILTIN_NAME;
 
 /// The dataset's name: the input files' stems joined by `+` (`stdin` for `-`, `seeds` for
 /// the built-in samples).

@@ -1,8 +1,8 @@
 //! run.json: what was run, where, when, and on what.
 
+use crate::dataset::shard::Shard;
+use crate::dataset::InputFile;
 use crate::external::ExternalInfo;
-use crate::harness::input::InputFile;
-use crate::harness::shard::Shard;
 use serde::{Deserialize, Serialize};
 
 /// The contents of run.json (and of a run in progress's manifest.json): the version, the

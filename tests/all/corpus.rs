@@ -241,7 +241,7 @@ fn line_end_forms(lines: &[String]) -> Vec<(String, String)> {
 
 /// What a dataset reads as: per case, its line, id, expected_steps and problem or message.
 fn read_as(text: &str) -> Vec<String> {
-    use tilebench::harness::input::{parse_dataset, InputOptions};
+    use tilebench::dataset::{parse_dataset, InputOptions};
     let (file, cases) = parse_dataset("d.csv", text.as_bytes(), &InputOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(file.rows, cases.len());

@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use std::path::Path;
-use tilebench::harness::input::{Case, Source};
+use tilebench::dataset::{Case, Source};
 use tilebench::harness::record::RowStatus;
 use tilebench::harness::runner::{self, RunConfig};
 use tilebench::puzzle::{Board, Shape};

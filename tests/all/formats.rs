@@ -4,7 +4,7 @@
 //! row must follow.
 
 use proptest::prelude::*;
-use tilebench::harness::input::{Case, Source};
+use tilebench::dataset::{Case, Source};
 use tilebench::harness::record::{Column, Counters, Record, RowStatus};
 use tilebench::harness::store::{Batch, Layout, Store};
 use tilebench::report::cases_csv::{self, columns, CaseRow};
@@ -101,7 +101,7 @@ proptest! {
         ));
         std::fs::create_dir_all(&dir).unwrap();
         let layout = Layout {
-            shard: tilebench::harness::shard::Shard::ALL,
+            shard: tilebench::dataset::shard::Shard::ALL,
             cases: rec.case + 1,
             solvers,
         };

@@ -13,7 +13,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
-use tilebench::harness::input::{parse_dataset, InputOptions};
+use tilebench::dataset::{parse_dataset, InputOptions};
 use tilebench::puzzle::{Board, Shape};
 
 fn config() -> Config {

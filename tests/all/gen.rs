@@ -195,8 +195,7 @@ fn assert_plain_csv(file: &Path, python: &serde_json::Value) {
     );
     if header.contains(&"start") {
         let (info, _) =
-            tilebench::harness::input::parse_dataset("f", text.as_bytes(), &Default::default())
-                .unwrap();
+            tilebench::dataset::parse_dataset("f", text.as_bytes(), &Default::default()).unwrap();
         assert_eq!(
             seen["rows"].as_u64(),
             Some(info.rows as u64),

@@ -519,13 +519,11 @@ fn an_input_the_current_run_did_not_read_is_one_line_not_every_row() {
         "--out",
         b.to_str().unwrap(),
     ]);
-    let seeds = tilebench::harness::input::read_inputs(
-        &["inputs/seeds.csv".to_string()],
-        &Default::default(),
-    )
-    .unwrap()
-    .1
-    .len();
+    let seeds =
+        tilebench::dataset::read_inputs(&["inputs/seeds.csv".to_string()], &Default::default())
+            .unwrap()
+            .1
+            .len();
     let (code, text) = compare(&a, &b, &[]);
     assert_eq!(code, 1, "{text}");
     assert!(

@@ -12,11 +12,14 @@
 //! record ends (quoted fields may hold line ends), a few parsed in parallel while the next
 //! are read, so that what is held is the pieces in flight, never the whole file.
 
-use super::pieces::{lines_in, row_lines, rows_in, Pieces, Records};
-use super::shard::Shard;
+mod pieces;
+pub mod shard;
+
 use crate::puzzle::{Board, BoardError, Shape};
 use crate::search::Problem;
 use crate::util::clip;
+use pieces::{lines_in, row_lines, rows_in, Pieces, Records};
+use shard::Shard;
 use std::fmt;
 use std::io::Read;
 
@@ -237,7 +240,7 @@ pub struct InputOptions {
 /// the file and line and says what to do.
 ///
 /// ```
-/// use tilebench::harness::input::{parse_dataset, InputErrorKind, InputOptions};
+/// use tilebench::dataset::{parse_dataset, InputErrorKind, InputOptions};
 /// let e = parse_dataset("d.csv", b"id,board\n", &InputOptions::default()).unwrap_err();
 /// assert_eq!((e.path(), e.line()), ("d.csv", Some(1)));
 /// assert!(matches!(e.kind(), InputErrorKind::NoStartColumn { .. }));
