@@ -15,15 +15,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::sync::atomic::AtomicBool;
-use tilebench::harness::pipeline::{execute, Ending};
-use tilebench::harness::plan::{OutMode, RunPlan};
-use tilebench::observe::Silent;
-use tilebench::puzzle::{Board, Move};
-use tilebench::search::heuristic::{Heuristic, Manhattan};
-use tilebench::search::{
-    shortcut, Budget, Claim, Limits, Outcome, Problem, SolveError, Solver, Stats, Status,
-};
+use tilebench::prelude::*;
 
 /// Greedy best-first search by Manhattan distance, with a closed set.
 struct Greedy;
@@ -97,9 +89,8 @@ fn main() {
         .with_solver(Greedy);
     plan.out = Some(out.into());
     plan.mode = OutMode::Force;
-    let run = match execute(plan, &Silent, &AtomicBool::new(false)) {
-        Ok(Ending::Finished(run)) => run,
-        Ok(Ending::Stopped(_)) => unreachable!("nothing raises the stop flag"),
+    let run = match run(plan) {
+        Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(2);

@@ -1,17 +1,23 @@
 //! tilebench: a benchmark harness for sliding-tile puzzle solvers.
 //!
 //! The library is the engine; the `tilebench` binary is a thin command line over it. A run is
-//! a value, [`harness::plan::RunPlan`], and one call, [`harness::pipeline::execute`], takes it
-//! left to right:
+//! a value, [`harness::plan::RunPlan`], and one call, [`harness::pipeline::run`] (or
+//! [`harness::pipeline::execute`], with an observer and a stop flag), takes it left to right
+//! ([`prelude`] holds the names most programs need):
 //!
 //! [`dataset`] (CSV rows → cases) → [`harness::runner`] (every case × solver in
 //! parallel, each solve timed by [`harness::measure`](mod@harness::measure) and judged by [`harness::judge`]) →
-//! [`harness::record`] (one typed row per case × solver, journalled as it finishes) →
-//! [`report`] (cases.csv, summary.csv, latency histograms, run.json, exports).
+//! [`results::record`] (one typed row per case × solver, journalled as it finishes) →
+//! [`results`] and [`report`] (cases.csv, summary.csv, latency histograms, run.json,
+//! exports).
+//!
+//! The modules form layers that import one way (CONTRIBUTING.md, "Layers"): [`util`],
+//! [`puzzle`], [`search`], [`dataset`] and [`external`], [`results`], [`check`], [`report`],
+//! [`plot`], [`harness`], and the tools over finished runs ([`compare`], [`table`], [`gen`]).
 //!
 //! Everything that answers cases is a [`search::Solver`]: the built-in strategies (listed in
 //! [`search::registry`], one file each), external programs ([`external::Program`]), and a
-//! user's own type (see `examples/greedy.rs`). The domain lives in [`puzzle`]. The library
+//! user's own type (see `examples/greedy.rs`) or closure ([`search::solver_fn`]). The domain lives in [`puzzle`]. The library
 //! never prints: notices and progress go to an [`observe::Observer`]. [`plot`] draws SVG
 //! charts of finished runs.
 
@@ -31,6 +37,7 @@ pub mod harness;
 pub mod memory;
 pub mod observe;
 pub mod plot;
+pub mod prelude;
 pub mod puzzle;
 pub mod report;
 pub mod results;

@@ -3,7 +3,7 @@
 use super::{CmdResult, OK};
 use crate::cli::ReportArgs;
 use tilebench::plot;
-use tilebench::report::html;
+use tilebench::plot::html;
 
 pub fn run(args: ReportArgs) -> CmdResult {
     if args.out.is_dir() {

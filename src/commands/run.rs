@@ -11,7 +11,7 @@ use tilebench::external::ExternalSolver;
 use tilebench::harness::interrupt;
 use tilebench::harness::per_solver::PerSolver;
 use tilebench::harness::pipeline::{execute, Ending};
-use tilebench::harness::plan::{Export, OutMode, RunPlan};
+use tilebench::harness::plan::{Chosen, Export, OutMode, RunPlan};
 use tilebench::harness::rundir::resume_command;
 use tilebench::harness::runner::Order;
 use tilebench::report::table::Table;
@@ -100,11 +100,11 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
     let protocols = PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol)?;
     let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank)?;
-    plan.configurations = configured
-        .iter()
-        .map(|s| Configuration::parse(s, &plan.config))
-        .collect::<Result<_, String>>()?;
-    plan.external = args
+    for text in configured {
+        let c = Configuration::parse(text, &plan.config)?;
+        plan = plan.with(c);
+    }
+    let programs: Vec<ExternalSolver> = args
         .solvers
         .iter()
         .map(|spec| {
@@ -117,10 +117,12 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
             Ok(e)
         })
         .collect::<Result<_, String>>()?;
-    let names: Vec<&str> = plan.external.iter().map(|e| e.name.as_str()).collect();
+    let names: Vec<&str> = programs.iter().map(|e| e.name.as_str()).collect();
     claims.check_names("--solver-claim", &names)?;
     protocols.check_names("--solver-protocol", &names)?;
     blanks.check_names("--solver-blank", &names)?;
+    plan.solvers
+        .extend(programs.into_iter().map(Chosen::Program));
     plan.limits = Limits {
         max_nodes: args.max_nodes,
         timeout,
@@ -163,13 +165,9 @@ fn allow_limit(values: &[String], plan: &RunPlan) -> Result<AllowLimit, String> 
     let allow = AllowLimit::new(values)?;
     for (name, _) in &allow.named {
         let label = plan
-            .configurations
-            .iter()
+            .configurations()
             .any(|c| c.label.eq_ignore_ascii_case(name));
-        let external = plan
-            .external
-            .iter()
-            .any(|e| e.name.eq_ignore_ascii_case(name));
+        let external = plan.programs().any(|e| e.name.eq_ignore_ascii_case(name));
         if !label && !external && tilebench::search::registry::find(name).is_none() {
             return Err(format!(
                 "--allow-limit {name}=…: `{name}` is neither a built-in strategy ({}), a \

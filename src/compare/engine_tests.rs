@@ -30,11 +30,11 @@ type Owned = (
 /// Writes `dir/cases.csv` with `rows` (input `data.csv`, line = id + 1) and returns `dir`.
 fn run(dir: &Path, rows: &[Row]) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
-    let mut text = crate::report::cases_csv::columns().join(",") + "\n";
+    let mut text = crate::results::cases_csv::columns().join(",") + "\n";
     let cell = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
     for (id, strategy, status, steps, expanded, generated, latency) in rows {
         let line: u64 = id.parse::<u64>().unwrap() + 1;
-        let fields: Vec<String> = crate::report::cases_csv::columns()
+        let fields: Vec<String> = crate::results::cases_csv::columns()
             .iter()
             .map(|c| match *c {
                 "input" => "data.csv".into(),

@@ -13,8 +13,8 @@
 //! in their order of appearance: the n-th with the n-th.
 
 use super::sides::Side;
-use crate::harness::record::RowStatus;
-use crate::report::cases_csv::Rows;
+use crate::results::cases_csv::Rows;
+use crate::results::record::RowStatus;
 use std::collections::{HashMap, VecDeque};
 
 /// A row's key: (input, id — or `line N` —, solver).

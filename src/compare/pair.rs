@@ -8,7 +8,7 @@ use super::model::{
 };
 use super::sides::{match_inputs, InputMatch, Set, Side};
 use super::CompareError;
-use crate::harness::record::RowStatus;
+use crate::results::record::RowStatus;
 use crate::stats;
 use std::collections::HashMap;
 

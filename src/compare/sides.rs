@@ -4,9 +4,8 @@
 
 use super::CompareError;
 use crate::dataset::InputFile;
-use crate::harness::rundir::RunDir;
-use crate::report::cases_csv::{Rows, Tally};
 use crate::report::settings::Settings;
+use crate::results::cases_csv::{Rows, Tally};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -81,7 +80,7 @@ impl Side {
 
 /// Reads a run's tally and its inputs' checksums.
 fn load(p: &Path) -> Result<Side, CompareError> {
-    let path = RunDir::cases_csv(p);
+    let path = crate::results::cases_csv_of(p);
     if !path.exists() {
         return Err(CompareError::Results(format!(
             "{}: no such results; give a run's directory (with cases.csv) or its cases.csv",

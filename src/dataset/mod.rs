@@ -97,7 +97,7 @@ impl fmt::Debug for Source {
 /// A row's id: text kept in place when it is short (most ids are numbers or short names),
 /// so that the million cases of a run, read and read back from the spool, do not each
 /// allocate one; longer ids are allocated. Reads as a `&str`. A record's solver name is one
-/// too ([`crate::harness::record::Name`]).
+/// too ([`crate::results::record::Name`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Id(IdText);
 

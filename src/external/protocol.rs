@@ -14,8 +14,8 @@
 //! on one line: `expanded=N generated=N` and optionally `stored=N` and `peak_frontier=N`.
 
 use super::framing::Framing;
-use crate::harness::record::Counters;
 use crate::puzzle::Move;
+use crate::search::Counters;
 use crate::search::Problem;
 use std::fmt;
 use std::str::FromStr;

@@ -15,13 +15,12 @@
 //!
 //! The final files are made from the store; then these files are removed.
 //!
-//! (Until 2026-12 the records were also appended to a `journal.csv`, one text line each,
-//! from which a resumed run rebuilt the store: the same facts written twice, and a fifth of
-//! a fast strategy's pass spent formatting them.)
+//! The records are written once, in binary: a text copy cost a fast strategy's pass a fifth
+//! of its time (docs/performance-history.md, "Figures moved from the code").
 
-use super::record::Record;
 use super::runner::Sink;
 use super::store::{self, Batch, Store};
+use crate::results::record::Record;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -449,7 +448,7 @@ fn write_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::record::RowStatus;
+    use crate::results::record::RowStatus;
     use std::os::unix::fs::FileExt;
 
     fn record(case: usize, name: &str) -> Record {

@@ -14,11 +14,12 @@
 //! the built-in `astar` strategy (computed once per case, under the run's limits, before the
 //! passes that need it).
 
-use super::record::RowStatus;
 use super::spool::CaseBlock;
+use crate::check::Judged;
 use crate::dataset::Case;
 use crate::observe::Silent;
 use crate::puzzle::{is_solvable, Board};
+use crate::results::record::RowStatus;
 use crate::search::{registry, Claim, Config, Limits, Outcome, Prepare, Problem, Solver, Status};
 use std::sync::OnceLock;
 
@@ -145,26 +146,6 @@ pub struct Verdict {
     pub optimum: Option<u64>,
     /// Why the answer is wrong, or a note (not optimal, optimum unknown); empty when all is well.
     pub why: String,
-}
-
-/// How a solver is judged: whether it is optimal by construction, and what it claims.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Judged {
-    /// Optimal by construction ([`Solver::optimal`]): not compared with the optimum (its
-    /// lengths are checked against the other optimal solvers' and `expected_steps` instead).
-    pub by_construction: bool,
-    /// What its paths promise ([`Solver::claim`]).
-    pub claim: Claim,
-}
-
-impl Judged {
-    /// How `solver` is judged.
-    pub fn of(solver: &dyn Solver) -> Judged {
-        Judged {
-            by_construction: solver.optimal(),
-            claim: solver.claim(),
-        }
-    }
 }
 
 /// Judges a solver's `outcome` for `problem`. Solvers optimal by construction are not

@@ -19,12 +19,13 @@
 use super::journal;
 use super::rundir::{RunDir, LOCK};
 use crate::dataset::shard::Shard;
-use crate::report::cases_csv::{
+use crate::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
+use crate::report::{new_histogram, RunReport};
+use crate::results::cases_csv::{
     self, columns, unreadable_row, CaseRow, OptionColumns, FIXED_COLUMNS,
 };
-use crate::report::run_json::RunInfo;
-use crate::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
-use crate::report::{hgrm, new_histogram, RunReport};
+use crate::results::hgrm;
+use crate::results::run_json::RunInfo;
 use crate::search::configuration::Setting;
 use crate::util::{atomic_write, io_reason, Hashed};
 use hdrhistogram::Histogram;
@@ -558,7 +559,7 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
                     }
                 };
                 out.write_record(&part.record)?;
-                if j == 0 && row.status == crate::harness::record::RowStatus::Invalid {
+                if j == 0 && row.status == crate::results::record::RowStatus::Invalid {
                     if let Some(n) = invalid.get_mut(input_of(info, i)) {
                         *n += 1;
                     }

@@ -12,7 +12,6 @@ pub mod merge;
 pub mod per_solver;
 pub mod pipeline;
 pub mod plan;
-pub mod record;
 pub mod rundir;
 pub mod runner;
 pub mod spool;

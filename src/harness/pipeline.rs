@@ -1,5 +1,21 @@
 //! The run, in a straight line: plan → input → solve → record → export.
 //!
+//! [`run`] takes a plan and returns the finished run:
+//!
+//! ```
+//! use tilebench::prelude::*;
+//!
+//! let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()]).with_strategies("astar,idastar")?;
+//! plan.out = Some(std::env::temp_dir().join(format!("tilebench-doc-run-{}", std::process::id())));
+//! plan.mode = OutMode::Force;
+//! let done = run(plan)?;
+//! assert_eq!(done.rows, 6 * 2); // the six seed rows × two strategies
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`execute`] is the same run with an [`Observer`] for notices and progress, and a flag
+//! that stops it between cases (the journal keeps what was done, for `--resume`):
+//!
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use tilebench::harness::pipeline::{execute, Ending};
@@ -20,23 +36,23 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::judge::Judged;
-use super::plan::{OutMode, RunPlan};
-use super::record::Record;
+use super::plan::{Chosen, OutMode, RunPlan};
 use super::rundir::RunDir;
 use super::runner::{self, Cases, Jobs, Pass, RunConfig, Workers};
 use super::spool::Dataset;
 use super::store::{Layout, Store};
-use super::verdict::Digest;
 use super::{journal, Session};
+use crate::check::Digest;
+use crate::check::Judged;
 use crate::check::SolverCheck;
 use crate::dataset::shard::Shard;
 use crate::dataset::{InputError, InputErrorKind};
 use crate::external::Program;
 use crate::observe::Observer;
-use crate::report::cases_csv;
-use crate::report::run_json::{PdbInfo, RunInfo};
 use crate::report::{ReportTally, RunReport, StrategySummary};
+use crate::results::cases_csv;
+use crate::results::record::Record;
+use crate::results::run_json::{PdbInfo, RunInfo};
 use crate::search::configuration::{setting, Setting};
 use crate::search::heuristic::HeuristicKind;
 use crate::search::{registry, Limits, Solver};
@@ -142,26 +158,36 @@ fn solvers_of(
     shapes: &[crate::puzzle::Shape],
 ) -> (Vec<Box<dyn Solver>>, Vec<Setting>) {
     let fits = |s: &dyn Solver| shapes.iter().all(|&sh| s.supports(sh).is_ok());
-    let builtins: Vec<&'static crate::search::Builtin> = if plan.fitting_strategies {
+    let defaults = if plan.fitting_strategies {
         registry::defaults()
     } else {
-        plan.strategies.clone()
+        Vec::new()
     };
-    let mut out: Vec<(Box<dyn Solver>, Setting)> = builtins
+    let mut out: Vec<(Box<dyn Solver>, Setting)> = defaults
         .into_iter()
         .map(|b| (b.build(&plan.config), setting(Some(b), &plan.config)))
-        .filter(|(s, _)| !plan.fitting_strategies || fits(&**s))
+        .filter(|(s, _)| fits(&**s))
         .collect();
-    out.extend(plan.configurations.iter().map(|c| (c.build(), c.setting())));
-    out.extend(plan.external.iter().map(|e| {
-        let program = Box::new(Program::new(e.clone())) as Box<dyn Solver>;
-        (program, setting(None, &plan.config))
-    }));
-    out.extend(
-        plan.custom
-            .drain(..)
-            .map(|s| (s, crate::search::configuration::unset())),
-    );
+    // The user's own solvers are moved out; the rest stay, for run.json.
+    let chosen = std::mem::take(&mut plan.solvers);
+    for c in chosen {
+        match c {
+            Chosen::Strategy(b) => {
+                out.push((b.build(&plan.config), setting(Some(b), &plan.config)));
+                plan.solvers.push(c);
+            }
+            Chosen::Configured(ref k) => {
+                out.push((k.build(), k.setting()));
+                plan.solvers.push(c);
+            }
+            Chosen::Program(ref e) => {
+                let program = Box::new(Program::new(e.clone())) as Box<dyn Solver>;
+                out.push((program, setting(None, &plan.config)));
+                plan.solvers.push(c);
+            }
+            Chosen::Own(s) => out.push((s, crate::search::configuration::unset())),
+        }
+    }
     out.into_iter().unzip()
 }
 
@@ -203,7 +229,7 @@ fn info_of(
         latency: "wall time of each solve alone (parsing and output excluded), in ns; \
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"
             .into(),
-        external_solvers: plan.external.iter().map(|e| e.info()).collect(),
+        external_solvers: plan.programs().map(|e| e.info()).collect(),
         cases_fnv1a64: None,
         size: plan.input.size.map(|s| s.to_string()),
         goal: plan.input.goal.clone(),
@@ -458,6 +484,18 @@ impl Run<'_> {
             .map_err(Error::Output)?;
         todo.store = Some(writer.finish().map_err(Error::Output)?);
         Ok(session)
+    }
+}
+
+/// Runs `plan` to the end, silently: [`execute`] with no observer and nothing to stop it.
+///
+/// # Errors
+/// As [`execute`].
+pub fn run(plan: RunPlan) -> Result<Finished> {
+    match execute(plan, &crate::observe::Silent, &AtomicBool::new(false))? {
+        Ending::Finished(done) => Ok(*done),
+        // `execute` stops only when its flag is raised, and nothing holds this one.
+        Ending::Stopped(_) => unreachable!("a run without a stop flag was stopped"),
     }
 }
 
@@ -736,8 +774,12 @@ impl Sessions<'_> {
                                         inner: w.get_mut(),
                                         hash,
                                     };
-                                    let done =
-                                        cases_csv::write_rows(&mut out, &held, &records, cells);
+                                    let done = cases_csv::write_rows(
+                                        &mut out,
+                                        |i| held.get(i),
+                                        &records,
+                                        cells,
+                                    );
                                     hash = out.hash;
                                     crate::util::start_writeback(w.get_ref());
                                     done

@@ -3,8 +3,10 @@
 use super::rundir::check_baseline_name;
 use crate::dataset::shard::Shard;
 use crate::dataset::InputOptions;
+use crate::error::PlanError;
 use crate::external::ExternalSolver;
 use crate::report::Format;
+use crate::search::configuration::Configuration;
 use crate::search::{registry, Builtin, Config, Limits, Solver};
 use std::path::{Path, PathBuf};
 
@@ -35,19 +37,15 @@ pub struct RunPlan {
     pub inputs: Vec<String>,
     /// How rows are read (`--size`, `--goal`).
     pub input: InputOptions,
-    /// The built-in strategies to run, and how they are configured.
-    pub strategies: Vec<&'static Builtin>,
-    /// Built-in strategies with options of their own and labels (`-s NAME:KEY=VALUE`), run
-    /// after `strategies`.
-    pub configurations: Vec<crate::search::configuration::Configuration>,
-    /// Run every optimal built-in strategy that fits the boards ([`crate::search::registry::defaults`]), instead of `strategies`.
+    /// The solvers to run, in the order every output lists them: built-in strategies,
+    /// configurations, external programs and the user's own, as added ([`RunPlan::with`]).
+    pub solvers: Vec<Chosen>,
+    /// Also run every optimal built-in strategy that fits the boards
+    /// ([`crate::search::registry::defaults`]), before `solvers`: true until a strategy is
+    /// chosen ([`RunPlan::with_strategies`]).
     pub fitting_strategies: bool,
-    /// The built-ins' configuration (heuristic, pattern databases, …).
+    /// The built-ins' run-wide options (heuristic, pattern databases, …).
     pub config: Config,
-    /// External programs (`--solver NAME=COMMAND`).
-    pub external: Vec<ExternalSolver>,
-    /// Solvers of the library user's own, run after the others.
-    pub custom: Vec<Box<dyn Solver>>,
     /// The budget of each solve.
     pub limits: Limits,
     /// Worker threads (0: one per core).
@@ -75,18 +73,46 @@ pub struct RunPlan {
     pub order: super::runner::Order,
 }
 
+/// One solver of a run ([`RunPlan::solvers`]).
+#[non_exhaustive]
+pub enum Chosen {
+    /// A built-in strategy, with the run's options ([`RunPlan::config`]).
+    Strategy(&'static Builtin),
+    /// A built-in strategy with options of its own, under its label (`-s NAME:KEY=VALUE`).
+    Configured(Configuration),
+    /// An external program (`--solver NAME=COMMAND`).
+    Program(ExternalSolver),
+    /// A solver of the library user's own.
+    Own(Box<dyn Solver>),
+}
+
+impl From<&'static Builtin> for Chosen {
+    fn from(b: &'static Builtin) -> Chosen {
+        Chosen::Strategy(b)
+    }
+}
+
+impl From<Configuration> for Chosen {
+    fn from(c: Configuration) -> Chosen {
+        Chosen::Configured(c)
+    }
+}
+
+impl From<ExternalSolver> for Chosen {
+    fn from(e: ExternalSolver) -> Chosen {
+        Chosen::Program(e)
+    }
+}
+
 impl RunPlan {
     /// A plan to run every fitting built-in strategy on `inputs`, with the defaults.
     pub fn new(inputs: Vec<String>) -> RunPlan {
         RunPlan {
             inputs,
             input: InputOptions::default(),
-            strategies: Vec::new(),
+            solvers: Vec::new(),
             fitting_strategies: true,
-            configurations: Vec::new(),
             config: Config::default(),
-            external: Vec::new(),
-            custom: Vec::new(),
             limits: Limits::default(),
             threads: 0,
             repeat: 1,
@@ -102,32 +128,70 @@ impl RunPlan {
         }
     }
 
-    /// Runs only the built-in strategies named (`a,b` or `all`), or none.
+    /// Runs the built-in strategies named (`a,b` or `all`), after the solvers already
+    /// chosen, instead of the fitting defaults; `none` chooses none of them.
     ///
     /// # Errors
     /// An unknown name.
     pub fn with_strategies(mut self, list: &str) -> Result<RunPlan, String> {
         self.fitting_strategies = false;
-        self.strategies = if list.trim().eq_ignore_ascii_case("none") {
-            Vec::new()
-        } else {
-            registry::parse_list(list).map_err(|e| format!("--strategy: {e}"))?
-        };
+        if !list.trim().eq_ignore_ascii_case("none") {
+            let chosen = registry::parse_list(list).map_err(|e| format!("--strategy: {e}"))?;
+            self.solvers
+                .extend(chosen.into_iter().map(Chosen::Strategy));
+        }
         Ok(self)
     }
 
-    /// Adds a solver of the user's own.
-    pub fn with_solver(mut self, solver: impl Solver + 'static) -> RunPlan {
-        self.custom.push(Box::new(solver));
+    /// Adds a solver: a built-in strategy, a configuration, an external program or one of
+    /// your own ([`Chosen`]); anything but the user's own also stops the fitting defaults.
+    #[must_use]
+    pub fn with(mut self, solver: impl Into<Chosen>) -> RunPlan {
+        let solver = solver.into();
+        if !matches!(solver, Chosen::Own(_)) {
+            self.fitting_strategies = false;
+        }
+        self.solvers.push(solver);
         self
+    }
+
+    /// Adds a solver of the user's own (after the others chosen so far).
+    #[must_use]
+    pub fn with_solver(self, solver: impl Solver + 'static) -> RunPlan {
+        self.with(Chosen::Own(Box::new(solver)))
+    }
+
+    /// The built-in strategies chosen by name, in order.
+    pub fn strategies(&self) -> impl Iterator<Item = &'static Builtin> + '_ {
+        self.solvers.iter().filter_map(|c| match c {
+            Chosen::Strategy(b) => Some(*b),
+            _ => None,
+        })
+    }
+
+    /// The configurations chosen, in order.
+    pub fn configurations(&self) -> impl Iterator<Item = &Configuration> {
+        self.solvers.iter().filter_map(|c| match c {
+            Chosen::Configured(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// The external programs chosen, in order.
+    pub fn programs(&self) -> impl Iterator<Item = &ExternalSolver> {
+        self.solvers.iter().filter_map(|c| match c {
+            Chosen::Program(e) => Some(e),
+            _ => None,
+        })
     }
 
     /// The names of the external and custom solvers, in order.
     fn extra_names(&self) -> impl Iterator<Item = &str> {
-        self.external
-            .iter()
-            .map(|e| e.name.as_str())
-            .chain(self.custom.iter().map(|c| c.name()))
+        self.solvers.iter().filter_map(|c| match c {
+            Chosen::Program(e) => Some(e.name.as_str()),
+            Chosen::Own(s) => Some(s.name()),
+            _ => None,
+        })
     }
 
     /// Checks everything that can be checked before reading the inputs: solver names, the
@@ -135,63 +199,53 @@ impl RunPlan {
     ///
     /// # Errors
     /// The first problem found, as a sentence that says what to do.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), PlanError> {
         // Names become file names (`latency-NAME.hgrm`, case folded on some systems): two
         // that would share one are refused.
         let file = |n: &str| crate::results::latency_hgrm(n).to_lowercase();
         let taken = |seen: &[String], n: &str| seen.iter().any(|s| file(s) == file(n));
-        let mut seen: Vec<String> = self.strategies.iter().map(|b| b.name.to_string()).collect();
-        for c in &self.configurations {
+        let mut seen: Vec<String> = self.strategies().map(|b| b.name.to_string()).collect();
+        for c in self.configurations() {
             if let Some(other) = seen.iter().find(|s| file(s) == file(&c.label)) {
                 return Err(if *other == c.label {
-                    format!(
-                        "-s: two configurations are labelled `{}`; give one a label of its own \
-                         (-s LABEL=NAME:KEY=VALUE)",
-                        c.label
-                    )
+                    PlanError::LabelTaken {
+                        label: c.label.clone(),
+                    }
                 } else {
-                    format!(
-                        "-s: the labels `{other}` and `{}` would share the file {}: they differ \
-                         only in case or in characters a file name cannot hold; give one a \
-                         label of its own (-s LABEL=NAME:KEY=VALUE)",
-                        c.label,
-                        crate::results::latency_hgrm(&c.label)
-                    )
+                    PlanError::LabelsShareFile {
+                        first: other.clone(),
+                        second: c.label.clone(),
+                        file: crate::results::latency_hgrm(&c.label),
+                    }
                 });
             }
             seen.push(c.label.clone());
         }
         for name in self.extra_names() {
             if registry::find(name).is_some() {
-                return Err(format!(
-                    "the solver name `{name}` is the name of a built-in strategy; choose \
-                     another, e.g. `my-{name}`"
-                ));
+                return Err(PlanError::BuiltinName {
+                    name: name.to_string(),
+                });
             }
             if taken(&seen, name) {
-                return Err(format!(
-                    "the name `{name}` is taken by another solver (names become file names, \
-                     so case does not count); give each its own name"
-                ));
+                return Err(PlanError::NameTaken {
+                    name: name.to_string(),
+                });
             }
             seen.push(name.to_string());
         }
         if !self.fitting_strategies && seen.is_empty() {
-            return Err(
-                "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a \
-                 strategy"
-                    .into(),
-            );
+            return Err(PlanError::NothingToRun);
         }
         if self.repeat == 0 {
-            return Err("--repeat 0: give 1 or more".into());
+            return Err(PlanError::NoRepeats);
         }
-        self.check_options()?;
+        self.check_options().map_err(PlanError::Options)?;
         for e in &self.exports {
-            check_writable(&e.path)?;
+            check_writable(&e.path).map_err(PlanError::Output)?;
         }
         if let Some(name) = &self.save_baseline {
-            check_baseline_name(name)?;
+            check_baseline_name(name).map_err(PlanError::Output)?;
         }
         Ok(())
     }
@@ -205,13 +259,14 @@ impl RunPlan {
     /// another option's value that no solver has (`--pdb-partition` without `heuristic=pdb`),
     /// or every configuration that reads it sets its own.
     fn check_options(&self) -> Result<(), String> {
-        let plain: Vec<&Builtin> = if self.fitting_strategies {
+        let mut plain: Vec<&Builtin> = if self.fitting_strategies {
             registry::defaults()
         } else {
-            self.strategies.clone()
+            Vec::new()
         };
+        plain.extend(self.strategies());
         let mut chosen = plain.clone();
-        chosen.extend(self.configurations.iter().map(|c| c.strategy));
+        chosen.extend(self.configurations().map(|c| c.strategy));
         let mut given: Vec<(&str, String, String)> = Vec::new();
         for (option, text) in self.config.given() {
             let Some(knob) = registry::knob(option) else {
@@ -228,7 +283,7 @@ impl RunPlan {
             let used = plain
                 .iter()
                 .any(|b| registry::reads(b.name, option) && knob.applies(&self.config))
-                || self.configurations.iter().any(|c| {
+                || self.configurations().any(|c| {
                     registry::reads(c.strategy.name, option)
                         && knob.applies(&c.config)
                         && !c.options.iter().any(|(k, _)| k == option)
@@ -242,7 +297,7 @@ impl RunPlan {
             let used = plain
                 .iter()
                 .any(|b| registry::reads(b.name, "heuristic") && pdb(&self.config))
-                || self.configurations.iter().any(|c| pdb(&c.config));
+                || self.configurations().any(|c| pdb(&c.config));
             if !used {
                 given.push((
                     "partition",

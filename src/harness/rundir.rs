@@ -5,7 +5,7 @@
 
 use super::journal;
 use crate::observe::Observer;
-use crate::report::run_json::RunInfo;
+use crate::results::run_json::RunInfo;
 use crate::results::RUN_FILES;
 use crate::util::atomic_write;
 use std::path::{Path, PathBuf};
@@ -293,15 +293,6 @@ impl RunDir {
     /// A saved baseline's directory.
     pub fn baseline(name: &str) -> PathBuf {
         Path::new(BASELINES_DIR).join(name)
-    }
-
-    /// `DIR` or `DIR/cases.csv`, as given to `compare`, `verify` and `plot`: the cases.csv.
-    pub fn cases_csv(p: &Path) -> PathBuf {
-        if p.is_dir() {
-            p.join(crate::results::CASES_CSV)
-        } else {
-            p.to_path_buf()
-        }
     }
 }
 

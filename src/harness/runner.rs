@@ -12,14 +12,15 @@
 //! order. Every answer is timed by [`super::measure`](mod@super::measure) and judged by [`super::judge`], whoever
 //! gave it.
 
-use super::judge::{judge, Judged, Optimum};
+use super::judge::{judge, Optimum};
 use super::measure::measure;
-use super::record::{Record, RowStatus};
 use super::spool::{CaseBlock, Dataset};
 use super::store::Layout;
+use crate::check::Judged;
 use crate::dataset::Case;
 use crate::observe::Observer;
 use crate::puzzle::{Board, Move};
+use crate::results::record::{Record, RowStatus};
 use crate::search::{LimitReason, Limits, Prepare, SolveError, Solver};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -677,7 +677,7 @@ mod tests {
         std::fs::write(&pb, "start\n2 1 3 4 5 6 7 8 x\n").unwrap();
         let paths = [pa.display().to_string(), pb.display().to_string()];
         let opts = InputOptions::default();
-        let (files, want) = input::read_inputs(&paths, &opts).unwrap();
+        let (files, want) = dataset::read_inputs(&paths, &opts).unwrap();
         let show = |c: &Case| format!("{c:?}");
         let shares = [
             Share::ALL,
@@ -704,7 +704,7 @@ mod tests {
             assert_eq!(d.files.iter().map(|f| f.invalid_rows).sum::<usize>(), bad);
             assert_eq!(d.goals, crate::harness::runner::goals_of(&own));
             let shapes = if share.shapes { &want } else { &own };
-            assert_eq!(d.shapes, input::shapes_of(shapes));
+            assert_eq!(d.shapes, dataset::shapes_of(shapes));
             let dups = dataset::duplicate_ids(&own);
             assert!(dups.len() > Dataset::KEPT);
             assert_eq!(d.duplicates.1, dups.len());

@@ -19,8 +19,8 @@
 //! The journal's writer syncs both files every second and at the end of each pass
 //! ([`super::journal`]).
 
-use super::record::{Record, RowStatus};
 use crate::dataset::shard::Shard;
+use crate::results::record::{Record, RowStatus};
 use crate::search::Counters;
 use std::fs::{File, OpenOptions};
 use std::io;

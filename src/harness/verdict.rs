@@ -1,120 +1,8 @@
 //! What a finished run says to its user: the problems, after the data is safely written,
 //! and whether a check failed.
 
-use super::judge::Judged;
 use super::pipeline::Finished;
-use super::record::{Record, RowStatus};
-use crate::check::{self, AllowLimit, Class, Reason, RowView, SolverCheck};
-use crate::dataset::Case;
-use crate::search::Limits;
-use std::collections::BTreeMap;
-
-/// Messages of one kind: the first few kept, all counted.
-#[derive(Clone, Debug, Default)]
-pub struct Kept {
-    /// The first [`Kept::MAX`] (or the cap given), in row order.
-    pub first: Vec<String>,
-    /// How many there were.
-    pub count: usize,
-}
-
-impl Kept {
-    /// Messages kept of a kind, by default: enough for every line a verdict shows.
-    pub const MAX: usize = 20;
-
-    fn push(&mut self, cap: usize, m: impl FnOnce() -> String) {
-        if self.first.len() < cap {
-            self.first.push(m());
-        }
-        self.count += 1;
-    }
-}
-
-/// What the checks found over a run's rows, summed up as the rows stream by, a chunk of whole
-/// cases at a time: counts, and the first few messages of each kind, never every row.
-#[derive(Clone, Debug, Default)]
-pub struct Digest {
-    /// Rows with an answer to check (all but `invalid` ones).
-    pub findings: usize,
-    /// The messages of the shard's invalid cases.
-    pub invalid: Kept,
-    /// The messages of the `error` rows.
-    pub errors: Kept,
-    /// Each solver's rows counted by `--check`'s reasons, in order of first appearance.
-    pub solvers: Vec<SolverCheck>,
-    /// Per (solver, in `solvers`; reason that is not verified): the first `SHOWN` rows'
-    /// check lines, and how many rows.
-    pub failing: BTreeMap<(usize, Reason), Kept>,
-    /// The check lines of the rows that are not verified (the first [`Digest::FAILURES`]).
-    pub failures: Kept,
-    /// Per solver, the message of its first `error` or `limit` row, in row order: the line a
-    /// solver none of whose rows was answered ends the run with.
-    pub first_unanswered: BTreeMap<String, String>,
-}
-
-impl Digest {
-    /// Check lines kept for [`Finished::check_failures`].
-    pub const FAILURES: usize = 1000;
-
-    /// Adds whole cases: `cases` (as many as `records` has cases: `solvers` records each, in
-    /// solver order); `solvers[j]` says how solver `j` is judged.
-    pub fn add(
-        &mut self,
-        cases: &[&Case],
-        records: &[Record],
-        solvers: &[Judged],
-        limits: &Limits,
-    ) {
-        let k = solvers.len().max(1);
-        for c in cases {
-            if let Err(m) = &c.problem {
-                self.invalid.push(Kept::MAX, || m.clone());
-            }
-        }
-        let views: Vec<RowView> = records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| RowView::of_record(cases[i / k], r, solvers[i % k]))
-            .collect();
-        for r in records.iter().filter(|r| r.status == RowStatus::Error) {
-            self.errors.push(Kept::MAX, || r.message.clone());
-        }
-        for r in records
-            .iter()
-            .filter(|r| matches!(r.status, RowStatus::Error | RowStatus::Limit))
-        {
-            if !self.first_unanswered.contains_key(&*r.strategy) {
-                self.first_unanswered
-                    .insert(r.strategy.to_string(), r.message.clone());
-            }
-        }
-        // Solver `j`'s place in `self.solvers`, looked up by name once a call, not a row.
-        let mut place: Vec<Option<usize>> = vec![None; k];
-        check::each_finding_by_case(&views, k, limits, |j, f| {
-            self.findings += 1;
-            let s = *place[j].get_or_insert_with(|| {
-                match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
-                    Some(s) => s,
-                    None => {
-                        self.solvers.push(SolverCheck {
-                            solver: f.row.strategy.to_string(),
-                            ..SolverCheck::default()
-                        });
-                        self.solvers.len() - 1
-                    }
-                }
-            });
-            *self.solvers[s].counts.entry(f.reason).or_default() += 1;
-            if f.reason.class() != Class::Verified {
-                self.failing
-                    .entry((s, f.reason))
-                    .or_default()
-                    .push(SHOWN, || f.line());
-                self.failures.push(Self::FAILURES, || f.line());
-            }
-        });
-    }
-}
+use crate::check::{AllowLimit, Class, Digest, Kept, Reason, SolverCheck};
 
 /// The lines a run ends with, and what they mean for an exit code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -155,8 +43,7 @@ fn kept(out: &str) -> bool {
     body.len() < out.len() && (body.ends_with("status ") || body.ends_with("signal "))
 }
 
-/// Rows named per solver and reason; the rest are counted.
-const SHOWN: usize = 5;
+const SHOWN: usize = Digest::SHOWN;
 
 impl Finished {
     /// The run's last words: invalid and error rows (the first 20 of each), judged answers

@@ -36,22 +36,6 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(0xED, 0xC9, 0x48),
 ];
 
-/// The charts `plot` writes (and `report` shows), the scatter charts for the pairs of
-/// `plan`. The per-case charts (scatter, coverage, cost per node) are drawn by
-/// [`super::per_case`].
-///
-/// # Errors
-/// As [`latency`], [`expanded_by_length`] and [`throughput`]: the first chart that cannot be
-/// drawn.
-pub fn all(runs: &[RunData], plan: &super::select::Plan) -> Result<Charts, String> {
-    let mut out = Charts::default();
-    out.push("latency.svg".into(), latency(runs)?);
-    out.push("expanded-by-length.svg".into(), expanded_by_length(runs)?);
-    out.push("throughput.svg".into(), throughput(runs)?);
-    super::per_case::all(runs, plan, &mut out)?;
-    Ok(out)
-}
-
 /// The strategies of all runs, in a stable order: built-in strategies in registry order,
 /// then other names in order of appearance. A strategy's colour is its place here.
 pub(super) fn strategy_order(runs: &[RunData]) -> Vec<String> {

@@ -7,12 +7,13 @@
 //! draws them all for a [`select::Selection`] of the pairs to compare.
 
 pub mod charts;
+pub mod html;
 pub mod per_case;
 pub mod select;
 
-use crate::report::cases_csv::{self, CaseRow};
 use crate::report::new_histogram;
 use crate::report::summary::read_summary_csv;
+use crate::results::cases_csv::{self, CaseRow};
 use crate::results::{CASES_CSV as CASES, LATENCY_HLOG as HLOG, SUMMARY_CSV as SUMMARY};
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
@@ -44,7 +45,7 @@ pub struct Drawn {
 /// A `--reference` that names no solver or more than one; a chart that cannot be drawn.
 pub fn draw(runs: &[RunData], selection: &select::Selection) -> Result<Drawn, String> {
     let plan = selection.plan(runs).map_err(|e| e.to_string())?;
-    let charts = charts::all(runs, &plan)?;
+    let charts = all_charts(runs, &plan)?;
     let mut notes = plan.notes(runs);
     notes.extend(charts.notes());
     Ok(Drawn {
@@ -120,7 +121,7 @@ pub struct CasePoint {
 
 impl CasePoint {
     fn of(r: &CaseRow) -> CasePoint {
-        use crate::harness::record::RowStatus;
+        use crate::results::record::RowStatus;
         use std::hash::{Hash, Hasher};
         let mut h = std::hash::DefaultHasher::new();
         (r.line, &r.id, &r.start, &r.goal).hash(&mut h);
@@ -220,7 +221,7 @@ pub fn load(path: &Path) -> Result<RunData, String> {
     }
     let (mut hists, latency_source) = if logged {
         (
-            crate::report::hgrm::read_interval_log(&hlog_path)?,
+            crate::results::hgrm::read_interval_log(&hlog_path)?,
             LatencySource::IntervalLog,
         )
     } else {
@@ -310,7 +311,7 @@ fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
             .get_or_insert_with(new_histogram)
             .saturating_record(ns.max(1));
     }
-    if r.status == crate::harness::record::RowStatus::Solved {
+    if r.status == crate::results::record::RowStatus::Solved {
         if let (Some(Ok(steps)), Some(expanded)) = (r.steps.map(u32::try_from), r.expanded) {
             let e = a.by_steps.entry(steps).or_insert((0.0, 0));
             e.0 += expanded as f64;
@@ -318,6 +319,25 @@ fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
         }
     }
     a.cases.push(CasePoint::of(r));
+}
+
+/// The charts `plot` writes (and `report` shows), the scatter charts for the pairs of
+/// `plan`. The per-case charts (scatter, coverage, cost per node) are drawn by
+/// [`per_case`].
+///
+/// # Errors
+/// As [`charts::latency`], [`charts::expanded_by_length`] and [`charts::throughput`]: the first chart that cannot be
+/// drawn.
+pub fn all_charts(runs: &[RunData], plan: &select::Plan) -> Result<charts::Charts, String> {
+    let mut out = charts::Charts::default();
+    out.push("latency.svg".into(), charts::latency(runs)?);
+    out.push(
+        "expanded-by-length.svg".into(),
+        charts::expanded_by_length(runs)?,
+    );
+    out.push("throughput.svg".into(), charts::throughput(runs)?);
+    per_case::all(runs, plan, &mut out)?;
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -1,14 +1,16 @@
 use super::{Board, Shape, ShapeError, MAX_CELLS};
 use crate::util::clip;
-use std::fmt;
 use std::str::FromStr;
 
 /// Why a board's text was refused. Every message names the offending token.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BoardError {
     /// The text holds no token at all.
+    #[error("no board (the field is empty)")]
     Empty,
     /// A token that is neither a number nor a blank (`x`, `0`, `_`).
+    #[error("cell {position}: `{}` is not a tile (use numbers, and `x`, `0` or `_` for the blank)", clip(.token, 24))]
     UnknownToken {
         /// The token as written.
         token: String,
@@ -16,6 +18,7 @@ pub enum BoardError {
         position: usize,
     },
     /// A number that is not a tile of the board: below 0, or ≥ the number of cells.
+    #[error("cell {position}: tile {} is out of range: a {cells}-cell board has tiles 1..{} and a blank", clip(.tile, 24), .cells.saturating_sub(1))]
     TileOutOfRange {
         /// The number as written (it may not fit any integer type).
         tile: String,
@@ -25,6 +28,7 @@ pub enum BoardError {
         cells: usize,
     },
     /// A tile or the blank written twice (the first repeat is reported).
+    #[error("cell {position}: {token} appears more than once ({} {} missing)", .missing.join(", "), if .missing.len() == 1 { "is" } else { "are" })]
     Repeated {
         /// What is repeated: `tile 5` or `the blank`.
         token: String,
@@ -34,6 +38,7 @@ pub enum BoardError {
         missing: Vec<String>,
     },
     /// The number of cells does not fit the shape, or, without a shape, is not 4, 9, 16, 25, 36 or 49.
+    #[error("{}", cell_count(*.found, *.shape))]
     CellCount {
         /// How many cells the text has.
         found: usize,
@@ -41,48 +46,19 @@ pub enum BoardError {
         shape: Option<Shape>,
     },
     /// A shape that tilebench cannot handle (see [`Shape::new`]).
+    #[error("{0}")]
     Shape(ShapeError),
 }
 
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardError::Empty => write!(f, "no board (the field is empty)"),
-            BoardError::UnknownToken { token, position } => write!(
-                f,
-                "cell {position}: `{}` is not a tile (use numbers, and `x`, `0` or `_` for the blank)",
-                clip(token, 24)
-            ),
-            BoardError::TileOutOfRange { tile, position, cells } => write!(
-                f,
-                "cell {position}: tile {} is out of range: a {cells}-cell board has tiles 1..{} and a blank",
-                clip(tile, 24),
-                cells.saturating_sub(1)
-            ),
-            BoardError::Repeated {
-                token,
-                position,
-                missing,
-            } => write!(
-                f,
-                "cell {position}: {token} appears more than once ({} {} missing)",
-                missing.join(", "),
-                if missing.len() == 1 { "is" } else { "are" }
-            ),
-            BoardError::CellCount { found, shape: Some(s) } => write!(
-                f,
-                "{found} cells, but a {s} board has {}",
-                s.cells()
-            ),
-            BoardError::CellCount { found, shape: None } => write!(
-                f,
-                "{found} cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape with a `size` column or --size WxH"
-            ),
-            BoardError::Shape(e) => write!(f, "{e}"),
-        }
+/// [`BoardError::CellCount`]'s sentence.
+fn cell_count(found: usize, shape: Option<Shape>) -> String {
+    match shape {
+        Some(s) => format!("{found} cells, but a {s} board has {}", s.cells()),
+        None => format!(
+            "{found} cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape with a `size` column or --size WxH"
+        ),
     }
 }
-impl std::error::Error for BoardError {}
 
 /// An optional sign and ASCII digits.
 fn is_integer(tok: &str) -> bool {

@@ -24,8 +24,8 @@
 //! ```
 
 use super::{Format, RunExport, StrategySummary, SummaryExport};
+use crate::check::Digest;
 use crate::check::{AllowLimit, Class, Reason};
-use crate::harness::verdict::Digest;
 use std::fmt::Write as _;
 
 /// A JUnit XML file: `<testsuites>`.

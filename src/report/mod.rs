@@ -5,11 +5,7 @@
 //! table, Markdown, CSV, dashboard JSON), so adding a format touches neither the solvers
 //! nor the other formats.
 
-pub mod cases_csv;
-pub mod hgrm;
-pub mod html;
 pub mod names;
-pub mod run_json;
 pub mod settings;
 
 // The summary's export formats, one file each (a [`SummaryExport`] and a
@@ -45,8 +41,10 @@ pub fn format(name: &str) -> Result<&'static Format, String> {
 
 pub use summary::StrategySummary;
 
+use crate::results::{hgrm, run_json};
+
 use crate::dataset::Case;
-use crate::harness::record::Record;
+use crate::results::record::Record;
 use hdrhistogram::Histogram;
 use std::time::Duration;
 
@@ -71,7 +69,7 @@ pub struct RunExport<'a> {
     /// The run's run.json: inputs, options, machine.
     pub info: &'a run_json::RunInfo,
     /// What the checks found over the rows.
-    pub digest: &'a crate::harness::verdict::Digest,
+    pub digest: &'a crate::check::Digest,
     /// The `limit` rows `--check` accepts (`--allow-limit`; none without it).
     pub allow_limit: &'a crate::check::AllowLimit,
 }

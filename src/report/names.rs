@@ -15,7 +15,7 @@
 //!
 //! ```
 //! # use tilebench::report::names::benchmark_name;
-//! # let mut info: tilebench::report::run_json::RunInfo = serde_json::from_str(r#"{"tilebench_version": "0.1.0", "git_commit": null, "command": [], "threads": 1, "cpu_model": null, "started_at": "", "wall_s": 0, "inputs": [{"path": "inputs/random-1k.csv", "rows": 1, "invalid_rows": 0, "bytes": 1, "fnv1a64": "0"}], "strategies": [], "prepare_s": {}, "exhaustive": false, "repeat": 1, "max_nodes": null, "timeout_s": null, "hash_buckets": 1, "heuristic": "manhattan", "weight": "1.5", "max_states": 1, "paths": false, "latency": ""}"#).unwrap();
+//! # let mut info: tilebench::results::run_json::RunInfo = serde_json::from_str(r#"{"tilebench_version": "0.1.0", "git_commit": null, "command": [], "threads": 1, "cpu_model": null, "started_at": "", "wall_s": 0, "inputs": [{"path": "inputs/random-1k.csv", "rows": 1, "invalid_rows": 0, "bytes": 1, "fnv1a64": "0"}], "strategies": [], "prepare_s": {}, "exhaustive": false, "repeat": 1, "max_nodes": null, "timeout_s": null, "hash_buckets": 1, "heuristic": "manhattan", "weight": "1.5", "max_states": 1, "paths": false, "latency": ""}"#).unwrap();
 //! assert_eq!(benchmark_name(&info, "astar"), "tilebench/random-1k/astar");
 //! info.heuristic = "linear-conflict".into();
 //! info.weight = "2".into();
@@ -23,8 +23,8 @@
 //! assert_eq!(benchmark_name(&info, "bfs-set"), "tilebench/random-1k/bfs-set");
 //! ```
 
-use super::run_json::RunInfo;
 use crate::dataset::BUILTIN_NAME;
+use crate::results::run_json::RunInfo;
 
 /// The dataset's name: the input files' stems joined by `+` (`stdin` for `-`, `seeds` for
 /// the built-in samples).

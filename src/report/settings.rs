@@ -365,7 +365,7 @@ impl Settings {
     }
 
     /// The settings of a run in memory (what its run.json says or will say).
-    pub fn from_info(info: &super::run_json::RunInfo) -> Settings {
+    pub fn from_info(info: &crate::results::run_json::RunInfo) -> Settings {
         match serde_json::to_value(info) {
             Ok(Value::Object(o)) => Settings::from_object(&o),
             _ => Settings::default(),
@@ -831,7 +831,7 @@ mod tests {
     fn a_run_in_memory_has_the_settings_of_its_run_json() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/results/baselines/ci/run.json");
         let text = std::fs::read_to_string(path).unwrap();
-        let info: crate::report::run_json::RunInfo = serde_json::from_str(&text).unwrap();
+        let info: crate::results::run_json::RunInfo = serde_json::from_str(&text).unwrap();
         let from_file = Settings::from_json(&text).unwrap();
         let from_info = Settings::from_info(&info);
         assert_eq!(from_file.get(&Setting::Heuristic), Some("manhattan"));

@@ -1,7 +1,7 @@
 //! summary.csv: one row per strategy.
 
 use super::SummaryExport;
-use crate::harness::record::{Record, RowStatus};
+use crate::results::record::{Record, RowStatus};
 use crate::search::LimitReason;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
@@ -376,7 +376,7 @@ pub fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, 
         .headers()
         .map_err(|e| format!("{}: {e}", path.display()))?
         .clone();
-    let options = super::cases_csv::OptionColumns::locate(&header);
+    let options = crate::results::cases_csv::OptionColumns::locate(&header);
     let mut out = Vec::new();
     for record in r.records() {
         let record = record.map_err(|e| format!("{}: {e}", path.display()))?;

@@ -44,12 +44,8 @@ const NARROW_CELLS: usize = 9;
 /// are dense in the set (thousands of inserts share their upper levels) and that most
 /// repeats within a BFS layer fall in one batch (each then costs no insert), small enough
 /// that its tagged keys (some 220 kB, and as much again to sort them) stay in the L2 cache
-/// between the sort, the inserts and the replay. Measured on 3x3 (150 cases, medians, two
-/// rounds on a shared machine): 256 parents 15.0-15.5 ms, 2048 12.7-13.1, 8192 11.5-13.0,
-/// whole layers 12.4-14.3; the unbatched search 16.2-16.5. Once a chunk stopped at the goal
-/// (so a bigger last chunk no longer inserted more children past it), 16,384 became about
-/// 5% faster than 8,192 (300 cases, 6 alternating runs, medians 8.87-9.83 ms against
-/// 9.22-11.57); 32,768, 65,536 and whole layers were no faster than 16,384.
+/// between the sort, the inserts and the replay; larger chunks were no faster
+/// (docs/performance-history.md, "Figures moved from the code").
 const CHUNK: usize = 16_384;
 
 /// A key of the ordered set, and that key tagged with a child's place in its chunk so that a

@@ -26,8 +26,8 @@ struct Search<'a, H: Heuristic> {
     h: &'a H,
     neighbors: Neighbors,
     /// `children[blank][last]`: how many children a node has (the move back excluded), the
-    /// lengths of `Neighbors::children`'s lists in a table of their own: read through the
-    /// lists, the count measured 138–141 M nodes/s against 146–147 M.
+    /// lengths of `Neighbors::children`'s lists in a table of their own, which is faster than
+    /// reading the lists (docs/performance-history.md, "Figures moved from the code").
     children: [[u8; 5]; 16],
     shape: crate::puzzle::Shape,
     goal: u64,
@@ -98,8 +98,8 @@ impl<H: Heuristic> Search<'_, H> {
             self.stats.peak_frontier = g as u64 + 1; // the path to here: the only memory
         }
         // The moves are tested here rather than read from `Neighbors::children` as the other
-        // searches do: in this, the hottest loop, that measured 99–106 M nodes/s against
-        // 129 M for the open-coded test (Korf #2 5 13 16 20 23, one thread).
+        // searches do: in this, the hottest loop, the open-coded test is faster
+        // (docs/performance-history.md, "Figures moved from the code").
         for m in 0..4u8 {
             if last == 3 - m {
                 continue;

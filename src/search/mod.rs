@@ -52,7 +52,7 @@ pub const BUILTINS: &[Builtin] = &[
 pub use claim::Claim;
 pub use heuristic::pdb;
 pub use registry::{Builtin, Config};
-pub use solver::{Prepare, Solver};
+pub use solver::{solver_fn, FnSolver, Prepare, Solver};
 
 use crate::puzzle::{is_solvable, Board, Move};
 use serde::Serialize;

@@ -173,3 +173,69 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
         (**self).facts()
     }
 }
+
+/// A solver made of a name and a closure, for a search written in a few lines: what the
+/// closure returns for a problem is the row's answer, timed and checked like a built-in
+/// strategy's. It claims shortest paths unless told otherwise ([`FnSolver::claiming`]).
+///
+/// ```
+/// use tilebench::prelude::*;
+/// use tilebench::search::solver_fn;
+///
+/// // Answers only what needs no search (start = goal, or parity), and gives up on the rest.
+/// let lazy = solver_fn("lazy", |p: &Problem, _: &Limits| {
+///     Ok(shortcut(p, false).unwrap_or_else(|| Outcome::without_path(Status::Limit, Stats::default())))
+/// })
+/// .claiming(Claim::Valid);
+/// // `none`: without the built-in strategies that run by default.
+/// let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+///     .with_strategies("none")?
+///     .with_solver(lazy);
+/// plan.out = Some(std::env::temp_dir().join(format!("tilebench-doc-fn-{}", std::process::id())));
+/// plan.mode = OutMode::Force;
+/// let done = run(plan)?;
+/// assert_eq!(done.rows, 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solver_fn<F>(name: impl Into<String>, solve: F) -> FnSolver<F>
+where
+    F: Fn(&Problem, &Limits) -> Result<Outcome, SolveError> + Send + Sync,
+{
+    FnSolver {
+        name: name.into(),
+        claim: Claim::Optimal,
+        solve,
+    }
+}
+
+/// A [`Solver`] made by [`solver_fn`].
+pub struct FnSolver<F> {
+    name: String,
+    claim: Claim,
+    solve: F,
+}
+
+impl<F> FnSolver<F> {
+    /// The same solver, promising `claim` of its paths (`Claim::Valid` for a search that is
+    /// not optimal: its longer paths are then not wrong answers).
+    #[must_use]
+    pub fn claiming(mut self, claim: Claim) -> FnSolver<F> {
+        self.claim = claim;
+        self
+    }
+}
+
+impl<F> Solver for FnSolver<F>
+where
+    F: Fn(&Problem, &Limits) -> Result<Outcome, SolveError> + Send + Sync,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn claim(&self) -> Claim {
+        self.claim
+    }
+    fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        (self.solve)(problem, limits)
+    }
+}

@@ -1,8 +1,8 @@
 //! Runs read back for tables: solvers, tasks and each solver's outcome on each task.
 
 use super::TableError;
-use crate::harness::record::RowStatus;
-use crate::report::cases_csv::{CaseRow, Rows};
+use crate::results::cases_csv::{CaseRow, Rows};
+use crate::results::record::RowStatus;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

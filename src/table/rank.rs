@@ -3,7 +3,7 @@
 use super::build::mark_best;
 use super::load::{Data, Timing};
 use super::{Row, Table, Value};
-use crate::harness::record::RowStatus;
+use crate::results::record::RowStatus;
 
 /// One solver's standing.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! Aggregates, sum rows, best-marking, missing values and the ranking, on hand-made data.
 
 use super::*;
-use crate::harness::record::RowStatus;
+use crate::results::record::RowStatus;
 
 fn solver(label: &str, judged: bool, timing: Timing) -> Solver {
     Solver {

@@ -3,10 +3,10 @@
 use crate::common::*;
 use std::path::Path;
 use tilebench::dataset::{Case, Source};
-use tilebench::harness::record::RowStatus;
 use tilebench::harness::runner::{self, RunConfig};
 use tilebench::puzzle::{Board, Shape};
 use tilebench::report::RunReport;
+use tilebench::results::record::RowStatus;
 use tilebench::search::{registry, Config, Limits, Problem};
 
 fn case(line: u64, start: Board, goal: Board) -> Case {

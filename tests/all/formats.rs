@@ -5,9 +5,9 @@
 
 use proptest::prelude::*;
 use tilebench::dataset::{Case, Source};
-use tilebench::harness::record::{Column, Counters, Record, RowStatus};
 use tilebench::harness::store::{Batch, Layout, Store};
-use tilebench::report::cases_csv::{self, columns, CaseRow};
+use tilebench::results::cases_csv::{self, columns, CaseRow};
+use tilebench::results::record::{Column, Counters, Record, RowStatus};
 use tilebench::search::Problem;
 
 fn status() -> impl Strategy<Value = RowStatus> {

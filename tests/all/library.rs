@@ -308,3 +308,34 @@ fn the_greedy_example_runs_and_its_answers_are_judged() {
         "{stdout}"
     );
 }
+
+#[test]
+fn solvers_run_and_are_listed_in_the_order_they_were_added() {
+    use tilebench::prelude::*;
+    use tilebench::search::configuration::Configuration;
+    let out = temp_dir("lib-order");
+    let fast = Configuration::parse("fast=wastar:weight=3", &Config::default()).unwrap();
+    // A closure solver between a configuration and a strategy: each keeps its place.
+    let lazy = solver_fn("lazy", |p: &Problem, _: &Limits| {
+        Ok(shortcut(p, false)
+            .unwrap_or_else(|| Outcome::without_path(Status::Limit, Stats::default())))
+    });
+    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+        .with(fast)
+        .with_solver(lazy)
+        .with(registry::find("idastar").unwrap());
+    plan.out = Some(out.clone());
+    plan.mode = tilebench::harness::plan::OutMode::Force;
+    let done = run(plan).unwrap();
+    let names: Vec<&str> = done.summaries.iter().map(|s| s.strategy.as_str()).collect();
+    assert_eq!(names, ["fast", "lazy", "idastar"]);
+    // cases.csv lists each case's rows in the same order.
+    let rows = tilebench::results::cases_csv::read(&out.join("cases.csv")).unwrap();
+    let first: Vec<&str> = rows.iter().take(3).map(|r| r.strategy.as_str()).collect();
+    assert_eq!(first, ["fast", "lazy", "idastar"]);
+    // The closure's rows: answered where no search is needed, `limit` elsewhere.
+    assert!(rows
+        .iter()
+        .filter(|r| r.strategy == "lazy")
+        .all(|r| matches!(r.status.as_str(), "solved" | "unsolvable" | "limit")));
+}

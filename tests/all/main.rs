@@ -23,6 +23,7 @@ mod heap;
 mod heuristics;
 mod korf;
 mod korf24;
+mod layers;
 mod library;
 mod limit_reasons;
 mod memory;

@@ -182,7 +182,7 @@ fn edit_line(text: &str, i: usize, f: impl Fn(&str) -> String) -> String {
 #[test]
 fn merge_refuses_a_damaged_shard_and_leaves_out_as_it_was() {
     let cases_col = |name: &str| {
-        tilebench::report::cases_csv::columns()
+        tilebench::results::cases_csv::columns()
             .iter()
             .position(|c| *c == name)
             .unwrap()
@@ -389,7 +389,7 @@ fn verify_names_each_fault_and_fails_closed() {
     );
     let text = std::fs::read_to_string(good.join("cases.csv")).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let status = tilebench::report::cases_csv::columns()
+    let status = tilebench::results::cases_csv::columns()
         .iter()
         .position(|c| *c == "status")
         .unwrap();
@@ -473,7 +473,7 @@ fn verify_names_each_fault_and_fails_closed() {
     }
     // A value edited in place (the row count and order intact): the checksum catches it.
     let edited = temp_dir("verify-edited");
-    let latency = tilebench::report::cases_csv::columns()
+    let latency = tilebench::results::cases_csv::columns()
         .iter()
         .position(|c| *c == "latency_ns")
         .unwrap();

@@ -104,7 +104,7 @@ fn resume_and_compare(out: &Path) -> String {
     assert!(json["sessions"].as_u64().unwrap() >= 2, "{json}");
     // The histograms hold every case's latency, whichever session measured it.
     let hist = |dir: &Path| {
-        tilebench::report::hgrm::read_interval_log(&dir.join("latency.hlog"))
+        tilebench::results::hgrm::read_interval_log(&dir.join("latency.hlog"))
             .unwrap()
             .into_iter()
             .map(|(t, h)| (t, h.len()))
@@ -294,7 +294,7 @@ fn a_kill_at_any_moment_then_resume_gives_the_uninterrupted_results() {
         };
         assert_eq!(counters(&out), counters(&reference), "{point}");
         let hist = |dir: &Path| {
-            tilebench::report::hgrm::read_interval_log(&dir.join("latency.hlog"))
+            tilebench::results::hgrm::read_interval_log(&dir.join("latency.hlog"))
                 .unwrap()
                 .into_iter()
                 .map(|(t, h)| (t, h.len()))
@@ -462,8 +462,9 @@ fn three_shards_merge_into_the_single_run() {
     );
     // The merged histograms are the shards' added exactly: same counts as the whole run's,
     // and as the sum of the shards' own.
-    let hist =
-        |dir: &Path| tilebench::report::hgrm::read_interval_log(&dir.join("latency.hlog")).unwrap();
+    let hist = |dir: &Path| {
+        tilebench::results::hgrm::read_interval_log(&dir.join("latency.hlog")).unwrap()
+    };
     let (m, w) = (hist(&merged), hist(&whole));
     assert_eq!(m.len(), 3);
     for ((mt, mh), (wt, wh)) in m.iter().zip(&w) {

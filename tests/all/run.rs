@@ -691,24 +691,18 @@ mod weaker {
 /// are right) and fails the comparison, on astar alone.
 #[test]
 fn a_build_whose_astar_does_more_work_fails_the_regression_comparison() {
-    use std::sync::atomic::AtomicBool;
-    use tilebench::harness::pipeline::{execute, Ending};
-    use tilebench::harness::plan::{OutMode, RunPlan};
+    use tilebench::prelude::*;
     use tilebench::search::registry;
     let dir = temp_dir("run-regression-gate");
     let baseline = "results/baselines/ci";
     let run_with = |name: &str, strategies: Vec<&'static tilebench::search::Builtin>| {
-        let mut plan = RunPlan::new(vec!["inputs/ci.csv".into()]);
-        plan.strategies = strategies;
-        plan.fitting_strategies = false;
+        let mut plan = strategies
+            .into_iter()
+            .fold(RunPlan::new(vec!["inputs/ci.csv".into()]), RunPlan::with);
         plan.keep_paths = true;
         plan.out = Some(dir.join(name));
         plan.mode = OutMode::Force;
-        let Ending::Finished(run) =
-            execute(plan, &tilebench::observe::Silent, &AtomicBool::new(false)).unwrap()
-        else {
-            panic!("nothing raised the stop flag")
-        };
+        let run = run(plan).unwrap();
         let verdict = run.verdict(Some(&tilebench::check::AllowLimit::default()));
         assert!(
             !verdict.check_failed && !verdict.bad_rows,

@@ -11,7 +11,7 @@
 //! - per-case mode: every line the process writes.
 
 use super::protocol::parse_counters;
-use crate::harness::record::Counters;
+use crate::search::Counters;
 use crate::util::clip;
 use std::time::Duration;
 

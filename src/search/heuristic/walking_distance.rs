@@ -23,9 +23,8 @@
 //! number at least the fewest `n` with `n·k ≥ I` (and, for odd `k`, `n` of `I`'s parity): a
 //! distance in the graph of counter values whose edges are those changes, so it changes by at
 //! most one per move. The same column by column bounds the horizontal moves. Each axis takes
-//! the larger of the two bounds: still admissible and consistent, and on Korf's 100 it
-//! halves walking distance's nodes (45.7 M to 24.1 M an instance; docs/performance-history.md,
-//! session 15). A move updates `I` from the tiles it passes: `k` comparisons.
+//! the larger of the two bounds: still admissible and consistent, and it about halves walking
+//! distance's nodes on Korf's 100 (docs/performance-history.md). A move updates `I` from the tiles it passes: `k` comparisons.
 
 use super::{Family, Heuristic};
 use crate::observe::Observer;

@@ -1,8 +1,7 @@
 //! cases.csv: one row per case × strategy, in input order then strategy order.
 
 use crate::dataset::Case;
-use crate::harness::record::{Column, Record, RowStatus};
-use crate::harness::spool::CaseBlock;
+use crate::results::record::{Column, Record, RowStatus};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -335,7 +334,7 @@ fn write_row(
 /// A write to `w` that fails.
 pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Result<()> {
     write_header(&mut w)?;
-    write_rows(&mut w, &CaseBlock::all(cases), records, &[])?;
+    write_rows(&mut w, |i| &cases[i], records, &[])?;
     w.flush()?;
     Ok(())
 }
@@ -351,16 +350,16 @@ pub fn write_header(mut w: impl Write) -> csv::Result<()> {
     Ok(())
 }
 
-/// Writes rows of cases.csv, one per record (of `cases[record.case]`), in the records'
+/// Writes rows of cases.csv, one per record (of `case(record.case)`), in the records'
 /// order: a run writes its records a chunk at a time. Rows are formatted in parallel.
 /// `solvers` are the solvers' own cells ([`SolverCells`]) when the records come case by case,
 /// one per solver in this order (a run's); empty, those columns are left empty.
 ///
 /// # Errors
 /// A write to `w` that fails.
-pub fn write_rows(
+pub fn write_rows<'a>(
     mut w: impl Write,
-    cases: &CaseBlock,
+    case: impl Fn(usize) -> &'a Case + Sync,
     records: &[Record],
     solvers: &[SolverCells],
 ) -> csv::Result<()> {
@@ -375,7 +374,7 @@ pub fn write_rows(
                 let mut goals = LastGoal::default();
                 let from = b * CHUNK * BATCH + c * CHUNK;
                 for (i, r) in chunk.iter().enumerate() {
-                    write_row(&mut out, cases.get(r.case), r, solver(from + i), &mut goals);
+                    write_row(&mut out, case(r.case), r, solver(from + i), &mut goals);
                 }
                 out
             })

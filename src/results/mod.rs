@@ -1,6 +1,10 @@
-//! A results directory's layout: the names of the files a run writes there, in one place, for
-//! every module that writes or reads them (the run, `merge`, `report`, `compare`, `plot`,
-//! `verify`). This module imports nothing from the crate: it sits under all of them.
+//! The results layer: what a run's results are ([`record`]: a row's status, counters and
+//! measurements) and the files a results directory holds, read and written in one place for
+//! every module that uses them (the run, `merge`, `report`, `compare`, `plot`, `verify`):
+//! their names (below), [`cases_csv`], [`run_json`] and the latency histograms ([`hgrm`]).
+//!
+//! It sits under the checks, the reports, the plots and the harness, and over the dataset,
+//! the solvers and the external programs: see CONTRIBUTING.md's layers.
 //!
 //! ```
 //! use tilebench::results;
@@ -12,6 +16,11 @@
 //!     "latency-astar_heuristic_linear-conflict.hgrm"
 //! );
 //! ```
+
+pub mod cases_csv;
+pub mod hgrm;
+pub mod record;
+pub mod run_json;
 
 /// One row per case and solver.
 pub const CASES_CSV: &str = "cases.csv";
@@ -41,4 +50,13 @@ pub fn latency_hgrm(solver: &str) -> String {
 /// Whether `name` is a file [`latency_hgrm`] names.
 pub fn is_latency_hgrm(name: &str) -> bool {
     name.starts_with("latency-") && name.ends_with(".hgrm")
+}
+
+/// `DIR` or `DIR/cases.csv`, as given to `compare`, `verify` and `plot`: the cases.csv.
+pub fn cases_csv_of(p: &std::path::Path) -> std::path::PathBuf {
+    if p.is_dir() {
+        p.join(CASES_CSV)
+    } else {
+        p.to_path_buf()
+    }
 }

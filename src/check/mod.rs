@@ -19,10 +19,12 @@
 //! # Ok::<(), String>(())
 //! ```
 
+mod digest;
+pub use digest::{Digest, Judged, Kept};
+
 use crate::dataset::Case;
-use crate::harness::judge::Judged;
-use crate::harness::record::{Record, RowStatus};
-use crate::report::cases_csv::CaseRow;
+use crate::results::cases_csv::CaseRow;
+use crate::results::record::{Record, RowStatus};
 use crate::search::{Claim, LimitReason, Limits};
 use std::collections::BTreeMap;
 
@@ -843,7 +845,7 @@ pub struct Verification {
     /// The cases.csv read.
     pub path: std::path::PathBuf,
     /// The run's run.json beside it, when there is one.
-    pub info: Option<crate::report::run_json::RunInfo>,
+    pub info: Option<crate::results::run_json::RunInfo>,
     /// Rows read.
     pub rows: usize,
     /// `solved` rows.
@@ -969,7 +971,7 @@ fn file_checksum(path: &std::path::Path) -> Result<String, String> {
 /// Reads the run.json beside the cases.csv at `path`, if there is one.
 fn run_json_beside(
     path: &std::path::Path,
-) -> Result<Option<crate::report::run_json::RunInfo>, String> {
+) -> Result<Option<crate::results::run_json::RunInfo>, String> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let json = dir.map_or_else(
         || crate::results::RUN_JSON.into(),
@@ -1007,7 +1009,7 @@ fn run_json_beside(
 /// The cases.csv cannot be read, holds no rows, or a row cannot be read (each message names
 /// the file and the line and says what to do).
 pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, String> {
-    let path = crate::harness::rundir::RunDir::cases_csv(results);
+    let path = crate::results::cases_csv_of(results);
     if !path.exists() {
         return Err(format!(
             "{}: no such file or directory; give the results directory of a `tilebench run` \
@@ -1022,7 +1024,7 @@ pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, St
         ..Verification::default()
     };
     let mut chunk: Vec<CaseRow> = Vec::new();
-    for (n, row) in crate::report::cases_csv::Rows::open(&path)?.enumerate() {
+    for (n, row) in crate::results::cases_csv::Rows::open(&path)?.enumerate() {
         let row = row?;
         found.check_layout(n, &row, n as u64 + 2);
         let new_case = chunk
