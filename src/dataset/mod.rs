@@ -398,11 +398,24 @@ impl fmt::Display for InputError {
                     first.join(", ")
                 )
             }
-            K::NoStartColumn { header } => write!(
-                f,
-                "{at}: no `start` column in the header ({header}); the header must name at \
-                 least `start` (optional: id, goal, expected_steps, size)"
-            ),
+            K::NoStartColumn { header } => {
+                write!(
+                    f,
+                    "{at}: no `start` column in the header ({header}); the header must name at \
+                     least `start` (optional: id, goal, expected_steps, size)"
+                )?;
+                if header
+                    .split(';')
+                    .any(|c| c.trim().eq_ignore_ascii_case("start"))
+                {
+                    write!(
+                        f,
+                        ". Its columns are separated by `;` (as Excel saves CSV where the \
+                         decimal mark is a comma): save the file as CSV with commas"
+                    )?;
+                }
+                Ok(())
+            }
             K::BadGoal { goal, error } => write!(f, "--goal `{goal}`: {error}"),
             K::NoRows => write!(
                 f,

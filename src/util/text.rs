@@ -20,18 +20,26 @@ pub fn shell_command(argv: &[String]) -> String {
 /// `\u{1b}`, `\n`): what every message passes through before it reaches a terminal or a CSV
 /// cell. Returned as it is when it has none.
 pub fn escape_controls(s: String) -> String {
-    if !s.chars().any(char::is_control) {
+    if !s.chars().any(hidden) {
         return s;
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if c.is_control() {
+        if hidden(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// A character a terminal would not show, or would show as something else: a control
+/// character, or an invisible format character (a byte-order mark inside a field, a zero-width
+/// space or joiner, a line or paragraph separator, a direction mark or override).
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
 }
 
 /// Text shortened for a message or a label: trailing white space dropped, then at most `max`
@@ -43,7 +51,7 @@ pub fn clip(s: &str, max: usize) -> String {
     let n = s.chars().count();
     let mut out = String::new();
     for c in s.chars().take(max) {
-        if c.is_control() {
+        if hidden(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -58,6 +66,14 @@ pub fn clip(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invisible_characters_are_shown_escaped() {
+        // A byte-order mark inside a field (two files joined by `cat`) and a zero-width space.
+        assert_eq!(clip("1 2\u{feff}3", 20), "1 2\\u{feff}3");
+        assert_eq!(escape_controls("a\u{200b}b".into()), "a\\u{200b}b");
+        assert_eq!(clip("é ü 1 2", 20), "é ü 1 2");
+    }
 
     #[test]
     fn messages_carry_no_raw_control_characters() {

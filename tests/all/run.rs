@@ -375,8 +375,16 @@ fn unreadable_files_are_clear_errors_before_solving() {
     std::fs::write(&nostart, "id,board\n1,1 2 3 4 5 6 7 8 x\n").unwrap();
     let latin1 = dir.join("latin1.csv");
     std::fs::write(&latin1, b"id,start\n1,1 2 3 4 5 6 7 8 x\n2,caf\xe9\n").unwrap();
-    let cases: [(&std::path::Path, &str); 3] = [
+    // Excel's CSV where the decimal mark is a comma: `;` between the columns, CRLF, a BOM.
+    let excel = dir.join("excel.csv");
+    std::fs::write(
+        &excel,
+        "\u{feff}id;start;expected_steps\r\n1;1 2 3 4 5 6 7 8 x;1\r\n",
+    )
+    .unwrap();
+    let cases: [(&std::path::Path, &str); 4] = [
         (&nostart, "no `start` column"),
+        (&excel, "separated by `;`"),
         (&latin1, "latin1.csv:3: not valid UTF-8"),
         (
             std::path::Path::new("inputs/does-not-exist.csv"),
