@@ -15,6 +15,7 @@ mod pieces;
 pub mod pipeline;
 pub mod plan;
 pub mod record;
+pub mod rows;
 pub mod rundir;
 pub mod runner;
 pub mod shard;

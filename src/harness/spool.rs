@@ -127,7 +127,7 @@ impl Dataset {
         paths: &[String],
         opts: &InputOptions,
         dirs: &[PathBuf],
-        share: Share,
+        share: Share<'_>,
     ) -> Result<Dataset, InputError> {
         let (file, dir) = scratch_file(dirs).map_err(|(error, dir)| {
             let kind = InputErrorKind::Scratch {
@@ -190,6 +190,7 @@ impl Dataset {
         out.flush().map_err(scratch)?;
         drop(out);
         let sources = files.iter().map(|f| Source::new(&f.path)).collect();
+        let rows = files.iter().map(|f| f.rows).sum();
         let spool = Spool {
             file,
             index,
@@ -203,7 +204,8 @@ impl Dataset {
             spool.duplicates(ids).map_err(scratch)?
         };
         Ok(Dataset {
-            total: files.iter().map(|f| f.rows).sum(),
+            // With --rows, the chosen rows (the run refuses rows that do not exist).
+            total: share.rows.map_or(rows, |r| r.within(rows)),
             files,
             goals,
             shapes: shapes.into_iter().collect(),
@@ -683,10 +685,12 @@ mod tests {
             Share::ALL,
             Share {
                 shard: Shard { index: 2, count: 3 },
+                rows: None,
                 shapes: false,
             },
             Share {
                 shard: Shard { index: 3, count: 3 },
+                rows: None,
                 shapes: true,
             },
         ];

@@ -70,6 +70,10 @@ pub struct RunInfo {
     /// `--shard I/N`: this run holds only the cases of that shard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// `--rows`: this run holds only the cases of these data rows (1-based, over the inputs
+    /// in order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<crate::harness::rows::Rows>,
     /// How many sessions solved the run (more than 1 when it was resumed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<u32>,
@@ -149,6 +153,7 @@ impl RunInfo {
             ("--paths", j(&self.paths)),
             ("--size", j(&self.size)),
             ("--goal", j(&self.goal)),
+            ("--rows", j(&self.rows)),
             (
                 "--solver",
                 self.external_solvers
