@@ -153,7 +153,10 @@ impl RunInfo {
             ("--paths", j(&self.paths)),
             ("--size", j(&self.size)),
             ("--goal", j(&self.goal)),
-            ("--rows", j(&self.rows)),
+            (
+                "--rows",
+                self.rows.as_ref().map_or("null".into(), |r| r.to_string()),
+            ),
             (
                 "--solver",
                 self.external_solvers

@@ -35,6 +35,7 @@ mod puzzle;
 mod regression;
 mod report;
 mod resume;
+mod rows;
 mod run;
 mod rundir;
 mod solve;
