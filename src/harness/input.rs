@@ -415,8 +415,8 @@ impl fmt::Display for InputError {
             K::NoSuchRows { missing, total } => write!(
                 f,
                 "{at}: --rows names row(s) {missing}, but there are {total} data rows \
-                 (numbered from 1 under the header, blank and comment lines not counted); \
-                 name rows from 1 to {total}"
+                 (numbered from 1 under the header, blank and comment lines not counted: \
+                 --rows counts rows, not ids); name rows from 1 to {total}"
             ),
             K::Scratch {
                 created: false,

@@ -272,6 +272,10 @@ fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
     let cases = Dataset::read(&plan.inputs, &plan.input, &scratch_dirs(plan), share)?;
     let files = &cases.files;
     super::rows::exist(plan.rows.as_ref(), files)?;
+    if let Some(rows) = &plan.rows {
+        let warning = super::rows::id_warning(rows, share.shard, &cases);
+        warning.inspect(|w| observer.notice(&format!("warning: {w}")));
+    }
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         let kind = InputErrorKind::NoRows;

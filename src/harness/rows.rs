@@ -7,6 +7,8 @@
 //! only counted, never read as problems.
 
 use super::input::{InputError, InputErrorKind, InputFile};
+use super::shard::Shard;
+use super::spool::Dataset;
 use crate::report::run_json::RunInfo;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -113,6 +115,26 @@ pub fn exist(rows: Option<&Rows>, files: &[InputFile]) -> Result<(), InputError>
             Err(InputError::new(names.join(", "), None, kind))
         }
     }
+}
+
+/// A warning for a selection that looks written in ids: the first chosen row (among the
+/// first thousand of `shard`'s cases of `data`) whose id is a number other than its row
+/// number, or `None`. Rows without ids, with names for ids, or numbered as they lie say
+/// nothing.
+pub fn id_warning(rows: &Rows, shard: Shard, data: &Dataset) -> Option<String> {
+    let n = shard.len(data.len()).min(1000);
+    let block = data.cases(shard, 0..n).ok()?;
+    block.held().iter().enumerate().find_map(|(p, case)| {
+        let row = rows.row_of(shard.case_at(p)) + 1;
+        let id: usize = case.id.as_str().trim().parse().ok()?;
+        (id != row).then(|| {
+            format!(
+                "--rows counts data rows, not ids: row {row} ({}:{}) has id {id}; make sure \
+                 these are the rows you mean",
+                case.source, case.line
+            )
+        })
+    })
 }
 
 /// The cases of a run whose run.json is `info`: its inputs' rows, or the rows it chose.

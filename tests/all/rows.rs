@@ -248,3 +248,58 @@ fn a_resumed_run_keeps_its_rows_and_refuses_others() {
     assert_eq!(cases(&out), cases(&reference));
     assert_eq!(run_json(&out)["sessions"], 2);
 }
+
+/// A selection that looks written in ids (a chosen row whose id is another number) is run as
+/// rows, with a warning naming the row, its line and its id; ids that are the row numbers, or
+/// names, bring none.
+#[test]
+fn rows_whose_ids_are_other_numbers_bring_a_warning() {
+    let dir = temp_dir("rows-ids");
+    let boards = [
+        "1 2 3 4 5 6 7 8 x",
+        "1 2 3 4 5 6 7 x 8",
+        "1 2 3 4 5 x 7 8 6",
+    ];
+    let file = |name: &str, ids: [&str; 3]| {
+        let p = dir.join(name);
+        let rows: Vec<String> = ids
+            .iter()
+            .zip(boards)
+            .map(|(i, b)| format!("{i},{b}"))
+            .collect();
+        std::fs::write(&p, format!("id,start\n# a comment\n{}\n", rows.join("\n"))).unwrap();
+        p
+    };
+    let run = |data: &Path| {
+        let out = dir.join("out");
+        let o = run_ok(&[
+            "run",
+            data.to_str().unwrap(),
+            "--rows",
+            "2-3",
+            "-s",
+            "astar",
+            "--force",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let (h, rows) = read_csv(&out.join("cases.csv"));
+        let ids: Vec<String> = rows.iter().map(|r| r[col(&h, "id")].clone()).collect();
+        (stderr(&o), ids)
+    };
+    let shifted = file("shifted.csv", ["10", "20", "30"]);
+    let (e, ids) = run(&shifted);
+    assert_eq!(ids, ["20", "30"]);
+    let want = format!(
+        "warning: --rows counts data rows, not ids: row 2 ({}:4) has id 20",
+        shifted.display()
+    );
+    assert!(e.contains(&want), "{e}");
+    for (name, ids) in [
+        ("numbered.csv", ["1", "2", "3"]),
+        ("named.csv", ["a", "b", "c"]),
+    ] {
+        let (e, _) = run(&file(name, ids));
+        assert!(!e.contains("warning"), "{name}: {e}");
+    }
+}
