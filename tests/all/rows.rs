@@ -93,6 +93,18 @@ fn a_list_and_ranges_run_those_rows_of_every_input_and_no_other() {
     assert_eq!(info["rows"], "1-3,95-98,140,146");
     assert_eq!(info["inputs"][0]["rows"], 96);
     assert_eq!(info["inputs"][1]["rows"], 100);
+    // compare names the selection as a changed setting.
+    let o = bin()
+        .arg("compare")
+        .arg(whole())
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(
+        said.contains("setting changed: --rows: none → 1-3,95-98,140,146"),
+        "{said}"
+    );
     // verify holds the run to run.json: the chosen rows × the strategies.
     let o = bin().args(["verify"]).arg(&dir).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
