@@ -3,6 +3,7 @@
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use tilebench::dataset::rows::Rows;
 use tilebench::dataset::shard::Shard;
 use tilebench::external::protocol::{Spawn, Stdout};
 use tilebench::puzzle::Shape;
@@ -135,6 +136,10 @@ fn allow_limit(s: &str) -> Result<String, String> {
 }
 
 fn shard(s: &str) -> Result<Shard, String> {
+    s.parse()
+}
+
+fn rows(s: &str) -> Result<Rows, String> {
     s.parse()
 }
 
@@ -355,6 +360,9 @@ pub struct RunArgs {
     /// Run only shard I of N: the cases whose 0-based index i has i mod N = I-1 (combine the shards with `tilebench merge`)
     #[arg(long, value_name = "I/N", value_parser = shard)]
     pub shard: Option<Shard>,
+    /// Run only these data rows, by number counted from 1 under the header (not by id), over the inputs in order: e.g. 38,40 or 1-10,17 (--shard then splits them)
+    #[arg(long, value_name = "SPEC", value_parser = rows)]
+    pub rows: Option<Rows>,
     /// Keep every path's move string in cases.csv (needed by `verify` to replay paths)
     #[arg(long)]
     pub paths: bool,

@@ -941,7 +941,7 @@ impl Verification {
     /// The rows run.json's cases and solvers make.
     pub fn expected_rows(&self) -> Option<usize> {
         let info = self.info.as_ref()?;
-        let total: usize = info.inputs.iter().map(|f| f.rows).sum();
+        let total = info.cases();
         let shard = info.shard.unwrap_or(crate::dataset::shard::Shard::ALL);
         Some(shard.len(total) * info.strategies.len())
     }

@@ -143,6 +143,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         (false, false) => OutMode::New,
     };
     plan.shard = args.shard;
+    plan.rows = args.rows.clone();
     let aliases = [
         (&args.export_markdown, "markdown"),
         (&args.export_bmf, "bmf"),

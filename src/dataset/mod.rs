@@ -13,6 +13,7 @@
 //! are read, so that what is held is the pieces in flight, never the whole file.
 
 mod pieces;
+pub mod rows;
 pub mod shard;
 
 use crate::puzzle::{Board, BoardError, Shape};
@@ -304,6 +305,13 @@ pub enum InputErrorKind {
     },
     /// The files have a header and no rows.
     NoRows,
+    /// `--rows` names rows the files do not have.
+    NoSuchRows {
+        /// The rows past the last, as `--rows` writes them (`51-52,60`).
+        missing: String,
+        /// How many rows the files have.
+        total: usize,
+    },
     /// The scratch file that holds the cases while a run runs cannot be created (`created`
     /// false) or written, in the directory that is the error's path.
     Scratch {
@@ -398,28 +406,22 @@ impl fmt::Display for InputError {
                     first.join(", ")
                 )
             }
-            K::NoStartColumn { header } => {
-                write!(
-                    f,
-                    "{at}: no `start` column in the header ({header}); the header must name at \
-                     least `start` (optional: id, goal, expected_steps, size)"
-                )?;
-                if header
-                    .split(';')
-                    .any(|c| c.trim().eq_ignore_ascii_case("start"))
-                {
-                    write!(
-                        f,
-                        ". Its columns are separated by `;` (as Excel saves CSV where the \
-                         decimal mark is a comma): save the file as CSV with commas"
-                    )?;
-                }
-                Ok(())
-            }
+            K::NoStartColumn { header } => write!(
+                f,
+                "{at}: no `start` column in the header ({header}); the header must name at \
+                 least `start` (optional: id, goal, expected_steps, size){}",
+                semicolons(header)
+            ),
             K::BadGoal { goal, error } => write!(f, "--goal `{goal}`: {error}"),
             K::NoRows => write!(
                 f,
                 "{at}: no rows to solve (only a header?); add one row per case under the header"
+            ),
+            K::NoSuchRows { missing, total } => write!(
+                f,
+                "{at}: --rows names row(s) {missing}, but there are {total} data rows \
+                 (numbered from 1 under the header, blank and comment lines not counted: \
+                 --rows counts rows, not ids); name rows from 1 to {total}"
             ),
             K::Scratch {
                 created: false,
@@ -440,6 +442,20 @@ impl fmt::Display for InputError {
                 crate::util::io_reason(error)
             ),
         }
+    }
+}
+
+/// A hint for a header whose columns are separated by `;`, as Excel saves CSV where the
+/// decimal mark is a comma; empty for any other.
+fn semicolons(header: &str) -> &'static str {
+    if header
+        .split(';')
+        .any(|c| c.trim().eq_ignore_ascii_case("start"))
+    {
+        ". Its columns are separated by `;` (as Excel saves CSV where the decimal mark is a \
+         comma): save the file as CSV with commas"
+    } else {
+        ""
     }
 }
 
@@ -486,10 +502,12 @@ pub fn read_all<T: Send>(
 
 /// Which of the inputs' rows a reading makes cases of.
 #[derive(Clone, Copy, Debug)]
-pub struct Share {
+pub struct Share<'a> {
     /// The shard whose rows become cases: case *i* (0-based, over all the inputs' rows in
-    /// order) when *i* mod N = I − 1; [`Shard::ALL`] for every row.
+    /// order, or over the chosen `rows`) when *i* mod N = I − 1; [`Shard::ALL`] for every row.
     pub shard: Shard,
+    /// `--rows`: only these rows are cases (the others are only counted); `None` for all.
+    pub rows: Option<&'a rows::Rows>,
     /// Whether the other rows are read as boards too, for the shapes of the valid ones
     /// ([`Portion::shapes`]). Otherwise they are only counted: found by the CSV grammar and
     /// told from blank and comment lines, their fields never read (apart from the rows read
@@ -498,12 +516,26 @@ pub struct Share {
     pub shapes: bool,
 }
 
-impl Share {
+impl Share<'_> {
     /// Every row.
-    pub const ALL: Share = Share {
+    pub const ALL: Share<'static> = Share {
         shard: Shard::ALL,
+        rows: None,
         shapes: false,
     };
+
+    /// Whether row `row` (0-based, over all the inputs' rows in order) is a case of the share.
+    pub fn owns(&self, row: usize) -> bool {
+        match self.rows {
+            None => self.shard.contains(row),
+            Some(rows) => rows.case_of(row).is_some_and(|c| self.shard.contains(c)),
+        }
+    }
+
+    /// Whether some rows are not the share's (a shard's or a selection's reading).
+    fn partial(&self) -> bool {
+        self.shard.count > 1 || self.rows.is_some()
+    }
 }
 
 /// What a reading hands on for one piece of a file.
@@ -525,7 +557,7 @@ pub struct Portion {
 pub fn read_share<T: Send>(
     paths: &[String],
     opts: &InputOptions,
-    share: Share,
+    share: Share<'_>,
     map: impl Fn(usize, Portion) -> T + Sync,
     mut each: impl FnMut(usize, T),
 ) -> Result<Vec<InputFile>, InputError> {
@@ -780,7 +812,7 @@ fn read_in_pieces<T: Send>(
     label: &str,
     input: impl Read + Send,
     opts: &InputOptions,
-    (size, share, first): (usize, Share, usize),
+    (size, share, first): (usize, Share<'_>, usize),
     map: &(impl Fn(Portion) -> T + Sync),
     mut each: impl FnMut(T),
 ) -> Result<InputFile, InputError> {
@@ -788,7 +820,7 @@ fn read_in_pieces<T: Send>(
     let default_goal = default_goal(opts)?;
     // A share's reader counts each piece's rows before it is parsed, so that each piece is
     // parsed knowing its first case (whole runs count the rows as they parse them).
-    let counted = share.shard.count > 1;
+    let counted = share.partial();
     let mut reader = Reader::new(label, input, size, counted)?;
     let Head {
         text,
@@ -1016,17 +1048,16 @@ impl CaseMaker<'_> {
         text: &str,
         (from, line): (usize, u64),
         rule: &mut ShapeRule,
-        (first, share, unclosed): (usize, Share, bool),
+        (first, share, unclosed): (usize, Share<'_>, bool),
     ) -> (Portion, usize) {
-        let shard = share.shard;
         let mut records = Records::new(text, from, line);
         let mut goals = LastGoal::default();
         let (mut own, mut others) = (Vec::new(), Vec::new());
         let mut rows = 0;
-        let lines = shard.count > 1 && !share.shapes && !rule.unfixed();
+        let lines = share.partial() && !share.shapes && !rule.unfixed();
         if lines && memchr::memchr(b'"', &text.as_bytes()[from..]).is_none() {
             for (at, ahead) in row_lines(text.as_bytes(), from) {
-                if shard.contains(first + rows) {
+                if share.owns(first + rows) {
                     records.seek(at, line + ahead);
                     if let Some(line) = records.next_record() {
                         own.push(self.case_of((line, Ok(&records)), rule, &mut goals));
@@ -1045,7 +1076,7 @@ impl CaseMaker<'_> {
             if blank(&records) {
                 continue;
             }
-            last_own = shard.contains(first + rows);
+            last_own = share.owns(first + rows);
             rows += 1;
             if last_own || share.shapes || rule.unfixed() {
                 let case = self.case_of((line, Ok(&records)), rule, &mut goals);
@@ -1685,7 +1716,8 @@ mod line_tests {
     /// Every shard's reading of random datasets, in pieces of random sizes, gives the whole
     /// reading's cases at the shard's indices and no other (each case once over the split),
     /// the whole file's rows, size and checksum, the shard's own invalid rows, and (asked
-    /// for) the shapes of the other rows' valid boards.
+    /// for) the shapes of the other rows' valid boards; with `--rows` (every other round),
+    /// the shard's share of the chosen rows.
     #[test]
     fn a_shard_reads_the_whole_readings_cases_at_its_own_indices() {
         let mut rng = crate::util::Rng::new(43);
@@ -1693,15 +1725,36 @@ mod line_tests {
             let text = random_dataset(&mut rng);
             let (whole, all) = in_pieces("s.csv", &text, 1 << 20);
             let size = 1 + rng.below(200) as usize;
+            // Some rows by a spec of one to three items, some past the last row.
+            let chosen: Option<super::rows::Rows> = (round % 2 == 1).then(|| {
+                let mut n = || 1 + rng.below(all.len() as u64 + 2);
+                let items: Vec<String> = (0..1 + n() % 3)
+                    .map(|_| match n() % 2 {
+                        0 => n().to_string(),
+                        _ => {
+                            let (a, b) = (n(), n());
+                            format!("{}-{}", a.min(b), a.max(b))
+                        }
+                    })
+                    .collect();
+                items.join(",").parse().unwrap()
+            });
+            let picked: Vec<usize> = (0..all.len())
+                .filter(|&i| chosen.as_ref().is_none_or(|r| r.case_of(i).is_some()))
+                .collect();
             for count in 1..=4 {
                 for index in 1..=count {
                     let shard = Shard { index, count };
                     let shapes = rng.below(2) == 0;
-                    let share = Share { shard, shapes };
+                    let share = Share {
+                        shard,
+                        rows: chosen.as_ref(),
+                        shapes,
+                    };
                     let (file, own, others) = in_share("s.csv", &text, size, share);
                     let want: Vec<String> = shard
-                        .cases(all.len())
-                        .map(|i| format!("{:?}", all[i]))
+                        .cases(picked.len())
+                        .map(|i| format!("{:?}", all[picked[i]]))
                         .collect();
                     let got: Vec<String> = own.iter().map(|c| format!("{c:?}")).collect();
                     assert_eq!(got, want, "round {round}, {shard}, {size}: {text:?}");

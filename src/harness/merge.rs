@@ -83,7 +83,7 @@ pub fn merge(
 
     let info = parts[0].info.clone();
     let names = info.strategies.clone();
-    let total: usize = info.inputs.iter().map(|f| f.rows).sum();
+    let total = info.cases();
     let grid = Grid {
         total,
         n,
@@ -433,7 +433,9 @@ fn csv_reason(e: &csv::Error) -> String {
 }
 
 /// Where case `i` comes from: its input's position among the run's inputs.
-fn input_of(info: &RunInfo, mut i: usize) -> usize {
+fn input_of(info: &RunInfo, case: usize) -> usize {
+    // With --rows, case `case` is the case-th chosen row.
+    let mut i = info.rows.as_ref().map_or(case, |r| r.row_of(case));
     for (j, f) in info.inputs.iter().enumerate() {
         if i < f.rows {
             return j;

@@ -234,6 +234,7 @@ fn info_of(
         size: plan.input.size.map(|s| s.to_string()),
         goal: plan.input.goal.clone(),
         shard: plan.shard,
+        rows: plan.rows.clone(),
         sessions: None,
         merged_from: Vec::new(),
         solver_facts: Default::default(),
@@ -291,10 +292,16 @@ fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
     // strategies are those that fit every board of the inputs).
     let share = crate::dataset::Share {
         shard: plan.shard.unwrap_or(Shard::ALL),
+        rows: plan.rows.as_ref(),
         shapes: plan.fitting_strategies,
     };
     let cases = Dataset::read(&plan.inputs, &plan.input, &scratch_dirs(plan), share)?;
     let files = &cases.files;
+    crate::dataset::rows::exist(plan.rows.as_ref(), files)?;
+    if let Some(rows) = &plan.rows {
+        let warning = super::spool::id_warning(rows, share.shard, &cases);
+        warning.inspect(|w| observer.notice(&format!("warning: {w}")));
+    }
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         let kind = InputErrorKind::NoRows;

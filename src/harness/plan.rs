@@ -60,6 +60,8 @@ pub struct RunPlan {
     pub mode: OutMode,
     /// Run only this shard of the cases.
     pub shard: Option<Shard>,
+    /// `--rows`: run only these rows of the inputs (before the shard takes its share).
+    pub rows: Option<crate::dataset::rows::Rows>,
     /// Extra summary exports.
     pub exports: Vec<Export>,
     /// The `limit` rows `--check` accepts (`--allow-limit`), for exports of the checks
@@ -120,6 +122,7 @@ impl RunPlan {
             out: None,
             mode: OutMode::New,
             shard: None,
+            rows: None,
             exports: Vec::new(),
             allow_limit: Default::default(),
             save_baseline: None,

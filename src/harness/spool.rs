@@ -127,7 +127,7 @@ impl Dataset {
         paths: &[String],
         opts: &InputOptions,
         dirs: &[PathBuf],
-        share: Share,
+        share: Share<'_>,
     ) -> Result<Dataset, InputError> {
         let (file, dir) = scratch_file(dirs).map_err(|(error, dir)| {
             let kind = InputErrorKind::Scratch {
@@ -190,6 +190,7 @@ impl Dataset {
         out.flush().map_err(scratch)?;
         drop(out);
         let sources = files.iter().map(|f| Source::new(&f.path)).collect();
+        let rows = files.iter().map(|f| f.rows).sum();
         let spool = Spool {
             file,
             index,
@@ -203,7 +204,8 @@ impl Dataset {
             spool.duplicates(ids).map_err(scratch)?
         };
         Ok(Dataset {
-            total: files.iter().map(|f| f.rows).sum(),
+            // With --rows, the chosen rows (the run refuses rows that do not exist).
+            total: share.rows.map_or(rows, |r| r.within(rows)),
             files,
             goals,
             shapes: shapes.into_iter().collect(),
@@ -625,6 +627,30 @@ fn decode(b: &mut &[u8], sources: &[Source], wanted: bool) -> Option<Case> {
     })
 }
 
+/// A warning for a selection that looks written in ids: the first chosen row (among the
+/// first thousand of `shard`'s cases of `data`) whose id is a number other than its row
+/// number, or `None`. Rows without ids, with names for ids, or numbered as they lie say
+/// nothing.
+pub fn id_warning(
+    rows: &crate::dataset::rows::Rows,
+    shard: Shard,
+    data: &Dataset,
+) -> Option<String> {
+    let n = shard.len(data.len()).min(1000);
+    let block = data.cases(shard, 0..n).ok()?;
+    block.held().iter().enumerate().find_map(|(p, case)| {
+        let row = rows.row_of(shard.case_at(p)) + 1;
+        let id: usize = case.id.as_str().trim().parse().ok()?;
+        (id != row).then(|| {
+            format!(
+                "--rows counts data rows, not ids: row {row} ({}:{}) has id {id}; make sure \
+                 these are the rows you mean",
+                case.source, case.line
+            )
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -683,10 +709,12 @@ mod tests {
             Share::ALL,
             Share {
                 shard: Shard { index: 2, count: 3 },
+                rows: None,
                 shapes: false,
             },
             Share {
                 shard: Shard { index: 3, count: 3 },
+                rows: None,
                 shapes: true,
             },
         ];

@@ -79,6 +79,8 @@ pub enum Setting {
     Size,
     /// `--goal`: the goal of rows without one.
     Goal,
+    /// `--rows`: the data rows run (absent: all).
+    Rows,
     /// `--paths`: whether the move strings are kept.
     Paths,
     /// One external program (`--solver NAME=COMMAND` and its protocol, blank, spawn mode and
@@ -109,6 +111,7 @@ impl Setting {
             Setting::HashBuckets => "--hash-buckets".into(),
             Setting::Size => "--size".into(),
             Setting::Goal => "--goal".into(),
+            Setting::Rows => "--rows".into(),
             Setting::Paths => "--paths".into(),
             Setting::Solver(name) => format!("solver {name}"),
         }
@@ -147,7 +150,7 @@ impl Setting {
                 (Scope::All, &[Latency])
             }
             Setting::Repeat => (Scope::All, &[Latency]),
-            Setting::Inputs | Setting::Size | Setting::Goal => (Scope::All, ALL),
+            Setting::Inputs | Setting::Size | Setting::Goal | Setting::Rows => (Scope::All, ALL),
             Setting::Strategies | Setting::Paths => (Scope::All, &[]),
             Setting::Heuristic | Setting::PdbPartition | Setting::PdbLookup => {
                 (some("heuristic"), SEARCH)
@@ -449,13 +452,18 @@ fn configured(o: &serde_json::Map<String, Value>) -> BTreeMap<String, BTreeMap<S
     out
 }
 
-/// `--size` and `--goal`: absent from run.json when not given (since they were recorded,
-/// i.e. whenever `inputs` is), so absent is "not given" when the run records its inputs.
+/// `--size`, `--goal` and `--rows`: absent from run.json when not given (since they were
+/// recorded, i.e. whenever `inputs` is), so absent is "not given" when the run records its
+/// inputs (a run made before `--rows` ran every row).
 fn settings_of_rows(o: &serde_json::Map<String, Value>, values: &mut BTreeMap<Setting, String>) {
     if !o.contains_key("inputs") {
         return;
     }
-    for (s, key) in [(Setting::Size, "size"), (Setting::Goal, "goal")] {
+    for (s, key) in [
+        (Setting::Size, "size"),
+        (Setting::Goal, "goal"),
+        (Setting::Rows, "rows"),
+    ] {
         let t = o
             .get(key)
             .filter(|v| !v.is_null())

@@ -70,6 +70,10 @@ pub struct RunInfo {
     /// `--shard I/N`: this run holds only the cases of that shard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// `--rows`: this run holds only the cases of these data rows (1-based, over the inputs
+    /// in order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<crate::dataset::rows::Rows>,
     /// How many sessions solved the run (more than 1 when it was resumed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<u32>,
@@ -150,6 +154,10 @@ impl RunInfo {
             ("--size", j(&self.size)),
             ("--goal", j(&self.goal)),
             (
+                "--rows",
+                self.rows.as_ref().map_or("null".into(), |r| r.to_string()),
+            ),
+            (
                 "--solver",
                 self.external_solvers
                     .iter()
@@ -200,5 +208,12 @@ mod erased {
         fn json(&self) -> String {
             serde_json::to_string(self).expect("JSON")
         }
+    }
+}
+impl RunInfo {
+    /// The run's cases: its inputs' rows, or the rows it chose (`--rows`).
+    pub fn cases(&self) -> usize {
+        let total = self.inputs.iter().map(|f| f.rows).sum();
+        self.rows.as_ref().map_or(total, |r| r.within(total))
     }
 }

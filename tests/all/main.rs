@@ -36,6 +36,7 @@ mod puzzle;
 mod regression;
 mod report;
 mod resume;
+mod rows;
 mod run;
 mod rundir;
 mod solve;
