@@ -286,9 +286,12 @@ impl Ida<'_> {
             };
             nk += 1;
         }
-        self.stats.generated += nk as u64;
         let mut least = u32::MAX;
         for kid in &kids[..nk] {
+            // A child counts as generated when its estimate is read, as Korf's programs
+            // count: the children after the one that reaches the goal are not, though their
+            // entries were asked for.
+            self.stats.generated += 1;
             let to = kid.to as usize;
             let t = self.board[to] as usize;
             let (a, b) = (h.regular_of[t] as usize, h.reflected_of[t] as usize);

@@ -769,77 +769,98 @@ mod tests {
         }
     }
 
-    /// The build against a plain 0-1 breadth-first search over (placement, blank cell) on
-    /// 4x4, for groups whose free cells split into regions that one level reaches through
-    /// several cells (each such region must be expanded once, at the right level): every
-    /// entry agrees. The blank's goal cell 0 is walled off by the group's cells 1 and 4.
+    /// Every entry of the table of the group whose homes are `home` (goal blank `blank`)
+    /// equals a plain 0-1 breadth-first search over (placement, blank cell) from the goal.
+    fn check_against_plain_search(shape: Shape, blank: usize, home: &[u8]) {
+        use std::collections::VecDeque;
+        let n = shape.cells();
+        let grid = Grid::new(shape);
+        let k = home.len();
+        let ranker = PartialRanker::new(n, k);
+        let total = placements(n, k) as usize;
+        // Fewest group moves to (placement, blank) from the goal, blank moves free.
+        let mut dist = vec![u32::MAX; total * n];
+        let start = ranker.rank(home) as usize * n + blank;
+        dist[start] = 0;
+        let mut queue = VecDeque::from([start]);
+        while let Some(state) = queue.pop_front() {
+            let (rank, blank) = ((state / n) as u64, state % n);
+            let mut cells = [0u8; 16];
+            ranker.unrank(rank, &mut cells);
+            let mut to = grid.adjacent[blank];
+            while to != 0 {
+                let c = to.trailing_zeros() as u8;
+                to &= to - 1;
+                let mut moved = cells;
+                let cost = match moved[..k].iter().position(|&x| x == c) {
+                    Some(j) => {
+                        moved[j] = blank as u8;
+                        1
+                    }
+                    None => 0,
+                };
+                let next = ranker.rank(&moved[..k]) as usize * n + c as usize;
+                if dist[state] + cost < dist[next] {
+                    dist[next] = dist[state] + cost;
+                    if cost == 0 {
+                        queue.push_front(next);
+                    } else {
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        let built = build(shape, blank, home, &|_, _| {});
+        let dists = home_distances::<32>(shape, home);
+        let mut cells = [0u8; 16];
+        for q in 0..total {
+            let want = *dist[q * n..q * n + n].iter().min().unwrap();
+            ranker.unrank(q as u64, &mut cells);
+            let md: u32 = (0..k).map(|j| dists[j][cells[j] as usize] as u32).sum();
+            let stored = (built.packed[q / 2] >> (q % 2 * 4)) & 15;
+            assert_eq!(
+                md + 2 * stored as u32,
+                want,
+                "{shape} {home:?} at {:?}",
+                &cells[..k]
+            );
+        }
+    }
+
+    /// The build against a plain search on 4x4, for groups whose free cells split into
+    /// regions that one level reaches through several cells (each such region must be
+    /// expanded once, at the right level): every entry agrees. The blank's goal cell 0 is
+    /// walled off by the group's cells 1 and 4.
     #[test]
     fn small_4x4_tables_equal_a_plain_search_over_placement_and_blank() {
-        use std::collections::VecDeque;
-        let shape = Shape::S4X4;
-        let grid = Grid::new(shape);
         // [1, 4, 5], [1, 4] and [15, 14, 11, 10] keep the diagonal, [12, 13, 14, 15] and
         // [13, 14, 9, 10] the mirror left to right, so those builds search half the states
         // ([`Mirror`]); [2, 7, 8] keeps none.
-        let groups = [
+        for home in [
             vec![1u8, 4, 5],
             vec![15, 14, 11, 10],
             vec![1, 4],
             vec![12, 13, 14, 15],
             vec![13, 14, 9, 10],
             vec![2, 7, 8],
-        ];
-        for home in groups {
-            let k = home.len();
-            let ranker = PartialRanker::new(16, k);
-            let total = placements(16, k) as usize;
-            // Fewest group moves to (placement, blank) from the goal, blank moves free.
-            let mut dist = vec![u32::MAX; total * 16];
-            let start = ranker.rank(&home) as usize * 16;
-            dist[start] = 0;
-            let mut queue = VecDeque::from([start]);
-            while let Some(state) = queue.pop_front() {
-                let (rank, blank) = ((state / 16) as u64, state % 16);
-                let mut cells = [0u8; 16];
-                ranker.unrank(rank, &mut cells);
-                let mut to = grid.adjacent[blank];
-                while to != 0 {
-                    let c = to.trailing_zeros() as u8;
-                    to &= to - 1;
-                    let mut moved = cells;
-                    let cost = match moved[..k].iter().position(|&x| x == c) {
-                        Some(j) => {
-                            moved[j] = blank as u8;
-                            1
-                        }
-                        None => 0,
-                    };
-                    let next = ranker.rank(&moved[..k]) as usize * 16 + c as usize;
-                    if dist[state] + cost < dist[next] {
-                        dist[next] = dist[state] + cost;
-                        if cost == 0 {
-                            queue.push_front(next);
-                        } else {
-                            queue.push_back(next);
-                        }
-                    }
-                }
-            }
-            let built = build(shape, 0, &home, &|_, _| {});
-            let dists = home_distances::<16>(shape, &home);
-            let mut cells = [0u8; 16];
-            for q in 0..total {
-                let want = *dist[q * 16..q * 16 + 16].iter().min().unwrap();
-                ranker.unrank(q as u64, &mut cells);
-                let md: u32 = (0..k).map(|j| dists[j][cells[j] as usize] as u32).sum();
-                let stored = (built.packed[q / 2] >> (q % 2 * 4)) & 15;
-                assert_eq!(
-                    md + 2 * stored as u32,
-                    want,
-                    "{home:?} at {:?}",
-                    &cells[..k]
-                );
-            }
+        ] {
+            check_against_plain_search(Shape::S4X4, 0, &home);
+        }
+    }
+
+    /// The same on 5x5 (32-cell arrays, 5-bit digits, a 64-bit field a placement): Korf's
+    /// blank corner walled off by 1 and 5, a group in the middle, one on the far corner, and
+    /// a blank goal elsewhere.
+    #[test]
+    fn small_5x5_tables_equal_a_plain_search_over_placement_and_blank() {
+        for (blank, home) in [
+            (0, vec![1u8, 5, 6]),
+            (0, vec![12, 13, 17]),
+            (0, vec![24, 19]),
+            (12, vec![3, 4, 8]),
+            (24, vec![0, 1, 5]),
+        ] {
+            check_against_plain_search(Shape::S5X5, blank, &home);
         }
     }
 

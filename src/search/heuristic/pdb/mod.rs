@@ -235,10 +235,14 @@ fn load_or_build_one(
         } else {
             format!("{:.1} MB", memory as f64 / 1e6)
         },
-        if entries > 100_000_000 {
-            "; this takes about a minute on 2 cores, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
-        } else {
-            ""
+        match entries {
+            e if e > 100_000_000 && shape.is_packed() => {
+                "; this takes about a minute on 2 cores, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
+            }
+            e if e > 100_000_000 => {
+                "; this takes about a minute and a half on 2 cores, once (it is cached; --pdb-partition 5-5-5-5-4 builds in seconds)"
+            }
+            _ => "",
         }
     ));
     let bar = observer.progress(&format!("pdb {}-tile table", tiles.len()), entries);

@@ -124,4 +124,44 @@ mod tests {
             .group_cells(shape, 12);
         assert_eq!(sources(shape, 12, &homes).1.len(), 4);
     }
+
+    /// Two groups a symmetry maps onto each other, each built: the second's every entry
+    /// is the first's read through its [`Source`] (cells mapped, slots reordered).
+    #[test]
+    fn a_shared_table_read_through_its_source_equals_the_groups_own_table() {
+        use crate::search::pdb::build::build;
+        use crate::search::pdb::placements;
+        let shape = Shape::S5X5;
+        for (blank, homes) in [
+            // The transpose keeps the blank's corner; the half turn maps the block of the
+            // top right onto the bottom left's with every free cell one region.
+            (0, vec![vec![3u8, 4, 9], vec![15, 20, 21]]),
+            (0, vec![vec![3u8, 4, 8, 9], vec![20, 21, 15, 16]]),
+            // The blank's goal walled off by 1 and 5 (their own region): the transpose.
+            (0, vec![vec![1u8, 5, 7], vec![5, 1, 11]]),
+        ] {
+            let (src, built) = sources(shape, blank, &homes);
+            assert_eq!((built.as_slice(), src[1].table), (&[0][..], 0), "{homes:?}");
+            let first = build(shape, blank, &homes[0], &|_, _| {});
+            let second = build(shape, blank, &homes[1], &|_, _| {});
+            let k = homes[1].len();
+            let ranker = crate::search::pdb::index::PartialRanker::new(25, k);
+            let value = |packed: &[u8], q: u64| (packed[q as usize / 2] >> (q % 2 * 4)) & 15;
+            let mut cells = [0u8; 16];
+            for q in 0..placements(25, k) {
+                ranker.unrank(q, &mut cells);
+                let mut mapped = [0u8; 16];
+                for j in 0..k {
+                    mapped[src[1].slot[j] as usize] = src[1].cell[cells[j] as usize];
+                }
+                let there = ranker.rank(&mapped[..k]);
+                assert_eq!(
+                    value(&second.packed, q),
+                    value(&first.packed, there),
+                    "{homes:?} at {:?}",
+                    &cells[..k]
+                );
+            }
+        }
+    }
 }
