@@ -118,11 +118,12 @@ mod tests {
                 }
             }
         }
-        // Groups in reading order share nothing: four tables.
-        let homes = Partition::parse("6-6-6-6", shape)
-            .unwrap()
-            .group_cells(shape, 12);
-        assert_eq!(sources(shape, 12, &homes).1.len(), 4);
+        // The blank in the middle, groups in reading order: the half turn keeps the blank
+        // and maps the first two groups onto the last two.
+        let p = Partition::parse("6-6-6-6", shape).unwrap();
+        assert_eq!(sources(shape, 12, &p.group_cells(shape, 12)).1, [0, 1]);
+        // Blank on cell 1, reading order: no symmetry keeps the blank's region; four tables.
+        assert_eq!(sources(shape, 1, &p.group_cells(shape, 1)).1, [0, 1, 2, 3]);
     }
 
     /// Two groups a symmetry maps onto each other, each built: the second's every entry
