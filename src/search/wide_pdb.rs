@@ -184,11 +184,23 @@ struct Live<'a> {
 }
 
 impl Live<'_> {
-    /// The entry of the placement the tiles' cells `pos` give.
+    /// The entry of the placement the tiles' cells `pos` give (groups of 6, Korf and
+    /// Felner's, with the loop unrolled).
     #[inline(always)]
     fn locate(&self, pos: &[u8; CELLS]) -> usize {
+        if self.k == 6 {
+            self.locate_k::<6>(pos)
+        } else {
+            self.locate_k::<0>(pos)
+        }
+    }
+
+    /// [`Live::locate`] for groups of `K` tiles (`K` = 0: of any size).
+    #[inline(always)]
+    fn locate_k<const K: usize>(&self, pos: &[u8; CELLS]) -> usize {
+        let k = if K == 0 { self.k } else { K };
         let (mut used, mut r) = (0u32, 0u32);
-        for s in 0..self.k {
+        for s in 0..k {
             let c = self.cell[pos[self.tiles[s & 15] as usize & (CELLS - 1)] as usize & (CELLS - 1)]
                 as u32;
             let below = (used & ((1u32 << c) - 1)).count_ones();
