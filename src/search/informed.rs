@@ -71,10 +71,9 @@ impl<G: Guided> Informed<G> {
                 self.supports_wide_pdb(shape)
             }
             HeuristicKind::Pdb => Err(SolveError(format!(
-                "{}: the pdb heuristic on boards of more than 16 cells is searched by IDA* \
-                 only, and this {shape} board has {}: use idastar or idastar-tt with \
+                "the pdb heuristic on boards of more than 16 cells is searched by IDA* only, \
+                 and this {shape} board has {} cells: use idastar or idastar-tt with \
                  heuristic=pdb, or the manhattan or linear-conflict heuristic",
-                self.name,
                 shape.cells()
             ))),
             h => Err(SolveError(format!(
