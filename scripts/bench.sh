@@ -18,6 +18,11 @@
 #      7-8 run beside them. `manhattan` (2.5 minutes) only with --full;
 #   6. weighted A* and greedy on Korf's 100: quality (steps ÷ optimum) against time, by weight.
 #   7. the 3x4 census (`space --size 3x4`) against OEIS A090166: its time, and exit 1 if it differs.
+#   Not by default: --korf24, the 24-puzzle's easy tier (inputs/korf50-24-easy.csv) with
+#   Korf and Felner's 6-6-6-6 tables (built first if not cached, about 1.5 minutes and 2.1 GB):
+#   one instance a run on one thread under --check, its length, generated nodes and time beside
+#   Korf and Felner's nodes and a public single-thread C run's time; exit 1 if a run fails
+#   --check or generates more nodes than Korf and Felner.
 #
 # The peers are oracles too: the script exits 1 (after running every part) when the
 # pathfinding crate's or the seed article's programs' lengths differ from tilebench's (examples/peers.rs), when the C IDA*'s
@@ -26,7 +31,7 @@
 #
 # Usage: scripts/bench.sh [--quick]   (--quick: 2,000 pairs, 200 BFS pairs, 200,000 rows)
 # Only the 15-puzzle parts: scripts/bench.sh --korf [--full | --pdb (only the tables' rows)];
-# only part 6: scripts/bench.sh --weights. Pattern-database rows: the fastest of 3 runs.
+# only part 6: scripts/bench.sh --weights; the 24-puzzle's easy tier: scripts/bench.sh --korf24. Pattern-database rows: the fastest of 3 runs.
 # The scale benchmark (10,000,000 rows; SCALE_ROWS=N for another size), not run by default:
 # scripts/bench.sh --scale. Against an older binary, end to end in alternating rounds (Korf's
 # 100 with the 7-8 tables, 1M rows of -s table): scripts/bench.sh --against OLD [ROUNDS=N].
@@ -240,7 +245,43 @@ if [ "${1:-}" = "--against" ]; then
   if [ ${#failures[@]} -gt 0 ]; then printf '# failed: %s\n' "${failures[@]}"; exit 1; fi
   echo "# every run succeeded (Korf's with --check: all 100 verified)"; exit 0
 fi
+# The 24-puzzle's easy tier: Korf's instances of inputs/korf50-24-easy.csv, one a run, one
+# thread, idastar with the 6-6-6-6 tables (max of the regular and reflected sums), --check.
+# Time: the case's latency (cases.csv latency_ns) and the process's user CPU time; published:
+# korf_felner_nodes (Korf and Felner 2002, table 3) and a public single-thread C run with
+# Korf's tables (issue 42's figures).
+korf24() {
+  local goal="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"
+  local dir=${KORF24_PDB_DIR:-$PDB_CACHE}
+  echo
+  echo "## 24-puzzle, easy tier: idastar + 6-6-6-6 pattern databases (max of regular and reflected), one thread"
+  /usr/bin/time -f "%e %M" -o "$tmp/build-time" \
+    $T pdb build --goal "$goal" --pdb-dir "$dir" 2> "$tmp/build-log" ||
+    { fail "24-puzzle: pdb build failed: $(tail -n 1 "$tmp/build-log")"; return; }
+  awk '{ printf "tables: %.1f s, peak RSS %.2f GB (built, or loaded when cached)\n", $1, $2 / 1048576 }' "$tmp/build-time"
+  grep -E '^pdb: (built|5x5)' "$tmp/build-log" || true
+  declare -A published=([38]=14.2 [40]=5.3 [25]=23.6 [44]=19.3 [1]=65)
+  printf '%-8s %7s %15s %10s %9s %15s %10s\n' instance length nodes "time s" "cpu s" "K&F nodes" "pub. s"
+  local ids id row
+  ids=$(awk -F, 'NR > 1 { print $1 }' inputs/korf50-24-easy.csv)
+  for id in $ids; do
+    { head -n 1 inputs/korf50-24-easy.csv; grep "^$id," inputs/korf50-24-easy.csv; } > "$tmp/k24.csv"
+    if ! /usr/bin/time -f "%U" -o "$tmp/k24-cpu" $T run "$tmp/k24.csv" -s idastar:heuristic=pdb \
+        --threads 1 --pdb-dir "$dir" --check -q --out "$tmp/k24-$id" >/dev/null 2>"$tmp/k24-err"; then
+      fail "24-puzzle #$id: the run failed --check: $(tail -n 1 "$tmp/k24-err")"; continue
+    fi
+    row=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+                   {print $col["steps"], $col["generated"], $col["latency_ns"] / 1e9}' "$tmp/k24-$id/cases.csv")
+    set -- $row
+    local kf
+    kf=$(awk -F, -v id="$id" '$1 == id { print $5 }' inputs/korf50-24-easy.csv)
+    printf '%-8s %7s %15s %10.1f %9.1f %15s %10s\n' "#$id" "$1" "$2" "$3" "$(cat "$tmp/k24-cpu")" "$kf" "${published[$id]:-—}"
+    [ "$2" -le "$kf" ] || fail "24-puzzle #$id: $2 nodes generated, more than Korf and Felner's $kf"
+  done
+}
+
 if [ "${1:-}" = "--scale" ]; then scale; verdict; exit 0; fi
+if [ "${1:-}" = "--korf24" ]; then korf24; verdict; exit 0; fi
 if [ "${1:-}" = "--korf" ]; then
   [ "${2:-}" = "--full" ] && FULL=1
   [ "${2:-}" = "--pdb" ] && PDB_ONLY=1

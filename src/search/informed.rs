@@ -2,11 +2,14 @@
 //! chosen in the [`Config`], built per goal in [`Solver::prepare`] (pattern databases loaded
 //! there too), so a timed solve does one map lookup and no allocation, lock or parse.
 
+use super::heuristic::pdb::{LookupMode, PdbOptions, PdbSet};
 use super::heuristic::{Guided, HeuristicKind, Ready, Shared};
 use super::wide::Estimate;
+use super::wide_pdb::WidePdb;
 use super::{shortcut, Config, Limits, Outcome, Prepare, Problem, SolveError, Solver};
 use crate::puzzle::{Board, Shape};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Heuristics kept per goal; beyond this many distinct goals, the rest are built per case
 /// (cheap: a 16×16 table, or a pattern database's per-goal tile maps).
@@ -22,6 +25,10 @@ pub struct Informed<G: Guided> {
     ready: HashMap<Board, Ready>,
     /// The estimates of goals of more than 16 cells, searched by [`super::wide`].
     wide: HashMap<Board, Estimate>,
+    /// The pattern databases of goals of more than 16 cells, by (shape, goal blank), and
+    /// the estimates of those goals ([`super::wide_pdb`], IDA\* only).
+    wide_sets: HashMap<(Shape, usize), Arc<PdbSet>>,
+    wide_pdb: HashMap<Board, WidePdb>,
     search: std::marker::PhantomData<G>,
 }
 
@@ -35,6 +42,8 @@ impl<G: Guided> Informed<G> {
             shared: Shared::default(),
             ready: HashMap::new(),
             wide: HashMap::new(),
+            wide_sets: HashMap::new(),
+            wide_pdb: HashMap::new(),
             search: std::marker::PhantomData,
         }
     }
@@ -58,6 +67,15 @@ impl<G: Guided> Informed<G> {
         }
         match self.kind {
             HeuristicKind::Manhattan | HeuristicKind::LinearConflict => Ok(()),
+            HeuristicKind::Pdb if G::wide(&self.config) == Some(super::wide::Mode::Ida) => {
+                self.supports_wide_pdb(shape)
+            }
+            HeuristicKind::Pdb => Err(SolveError(format!(
+                "the pdb heuristic on boards of more than 16 cells is searched by IDA* only, \
+                 and this {shape} board has {} cells: use idastar or idastar-tt with \
+                 heuristic=pdb, or the manhattan or linear-conflict heuristic",
+                shape.cells()
+            ))),
             h => Err(SolveError(format!(
                 "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
                  has {}: use the manhattan or linear-conflict heuristic (`--heuristic`, or \
@@ -65,6 +83,73 @@ impl<G: Guided> Informed<G> {
                 shape.cells()
             ))),
         }
+    }
+
+    /// Whether IDA\* with pattern databases takes boards of `shape` (more than 16 cells):
+    /// a partition that fits, and lookups it makes there (no dual lookups).
+    fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
+        let opts = PdbOptions::of(&self.config);
+        opts.partition_for(shape)
+            .map_err(|e| SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))?;
+        match opts.lookup_for(shape) {
+            LookupMode::Regular | LookupMode::Reflected | LookupMode::Max => Ok(()),
+            m => Err(SolveError(format!(
+                "lookup={m}: on boards of more than 16 cells the pattern databases make the \
+                 regular and reflected lookups only (lookup=regular, reflected, or max, which \
+                 is reflected there): choose one of those for the {shape} boards"
+            ))),
+        }
+    }
+
+    /// Loads the tables of the wide goals `goals` (pattern databases) and makes their
+    /// estimates.
+    fn prepare_wide_pdb(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        let opts = PdbOptions::of(&self.config);
+        for g in goals {
+            if self.supports_wide(g.shape()).is_err() {
+                continue;
+            }
+            let key = (g.shape(), g.blank());
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.wide_sets.entry(key) {
+                slot.insert(
+                    opts.tables(key.0, key.1, ctx.observer)
+                        .map_err(SolveError)?,
+                );
+            }
+            if self.wide_pdb.len() < MAX_READY && !self.wide_pdb.contains_key(g) {
+                let mode = opts.lookup_for(g.shape());
+                let e = WidePdb::new(g, self.wide_sets[&key].clone(), mode);
+                self.wide_pdb.insert(*g, e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Solves a wide case with the pattern databases prepared for its goal.
+    fn solve_wide_pdb(
+        &self,
+        problem: &Problem,
+        opts: &super::SolveOptions,
+    ) -> Result<Outcome, SolveError> {
+        let goal = &problem.goal;
+        if let Some(e) = self.wide_pdb.get(goal) {
+            return Ok(super::wide_pdb::ida(problem, opts, e));
+        }
+        let set = self
+            .wide_sets
+            .get(&(goal.shape(), goal.blank()))
+            .ok_or_else(|| {
+                SolveError(format!(
+                    "{}: the pattern databases for {} goals with the blank at cell {} were not \
+                     loaded; call Solver::prepare with the goals first",
+                    self.name,
+                    goal.shape(),
+                    goal.blank()
+                ))
+            })?;
+        let mode = PdbOptions::of(&self.config).lookup_for(goal.shape());
+        let e = WidePdb::new(goal, set.clone(), mode);
+        Ok(super::wide_pdb::ida(problem, opts, &e))
     }
 
     /// The estimate of `goal`, a board of more than 16 cells.
@@ -94,6 +179,9 @@ impl<G: Guided> Solver for Informed<G> {
         // Goals of more than 16 cells are searched by `wide`, with its own estimate; a
         // configuration that does not take them answers each of their cases with why.
         let (goals, wide): (Vec<Board>, Vec<Board>) = all_goals.iter().partition(|g| g.is_packed());
+        if self.kind == HeuristicKind::Pdb {
+            self.prepare_wide_pdb(&wide, ctx)?;
+        }
         for g in wide.iter().take(MAX_READY) {
             if self.supports_wide(g.shape()).is_ok() && !self.wide.contains_key(g) {
                 let e = self.wide_estimate(g);
@@ -118,6 +206,9 @@ impl<G: Guided> Solver for Informed<G> {
         let opts = self.config.options(limits);
         if !problem.goal.is_packed() {
             self.supports_wide(problem.goal.shape())?;
+            if self.kind == HeuristicKind::Pdb {
+                return self.solve_wide_pdb(problem, &opts);
+            }
             let mode = G::wide(&self.config).expect("checked by supports_wide");
             return Ok(match self.wide.get(&problem.goal) {
                 Some(e) => super::wide::solve(problem, &opts, e, mode),

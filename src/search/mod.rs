@@ -18,6 +18,7 @@ pub mod registry;
 mod solver;
 mod transpositions;
 pub mod wide;
+pub mod wide_pdb;
 
 // The built-in strategies, one file each (with a `pub const STRATEGY: Builtin`). Adding one
 // is its file, its `pub mod` line and its place in `BUILTINS`, the order output rows use.

@@ -167,7 +167,8 @@ fn random_big_boards_from_gen_are_solved_by_wastar_and_greedy() {
 }
 
 /// The strategies that store every state or index the whole space, and the heuristics
-/// with tables, refuse a 5x5 board through `supports`, with a sentence that says what to use.
+/// with tables (but IDA\* with pattern databases up to 25 cells), refuse a 5x5 board through
+/// `supports`, with a sentence that says what to use.
 #[test]
 fn table_and_breadth_first_strategies_refuse_big_boards_with_a_sentence() {
     for shape in [
@@ -196,14 +197,34 @@ fn table_and_breadth_first_strategies_refuse_big_boards_with_a_sentence() {
             );
             assert!(e.contains("astar"), "{name}: {e}");
         }
-        for h in [HeuristicKind::WalkingDistance, HeuristicKind::Pdb] {
-            let e = registry::find("idastar")
+        let e = registry::find("idastar")
+            .unwrap()
+            .build(&config(HeuristicKind::WalkingDistance, "1"))
+            .supports(shape)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("manhattan or linear-conflict"), "{e}");
+        // Pattern databases: IDA* on boards of up to 25 cells, refused beyond; the
+        // best-first searches say to use IDA*.
+        let pdb = config(HeuristicKind::Pdb, "2");
+        for name in ["idastar", "idastar-tt"] {
+            let got = registry::find(name).unwrap().build(&pdb).supports(shape);
+            if shape.cells() <= 25 {
+                assert_eq!(got, Ok(()), "{name} {shape}");
+            } else {
+                let e = got.unwrap_err().to_string();
+                assert!(e.contains("at most 25 cells"), "{e}");
+                assert!(e.contains("manhattan or linear-conflict"), "{e}");
+            }
+        }
+        for name in ["astar", "wastar", "greedy"] {
+            let e = registry::find(name)
                 .unwrap()
-                .build(&config(h, "1"))
+                .build(&pdb)
                 .supports(shape)
                 .unwrap_err()
                 .to_string();
-            assert!(e.contains("manhattan or linear-conflict"), "{h}: {e}");
+            assert!(e.contains("idastar or idastar-tt"), "{name}: {e}");
         }
         for name in ["astar", "idastar", "idastar-tt", "wastar", "greedy"] {
             for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {

@@ -93,3 +93,23 @@ fn korfs_50_carry_the_published_lengths_and_node_counts() {
     let total_steps: u32 = all.iter().map(|r| r.steps).sum();
     assert_eq!(total_steps, 5039, "a mean of 100.78 moves");
 }
+
+/// The easy tier (`inputs/korf50-24-easy.csv`, what `scripts/bench.sh --korf24` solves) is
+/// rows of the whole file, unchanged, each once, with the whole file's header.
+#[test]
+fn the_easy_tier_is_rows_of_the_whole_file() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |name: &str| std::fs::read_to_string(format!("{root}/inputs/{name}")).unwrap();
+    let (all, easy) = (read("korf50-24.csv"), read("korf50-24-easy.csv"));
+    let all: Vec<&str> = all.lines().collect();
+    let easy: Vec<&str> = easy.lines().collect();
+    assert_eq!(easy[0], all[0]);
+    let ids: Vec<&str> = easy[1..]
+        .iter()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(ids, ["40", "38", "25", "44", "1"]);
+    for line in &easy[1..] {
+        assert_eq!(all.iter().filter(|l| *l == line).count(), 1, "{line}");
+    }
+}

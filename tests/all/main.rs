@@ -29,6 +29,7 @@ mod limit_reasons;
 mod memory;
 mod messages;
 mod pdb;
+mod pdb24;
 mod pdb_tables;
 mod plot;
 mod plot_per_case;

@@ -76,9 +76,16 @@ pub struct Built {
 }
 
 /// Bits of one placement's field: 2 per free cell, rounded up to a power of two (at most
-/// 32: a board has at most 16 cells and a group at least one tile).
+/// 32 on boards of at most 16 cells; 64 on 5x5, whose 6-tile groups leave 19 free cells).
 fn field_bits(free: usize) -> u32 {
+    assert!(free <= 32, "a field holds at most 32 free cells");
     (2 * free as u32).next_power_of_two()
+}
+
+/// The low `bits` bits set (`bits` from 1 to 64).
+#[inline]
+fn low_bits(bits: u32) -> u64 {
+    u64::MAX >> (64 - bits)
 }
 
 /// Bytes a build of a `k`-tile group on `n` cells holds: the fields and the table.
@@ -146,7 +153,7 @@ impl Fields {
         if !flag.load(Relaxed) {
             flag.store(true, Relaxed);
         }
-        Some((old >> shift) & ((1 << self.bits) - 1) == 0)
+        Some((old >> shift) & low_bits(self.bits) == 0)
     }
 
     /// Asks the CPU to fetch placement `q`'s word, soon to be read.
@@ -217,13 +224,14 @@ struct Batch {
     found: (u64, u64),
 }
 
-/// The search's fixed data.
-struct Space {
+/// The search's fixed data, for boards of at most `C` cells (16, or 32 for the boards of
+/// more than 16 cells: 5x5), so that the 4x4 builds keep their arrays and masks.
+struct Space<const C: usize> {
     grid: Grid,
     ranker: PartialRanker,
     k: usize,
     /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
-    dist: [[u8; 16]; 16],
+    dist: [[u8; C]; 16],
     /// `passed[j][i]`: what a move of slot `j`'s tile over slot `i`'s adds to the rank's
     /// change ([`Space::step`]), with [`NO_SLOT`] for a free cell.
     passed: [[u64; 32]; 16],
@@ -322,7 +330,7 @@ fn passed(ranker: &PartialRanker, k: usize) -> [[u64; 32]; 16] {
 
 /// One frontier placement, unranked once for all its regions: its rank, where its tiles
 /// are, which slot holds each cell, its free cells and its Manhattan distance.
-struct Placement {
+struct Placement<const C: usize> {
     rank: u64,
     cells: [u8; 16],
     /// `cells` as 4-bit digits, slot 0's the highest. Ranks are in the lexicographic order
@@ -331,21 +339,21 @@ struct Placement {
     /// steps the rank of that one only.
     packed: u64,
     /// The slot whose tile is on each cell, [`NO_SLOT`] on free cells.
-    slot_at: [u8; 16],
+    slot_at: [u8; C],
     occupied: u32,
     free: u32,
     md: u32,
 }
 
-impl Space {
-    fn placement(&self, rank: u64) -> Placement {
+impl<const C: usize> Space<C> {
+    fn placement(&self, rank: u64) -> Placement<C> {
         let mut cells = [0u8; 16];
         self.ranker.unrank(rank, &mut cells);
         self.placed(rank, cells)
     }
 
     /// The image of `pl` under the mirror `m`: slot `σ(j)` on `φ` of slot `j`'s cell.
-    fn mirrored(&self, pl: &Placement, m: &Mirror) -> Placement {
+    fn mirrored(&self, pl: &Placement<C>, m: &Mirror) -> Placement<C> {
         let mut cells = [0u8; 16];
         for j in 0..self.k {
             cells[m.slot[j] as usize & 15] = m.cell[pl.cells[j] as usize & 15];
@@ -355,21 +363,21 @@ impl Space {
 
     /// The placement of rank `rank` whose slots' cells are `cells`.
     #[inline]
-    fn placed(&self, rank: u64, cells: [u8; 16]) -> Placement {
+    fn placed(&self, rank: u64, cells: [u8; 16]) -> Placement<C> {
         let mut pl = Placement {
             rank,
             cells,
-            slot_at: [NO_SLOT; 16],
+            slot_at: [NO_SLOT; C],
             packed: 0,
             occupied: 0,
             free: 0,
             md: 0,
         };
         for (j, &c) in cells[..self.k].iter().enumerate() {
-            pl.slot_at[c as usize & 15] = j as u8;
-            pl.packed |= (c as u64) << digit_shift(j);
+            pl.slot_at[c as usize & (C - 1)] = j as u8;
+            pl.packed |= (c as u64) << digit_shift::<C>(j);
             pl.occupied |= 1 << c;
-            pl.md += self.dist[j][c as usize & 15] as u32;
+            pl.md += self.dist[j][c as usize & (C - 1)] as u32;
         }
         pl.free = self.grid.full & !pl.occupied;
         pl
@@ -382,12 +390,12 @@ impl Space {
     /// passes the `width − 1` cells between, each adding its [`Space::passed`] (a table, not
     /// a branch on which slot is there: that branch went either way).
     #[inline]
-    fn step(&self, pl: &Placement, j: usize, from: u32, to: u32) -> u64 {
+    fn step(&self, pl: &Placement<C>, j: usize, from: u32, to: u32) -> u64 {
         let (lo, hi) = (from.min(to), from.max(to));
         let passed = &self.passed[j & 15];
         let mut d = self.ranker.weight(j) * (hi - lo) as u64;
         for c in lo + 1..hi {
-            d = d.wrapping_add(passed[pl.slot_at[c as usize & 15] as usize & 31]);
+            d = d.wrapping_add(passed[pl.slot_at[c as usize & (C - 1)] as usize & 31]);
         }
         if to > from {
             pl.rank + d
@@ -397,22 +405,27 @@ impl Space {
     }
 }
 
-/// The shift of slot `j`'s digit in [`Placement::packed`].
+/// The shift of slot `j`'s digit in [`Placement::packed`]: 4 bits a digit on boards of at
+/// most 16 cells, 5 on larger ones (whose groups have at most 12 tiles, see [`build`]).
 #[inline]
-fn digit_shift(j: usize) -> u32 {
-    60 - 4 * (j as u32 & 15)
+fn digit_shift<const C: usize>(j: usize) -> u32 {
+    if C <= 16 {
+        60 - 4 * (j as u32 & 15)
+    } else {
+        59 - 5 * (j as u32 % 12)
+    }
 }
 
 /// `packed` with slot `j`'s cell `from` replaced by `to`.
 #[inline]
-fn moved(packed: u64, j: usize, from: u32, to: u32) -> u64 {
-    packed - ((from as u64) << digit_shift(j)) + ((to as u64) << digit_shift(j))
+fn moved<const C: usize>(packed: u64, j: usize, from: u32, to: u32) -> u64 {
+    packed - ((from as u64) << digit_shift::<C>(j)) + ((to as u64) << digit_shift::<C>(j))
 }
 
 /// One level's search: the fixed data, the fields, what it writes (the table and the count
 /// of clamped differences), and the level.
-struct Level<'a> {
-    space: &'a Space,
+struct Level<'a, const C: usize> {
+    space: &'a Space<C>,
     fields: &'a Fields,
     /// Two entries a byte, each stored as `UNREACHED ^ difference` (so zeroed memory holds
     /// unreached entries).
@@ -430,19 +443,40 @@ pub fn build(
     home: &[u8],
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Built {
+    if shape.cells() <= 16 {
+        build_in::<16>(shape, blank, home, progress)
+    } else {
+        build_in::<32>(shape, blank, home, progress)
+    }
+}
+
+/// [`build`] with the arrays of boards of at most `C` cells.
+fn build_in<const C: usize>(
+    shape: Shape,
+    blank: usize,
+    home: &[u8],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Built {
     let n = shape.cells();
+    assert!(n <= C && (C <= 16 || home.len() <= 12));
     let k = home.len();
     let total = placements(n, k);
     let ranker = PartialRanker::new(n, k);
     let grid = Grid::new(shape);
     let free = free_at_home(&grid, home);
-    let space = Space {
-        mirror: Mirror::find(shape, blank, home, free, &grid),
+    // The mirror's cell maps are of 16 cells: larger boards search every state.
+    let mirror = if C <= 16 {
+        Mirror::find(shape, blank, home, free, &grid)
+    } else {
+        None
+    };
+    let space = Space::<C> {
+        mirror,
         grid,
         passed: passed(&ranker, k),
         ranker,
         k,
-        dist: home_distances(shape, home),
+        dist: home_distances::<C>(shape, home),
     };
     let fields = Fields::new(total, n - k);
     let mut values: Zeroed<AtomicU8> = Zeroed::new(total.div_ceil(2) as usize);
@@ -493,14 +527,14 @@ pub fn build(
     }
 }
 
-impl Level<'_> {
+impl<const C: usize> Level<'_, C> {
     /// Expands every frontier region of the level and marks it done. Returns the entry cells
     /// marked (the states reached, some of them more than once) and the placements the
     /// level reached for the first time.
     fn run(&self) -> (u64, u64) {
         let (space, fields) = (self.space, self.fields);
         let parity = (self.depth % 2) as usize;
-        let field_mask = (1u64 << fields.bits) - 1;
+        let field_mask = low_bits(fields.bits);
         // The chunks that hold this level's frontier, listed first and then handed out a
         // few at a time: a late level's frontier lies in a few ranges of ranks, and splitting
         // all the chunks in halves left one worker with most of it.
@@ -574,7 +608,13 @@ impl Level<'_> {
     /// With a [`Mirror`] (`image` is then `pl`'s image), each move's state is kept in the
     /// placement of the lower rank of the two.
     #[inline]
-    fn expand(&self, batch: &mut Batch, pl: &Placement, image: Option<&Placement>, bi: u32) -> u32 {
+    fn expand(
+        &self,
+        batch: &mut Batch,
+        pl: &Placement<C>,
+        image: Option<&Placement<C>>,
+        bi: u32,
+    ) -> u32 {
         let s = self.space;
         let free = pl.free;
         let region = s.grid.region(1 << select(free, bi), free);
@@ -582,14 +622,15 @@ impl Level<'_> {
         while border != 0 {
             let from = border.trailing_zeros();
             border &= border - 1;
-            let j = pl.slot_at[from as usize & 15] as usize;
+            let j = pl.slot_at[from as usize & (C - 1)] as usize;
             let dist = &s.dist[j];
-            let mut into = s.grid.adjacent[from as usize & 15] & region;
+            let mut into = s.grid.adjacent[from as usize & (C - 1)] & region;
             while into != 0 {
                 let to = into.trailing_zeros();
                 into &= into - 1;
                 let free = (free & !(1 << to)) | (1 << from);
-                let md = pl.md + dist[to as usize & 15] as u32 - dist[from as usize & 15] as u32;
+                let md = pl.md + dist[to as usize & (C - 1)] as u32
+                    - dist[from as usize & (C - 1)] as u32;
                 let (q, twin, entry) = match (image, &s.mirror) {
                     (Some(im), Some(m)) => {
                         let (f, t) = (
@@ -597,8 +638,8 @@ impl Level<'_> {
                             m.cell[to as usize & 15] as u32,
                         );
                         let (mine, theirs) = (
-                            moved(pl.packed, j, from, to),
-                            moved(im.packed, m.slot[j] as usize, f, t),
+                            moved::<C>(pl.packed, j, from, to),
+                            moved::<C>(im.packed, m.slot[j] as usize, f, t),
                         );
                         if theirs < mine {
                             let entry = (m.mask(free) & ((1 << f) - 1)).count_ones();
@@ -696,11 +737,11 @@ mod tests {
         for k in [1, 7, 8, 15] {
             let ranker = PartialRanker::new(16, k);
             let home: Vec<u8> = (1..=k as u8).collect();
-            let space = Space {
+            let space = Space::<16> {
                 grid: Grid::new(shape),
                 ranker: ranker.clone(),
                 k,
-                dist: home_distances(shape, &home),
+                dist: home_distances::<16>(shape, &home),
                 passed: passed(&ranker, k),
                 mirror: None,
             };
@@ -728,77 +769,98 @@ mod tests {
         }
     }
 
-    /// The build against a plain 0-1 breadth-first search over (placement, blank cell) on
-    /// 4x4, for groups whose free cells split into regions that one level reaches through
-    /// several cells (each such region must be expanded once, at the right level): every
-    /// entry agrees. The blank's goal cell 0 is walled off by the group's cells 1 and 4.
+    /// Every entry of the table of the group whose homes are `home` (goal blank `blank`)
+    /// equals a plain 0-1 breadth-first search over (placement, blank cell) from the goal.
+    fn check_against_plain_search(shape: Shape, blank: usize, home: &[u8]) {
+        use std::collections::VecDeque;
+        let n = shape.cells();
+        let grid = Grid::new(shape);
+        let k = home.len();
+        let ranker = PartialRanker::new(n, k);
+        let total = placements(n, k) as usize;
+        // Fewest group moves to (placement, blank) from the goal, blank moves free.
+        let mut dist = vec![u32::MAX; total * n];
+        let start = ranker.rank(home) as usize * n + blank;
+        dist[start] = 0;
+        let mut queue = VecDeque::from([start]);
+        while let Some(state) = queue.pop_front() {
+            let (rank, blank) = ((state / n) as u64, state % n);
+            let mut cells = [0u8; 16];
+            ranker.unrank(rank, &mut cells);
+            let mut to = grid.adjacent[blank];
+            while to != 0 {
+                let c = to.trailing_zeros() as u8;
+                to &= to - 1;
+                let mut moved = cells;
+                let cost = match moved[..k].iter().position(|&x| x == c) {
+                    Some(j) => {
+                        moved[j] = blank as u8;
+                        1
+                    }
+                    None => 0,
+                };
+                let next = ranker.rank(&moved[..k]) as usize * n + c as usize;
+                if dist[state] + cost < dist[next] {
+                    dist[next] = dist[state] + cost;
+                    if cost == 0 {
+                        queue.push_front(next);
+                    } else {
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        let built = build(shape, blank, home, &|_, _| {});
+        let dists = home_distances::<32>(shape, home);
+        let mut cells = [0u8; 16];
+        for q in 0..total {
+            let want = *dist[q * n..q * n + n].iter().min().unwrap();
+            ranker.unrank(q as u64, &mut cells);
+            let md: u32 = (0..k).map(|j| dists[j][cells[j] as usize] as u32).sum();
+            let stored = (built.packed[q / 2] >> (q % 2 * 4)) & 15;
+            assert_eq!(
+                md + 2 * stored as u32,
+                want,
+                "{shape} {home:?} at {:?}",
+                &cells[..k]
+            );
+        }
+    }
+
+    /// The build against a plain search on 4x4, for groups whose free cells split into
+    /// regions that one level reaches through several cells (each such region must be
+    /// expanded once, at the right level): every entry agrees. The blank's goal cell 0 is
+    /// walled off by the group's cells 1 and 4.
     #[test]
     fn small_4x4_tables_equal_a_plain_search_over_placement_and_blank() {
-        use std::collections::VecDeque;
-        let shape = Shape::S4X4;
-        let grid = Grid::new(shape);
         // [1, 4, 5], [1, 4] and [15, 14, 11, 10] keep the diagonal, [12, 13, 14, 15] and
         // [13, 14, 9, 10] the mirror left to right, so those builds search half the states
         // ([`Mirror`]); [2, 7, 8] keeps none.
-        let groups = [
+        for home in [
             vec![1u8, 4, 5],
             vec![15, 14, 11, 10],
             vec![1, 4],
             vec![12, 13, 14, 15],
             vec![13, 14, 9, 10],
             vec![2, 7, 8],
-        ];
-        for home in groups {
-            let k = home.len();
-            let ranker = PartialRanker::new(16, k);
-            let total = placements(16, k) as usize;
-            // Fewest group moves to (placement, blank) from the goal, blank moves free.
-            let mut dist = vec![u32::MAX; total * 16];
-            let start = ranker.rank(&home) as usize * 16;
-            dist[start] = 0;
-            let mut queue = VecDeque::from([start]);
-            while let Some(state) = queue.pop_front() {
-                let (rank, blank) = ((state / 16) as u64, state % 16);
-                let mut cells = [0u8; 16];
-                ranker.unrank(rank, &mut cells);
-                let mut to = grid.adjacent[blank];
-                while to != 0 {
-                    let c = to.trailing_zeros() as u8;
-                    to &= to - 1;
-                    let mut moved = cells;
-                    let cost = match moved[..k].iter().position(|&x| x == c) {
-                        Some(j) => {
-                            moved[j] = blank as u8;
-                            1
-                        }
-                        None => 0,
-                    };
-                    let next = ranker.rank(&moved[..k]) as usize * 16 + c as usize;
-                    if dist[state] + cost < dist[next] {
-                        dist[next] = dist[state] + cost;
-                        if cost == 0 {
-                            queue.push_front(next);
-                        } else {
-                            queue.push_back(next);
-                        }
-                    }
-                }
-            }
-            let built = build(shape, 0, &home, &|_, _| {});
-            let dists = home_distances(shape, &home);
-            let mut cells = [0u8; 16];
-            for q in 0..total {
-                let want = *dist[q * 16..q * 16 + 16].iter().min().unwrap();
-                ranker.unrank(q as u64, &mut cells);
-                let md: u32 = (0..k).map(|j| dists[j][cells[j] as usize] as u32).sum();
-                let stored = (built.packed[q / 2] >> (q % 2 * 4)) & 15;
-                assert_eq!(
-                    md + 2 * stored as u32,
-                    want,
-                    "{home:?} at {:?}",
-                    &cells[..k]
-                );
-            }
+        ] {
+            check_against_plain_search(Shape::S4X4, 0, &home);
+        }
+    }
+
+    /// The same on 5x5 (32-cell arrays, 5-bit digits, a 64-bit field a placement): Korf's
+    /// blank corner walled off by 1 and 5, a group in the middle, one on the far corner, and
+    /// a blank goal elsewhere.
+    #[test]
+    fn small_5x5_tables_equal_a_plain_search_over_placement_and_blank() {
+        for (blank, home) in [
+            (0, vec![1u8, 5, 6]),
+            (0, vec![12, 13, 17]),
+            (0, vec![24, 19]),
+            (12, vec![3, 4, 8]),
+            (24, vec![0, 1, 5]),
+        ] {
+            check_against_plain_search(Shape::S5X5, blank, &home);
         }
     }
 

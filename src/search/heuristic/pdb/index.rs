@@ -1,10 +1,11 @@
 //! Indexing placements of a group's tiles, and the few bit tricks the builder needs.
 
-use crate::puzzle::{factorial, Shape};
+use crate::puzzle::Shape;
 
-/// `n! / (n - k)!`: ordered placements of `k` items in `n` cells.
+/// `n! / (n - k)!`: ordered placements of `k` items in `n` cells (`u64::MAX` where that
+/// overflows: more than 16 cells make factorials too large for a `u64`).
 pub fn placements(n: usize, k: usize) -> u64 {
-    factorial(n) / factorial(n - k)
+    (n - k + 1..=n).fold(1u64, |p, x| p.saturating_mul(x as u64))
 }
 
 /// Ranks ordered placements of `k` distinct cells out of `n` (a partial Lehmer code): slot
@@ -126,9 +127,10 @@ pub fn compress(x: u32, mask: u32) -> u32 {
 }
 
 /// `dist[slot][cell]`: the Manhattan distance of the slot's tile at `cell` from its home
-/// cell `home[slot]`.
-pub fn home_distances(shape: Shape, home: &[u8]) -> [[u8; 16]; 16] {
-    let mut dist = [[0u8; 16]; 16];
+/// cell `home[slot]`, for boards of at most `C` cells (16, or 32 for boards of more than 16).
+pub fn home_distances<const C: usize>(shape: Shape, home: &[u8]) -> [[u8; C]; 16] {
+    debug_assert!(shape.cells() <= C);
+    let mut dist = [[0u8; C]; 16];
     for (j, &h) in home.iter().enumerate() {
         let (hr, hc) = shape.row_col(h as usize);
         for (c, d) in dist[j].iter_mut().enumerate().take(shape.cells()) {
@@ -139,7 +141,7 @@ pub fn home_distances(shape: Shape, home: &[u8]) -> [[u8; 16]; 16] {
     dist
 }
 
-/// Cell masks of a board shape: which cells touch which, and flood fill.
+/// Cell masks of a board shape (of at most 32 cells): which cells touch which, and flood fill.
 #[derive(Clone, Debug)]
 pub struct Grid {
     width: u32,
@@ -147,12 +149,13 @@ pub struct Grid {
     not_first_col: u32,
     not_last_col: u32,
     /// `adjacent[c]`: the cells one move from `c`.
-    pub adjacent: [u32; 16],
+    pub adjacent: [u32; 32],
 }
 
 impl Grid {
     pub fn new(shape: Shape) -> Grid {
         let (w, n) = (shape.width(), shape.cells());
+        assert!(n <= 32, "cell masks hold at most 32 cells");
         let full = ((1u64 << n) - 1) as u32;
         let first: u32 = (0..n).filter(|c| c % w == 0).map(|c| 1 << c).sum();
         let last: u32 = (0..n).filter(|c| c % w == w - 1).map(|c| 1 << c).sum();
@@ -161,7 +164,7 @@ impl Grid {
             full,
             not_first_col: full & !first,
             not_last_col: full & !last,
-            adjacent: [0; 16],
+            adjacent: [0; 32],
         };
         for c in 0..n {
             g.adjacent[c] = g.spread(1 << c) & !(1 << c);

@@ -148,6 +148,20 @@ pub(super) type CellMap = [u8; 16];
 /// diagonals, which keep a square's corners, the half turn, the mirrors), then the quarter
 /// turns.
 pub(super) fn symmetries(shape: Shape) -> Vec<CellMap> {
+    symmetry_maps(shape)
+        .into_iter()
+        .map(|m| {
+            let mut map = [0u8; 16];
+            for (slot, c) in map.iter_mut().zip(m) {
+                *slot = c;
+            }
+            map
+        })
+        .collect()
+}
+
+/// [`symmetries`] on boards of any size: `map[cell]` for each of the shape's cells.
+pub(super) fn symmetry_maps(shape: Shape) -> Vec<Vec<u8>> {
     let (w, h) = (shape.width(), shape.height());
     let square = w == h;
     type Map<'a> = &'a dyn Fn(usize, usize) -> Option<(usize, usize)>;
@@ -163,12 +177,9 @@ pub(super) fn symmetries(shape: Shape) -> Vec<CellMap> {
     ];
     maps.iter()
         .filter_map(|f| {
-            let mut map = [0u8; 16];
-            for (p, slot) in map.iter_mut().enumerate().take(w * h) {
-                let (r, c) = f(p / w, p % w)?;
-                *slot = (r * w + c) as u8;
-            }
-            Some(map)
+            (0..w * h)
+                .map(|p| f(p / w, p % w).map(|(r, c)| (r * w + c) as u8))
+                .collect()
         })
         .collect()
 }

@@ -18,11 +18,14 @@ mod index;
 mod lookup;
 mod memory;
 mod partition;
+mod sources;
 pub mod store;
 mod table;
 
+pub use index::placements;
 pub use lookup::{LookupMode, Pdb, PdbMemo};
 pub use partition::{Partition, MAX_PLACEMENTS};
+pub use sources::Source;
 pub use store::{checksum, default_dir};
 pub use table::{Entries, PatternTable};
 
@@ -41,10 +44,14 @@ pub struct PdbSet {
     pub partition: Partition,
     /// Goal cells of each group's tiles, in slot order.
     pub homes: Vec<Vec<u8>>,
-    /// One table per group, in the partition's order.
+    /// One table per group, in the partition's order; on boards of more than 16 cells, one
+    /// per group no symmetry maps onto an earlier one ([`PdbSet::sources`]).
     pub tables: Vec<PatternTable>,
-    /// Where each table came from and whether it is cached, in the partition's order.
+    /// Where each table came from and whether it is cached, in the tables' order.
     pub cache: Vec<Cache>,
+    /// Where each group's values are read: on boards of at most 16 cells, table `g` as it
+    /// is; on larger ones, maybe an earlier group's table through a symmetry of the board.
+    pub sources: Vec<Source>,
 }
 
 /// Where a table of a [`PdbSet`] came from, and whether its cache file holds it.
@@ -63,6 +70,12 @@ impl PdbSet {
     pub fn bytes(&self) -> u64 {
         self.tables.iter().map(|t| t.packed().len() as u64).sum()
     }
+}
+
+/// The symmetries of the board (cell maps that keep adjacency: `map[cell]`), the identity
+/// first, then those that are their own inverses (the diagonals of a square first).
+pub fn symmetry_maps(shape: Shape) -> Vec<Vec<u8>> {
+    lookup::symmetry_maps(shape)
 }
 
 /// A group's tiles as messages write them: `1, 2, 3`.
@@ -98,9 +111,11 @@ pub fn load_or_build(
     }
     let canon = crate::space::canonical_goal(shape, blank);
     let homes = partition.group_cells(shape, blank);
-    let (tables, cache) = homes
+    let (sources, built) = shared_tables(shape, blank, &homes);
+    let (tables, cache) = built
         .par_iter()
-        .map(|home| {
+        .map(|&g| {
+            let home = &homes[g];
             let tiles: Vec<u8> = home.iter().map(|&c| canon.tile(c as usize)).collect();
             load_or_build_one(shape, blank, home, &tiles, dir, observer)
         })
@@ -112,7 +127,27 @@ pub fn load_or_build(
         homes,
         tables,
         cache,
+        sources,
     }
+}
+
+/// Each group's [`Source`] and the groups whose tables are built, in table order: on
+/// boards of at most 16 cells every group's own table (as ever); on larger boards a group
+/// that a symmetry maps onto an earlier one reads that one's table (see `sources.rs`).
+pub fn shared_tables(shape: Shape, blank: usize, homes: &[Vec<u8>]) -> (Vec<Source>, Vec<usize>) {
+    if shape.is_packed() {
+        let own = homes
+            .iter()
+            .enumerate()
+            .map(|(g, home)| Source {
+                table: g,
+                cell: (0..shape.cells() as u8).collect(),
+                slot: (0..home.len() as u8).collect(),
+            })
+            .collect();
+        return (own, (0..homes.len()).collect());
+    }
+    sources::sources(shape, blank, homes)
 }
 
 /// What a full check of one cache file found (`tilebench pdb verify`).
@@ -127,9 +162,11 @@ pub struct Verified {
 /// checksums (and records the check in their stamps), building nothing.
 pub fn verify(shape: Shape, blank: usize, partition: &Partition, dir: &Path) -> Vec<Verified> {
     let canon = crate::space::canonical_goal(shape, blank);
-    partition
-        .group_cells(shape, blank)
+    let homes = partition.group_cells(shape, blank);
+    let (_, built) = shared_tables(shape, blank, &homes);
+    built
         .iter()
+        .map(|&g| &homes[g])
         .map(|home| {
             let tiles: Vec<u8> = home.iter().map(|&c| canon.tile(c as usize)).collect();
             let path = dir.join(store::file_name(shape, blank, &tiles));
@@ -198,10 +235,14 @@ fn load_or_build_one(
         } else {
             format!("{:.1} MB", memory as f64 / 1e6)
         },
-        if entries > 100_000_000 {
-            "; this takes about a minute on 2 cores, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
-        } else {
-            ""
+        match entries {
+            e if e > 100_000_000 && shape.is_packed() => {
+                "; this takes about a minute on 2 cores, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
+            }
+            e if e > 100_000_000 => {
+                "; this takes about a minute and a half on 2 cores, once (it is cached; --pdb-partition 5-5-5-5-4 builds in seconds)"
+            }
+            _ => "",
         }
     ));
     let bar = observer.progress(&format!("pdb {}-tile table", tiles.len()), entries);
@@ -317,6 +358,9 @@ pub fn uses_pdb(config: &Config) -> bool {
     super::HEURISTIC.get(config) == super::HeuristicKind::Pdb
 }
 
+/// The most cells of a board the pattern databases take (5x5; cell masks are 32 bits).
+pub const MAX_CELLS: usize = 25;
+
 /// Pattern-database settings (`--pdb-partition`, `--pdb-dir`, `--pdb-lookup`; a
 /// configuration's `partition` and `lookup`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -360,10 +404,11 @@ impl PdbOptions {
     /// # Errors
     /// The partition given does not fit boards of this shape (with what would).
     pub fn partition_for(&self, shape: Shape) -> Result<Partition, String> {
-        if !shape.is_packed() {
+        if shape.cells() > MAX_CELLS {
             return Err(format!(
-                "pattern databases are built for boards of at most 16 cells, and a {shape} \
-                 board has {}; for larger boards use --heuristic manhattan or linear-conflict",
+                "pattern databases are built for boards of at most {MAX_CELLS} cells (5x5), and \
+                 a {shape} board has {}; for larger boards use --heuristic manhattan or \
+                 linear-conflict",
                 shape.cells()
             ));
         }

@@ -104,8 +104,16 @@ impl Partition {
     /// instance instead of 3.0M with runs in reading order; see docs/strategies.md).
     /// Otherwise (other shapes and partitions) the goal's cells in reading order (skipping
     /// the blank) are cut into consecutive runs.
+    ///
+    /// On 5x5 with the blank in a corner, 6-6-6-6 is Korf and Felner's partition (for the
+    /// blank top left: {1,2,5,6,7,12} {3,4,8,9,13,14} {10,11,15,16,20,21}
+    /// {17,18,19,22,23,24}: the three blocks of 2x3 map onto each other by symmetries, so
+    /// one table serves them, see `pdb::shared_tables`), mirrored to the goal's corner.
     pub fn group_cells(&self, shape: Shape, blank: usize) -> Vec<Vec<u8>> {
         if let Some(cells) = self.layout_4x4(shape, blank) {
+            return cells;
+        }
+        if let Some(cells) = self.layout_5x5(shape, blank) {
             return cells;
         }
         let mut cells = (0..shape.cells() as u8).filter(|&c| c as usize != blank);
@@ -130,6 +138,38 @@ impl Partition {
             }
         }
         Some(groups)
+    }
+
+    /// Korf and Felner's 6-6-6-6 on 5x5 for a goal blank in a corner, mirrored to it.
+    fn layout_5x5(&self, shape: Shape, blank: usize) -> Option<Vec<Vec<u8>>> {
+        if shape != Shape::S5X5 || self.sizes != [6, 6, 6, 6] {
+            return None;
+        }
+        let (flip_rows, flip_cols) = match blank {
+            0 => (false, false),
+            4 => (false, true),
+            20 => (true, false),
+            24 => (true, true),
+            _ => return None,
+        };
+        let mirror = |p: u8| -> u8 {
+            let (r, c) = (p / 5, p % 5);
+            let r = if flip_rows { 4 - r } else { r };
+            let c = if flip_cols { 4 - c } else { c };
+            r * 5 + c
+        };
+        let layout: [[u8; 6]; 4] = [
+            [1, 2, 5, 6, 7, 12],
+            [3, 4, 8, 9, 13, 14],
+            [10, 11, 15, 16, 20, 21],
+            [17, 18, 19, 22, 23, 24],
+        ];
+        Some(
+            layout
+                .iter()
+                .map(|g| g.iter().map(|&p| mirror(p)).collect())
+                .collect(),
+        )
     }
 
     /// Goal cells of each group for the known 4x4 layouts, mirrored so the blank corner fits.

@@ -7,6 +7,10 @@ use crate::puzzle::Shape;
 /// One group's table: for each placement of its tiles (in canonical tile order), the
 /// fewest moves of those tiles that bring them home. Stored 4 bits an entry (see
 /// [`build`](super::build)): a lookup adds the group's Manhattan distance back.
+///
+/// [`PatternTable::value`] and its kin read boards of at most 16 cells; on larger boards
+/// (5x5) the entries are read by the 24-puzzle's own search (`search::pdb24`), which ranks
+/// placements itself.
 pub struct PatternTable {
     /// Canonical tile names of the group, in slot order.
     pub tiles: Vec<u8>,
@@ -64,7 +68,12 @@ impl PatternTable {
         PatternTable {
             tiles: tiles.to_vec(),
             ranker: PartialRanker::new(n, tiles.len()),
-            dist: home_distances(shape, home),
+            // Read by `locate`, on boards of at most 16 cells only.
+            dist: if shape.is_packed() {
+                home_distances::<16>(shape, home)
+            } else {
+                [[0; 16]; 16]
+            },
             entries: placements(n, tiles.len()),
             packed,
         }
