@@ -770,7 +770,10 @@ fn counter_faults(r: &CaseRow, at: &str) -> Vec<String> {
 fn answer_faults(r: &CaseRow, at: &str) -> Vec<String> {
     use crate::puzzle::{is_solvable, Board, Move};
     let mut bad = Vec::new();
-    let boards = Board::parse(&r.start, None)
+    // The row's shape where it says one (a 12-cell board may be 3x4 or 4x3); older files'
+    // boards are square.
+    let shape = r.size.parse().ok();
+    let boards = Board::parse(&r.start, shape)
         .and_then(|s| Board::parse(&r.goal, Some(s.shape())).map(|g| (s, g)));
     let (start, goal) = match boards {
         Ok(b) => b,

@@ -78,6 +78,11 @@ pub struct CaseRow {
     /// (counted by the binary's allocator; empty for external programs and older files).
     #[serde(default)]
     pub peak_heap_bytes: Option<u64>,
+    /// The board's shape, `WxH` (`3x4`): a board of 12 cells may be 3x4 or 4x3, so a reader
+    /// needs it to replay a path. Empty for an invalid row, and in files written before the
+    /// column (their boards are square: `verify` reads them as such).
+    #[serde(default)]
+    pub size: String,
     /// The built-in strategy the row's solver runs (`astar` for the configuration labelled
     /// `astar:heuristic=pdb`), `external` for an external program, empty for a library
     /// user's solver (and in files written before the configuration columns).
@@ -134,6 +139,10 @@ impl CaseRow {
                 .to_string(),
             claim: String::new(),
             peak_heap_bytes: when(r.peak_heap_bytes),
+            size: case
+                .problem
+                .as_ref()
+                .map_or_else(|_| String::new(), |p| p.start.shape().to_string()),
             algorithm: String::new(),
             options: Vec::new(),
         }
@@ -313,6 +322,17 @@ fn write_row(
     r.write_tail(&mut row);
     row.plain(solver.map_or("", |s| s.claim.as_str()));
     r.write_last(&mut row);
+    match &case.problem {
+        Ok(p) => {
+            // `WxH` formatted on the stack: no allocation per row.
+            let mut buf = [0u8; 8];
+            let mut w = &mut buf[..];
+            let _ = write!(w, "{}", p.start.shape());
+            let n = 8 - w.len();
+            row.plain(&buf[..n]);
+        }
+        Err(_) => row.plain(""),
+    }
     match solver {
         Some(s) => {
             for cell in &s.setting {
@@ -389,7 +409,7 @@ pub fn write_rows<'a>(
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them, as they may lack any option column. Every other
 /// column of [`FIXED_COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 9] = [
+pub const LATER_COLUMNS: [&str; 10] = [
     "optimal",
     "cpu_us",
     "max_rss_kb",
@@ -398,6 +418,7 @@ pub const LATER_COLUMNS: [&str; 9] = [
     "limit_reason",
     "claim",
     "peak_heap_bytes",
+    "size",
     "algorithm",
 ];
 

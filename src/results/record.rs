@@ -248,6 +248,8 @@ pub enum Column {
     Claim,
     /// The most heap an in-process solve held at once, bytes.
     PeakHeapBytes,
+    /// The board's shape, `WxH` (empty for an invalid row).
+    Size,
     /// The built-in strategy the solver runs (`external` for a program); the option columns
     /// follow ([`crate::search::configuration::columns`]).
     Algorithm,
@@ -255,7 +257,7 @@ pub enum Column {
 
 impl Column {
     /// cases.csv's columns, in order.
-    pub const CASES_CSV: [Column; 27] = [
+    pub const CASES_CSV: [Column; 28] = [
         Column::Input,
         Column::Line,
         Column::Id,
@@ -282,6 +284,7 @@ impl Column {
         Column::LimitReason,
         Column::Claim,
         Column::PeakHeapBytes,
+        Column::Size,
         Column::Algorithm,
     ];
 
@@ -314,6 +317,7 @@ impl Column {
             Column::LimitReason => "limit_reason",
             Column::Claim => "claim",
             Column::PeakHeapBytes => "peak_heap_bytes",
+            Column::Size => "size",
             Column::Algorithm => "algorithm",
         }
     }
@@ -330,6 +334,7 @@ impl Column {
                 | Column::Goal
                 | Column::ExpectedSteps
                 | Column::Claim
+                | Column::Size
                 | Column::Algorithm
         )
     }

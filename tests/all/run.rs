@@ -767,3 +767,30 @@ fn a_build_whose_astar_does_more_work_fails_the_regression_comparison() {
         assert!(line.ends_with("unchanged"), "{line}");
     }
 }
+
+#[test]
+fn verify_replays_the_paths_of_boards_that_are_not_square() {
+    // A 12-cell board may be 3x4 or 4x3: cases.csv's `size` says which, and verify replays
+    // every path on it (it refused every row of a 3x4 run as "not a square board").
+    let dir = temp_dir("run-verify-3x4");
+    let out = dir.join("r");
+    let res = bin()
+        .args([
+            "run",
+            "inputs/3x4-random.csv",
+            "-s",
+            "astar,idastar",
+            "--paths",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    let rows = tilebench::results::cases_csv::read(&out.join("cases.csv")).unwrap();
+    assert!(rows.iter().all(|r| r.size == "3x4"), "every row says 3x4");
+    let res = bin().arg("verify").arg(&out).output().unwrap();
+    assert_eq!(res.status.code(), Some(0), "{}", stderr(&res));
+    assert!(stderr(&res).contains("100 rows"), "{}", stderr(&res));
+}
