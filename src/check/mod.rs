@@ -23,6 +23,7 @@ mod digest;
 pub use digest::{Digest, Judged, Kept};
 
 use crate::dataset::Case;
+use crate::puzzle::Shape;
 use crate::results::cases_csv::CaseRow;
 use crate::results::record::{Record, RowStatus};
 use crate::search::{Claim, LimitReason, Limits};
@@ -767,16 +768,23 @@ fn counter_faults(r: &CaseRow, at: &str) -> Vec<String> {
 
 /// A `solved` or `unsolvable` row against the parity test, and its path (when stored)
 /// replayed from its start: it must reach the goal in `steps` moves.
-fn answer_faults(r: &CaseRow, at: &str) -> Vec<String> {
+fn answer_faults(r: &CaseRow, at: &str, run_size: Option<Shape>) -> Vec<String> {
     use crate::puzzle::{is_solvable, Board, Move};
     let mut bad = Vec::new();
-    // The row's shape where it says one (a 12-cell board may be 3x4 or 4x3); older files'
-    // boards are square.
-    let shape = r.size.parse().ok();
+    // The row's shape where it says one (a 12-cell board may be 3x4 or 4x3); in files written
+    // before the `size` column, the run's `--size` from run.json, else a square board.
+    let shape = r.size.parse().ok().or(run_size);
     let boards = Board::parse(&r.start, shape)
         .and_then(|s| Board::parse(&r.goal, Some(s.shape())).map(|g| (s, g)));
     let (start, goal) = match boards {
         Ok(b) => b,
+        Err(e @ crate::puzzle::BoardError::CellCount { shape: None, .. }) => {
+            return vec![format!(
+                "{at}: cannot read the boards back: {e}. This cases.csv has no `size` column \
+                 (it was written before tilebench recorded board shapes) and its run.json no \
+                 size: run the dataset again to verify it"
+            )]
+        }
         Err(e) => return vec![format!("{at}: cannot read the boards back: {e}")],
     };
     let solvable = is_solvable(&start, &goal);
@@ -826,6 +834,12 @@ fn replayable_path(r: &CaseRow) -> Option<&str> {
 /// counters, a searched row's latency, `optimal` and `matches_expected`, and a `solved` or
 /// `unsolvable` answer against the parity test and its replayed path.
 pub fn row_faults(r: &CaseRow) -> Vec<String> {
+    row_faults_in(r, None)
+}
+
+/// [`row_faults`], with the run's board shape (run.json's `size`) for rows without a `size`
+/// cell.
+fn row_faults_in(r: &CaseRow, run_size: Option<Shape>) -> Vec<String> {
     let mut bad = Vec::new();
     let at = format!("{}:{} {}", r.input, r.line, r.strategy);
     if r.status.searched() && crate::search::registry::find(&r.strategy).is_some() {
@@ -836,7 +850,7 @@ pub fn row_faults(r: &CaseRow) -> Vec<String> {
     }
     bad.extend(expected_flags(r, &at));
     if r.status.answered() {
-        bad.extend(answer_faults(r, &at));
+        bad.extend(answer_faults(r, &at, run_size));
     }
     bad
 }
@@ -890,8 +904,13 @@ impl Verification {
     /// Checks rows of whole cases: each row alone, then the rows of each case together.
     fn check(&mut self, rows: &[CaseRow]) {
         self.rows += rows.len();
+        let run_size = self
+            .info
+            .as_ref()
+            .and_then(|i| i.size.as_deref())
+            .and_then(|s| s.parse().ok());
         for r in rows {
-            self.fail(row_faults(r));
+            self.fail(row_faults_in(r, run_size));
             if r.status == RowStatus::Solved {
                 self.solved += 1;
                 self.replayed += usize::from(replayable_path(r).is_some());
@@ -1106,6 +1125,30 @@ mod tests {
             limit_reason: None,
             message: "",
         }
+    }
+
+    /// A 3x4 row whose file has no `size` cell (written before the column): read with the
+    /// run's shape from run.json its path replays; without one, the message says why.
+    #[test]
+    fn an_older_rows_shape_comes_from_run_json() {
+        let text = b"size,start,goal\n3x4,1 2 3 4 5 6 7 8 x 10 11 9,1 2 3 4 5 6 7 8 9 10 11 x\n";
+        let (_, cases) = crate::dataset::parse_dataset("d.csv", text, &Default::default()).unwrap();
+        let mut r = Record::empty(0, "mine");
+        r.status = RowStatus::Solved;
+        r.steps = Some(1);
+        r.path = Some("d".into());
+        r.latency_ns = Some(1);
+        let mut row = CaseRow::new(&cases[0], &r);
+        assert_eq!(row.size, "3x4");
+        assert!(row_faults(&row).is_empty(), "{:?}", row_faults(&row));
+        row.size.clear();
+        let shape: Shape = "3x4".parse().unwrap();
+        assert!(row_faults_in(&row, Some(shape)).is_empty());
+        let bad = row_faults(&row);
+        assert!(bad[0].contains("no `size` column"), "{bad:?}");
+        // Read as 4x3, the same path leaves the board: the shape matters.
+        let wide: Shape = "4x3".parse().unwrap();
+        assert!(!row_faults_in(&row, Some(wide)).is_empty());
     }
 
     fn reasons(rows: &[RowView]) -> Vec<Reason> {

@@ -75,7 +75,8 @@ impl Partition {
         {
             return Err(format!(
                 "a group of {big} tiles on a {shape} board has {} placements; tilebench builds \
-                 groups of up to {MAX_PLACEMENTS} (8 tiles on 4x4): use smaller groups, e.g. 7-8",
+                 groups of up to {MAX_PLACEMENTS} (8 tiles on 4x4): use smaller groups, e.g. \
+                 {example}",
                 placements(shape.cells(), big),
             ));
         }
