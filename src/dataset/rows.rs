@@ -143,12 +143,24 @@ impl FromStr for Rows {
                      header); {HOW}"
                 )),
                 Ok(n) => Ok(n),
-                Err(_) => Err(format!("`{t}` is not a row number: {HOW}")),
+                Err(_) => Err(format!(
+                    "`{}` is not a row number: {HOW}",
+                    crate::util::clip(t, 40)
+                )),
             }
         };
         let mut spans = Vec::new();
         for item in s.split(',').map(str::trim).filter(|t| !t.is_empty()) {
             let (from, to) = match item.split_once('-') {
+                // A range names both ends, and only two: `1-`, `-3` and `1-2-3` are refused
+                // as a whole.
+                Some((a, b)) if a.trim().is_empty() || b.trim().is_empty() || b.contains('-') => {
+                    return Err(format!(
+                        "`{}` is not a range of rows: write FIRST-LAST with both ends, e.g. \
+                         1-10; {HOW}",
+                        crate::util::clip(item, 40)
+                    ))
+                }
                 Some((a, b)) => (number(a)?, number(b)?),
                 None => (number(item)?, number(item)?),
             };

@@ -58,9 +58,15 @@ impl<G: Guided> Informed<G> {
     /// or linear conflict, if the search has a way for them.
     fn supports_wide(&self, shape: Shape) -> Result<(), SolveError> {
         if G::wide(&self.config).is_none() {
+            let instead = if self.kind == HeuristicKind::Pdb {
+                "idastar or idastar-tt (pattern databases), or astar, wastar or greedy with \
+                 manhattan or linear-conflict"
+            } else {
+                "astar, idastar, idastar-tt, wastar or greedy"
+            };
             return Err(SolveError(format!(
-                "{} takes boards of at most 16 cells, and this {shape} board has {}: use astar, \
-                 idastar, idastar-tt, wastar or greedy",
+                "{} takes boards of at most 16 cells, and this {shape} board has {}: use \
+                 {instead}",
                 self.name,
                 shape.cells()
             )));

@@ -152,6 +152,9 @@ fn rows_that_do_not_exist_and_specs_that_name_nothing_are_refused() {
         ("9-3", "write the smaller row first (3-9)"),
         ("korf-38", "`korf` is not a row number"),
         ("a1", "not ids"),
+        ("1-", "`1-` is not a range of rows"),
+        ("-3", "`-3` is not a range of rows"),
+        ("1-2-3", "`1-2-3` is not a range of rows"),
     ] {
         let o = run(spec);
         let e = stderr(&o);
