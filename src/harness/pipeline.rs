@@ -163,9 +163,13 @@ fn solvers_of(
     } else {
         Vec::new()
     };
+    // A built-in strategy with the run's options (the closure holds `plan.config` alone).
+    let builtin = |b: &'static crate::search::Builtin| {
+        (b.build(&plan.config), setting(Some(b), &plan.config))
+    };
     let mut out: Vec<(Box<dyn Solver>, Setting)> = defaults
         .into_iter()
-        .map(|b| (b.build(&plan.config), setting(Some(b), &plan.config)))
+        .map(builtin)
         .filter(|(s, _)| fits(&**s))
         .collect();
     // The user's own solvers are moved out; the rest stay, for run.json.
@@ -173,7 +177,7 @@ fn solvers_of(
     for c in chosen {
         match c {
             Chosen::Strategy(b) => {
-                out.push((b.build(&plan.config), setting(Some(b), &plan.config)));
+                out.push(builtin(b));
                 plan.solvers.push(c);
             }
             Chosen::Configured(ref k) => {

@@ -322,11 +322,7 @@ impl Settings {
     /// # Errors
     /// The file cannot be read, or is not a JSON object.
     pub fn load(dir: &Path) -> Result<Settings, SettingsError> {
-        let path = if dir.is_dir() {
-            dir.join(crate::results::RUN_JSON)
-        } else {
-            dir.to_path_buf()
-        };
+        let path = crate::results::file_of(dir, crate::results::RUN_JSON);
         let text = std::fs::read_to_string(&path).map_err(|e| SettingsError::Read {
             path: path.clone(),
             reason: crate::util::io_reason(&e),

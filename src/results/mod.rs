@@ -52,11 +52,17 @@ pub fn is_latency_hgrm(name: &str) -> bool {
     name.starts_with("latency-") && name.ends_with(".hgrm")
 }
 
-/// `DIR` or `DIR/cases.csv`, as given to `compare`, `verify` and `plot`: the cases.csv.
-pub fn cases_csv_of(p: &std::path::Path) -> std::path::PathBuf {
+/// A run's file `name` for a path given as the run's directory or as the file itself:
+/// `DIR/name` for a directory, else the path.
+pub fn file_of(p: &std::path::Path, name: &str) -> std::path::PathBuf {
     if p.is_dir() {
-        p.join(CASES_CSV)
+        p.join(name)
     } else {
         p.to_path_buf()
     }
+}
+
+/// `DIR` or `DIR/cases.csv`, as given to `compare`, `verify` and `plot`: the cases.csv.
+pub fn cases_csv_of(p: &std::path::Path) -> std::path::PathBuf {
+    file_of(p, CASES_CSV)
 }
