@@ -92,18 +92,18 @@ impl<G: Guided> Informed<G> {
     }
 
     /// Whether IDA\* with pattern databases takes boards of `shape` (more than 16 cells):
-    /// a partition that fits, and lookups it makes there (no dual lookups).
+    /// a partition that fits, and lookups it makes there (no walked duals).
     fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
         let opts = PdbOptions::of(&self.config);
         opts.partition_for(shape)
             .map_err(|e| SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))?;
         match opts.lookup_for(shape) {
-            LookupMode::Regular | LookupMode::Reflected | LookupMode::Max => Ok(()),
-            m => Err(SolveError(format!(
-                "lookup={m}: on boards of more than 16 cells the pattern databases make the \
-                 regular and reflected lookups only (lookup=regular, reflected, or max, which \
-                 is reflected there): choose one of those for the {shape} boards"
+            LookupMode::Walked => Err(SolveError(format!(
+                "lookup=walked: on boards of more than 16 cells the pattern databases make no \
+                 walked dual lookups: choose regular, reflected, dual, max or eager for the \
+                 {shape} boards"
             ))),
+            _ => Ok(()),
         }
     }
 

@@ -23,7 +23,8 @@ use std::sync::Arc;
 /// The most cells a board here has (cell masks are `u32`).
 const CELLS: usize = 32;
 
-/// One group's lookup: the tiles in the table's slot order, the cell map, the rank weights.
+/// One group's lookup: the tiles in the table's slot order, the cell map, the rank weights
+/// and the direct layout's powers ([`super::heuristic::pdb::DirectTable`]).
 #[derive(Clone, Debug)]
 struct Lookup {
     table: usize,
@@ -31,6 +32,7 @@ struct Lookup {
     tiles: [u8; 16],
     cell: [u8; CELLS],
     weights: [u32; 16],
+    powers: [u32; 16],
 }
 
 /// The pattern-database estimate of one goal on a board of more than 16 cells.
@@ -44,10 +46,39 @@ pub struct WidePdb {
     regular_of: [u8; CELLS],
     reflected_of: [u8; CELLS],
     reflect: bool,
+    /// Whether every table has its direct layout ([`PdbSet::direct`]): a child's index is
+    /// then its parent's less `step[pass][tile][from]` plus `step[pass][tile][to]` for the
+    /// moved tile's regular (pass 0) and reflected (pass 1) lookups.
+    direct: bool,
+    step: Box<[[[u32; CELLS]; CELLS]; 2]>,
+    /// `duals[cell]`: the dual boards of a board whose blank is on `cell` (none where no
+    /// symmetry takes the goal's blank there, or when the mode takes none).
+    duals: Vec<Vec<Dual>>,
+    /// Whether every child's dual sums are made before any child is searched
+    /// ([`LookupMode::Eager`]), not only those of the children the others leave within the
+    /// bound.
+    eager: bool,
     /// `dist[tile][cell]`: the tile's Manhattan distance from `cell` to its goal cell.
     dist: [[u8; CELLS]; CELLS],
     goal: Board,
 }
+
+/// The regular lookups on one dual board: for a board whose blank is on the cell a symmetry
+/// `φ` takes the goal's blank cell to, the board `φ⁻¹∘p⁻¹∘φ`, as far from the goal (the
+/// proof is in `heuristic/pdb/lookup.rs`), whose Manhattan distance is the board's. The
+/// tile of table slot `s` (home `h`) sits on it at `φ⁻¹` of the goal cell of the tile on
+/// cell `φ(h)`.
+#[derive(Clone, Debug)]
+struct Dual {
+    /// `read[g][s]`: the cell `φ(h)` whose tile places lookup `g`'s slot `s`.
+    read: Vec<[u8; 16]>,
+    /// `map[g][tile]`: the table cell of that slot when `tile` is on `φ(h)` (lookup `g`'s
+    /// cell map of `φ⁻¹` of the tile's goal cell).
+    map: Vec<[u8; CELLS]>,
+}
+
+/// The most dual lookups one child makes (symmetries × groups).
+const DUAL_LOOKUPS: usize = 16;
 
 /// The symmetry of `shape` other than the identity that is its own inverse and keeps the
 /// cell `blank` (the diagonal through a corner goal blank), if there is one.
@@ -58,11 +89,76 @@ fn reflection(shape: Shape, blank: usize) -> Option<Vec<u8>> {
     })
 }
 
+/// The dual boards of each cell's boards ([`Dual`]), scored by the regular lookups `ls`:
+/// one per symmetry that takes the goal's blank cell there (the first only with
+/// [`LookupMode::Dual`]; none unless `mode` takes duals), as many as [`DUAL_LOOKUPS`] hold.
+fn dual_boards(goal: &Board, ls: &[Lookup], mode: LookupMode) -> Vec<Vec<Dual>> {
+    let (shape, groups) = (goal.shape(), ls.len());
+    let n = shape.cells();
+    let mut duals: Vec<Vec<Dual>> = vec![Vec::new(); n];
+    if !mode.duals() || mode.walks() {
+        return duals;
+    }
+    let mut goal_cell = [0u8; CELLS];
+    for c in 0..n {
+        goal_cell[goal.tile(c) as usize] = c as u8;
+    }
+    for phi in super::heuristic::pdb::symmetry_maps(shape) {
+        let b = phi[goal.blank()] as usize;
+        if (duals[b].len() + 1) * groups > DUAL_LOOKUPS
+            || (mode == LookupMode::Dual && !duals[b].is_empty())
+        {
+            continue; // `dual` takes one symmetry a cell, the others all
+        }
+        let mut inv = vec![0u8; n];
+        for (c, &x) in phi.iter().enumerate() {
+            inv[x as usize] = c as u8;
+        }
+        let read = ls
+            .iter()
+            .map(|l| {
+                std::array::from_fn(|s| {
+                    if s < l.k {
+                        phi[goal_cell[l.tiles[s] as usize] as usize]
+                    } else {
+                        0
+                    }
+                })
+            })
+            .collect();
+        let map = ls
+            .iter()
+            .map(|l| {
+                std::array::from_fn(|t| {
+                    if t < n {
+                        l.cell[inv[goal_cell[t] as usize] as usize]
+                    } else {
+                        0
+                    }
+                })
+            })
+            .collect();
+        duals[b].push(Dual { read, map });
+    }
+    duals
+}
+
 impl WidePdb {
     /// The estimate towards `goal` (a board of at most 32 cells whose goal blank is that of
     /// `set`) with the lookups `mode` asks for: the regular sum, and the reflected one
     /// unless `mode` is [`LookupMode::Regular`] or the goal's blank has no reflection.
     pub fn new(goal: &Board, set: Arc<PdbSet>, mode: LookupMode) -> WidePdb {
+        WidePdb::with_layout(goal, set, mode, true)
+    }
+
+    /// [`WidePdb::new`], reading the tables as they are stored (each lookup ranks its
+    /// placement) rather than in the direct layout: the same estimates and searches, each
+    /// lookup slower. For comparisons, and for groups too large for the direct layout.
+    pub fn ranked(goal: &Board, set: Arc<PdbSet>, mode: LookupMode) -> WidePdb {
+        WidePdb::with_layout(goal, set, mode, false)
+    }
+
+    fn with_layout(goal: &Board, set: Arc<PdbSet>, mode: LookupMode, layout: bool) -> WidePdb {
         let shape = goal.shape();
         let n = shape.cells();
         assert!(n <= CELLS && goal.blank() == set.blank && shape == set.shape);
@@ -81,6 +177,7 @@ impl WidePdb {
                     tiles: [0; 16],
                     cell: [0; CELLS],
                     weights: [0; 16],
+                    powers: [0; 16],
                 };
                 for (c, &r) in l.cell.iter_mut().zip(refl.iter()) {
                     *c = src.cell[r as usize];
@@ -98,7 +195,25 @@ impl WidePdb {
                 for (s, w) in l.weights.iter_mut().enumerate().take(k) {
                     *w = super::heuristic::pdb::placements(n - 1 - s, k - 1 - s) as u32;
                 }
+                if let Some(Some(d)) = set.direct().get(src.table).filter(|_| layout) {
+                    for (s, p) in l.powers.iter_mut().enumerate().take(k) {
+                        *p = d.power(s);
+                    }
+                }
                 lookups.push(l);
+            }
+        }
+        let direct = layout && set.direct().iter().all(Option::is_some);
+        let mut step = Box::new([[[0u32; CELLS]; CELLS]; 2]);
+        if direct {
+            let groups = set.homes.len();
+            for (i, l) in lookups.iter().enumerate() {
+                for (s, &t) in l.tiles.iter().enumerate().take(l.k) {
+                    for c in 0..n {
+                        step[usize::from(i >= groups)][t as usize][c] =
+                            l.cell[c] as u32 * l.powers[s];
+                    }
+                }
             }
         }
         let mut dist = [[0u8; CELLS]; CELLS];
@@ -110,6 +225,7 @@ impl WidePdb {
                 *d = (gr.abs_diff(r) + gc.abs_diff(col)) as u8;
             }
         }
+        let duals = dual_boards(goal, &lookups[..set.homes.len()], mode);
         WidePdb {
             set,
             shape,
@@ -117,9 +233,19 @@ impl WidePdb {
             regular_of,
             reflected_of,
             reflect: r.is_some(),
+            direct,
+            step,
+            duals,
+            eager: mode == LookupMode::Eager,
             dist,
             goal: *goal,
         }
+    }
+
+    /// Whether any dual lookup is made (the estimate is then inconsistent, and IDA\*
+    /// propagates it, BPMX).
+    pub fn duals(&self) -> bool {
+        self.duals.iter().any(|d| !d.is_empty())
     }
 
     /// Whether the reflected lookups are made.
@@ -127,20 +253,43 @@ impl WidePdb {
         self.reflect
     }
 
-    /// The estimate of `board` (its regular and, with the reflection, reflected sums).
+    /// The estimates of `board`'s dual boards, one per symmetry that takes the goal's blank
+    /// cell to the board's (none where there is none, or when the lookups take no duals).
+    pub fn dual_estimates(&self, board: &Board) -> Vec<u32> {
+        let live = self.live();
+        let md = self.manhattan(board);
+        let groups = self.set.homes.len();
+        let cells: Vec<u8> = (0..self.shape.cells()).map(|c| board.tile(c)).collect();
+        self.duals[board.blank()]
+            .iter()
+            .map(|d| {
+                let sum: u32 = (0..groups)
+                    .map(|g| {
+                        let l = &live[g];
+                        l.delta(l.rank(|s| d.map[g][cells[d.read[g][s] as usize] as usize]))
+                    })
+                    .sum();
+                md + 2 * sum
+            })
+            .collect()
+    }
+
+    /// The estimate of `board`: the largest of its regular sum and, as the lookups take
+    /// them, its reflected and dual sums.
     pub fn estimate(&self, board: &Board) -> u32 {
         let live = self.live();
         let pos = positions(board);
         let md = self.manhattan(board);
         let groups = self.set.homes.len();
-        let sum = |ls: &[Live]| -> u32 { ls.iter().map(|l| l.delta(l.locate(&pos))).sum() };
+        let sum = |ls: &[Live]| -> u32 { ls.iter().map(|l| l.delta(l.index(&pos))).sum() };
         let regular = sum(&live[..groups]);
         let reflected = if self.reflect {
             sum(&live[groups..])
         } else {
             0
         };
-        md + 2 * regular.max(reflected)
+        let dual = self.dual_estimates(board).into_iter().max().unwrap_or(0);
+        (md + 2 * regular.max(reflected)).max(dual)
     }
 
     /// The Manhattan distance of `board`'s tiles.
@@ -152,14 +301,20 @@ impl WidePdb {
     }
 
     fn live(&self) -> Vec<Live<'_>> {
+        let direct = self.set.direct();
         self.lookups
             .iter()
             .map(|l| Live {
-                entries: self.set.tables[l.table].packed(),
+                entries: match &direct[l.table] {
+                    Some(d) if self.direct => d.entries(),
+                    _ => self.set.tables[l.table].packed(),
+                },
                 k: l.k,
                 tiles: l.tiles,
                 cell: l.cell,
                 weights: l.weights,
+                powers: l.powers,
+                direct: self.direct,
             })
             .collect()
     }
@@ -174,16 +329,43 @@ fn positions(board: &Board) -> [u8; CELLS] {
     pos
 }
 
-/// A [`Lookup`] with its table's entries, for one search.
+/// A [`Lookup`] with its table's entries (ranked, or in the direct layout), for one search.
 struct Live<'a> {
     entries: &'a [u8],
     k: usize,
     tiles: [u8; 16],
     cell: [u8; CELLS],
     weights: [u32; 16],
+    powers: [u32; 16],
+    direct: bool,
 }
 
 impl Live<'_> {
+    /// The entry of the placement the tiles' cells `pos` give, in this lookup's layout.
+    fn index(&self, pos: &[u8; CELLS]) -> usize {
+        self.rank(|s| self.cell[pos[self.tiles[s] as usize] as usize])
+    }
+
+    /// The entry of the placement whose slot `s` is on table cell `cell(s)`, in this
+    /// lookup's layout.
+    #[inline(always)]
+    fn rank(&self, cell: impl Fn(usize) -> u8) -> usize {
+        if self.direct {
+            (0..self.k)
+                .map(|s| cell(s) as usize * self.powers[s] as usize)
+                .sum()
+        } else {
+            let (mut used, mut r) = (0u32, 0usize);
+            for s in 0..self.k {
+                let c = cell(s) as u32 & (CELLS as u32 - 1);
+                let below = (used & ((1u32 << c) - 1)).count_ones();
+                r += (c - below) as usize * self.weights[s] as usize;
+                used |= 1 << c;
+            }
+            r
+        }
+    }
+
     /// The entry of the placement the tiles' cells `pos` give (groups of 6, Korf and
     /// Felner's, with the loop unrolled).
     #[inline(always)]
@@ -243,6 +425,8 @@ struct Ida<'a> {
     next: [[(u8, u8); 4]; CELLS],
     next_len: [u8; CELLS],
     deltas: [u8; 64],
+    /// Each lookup's entry index on the board (direct layout only).
+    idx: [u32; 64],
     md: u32,
     sums: [u32; 2],
     path: Vec<Move>,
@@ -259,7 +443,13 @@ impl Ida<'_> {
     /// Searches below the board (blank at `blank`, arrived from `prev`, `g` moves from the
     /// start), within `bound`: `None` when the goal was reached, else the least `g + h`
     /// beyond the bound.
-    fn dive(&mut self, blank: usize, prev: usize, g: u32, bound: u32) -> Option<u32> {
+    fn dive<const DIRECT: bool>(
+        &mut self,
+        blank: usize,
+        prev: usize,
+        g: u32,
+        bound: u32,
+    ) -> Option<u32> {
         if self.md == 0 {
             return None;
         }
@@ -272,24 +462,13 @@ impl Ida<'_> {
         let (h, reflect) = (self.h, self.h.reflect);
         let mut kids = [Kid::default(); 4];
         let mut nk = 0;
-        for &(to, mv) in &self.next[blank][..self.next_len[blank] as usize] {
+        for i in 0..self.next_len[blank] as usize {
+            let (to, mv) = self.next[blank][i];
             if to as usize == prev {
                 continue;
             }
             let t = self.board[to as usize] as usize;
-            self.pos[t] = blank as u8;
-            let l1 = &self.live[h.regular_of[t] as usize];
-            let regular = l1.locate(&self.pos) as u32;
-            l1.prefetch(regular as usize);
-            let reflected = if reflect {
-                let l2 = &self.live[h.reflected_of[t] as usize];
-                let i = l2.locate(&self.pos) as u32;
-                l2.prefetch(i as usize);
-                i
-            } else {
-                0
-            };
-            self.pos[t] = to;
+            let (regular, reflected) = self.child_entries::<DIRECT>(blank, to as usize, t);
             kids[nk] = Kid {
                 to,
                 mv,
@@ -320,12 +499,20 @@ impl Ida<'_> {
             }
             let f = g + 1 + self.value();
             if f <= bound {
+                let saved_idx = (self.idx[a], self.idx[b]);
+                if DIRECT {
+                    self.idx[a] = kid.regular;
+                    if reflect {
+                        self.idx[b] = kid.reflected;
+                    }
+                }
                 self.pos[t] = blank as u8;
                 self.board[blank] = t as u8;
                 self.board[to] = 0;
                 self.path.push(crate::puzzle::MOVE_ORDER[kid.mv as usize]);
                 // `None`: the goal is reached, the path stays as it is.
-                let found = self.dive(to, blank, g + 1, bound)?;
+                let found = self.dive::<DIRECT>(to, blank, g + 1, bound)?;
+                (self.idx[a], self.idx[b]) = saved_idx;
                 self.path.pop();
                 self.pos[t] = to as u8;
                 self.board[to] = t as u8;
@@ -342,6 +529,217 @@ impl Ida<'_> {
             }
         }
         Some(least)
+    }
+}
+
+/// A child in [`Ida::dive_dual`]: its entries, its Manhattan distance, sums and estimate.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    to: u8,
+    mv: u8,
+    regular: u32,
+    reflected: u32,
+    da: u8,
+    db: u8,
+    md: u32,
+    sums: [u32; 2],
+    h: u32,
+}
+
+impl Ida<'_> {
+    /// The entries of the moved tile's regular and reflected lookups on the child where the
+    /// tile `t` slides from `to` into the blank's cell, asked for from memory.
+    #[inline(always)]
+    fn child_entries<const DIRECT: bool>(
+        &mut self,
+        blank: usize,
+        to: usize,
+        t: usize,
+    ) -> (u32, u32) {
+        let h = self.h;
+        let (a, b) = (h.regular_of[t] as usize, h.reflected_of[t] as usize);
+        if DIRECT {
+            let (s0, s1) = (&h.step[0][t], &h.step[1][t]);
+            let regular = self.idx[a].wrapping_sub(s0[to]).wrapping_add(s0[blank]);
+            self.live[a].prefetch(regular as usize);
+            let mut reflected = 0;
+            if h.reflect {
+                reflected = self.idx[b].wrapping_sub(s1[to]).wrapping_add(s1[blank]);
+                self.live[b].prefetch(reflected as usize);
+            }
+            (regular, reflected)
+        } else {
+            self.pos[t] = blank as u8;
+            let regular = self.live[a].locate(&self.pos) as u32;
+            self.live[a].prefetch(regular as usize);
+            let mut reflected = 0;
+            if h.reflect {
+                reflected = self.live[b].locate(&self.pos) as u32;
+                self.live[b].prefetch(reflected as usize);
+            }
+            self.pos[t] = to as u8;
+            (regular, reflected)
+        }
+    }
+
+    /// Locates the dual entries of the child whose blank is on `to` (the tile `t` slid from
+    /// there into `blank`), where that cell has dual boards, into `at`, and asks for them.
+    #[inline(always)]
+    fn ask_duals(&self, blank: usize, to: usize, t: u8, at: &mut [u32; DUAL_LOOKUPS]) {
+        let groups = self.h.set.homes.len();
+        // The child's board: the tile on the blank's cell, the blank on `to` (which no dual
+        // lookup reads).
+        let board = &self.board;
+        let cell = |c: u8| {
+            if c as usize == blank {
+                t
+            } else {
+                board[c as usize]
+            }
+        };
+        for (j, d) in self.h.duals[to].iter().enumerate() {
+            for g in 0..groups {
+                let l = &self.live[g];
+                let e = l.rank(|s| d.map[g][cell(d.read[g][s]) as usize]);
+                l.prefetch(e);
+                at[(j * groups + g) & (DUAL_LOOKUPS - 1)] = e as u32;
+            }
+        }
+    }
+
+    /// The largest sum of stored differences over the dual boards of the child whose blank
+    /// is on `to`, from the entries [`Ida::ask_duals`] located; `None` where it has none.
+    #[inline(always)]
+    fn dual_sum(&self, to: usize, at: &[u32; DUAL_LOOKUPS]) -> Option<u32> {
+        let groups = self.h.set.homes.len();
+        (0..self.h.duals[to].len())
+            .map(|j| {
+                (0..groups)
+                    .map(|g| self.live[g].delta(at[(j * groups + g) & (DUAL_LOOKUPS - 1)] as usize))
+                    .sum::<u32>()
+            })
+            .max()
+    }
+
+    /// [`Ida::dive`] with dual lookups, which make the estimate inconsistent: bidirectional
+    /// pathmax (BPMX; Felner, Zahavi, Holte, Schaeffer, Sturtevant and Zhang 2011), as
+    /// `idastar.rs` does on smaller boards. All children are generated (and counted) first;
+    /// a child's estimate less one bounds its parent's and the parent's less one each
+    /// child's, so a large dual value prunes the neighbours too. A child's dual sums are made
+    /// only when its blank is on a cell that has dual boards and the regular and reflected
+    /// sums leave it within the bound (every such child's with `eager`), all of them asked
+    /// for from memory before any is read. Children are searched lowest estimate first
+    /// (ties in move order). Returns `None` when the goal was reached, else the least
+    /// `g + h` beyond the bound and the node's estimate as raised, for its parent.
+    fn dive_dual<const DIRECT: bool>(
+        &mut self,
+        blank: usize,
+        prev: usize,
+        g: u32,
+        h: u32,
+        bound: u32,
+    ) -> Option<(u32, u32)> {
+        if self.md == 0 {
+            return None;
+        }
+        if self.budget.exhausted(self.stats.expanded) {
+            self.out_of_budget = true;
+            return Some((u32::MAX, h));
+        }
+        self.stats.expanded += 1;
+        self.stats.peak_frontier = self.stats.peak_frontier.max(g as u64 + 1);
+        let (est, reflect) = (self.h, self.h.reflect);
+        let mut kids = [Child::default(); 4];
+        let mut nk = 0;
+        // The dual entries of the children whose blank's cell has dual boards, asked for
+        // with the others so that all their misses overlap (read only for the children the
+        // others leave within the bound, unless `eager`).
+        let mut at = [[0u32; DUAL_LOOKUPS]; 4];
+        for i in 0..self.next_len[blank] as usize {
+            let (to, mv) = self.next[blank][i];
+            if to as usize == prev {
+                continue;
+            }
+            let t = self.board[to as usize] as usize;
+            let (regular, reflected) = self.child_entries::<DIRECT>(blank, to as usize, t);
+            kids[nk] = Child {
+                to,
+                mv,
+                regular,
+                reflected,
+                ..Child::default()
+            };
+            self.ask_duals(blank, to as usize, t as u8, &mut at[nk]);
+            nk += 1;
+        }
+        let mut h = h;
+        for kid in &mut kids[..nk] {
+            let t = self.board[kid.to as usize] as usize;
+            let (a, b) = (est.regular_of[t] as usize, est.reflected_of[t] as usize);
+            kid.da = self.live[a].delta(kid.regular as usize) as u8;
+            kid.md = self.md + est.dist[t][blank] as u32 - est.dist[t][kid.to as usize] as u32;
+            kid.sums[0] = self.sums[0] - self.deltas[a] as u32 + kid.da as u32;
+            if reflect {
+                kid.db = self.live[b].delta(kid.reflected as usize) as u8;
+                kid.sums[1] = self.sums[1] - self.deltas[b] as u32 + kid.db as u32;
+            }
+            kid.h = kid.md + 2 * kid.sums[0].max(kid.sums[1]);
+            h = h.max(kid.h.saturating_sub(1));
+        }
+        self.stats.generated += nk as u64;
+        for (kid, at) in kids[..nk].iter_mut().zip(&at) {
+            if !est.eager && g + 1 + kid.h.max(h.saturating_sub(1)) > bound {
+                continue;
+            }
+            if let Some(best) = self.dual_sum(kid.to as usize, at) {
+                kid.h = kid.h.max(kid.md + 2 * best);
+                h = h.max(kid.h.saturating_sub(1));
+            }
+        }
+        kids[..nk].sort_by_key(|k| k.h);
+        let mut least = u32::MAX;
+        for kid in &kids[..nk] {
+            if g + h > bound {
+                return Some((least.min(g + h), h));
+            }
+            let ch = kid.h.max(h.saturating_sub(1));
+            let f = g + 1 + ch;
+            if f > bound {
+                least = least.min(f);
+                continue;
+            }
+            let to = kid.to as usize;
+            let t = self.board[to] as usize;
+            let (a, b) = (est.regular_of[t] as usize, est.reflected_of[t] as usize);
+            let saved = (self.md, self.sums, self.deltas[a], self.deltas[b]);
+            let saved_idx = (self.idx[a], self.idx[b]);
+            self.md = kid.md;
+            self.sums = kid.sums;
+            self.deltas[a] = kid.da;
+            self.idx[a] = kid.regular;
+            if reflect {
+                self.deltas[b] = kid.db;
+                self.idx[b] = kid.reflected;
+            }
+            self.pos[t] = blank as u8;
+            self.board[blank] = t as u8;
+            self.board[to] = 0;
+            self.path.push(crate::puzzle::MOVE_ORDER[kid.mv as usize]);
+            // `None`: the goal is reached, the path stays as it is.
+            let (found, raised) = self.dive_dual::<DIRECT>(to, blank, g + 1, ch, bound)?;
+            self.path.pop();
+            self.pos[t] = to as u8;
+            self.board[to] = t as u8;
+            self.board[blank] = 0;
+            (self.md, self.sums, self.deltas[a], self.deltas[b]) = saved;
+            (self.idx[a], self.idx[b]) = saved_idx;
+            if self.out_of_budget {
+                return Some((u32::MAX, h));
+            }
+            h = h.max(raised.saturating_sub(1));
+            least = least.min(found);
+        }
+        Some((least, h))
     }
 }
 
@@ -381,10 +779,12 @@ pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb) -> Outcome {
     let live = h.live();
     let pos = positions(start);
     let mut deltas = [0u8; 64];
+    let mut idx = [0u32; 64];
     let mut sums = [0u32; 2];
     let groups = h.set.homes.len();
     for (i, l) in live.iter().enumerate() {
-        deltas[i] = l.delta(l.locate(&pos)) as u8;
+        idx[i] = l.index(&pos) as u32;
+        deltas[i] = l.delta(idx[i] as usize) as u8;
         sums[usize::from(i >= groups)] += deltas[i] as u32;
     }
     let md = h.manhattan(start);
@@ -396,6 +796,7 @@ pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb) -> Outcome {
         next,
         next_len,
         deltas,
+        idx,
         md,
         sums,
         path: Vec::new(),
@@ -403,10 +804,22 @@ pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb) -> Outcome {
         budget: Budget::new(&opts.limits),
         out_of_budget: false,
     };
-    let mut bound = search.value();
+    // With dual lookups, the start's estimate includes its dual sums.
+    let h0 = search.value().max(h.estimate(start));
+    let mut bound = h0;
     let blank = start.blank();
     loop {
-        match search.dive(blank, usize::MAX, 0, bound) {
+        let found = match (h.duals(), h.direct) {
+            (false, true) => search.dive::<true>(blank, usize::MAX, 0, bound),
+            (false, false) => search.dive::<false>(blank, usize::MAX, 0, bound),
+            (true, true) => search
+                .dive_dual::<true>(blank, usize::MAX, 0, h0, bound)
+                .map(|(least, _)| least),
+            (true, false) => search
+                .dive_dual::<false>(blank, usize::MAX, 0, h0, bound)
+                .map(|(least, _)| least),
+        };
+        match found {
             None => return Outcome::solved(search.path, search.stats),
             Some(_) if search.out_of_budget => {
                 let reason = search.budget.reason(search.stats.expanded, false);

@@ -45,14 +45,18 @@ fn replay(start: Board, path: &[tilebench::puzzle::Move]) -> Vec<Board> {
 #[test]
 fn small_5x5_tables_give_optimal_paths_and_admissible_estimates() {
     let mut rng = Rng::new(24);
-    let mut longer = 0;
+    let (mut longer, mut dual_higher) = (0, 0);
     for goal in goals() {
         for partition in ["3-3-3-3-3-3-3-3", "4-4-4-4-4-4"] {
             let p = Partition::parse(partition, Shape::S5X5).unwrap();
             let set = pdb::shared(Shape::S5X5, goal.blank(), &p, &pdb_dir(), &Silent);
             let regular = WidePdb::new(&goal, set.clone(), LookupMode::Regular);
-            let reflected = WidePdb::new(&goal, set, LookupMode::Max);
-            assert!(!regular.reflects() && reflected.reflects());
+            let reflected = WidePdb::new(&goal, set.clone(), LookupMode::Reflected);
+            let max = WidePdb::new(&goal, set.clone(), LookupMode::Max);
+            let eager = WidePdb::new(&goal, set.clone(), LookupMode::Eager);
+            let ranked = WidePdb::ranked(&goal, set, LookupMode::Max);
+            assert!(!regular.reflects() && reflected.reflects() && max.reflects());
+            assert!(!reflected.duals() && max.duals() && eager.duals() && ranked.duals());
             let manhattan = Estimate::new(&goal, false);
             for _ in 0..12 {
                 let moves: Vec<u8> = (0..40 + rng.index(20))
@@ -64,7 +68,14 @@ fn small_5x5_tables_give_optimal_paths_and_admissible_estimates() {
                 let want = wide::solve(&problem, &opts, &manhattan, Mode::Ida)
                     .steps()
                     .unwrap();
-                for h in [&regular, &reflected] {
+                // The direct layout and the ranked one search alike, node for node.
+                let (a, b) = (
+                    wide_pdb::ida(&problem, &opts, &max),
+                    wide_pdb::ida(&problem, &opts, &ranked),
+                );
+                assert_eq!(a.path, b.path, "{partition} {start}");
+                assert_eq!(a.stats.generated, b.stats.generated, "{partition} {start}");
+                for h in [&regular, &reflected, &max, &eager] {
                     let out = wide_pdb::ida(&problem, &opts, h);
                     let path = out.path.clone().unwrap();
                     let boards = replay(start, &path);
@@ -81,15 +92,89 @@ fn small_5x5_tables_give_optimal_paths_and_admissible_estimates() {
                     }
                 }
                 for b in replay(start, &path_of(&problem, &reflected)) {
-                    let (r, f) = (regular.estimate(&b), reflected.estimate(&b));
-                    assert!(f >= r && r >= manhattan.of(&b.tiles()), "{b}");
+                    let (r, f, m) = (
+                        regular.estimate(&b),
+                        reflected.estimate(&b),
+                        max.estimate(&b),
+                    );
+                    assert!(m >= f && f >= r && r >= manhattan.of(&b.tiles()), "{b}");
+                    assert_eq!(m, ranked.estimate(&b), "{b}: the layouts disagree");
                     longer += u32::from(f > r);
+                    dual_higher += u32::from(m > f);
                 }
             }
         }
     }
     // The reflection adds something somewhere, or it would not be tested.
     assert!(longer > 0, "the reflected sum never exceeded the regular");
+    assert!(dual_higher > 0, "the dual sums never exceeded the others");
+}
+
+/// The board's dual boards built from their definition (`φ⁻¹∘p⁻¹∘φ`, `p` taking each cell
+/// to its tile's goal cell, for every symmetry `φ` that takes the goal's blank cell to the
+/// board's): each is as far from the goal as the board (IDA* with Manhattan distance finds
+/// paths of one length), and the regular sum on it is one of the board's dual estimates.
+#[test]
+fn the_dual_estimates_are_the_regular_sums_on_the_dual_boards() {
+    let mut rng = Rng::new(55);
+    let p = Partition::parse("4-4-4-4-4-4", Shape::S5X5).unwrap();
+    for goal in goals() {
+        let set = pdb::shared(Shape::S5X5, goal.blank(), &p, &pdb_dir(), &Silent);
+        let regular = WidePdb::new(&goal, set.clone(), LookupMode::Regular);
+        let max = WidePdb::new(&goal, set, LookupMode::Max);
+        let manhattan = Estimate::new(&goal, false);
+        let maps = pdb::symmetry_maps(Shape::S5X5);
+        let mut goal_cell = [0usize; 25];
+        for c in 0..25 {
+            goal_cell[goal.tile(c) as usize] = c;
+        }
+        let mut checked = 0;
+        while checked < 30 {
+            let moves: Vec<u8> = (0..24 + rng.index(10))
+                .map(|_| rng.index(4) as u8)
+                .collect();
+            let board = walk(goal, &moves);
+            let phis: Vec<&Vec<u8>> = maps
+                .iter()
+                .filter(|m| m[goal.blank()] as usize == board.blank())
+                .collect();
+            if phis.is_empty() {
+                assert!(max.dual_estimates(&board).is_empty(), "{board}");
+                continue;
+            }
+            let mut want: Vec<u32> = phis
+                .iter()
+                .map(|phi| {
+                    let mut inv = [0usize; 25];
+                    for (c, &x) in phi.iter().enumerate() {
+                        inv[x as usize] = c;
+                    }
+                    // The tile that belongs on `h` sits at φ⁻¹ of the goal cell of the
+                    // tile on φ(h).
+                    let mut tiles = [0u8; 25];
+                    for h in 0..25 {
+                        let on = board.tile(phi[h] as usize);
+                        tiles[inv[goal_cell[on as usize]]] = goal.tile(h);
+                    }
+                    let dual = Board::from_tiles(Shape::S5X5, &tiles);
+                    let opts = SolveOptions::default();
+                    let steps = |b: Board| {
+                        let problem = Problem::new(b, goal).unwrap();
+                        wide::solve(&problem, &opts, &manhattan, Mode::Ida)
+                            .steps()
+                            .unwrap()
+                    };
+                    assert_eq!(steps(dual), steps(board), "{board}: its dual {dual}");
+                    regular.estimate(&dual)
+                })
+                .collect();
+            let mut got = max.dual_estimates(&board);
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{board}");
+            checked += 1;
+        }
+    }
 }
 
 fn path_of(problem: &Problem, h: &WidePdb) -> Vec<tilebench::puzzle::Move> {
@@ -99,7 +184,7 @@ fn path_of(problem: &Problem, h: &WidePdb) -> Vec<tilebench::puzzle::Move> {
 }
 
 /// `run` on 5x5 with `idastar:heuristic=pdb` and a small partition, under `--check`: every
-/// row verified against gen's exact answers; `lookup=dual` is refused with a sentence.
+/// row verified against gen's exact answers; `lookup=walked` is refused with a sentence.
 #[test]
 fn a_5x5_run_with_pattern_databases_checks() {
     let dir = temp_dir("pdb24-run");
@@ -139,7 +224,7 @@ fn a_5x5_run_with_pattern_databases_checks() {
     );
     let cfg = tilebench::search::Config::default()
         .with(&tilebench::search::heuristic::HEURISTIC, "pdb")
-        .and_then(|c| c.with(&pdb::LOOKUP, "dual"))
+        .and_then(|c| c.with(&pdb::LOOKUP, "walked"))
         .unwrap();
     let e = tilebench::search::registry::find("idastar")
         .unwrap()
@@ -147,5 +232,8 @@ fn a_5x5_run_with_pattern_databases_checks() {
         .supports(Shape::S5X5)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("regular and reflected lookups only"), "{e}");
+    assert!(
+        e.contains("lookup=walked") && e.contains("no walked dual lookups"),
+        "{e}"
+    );
 }

@@ -14,6 +14,7 @@
 //! and Felner's reflection, the dual boards) and their maximum: [`Pdb`], [`LookupMode`].
 
 pub mod build;
+mod direct;
 mod index;
 mod lookup;
 mod memory;
@@ -22,6 +23,7 @@ mod sources;
 pub mod store;
 mod table;
 
+pub use direct::DirectTable;
 pub use index::placements;
 pub use lookup::{LookupMode, Pdb, PdbMemo};
 pub use partition::{Partition, MAX_PLACEMENTS};
@@ -52,6 +54,8 @@ pub struct PdbSet {
     /// Where each group's values are read: on boards of at most 16 cells, table `g` as it
     /// is; on larger ones, maybe an earlier group's table through a symmetry of the board.
     pub sources: Vec<Source>,
+    /// The tables in the direct layout, made when a search first asks ([`PdbSet::direct`]).
+    direct: OnceLock<Vec<Option<DirectTable>>>,
 }
 
 /// Where a table of a [`PdbSet`] came from, and whether its cache file holds it.
@@ -69,6 +73,19 @@ impl PdbSet {
     /// Bytes of all tables in memory.
     pub fn bytes(&self) -> u64 {
         self.tables.iter().map(|t| t.packed().len() as u64).sum()
+    }
+
+    /// The tables in the direct layout ([`DirectTable`]), expanded in parallel on the first
+    /// call: `None` for a table too large for it. For boards of more than 16 cells only.
+    pub fn direct(&self) -> &[Option<DirectTable>] {
+        use rayon::prelude::*;
+        self.direct.get_or_init(|| {
+            let n = self.shape.cells();
+            self.tables
+                .par_iter()
+                .map(|t| DirectTable::expand(t.packed(), n, t.tiles.len()))
+                .collect()
+        })
     }
 }
 
@@ -128,6 +145,7 @@ pub fn load_or_build(
         tables,
         cache,
         sources,
+        direct: OnceLock::new(),
     }
 }
 
