@@ -342,54 +342,43 @@ struct Live<'a> {
 
 impl Live<'_> {
     /// The entry of the placement the tiles' cells `pos` give, in this lookup's layout.
+    #[inline(always)]
     fn index(&self, pos: &[u8; CELLS]) -> usize {
-        self.rank(|s| self.cell[pos[self.tiles[s] as usize] as usize])
+        self.rank(|s| {
+            self.cell[pos[self.tiles[s & 15] as usize & (CELLS - 1)] as usize & (CELLS - 1)]
+        })
     }
 
     /// The entry of the placement whose slot `s` is on table cell `cell(s)`, in this
-    /// lookup's layout.
+    /// lookup's layout (groups of 6, Korf and Felner's, with the loop unrolled).
     #[inline(always)]
     fn rank(&self, cell: impl Fn(usize) -> u8) -> usize {
-        if self.direct {
-            (0..self.k)
-                .map(|s| cell(s) as usize * self.powers[s] as usize)
-                .sum()
+        if self.k == 6 {
+            self.rank_k::<6>(cell)
         } else {
-            let (mut used, mut r) = (0u32, 0usize);
-            for s in 0..self.k {
+            self.rank_k::<0>(cell)
+        }
+    }
+
+    /// [`Live::rank`] for groups of `K` tiles (`K` = 0: of any size).
+    #[inline(always)]
+    fn rank_k<const K: usize>(&self, cell: impl Fn(usize) -> u8) -> usize {
+        let k = if K == 0 { self.k } else { K };
+        let mut r = 0usize;
+        if self.direct {
+            for s in 0..k {
+                r += cell(s) as usize * self.powers[s & 15] as usize;
+            }
+        } else {
+            let mut used = 0u32;
+            for s in 0..k {
                 let c = cell(s) as u32 & (CELLS as u32 - 1);
                 let below = (used & ((1u32 << c) - 1)).count_ones();
-                r += (c - below) as usize * self.weights[s] as usize;
+                r += (c - below) as usize * self.weights[s & 15] as usize;
                 used |= 1 << c;
             }
-            r
         }
-    }
-
-    /// The entry of the placement the tiles' cells `pos` give (groups of 6, Korf and
-    /// Felner's, with the loop unrolled).
-    #[inline(always)]
-    fn locate(&self, pos: &[u8; CELLS]) -> usize {
-        if self.k == 6 {
-            self.locate_k::<6>(pos)
-        } else {
-            self.locate_k::<0>(pos)
-        }
-    }
-
-    /// [`Live::locate`] for groups of `K` tiles (`K` = 0: of any size).
-    #[inline(always)]
-    fn locate_k<const K: usize>(&self, pos: &[u8; CELLS]) -> usize {
-        let k = if K == 0 { self.k } else { K };
-        let (mut used, mut r) = (0u32, 0u32);
-        for s in 0..k {
-            let c = self.cell[pos[self.tiles[s & 15] as usize & (CELLS - 1)] as usize & (CELLS - 1)]
-                as u32;
-            let below = (used & ((1u32 << c) - 1)).count_ones();
-            r += (c - below) * self.weights[s & 15];
-            used |= 1 << c;
-        }
-        r as usize
+        r
     }
 
     /// The stored difference at entry `i`.
@@ -570,11 +559,11 @@ impl Ida<'_> {
             (regular, reflected)
         } else {
             self.pos[t] = blank as u8;
-            let regular = self.live[a].locate(&self.pos) as u32;
+            let regular = self.live[a].index(&self.pos) as u32;
             self.live[a].prefetch(regular as usize);
             let mut reflected = 0;
             if h.reflect {
-                reflected = self.live[b].locate(&self.pos) as u32;
+                reflected = self.live[b].index(&self.pos) as u32;
                 self.live[b].prefetch(reflected as usize);
             }
             self.pos[t] = to as u8;
@@ -612,13 +601,15 @@ impl Ida<'_> {
     #[inline(always)]
     fn dual_sum(&self, to: usize, at: &[u32; DUAL_LOOKUPS]) -> Option<u32> {
         let groups = self.h.set.homes.len();
-        (0..self.h.duals[to].len())
-            .map(|j| {
-                (0..groups)
-                    .map(|g| self.live[g].delta(at[(j * groups + g) & (DUAL_LOOKUPS - 1)] as usize))
-                    .sum::<u32>()
-            })
-            .max()
+        let mut best = None;
+        for j in 0..self.h.duals[to].len() {
+            let mut sum = 0;
+            for g in 0..groups {
+                sum += self.live[g].delta(at[(j * groups + g) & (DUAL_LOOKUPS - 1)] as usize);
+            }
+            best = best.max(Some(sum));
+        }
+        best
     }
 
     /// [`Ida::dive`] with dual lookups, which make the estimate inconsistent: bidirectional
