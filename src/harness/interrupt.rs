@@ -84,58 +84,48 @@ pub fn arm(resume: &str) {
 }
 
 /// Writes `bytes` to stderr with write(2) alone (async-signal-safe).
-#[cfg(unix)]
 fn write_stderr(bytes: &[u8]) {
-    // SAFETY: a plain syscall on a buffer that lives as long as the process.
-    unsafe {
-        libc::write(2, bytes.as_ptr().cast(), bytes.len());
-    }
+    let _ = rustix::io::write(rustix::stdio::stderr(), bytes);
 }
 
-#[cfg(unix)]
-extern "C" fn on_signal(sig: libc::c_int) {
+/// What a signal does; runs in the signal handler, so it only loads and stores atomics and
+/// calls write(2) and _exit(2).
+fn on_signal(sig: i32) {
     let armed = LINES.load(Ordering::SeqCst);
-    // SAFETY: set only by `arm`, from a leaked Box that is never freed.
+    // SAFETY: null, or set by `arm` from a leaked Box that is never freed.
     let armed = unsafe { armed.as_ref() };
     if PREPARING.load(Ordering::SeqCst) {
-        const SAID: &[u8] = b"\ntilebench: interrupted while the solvers were prepared (tables \
-            loaded or built), before any case of this session was solved: nothing is lost \
-            (what an earlier session saved stays saved); run the same command again\n";
-        // Only async-signal-safe calls: write(2) and _exit(2). A table being written is a
-        // temporary file the next build removes; the build lock goes with the process.
-        // SAFETY: `SAID` is a static byte string whose pointer and length are passed
-        // together; both calls are async-signal-safe and take no Rust-owned state.
-        unsafe {
-            libc::write(2, SAID.as_ptr().cast(), SAID.len());
-            libc::_exit(128 + sig);
-        }
+        // A table being written is a temporary file the next build removes; the build lock
+        // goes with the process.
+        write_stderr(
+            b"\ntilebench: interrupted while the solvers were prepared (tables loaded or \
+              built), before any case of this session was solved: nothing is lost (what an \
+              earlier session saved stays saved); run the same command again\n",
+        );
+        signal_hook::low_level::exit(128 + sig);
     }
     if STOP.swap(true, Ordering::SeqCst) && SIGNAL.load(Ordering::SeqCst) != 0 {
-        // The second signal: stop now (only async-signal-safe calls here).
+        // The second signal: stop now. _exit(2) runs no destructor and no atexit handler
+        // that could take a lock.
         if let Some((_, second)) = armed {
             write_stderr(second);
         }
-        // SAFETY: _exit(2) is async-signal-safe and ends the process without running
-        // destructors or atexit handlers that could take locks.
-        unsafe { libc::_exit(128 + sig) };
+        signal_hook::low_level::exit(128 + sig);
     }
     SIGNAL.store(sig, Ordering::SeqCst);
     write_stderr(armed.map_or(FIRST_UNARMED, |(first, _)| first));
 }
 
-/// Installs the handlers for SIGINT and SIGTERM.
+/// Installs the handlers for SIGINT and SIGTERM (once: later calls do nothing).
 pub fn install() {
-    #[cfg(unix)]
-    // SAFETY: a zeroed `sigaction` is a valid empty action (no flags, empty mask) before
-    // its fields are set; `on_signal` is an `extern "C"` function of the signature the
-    // kernel calls, and uses only async-signal-safe calls and atomics.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        action.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut action.sa_mask);
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            libc::sigaction(sig, &action, std::ptr::null_mut());
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            // SAFETY: the action runs inside the signal handler; `on_signal` only loads and
+            // stores atomics, reads the leaked lines and calls write(2) and _exit(2), all
+            // async-signal-safe. Registering fails only for the signals that cannot be
+            // caught, which these are not.
+            let _ = unsafe { signal_hook::low_level::register(sig, move || on_signal(sig)) };
         }
-    }
+    });
 }
