@@ -732,6 +732,8 @@ pub fn activity(pid: libc::pid_t, watch: Duration) -> Activity {
 }
 
 /// The inode of the pipe behind `fd`.
+// `st_ino` is not 64 bits on every Unix.
+#[allow(clippy::unnecessary_cast)]
 fn inode(fd: impl AsFd) -> Option<u64> {
     rustix::fs::fstat(fd).ok().map(|st| st.st_ino as u64)
 }
@@ -834,7 +836,7 @@ impl Session {
     pub fn settle(&mut self, within: Duration) {
         let deadline = Instant::now() + within;
         let p = &mut self.proc;
-        let ino = p.stdin.as_ref().and_then(|s| inode(s));
+        let ino = p.stdin.as_ref().and_then(inode);
         while Instant::now() < deadline {
             if p.drain_now().is_err() || p.out.eof || p.exited() {
                 return;
@@ -951,7 +953,7 @@ impl Session {
             let until = deadline.map_or(slice, |d| d.min(slice));
             let got = match p.next_line_or_part(Some(until), !pending) {
                 Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
-                    let ino = p.stdin.as_ref().and_then(|s| inode(s));
+                    let ino = p.stdin.as_ref().and_then(inode);
                     // Every thread must be waiting before what it printed is taken as done
                     // (a thread may still be writing the rest of the line).
                     let part = p.out.unterminated()
