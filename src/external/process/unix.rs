@@ -1221,3 +1221,93 @@ fn ended_early(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustix::io::{fcntl_getfd, FdFlags};
+
+    /// The pseudo-terminal is raw (a `\n` written by the program arrives as `\n`, not the
+    /// terminal's `\r\n`, and a `\r` stays), and neither end leaks into other programs.
+    #[test]
+    fn the_pty_is_raw_and_closes_on_exec() {
+        let (mut ours, theirs) = pty().unwrap();
+        assert!(fcntl_getfd(&ours).unwrap().contains(FdFlags::CLOEXEC));
+        assert!(fcntl_getfd(&theirs).unwrap().contains(FdFlags::CLOEXEC));
+        let mut program = File::from(theirs);
+        program.write_all(b"7 moves\nx\ry\n").unwrap();
+        let want = b"7 moves\nx\ry\n";
+        let mut got = Vec::new();
+        while got.len() < want.len() {
+            assert!(poll(&[ours.as_fd()], Some(Duration::from_secs(5))).unwrap()[0]);
+            let mut chunk = [0u8; 64];
+            let n = ours.read(&mut chunk).unwrap();
+            got.extend_from_slice(&chunk[..n]);
+        }
+        assert_eq!(got, want);
+        // The program's end closed: ours reads as the end of the output (EIO on a pty).
+        drop(program);
+        let mut lines = Lines::new(ours, None);
+        while !lines.eof {
+            lines.fill().unwrap();
+        }
+        assert!(lines.buf.is_empty());
+    }
+
+    /// poll waits out its timeout on a silent pipe, sees what was written, and sees the end
+    /// of a pipe whose writer closed; the pipe's ends close on exec.
+    #[test]
+    fn poll_sees_data_and_the_end_of_a_pipe() {
+        let (r, w) = pipe().unwrap();
+        assert!(fcntl_getfd(&r).unwrap().contains(FdFlags::CLOEXEC));
+        assert!(fcntl_getfd(&w).unwrap().contains(FdFlags::CLOEXEC));
+        let t0 = Instant::now();
+        assert_eq!(
+            poll(&[r.as_fd()], Some(Duration::from_millis(30))).unwrap(),
+            [false]
+        );
+        assert!(t0.elapsed() >= Duration::from_millis(30));
+        assert_eq!(poll(&[r.as_fd()], Some(Duration::ZERO)).unwrap(), [false]);
+        let mut w = File::from(w);
+        w.write_all(b"1 2 3\n").unwrap();
+        assert_eq!(
+            rustix::io::ioctl_fionread(&r).unwrap(),
+            6,
+            "FIONREAD counts the bytes waiting"
+        );
+        let (r2, w2) = pipe().unwrap();
+        drop(w2);
+        assert_eq!(
+            poll(&[r2.as_fd(), r.as_fd()], None).unwrap(),
+            [true, true],
+            "a closed writer and waiting bytes both wake poll"
+        );
+        drop(w);
+    }
+
+    /// A program's exit is seen (waitid without reaping it), its pidfd wakes poll, and the
+    /// reap gives its status.
+    #[test]
+    fn an_exit_is_seen_before_the_reap_and_the_reap_gives_its_status() {
+        let mut p = Proc::start(
+            "read line; exit 3",
+            Launch {
+                pty: false,
+                max_memory: None,
+            },
+        )
+        .unwrap();
+        assert!(!p.exited());
+        p.stdin = None;
+        let until = Instant::now() + Duration::from_secs(10);
+        while !p.exited() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(p.exited());
+        if let Some(fd) = &p.pidfd {
+            assert_eq!(poll(&[fd.as_fd()], Some(Duration::ZERO)).unwrap(), [true]);
+        }
+        let (status, _) = p.reap();
+        assert_eq!(status.code(), Some(3));
+    }
+}
