@@ -129,3 +129,75 @@ pub fn install() {
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// Set in the environment of the child process [`signals_in_a_child`] starts.
+    const CHILD: &str = "TILEBENCH_INTERRUPT_CHILD";
+
+    /// Sends `sig` to this process.
+    fn raise(sig: rustix::process::Signal) {
+        rustix::process::kill_process(rustix::process::getpid(), sig).unwrap();
+    }
+
+    /// The child's part (does nothing in a normal test run): handlers installed twice (as a
+    /// library user may), a first SIGINT that asks the run to stop and leaves the process
+    /// running, then a second that ends it at once.
+    #[test]
+    fn signals_child() {
+        if std::env::var_os(CHILD).is_none() {
+            return;
+        }
+        install();
+        install();
+        arm("tilebench run data.csv --out RUN --resume");
+        raise(rustix::process::Signal::INT);
+        let until = Instant::now() + Duration::from_secs(10);
+        while !requested() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(requested() && STOP.load(Ordering::SeqCst));
+        assert_eq!(exit_code(), 130);
+        println!("first signal handled, still running");
+        raise(rustix::process::Signal::INT);
+        std::thread::sleep(Duration::from_secs(10));
+        println!("still running after the second signal");
+    }
+
+    #[test]
+    fn a_first_signal_asks_to_stop_and_a_second_ends_the_process_at_once() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "harness::interrupt::tests::signals_child",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        let said = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
+        assert_eq!(out.status.code(), Some(130), "{said}");
+        assert!(stdout.contains("first signal handled"), "{said}");
+        assert!(!stdout.contains("after the second"), "{said}");
+        assert!(
+            stderr.contains("press Ctrl-C again to stop at once"),
+            "{said}"
+        );
+        assert!(stderr.contains("stopped at once"), "{said}");
+        assert_eq!(
+            stderr
+                .matches("tilebench run data.csv --out RUN --resume")
+                .count(),
+            2,
+            "{said}"
+        );
+    }
+}
