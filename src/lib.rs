@@ -27,6 +27,14 @@
 // No function over 100 lines outside the tests (checked by `.ci/run`'s clippy).
 #![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
+// Process groups, signals, pseudo-terminals, flock and /proc: tilebench needs a Unix system
+// (it is built and tested on Linux).
+#[cfg(not(unix))]
+compile_error!(
+    "tilebench runs only on Unix systems (Linux): it runs external solvers in process groups \
+     with poll(2) and a pseudo-terminal, and locks its directories with flock(2)"
+);
+
 pub mod check;
 pub mod compare;
 pub mod dataset;

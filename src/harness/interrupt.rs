@@ -84,58 +84,120 @@ pub fn arm(resume: &str) {
 }
 
 /// Writes `bytes` to stderr with write(2) alone (async-signal-safe).
-#[cfg(unix)]
 fn write_stderr(bytes: &[u8]) {
-    // SAFETY: a plain syscall on a buffer that lives as long as the process.
-    unsafe {
-        libc::write(2, bytes.as_ptr().cast(), bytes.len());
-    }
+    let _ = rustix::io::write(rustix::stdio::stderr(), bytes);
 }
 
-#[cfg(unix)]
-extern "C" fn on_signal(sig: libc::c_int) {
+/// What a signal does; runs in the signal handler, so it only loads and stores atomics and
+/// calls write(2) and _exit(2).
+fn on_signal(sig: i32) {
     let armed = LINES.load(Ordering::SeqCst);
-    // SAFETY: set only by `arm`, from a leaked Box that is never freed.
+    // SAFETY: null, or set by `arm` from a leaked Box that is never freed.
     let armed = unsafe { armed.as_ref() };
     if PREPARING.load(Ordering::SeqCst) {
-        const SAID: &[u8] = b"\ntilebench: interrupted while the solvers were prepared (tables \
-            loaded or built), before any case of this session was solved: nothing is lost \
-            (what an earlier session saved stays saved); run the same command again\n";
-        // Only async-signal-safe calls: write(2) and _exit(2). A table being written is a
-        // temporary file the next build removes; the build lock goes with the process.
-        // SAFETY: `SAID` is a static byte string whose pointer and length are passed
-        // together; both calls are async-signal-safe and take no Rust-owned state.
-        unsafe {
-            libc::write(2, SAID.as_ptr().cast(), SAID.len());
-            libc::_exit(128 + sig);
-        }
+        // A table being written is a temporary file the next build removes; the build lock
+        // goes with the process.
+        write_stderr(
+            b"\ntilebench: interrupted while the solvers were prepared (tables loaded or \
+              built), before any case of this session was solved: nothing is lost (what an \
+              earlier session saved stays saved); run the same command again\n",
+        );
+        signal_hook::low_level::exit(128 + sig);
     }
     if STOP.swap(true, Ordering::SeqCst) && SIGNAL.load(Ordering::SeqCst) != 0 {
-        // The second signal: stop now (only async-signal-safe calls here).
+        // The second signal: stop now. _exit(2) runs no destructor and no atexit handler
+        // that could take a lock.
         if let Some((_, second)) = armed {
             write_stderr(second);
         }
-        // SAFETY: _exit(2) is async-signal-safe and ends the process without running
-        // destructors or atexit handlers that could take locks.
-        unsafe { libc::_exit(128 + sig) };
+        signal_hook::low_level::exit(128 + sig);
     }
     SIGNAL.store(sig, Ordering::SeqCst);
     write_stderr(armed.map_or(FIRST_UNARMED, |(first, _)| first));
 }
 
-/// Installs the handlers for SIGINT and SIGTERM.
+/// Installs the handlers for SIGINT and SIGTERM (once: later calls do nothing).
 pub fn install() {
-    #[cfg(unix)]
-    // SAFETY: a zeroed `sigaction` is a valid empty action (no flags, empty mask) before
-    // its fields are set; `on_signal` is an `extern "C"` function of the signature the
-    // kernel calls, and uses only async-signal-safe calls and atomics.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        action.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut action.sa_mask);
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            libc::sigaction(sig, &action, std::ptr::null_mut());
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            // SAFETY: the action runs inside the signal handler; `on_signal` only loads and
+            // stores atomics, reads the leaked lines and calls write(2) and _exit(2), all
+            // async-signal-safe. Registering fails only for the signals that cannot be
+            // caught, which these are not.
+            let _ = unsafe { signal_hook::low_level::register(sig, move || on_signal(sig)) };
         }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// Set in the environment of the child process [`signals_in_a_child`] starts.
+    const CHILD: &str = "TILEBENCH_INTERRUPT_CHILD";
+
+    /// Sends `sig` to this process.
+    fn raise(sig: rustix::process::Signal) {
+        rustix::process::kill_process(rustix::process::getpid(), sig).unwrap();
+    }
+
+    /// The child's part (does nothing in a normal test run): handlers installed twice (as a
+    /// library user may), a first SIGINT that asks the run to stop and leaves the process
+    /// running, then a second that ends it at once.
+    #[test]
+    fn signals_child() {
+        if std::env::var_os(CHILD).is_none() {
+            return;
+        }
+        install();
+        install();
+        arm("tilebench run data.csv --out RUN --resume");
+        raise(rustix::process::Signal::INT);
+        let until = Instant::now() + Duration::from_secs(10);
+        while !requested() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(requested() && STOP.load(Ordering::SeqCst));
+        assert_eq!(exit_code(), 130);
+        println!("first signal handled, still running");
+        raise(rustix::process::Signal::INT);
+        std::thread::sleep(Duration::from_secs(10));
+        println!("still running after the second signal");
+    }
+
+    #[test]
+    fn a_first_signal_asks_to_stop_and_a_second_ends_the_process_at_once() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "harness::interrupt::tests::signals_child",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        let said = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
+        assert_eq!(out.status.code(), Some(130), "{said}");
+        assert!(stdout.contains("first signal handled"), "{said}");
+        assert!(!stdout.contains("after the second"), "{said}");
+        assert!(
+            stderr.contains("press Ctrl-C again to stop at once"),
+            "{said}"
+        );
+        assert!(stderr.contains("stopped at once"), "{said}");
+        assert_eq!(
+            stderr
+                .matches("tilebench run data.csv --out RUN --resume")
+                .count(),
+            2,
+            "{said}"
+        );
     }
 }

@@ -43,21 +43,16 @@ fn lock(dir: &Path) -> Result<std::fs::File, String> {
                 crate::util::io_reason(&e)
             )
         })?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::io::AsRawFd;
-        // SAFETY: plain syscall on a descriptor we own.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            let mut holder = String::new();
-            let _ = f.read_to_string(&mut holder);
-            let holder = holder.trim();
-            return Err(format!(
-                "{} is in use by another tilebench (process {}); wait for it to finish, or \
-                 choose another --out",
-                dir.display(),
-                if holder.is_empty() { "unknown" } else { holder }
-            ));
-        }
+    if rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_err() {
+        let mut holder = String::new();
+        let _ = f.read_to_string(&mut holder);
+        let holder = holder.trim();
+        return Err(format!(
+            "{} is in use by another tilebench (process {}); wait for it to finish, or \
+             choose another --out",
+            dir.display(),
+            if holder.is_empty() { "unknown" } else { holder }
+        ));
     }
     let _ = f.set_len(0);
     let _ = f.rewind();

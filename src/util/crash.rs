@@ -37,11 +37,8 @@ pub fn crash_point(kind: &str, detail: &str) {
             || at == kind
     };
     if matches && HITS.fetch_add(1, Ordering::SeqCst) + 1 == *nth {
-        #[cfg(unix)]
-        // SAFETY: a plain syscall; the process ends here.
-        unsafe {
-            libc::kill(libc::getpid(), libc::SIGKILL);
-        }
+        let me = rustix::process::getpid();
+        let _ = rustix::process::kill_process(me, rustix::process::Signal::KILL);
         std::process::abort();
     }
 }

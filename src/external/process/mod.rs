@@ -17,9 +17,7 @@ use std::time::Duration;
 
 #[cfg(target_os = "linux")]
 mod strays;
-#[cfg(unix)]
 mod unix;
-#[cfg(unix)]
 pub use unix::{
     activity, peak_rss_kb, reset_peak_rss, reset_stop, run_once, stop_all, Activity, Launch,
     Session, UNTERMINATED_LOOK,
@@ -248,75 +246,3 @@ pub enum Asked {
     /// reads all of its input first).
     Blocked,
 }
-
-#[cfg(not(unix))]
-mod unsupported {
-    //! External programs need a Unix shell (`sh -c`) and poll(2); elsewhere every case is an
-    //! `error` row saying so.
-    use super::{Asked, Exchange};
-    use std::time::Duration;
-
-    const UNSUPPORTED: &str = "external solvers need a Unix system (sh -c and poll)";
-
-    pub struct Session;
-
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Launch {
-        pub pty: bool,
-        pub max_memory: Option<u64>,
-    }
-
-    impl Session {
-        pub fn start(_command: &str, _launch: Launch) -> Result<Session, String> {
-            Err(UNSUPPORTED.into())
-        }
-        pub fn ask(
-            &mut self,
-            _input: &str,
-            _timeout: Option<Duration>,
-            _take: &dyn Fn(&str) -> super::Take,
-        ) -> Asked {
-            Asked::Done(Exchange::Failed(UNSUPPORTED.into()))
-        }
-        pub fn pid(&self) -> i32 {
-            0
-        }
-        pub fn settle(&mut self, _within: Duration) {}
-        pub fn gone(&mut self) -> Exchange {
-            Exchange::Failed(UNSUPPORTED.into())
-        }
-    }
-
-    pub fn run_once(
-        _command: &str,
-        _input: &str,
-        _lines: usize,
-        _timeout: Option<Duration>,
-        _launch: Launch,
-        _take: &dyn Fn(&str) -> super::Take,
-    ) -> Exchange {
-        Exchange::Failed(UNSUPPORTED.into())
-    }
-
-    pub fn stop_all() {}
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Activity {
-        Unknown,
-    }
-    pub fn activity(_pid: i32, _watch: Duration) -> Activity {
-        Activity::Unknown
-    }
-    pub const UNTERMINATED_LOOK: Duration = Duration::from_millis(5);
-    pub fn reset_stop() {}
-    pub fn reset_peak_rss(_pid: i32) -> bool {
-        false
-    }
-    pub fn peak_rss_kb(_pid: i32) -> Option<u64> {
-        None
-    }
-}
-#[cfg(not(unix))]
-pub use unsupported::{
-    activity, peak_rss_kb, reset_peak_rss, reset_stop, run_once, stop_all, Activity, Launch,
-    Session, UNTERMINATED_LOOK,
-};

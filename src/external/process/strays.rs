@@ -11,6 +11,7 @@
 //!
 //! Read from `/proc`; where there is none, nothing is found.
 
+use rustix::process::{Pid, Signal};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The environment variable that carries the mark.
@@ -65,8 +66,11 @@ pub fn kill_marked(mark: &str, leader: libc::pid_t, all: bool) -> usize {
             continue;
         };
         if env.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
-            // SAFETY: a plain syscall; the process carries this program's mark.
-            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+            // The process carries this program's mark. One that ended meanwhile is counted
+            // all the same: it is gone, as asked.
+            if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+                let _ = rustix::process::kill_process(pid, Signal::KILL);
+            }
             killed += 1;
         }
     }

@@ -2,10 +2,11 @@
 //! (or a pipe), poll(2), and `wait4` for each process's CPU time and peak memory.
 
 use super::{Asked, Exchange, Skip, Skipped, Stderr, Take, Usage};
+use rustix::event::{PollFd, PollFlags};
+use rustix::process::Pid;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{FromRawFd, OwnedFd};
-use std::os::unix::io::{AsRawFd, RawFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,8 +66,8 @@ impl Lines {
             last_unterminated: false,
         }
     }
-    fn fd(&self) -> RawFd {
-        self.src.as_raw_fd()
+    fn fd(&self) -> BorrowedFd<'_> {
+        self.src.as_fd()
     }
     /// One read (poll said it would not block). A pseudo-terminal whose other end closed
     /// reads as EIO: that is its end of file.
@@ -76,7 +77,9 @@ impl Lines {
             Ok(0) => self.eof = true,
             Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.raw_os_error() == Some(libc::EIO) => self.eof = true,
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::IO.raw_os_error()) => {
+                self.eof = true
+            }
             Err(e) => return Err(e),
         }
         if let Some(cap) = self.cap {
@@ -130,30 +133,25 @@ impl Lines {
 }
 
 /// Which of `fds` are readable (or closed) within `timeout` (`None` = wait for ever).
-fn poll(fds: &[RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
-    let mut pfds: Vec<libc::pollfd> = fds
+fn poll(fds: &[BorrowedFd<'_>], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
+    let mut pfds: Vec<PollFd<'_>> = fds
         .iter()
-        .map(|&fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        })
+        .map(|&fd| PollFd::from_borrowed_fd(fd, PollFlags::IN))
         .collect();
-    let ms = match timeout {
-        None => -1,
-        // Round up, so a deadline is never polled past with a zero timeout in a busy loop.
-        Some(t) => t.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int,
-    };
-    // SAFETY: `pfds` is a valid array of `pfds.len()` pollfd structures for the whole call.
-    let n = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, ms) };
-    if n < 0 {
-        let e = io::Error::last_os_error();
-        if e.kind() == io::ErrorKind::Interrupted {
-            return Ok(vec![false; fds.len()]);
+    // Whole milliseconds, rounded up, so a deadline is never polled past with a zero
+    // timeout in a busy loop.
+    let timeout = timeout.map(|t| {
+        let ms = t.as_micros().div_ceil(1000).min(i32::MAX as u128) as i64;
+        rustix::event::Timespec {
+            tv_sec: ms / 1000,
+            tv_nsec: ms % 1000 * 1_000_000,
         }
-        return Err(e);
+    });
+    match rustix::event::poll(&mut pfds, timeout.as_ref()) {
+        Ok(_) => Ok(pfds.iter().map(|p| !p.revents().is_empty()).collect()),
+        Err(rustix::io::Errno::INTR) => Ok(vec![false; fds.len()]),
+        Err(e) => Err(e.into()),
     }
-    Ok(pfds.iter().map(|p| p.revents != 0).collect())
 }
 
 /// Why no line came.
@@ -169,33 +167,23 @@ enum Stop {
 /// stays `\n`): C stdio and Python line-buffer their output on a terminal, so a program that
 /// never flushes still answers line by line. Returns (our end, the program's end).
 fn pty() -> io::Result<(File, OwnedFd)> {
-    let (mut master, mut slave) = (-1, -1);
-    // SAFETY: openpty writes two descriptors into the two ints; the other arguments may be
-    // null.
-    let r = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    if r != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors were just opened and are owned here.
-    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-    // SAFETY: plain syscalls on descriptors owned here; `t` is a valid termios.
-    unsafe {
-        let mut t: libc::termios = std::mem::zeroed();
-        if libc::tcgetattr(slave.as_raw_fd(), &mut t) == 0 {
-            libc::cfmakeraw(&mut t);
-            libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &t);
-        }
-        for fd in [master.as_raw_fd(), slave.as_raw_fd()] {
-            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-        }
+    use rustix::fs::{Mode, OFlags};
+    use rustix::pty::OpenptFlags;
+    use rustix::termios::{tcgetattr, tcsetattr, OptionalActions};
+    // Both ends close on exec: the program gets its end as its stdout, as a copy.
+    let master =
+        rustix::pty::openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)?;
+    rustix::pty::grantpt(&master)?;
+    rustix::pty::unlockpt(&master)?;
+    let name = rustix::pty::ptsname(&master, Vec::new())?;
+    let slave = rustix::fs::open(
+        name.as_c_str(),
+        OFlags::RDWR | OFlags::NOCTTY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    if let Ok(mut t) = tcgetattr(&slave) {
+        t.make_raw();
+        let _ = tcsetattr(&slave, OptionalActions::Now, &t);
     }
     Ok((File::from(master), slave))
 }
@@ -203,18 +191,14 @@ fn pty() -> io::Result<(File, OwnedFd)> {
 /// A descriptor that polls readable once process `pid` (our child) exits; `None` where the
 /// kernel has no pidfd (before Linux 5.3, other systems): exits are then looked for between
 /// waits.
-fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
     #[cfg(target_os = "linux")]
+    return rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok();
+    #[cfg(not(target_os = "linux"))]
     {
-        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        if fd >= 0 {
-            // SAFETY: the descriptor was just opened and is owned here.
-            return Some(unsafe { OwnedFd::from_raw_fd(fd as RawFd) });
-        }
+        let _ = pid;
+        None
     }
-    let _ = pid;
-    None
 }
 
 /// The environment variable that marks a program's processes, and a new mark.
@@ -233,13 +217,7 @@ fn kill_marked(_mark: &str, _leader: libc::pid_t, _all: bool) -> usize {
 
 /// A pipe: (read end, write end), both close-on-exec.
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [-1; 2];
-    // SAFETY: pipe2 writes two descriptors into the array.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors were just opened and are owned here.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
 }
 
 /// A running program: `sh -c COMMAND` leading its own process group.
@@ -289,7 +267,8 @@ impl Proc {
             .stderr(Stdio::piped())
             .process_group(0);
         if let Some(bytes) = launch.max_memory {
-            // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
+            // SAFETY: the closure only calls setrlimit (one system call: no allocation, no
+            // lock), which is async-signal-safe.
             unsafe {
                 cmd.pre_exec(move || limit_address_space(bytes));
             }
@@ -297,7 +276,7 @@ impl Proc {
         let mut child = cmd.spawn().map_err(cannot)?;
         let stdin = Some(ChildStdin::from(in_ours));
         let err = File::from(OwnedFd::from(child.stderr.take().expect("piped stderr")));
-        let pid = child.id() as libc::pid_t;
+        let pid = Pid::from_child(&child);
         Ok(Proc {
             child,
             stdin,
@@ -401,7 +380,7 @@ impl Proc {
             fds.len() - 1
         });
         let pid_at = self.pidfd.as_ref().map(|fd| {
-            fds.push(fd.as_raw_fd());
+            fds.push(fd.as_fd());
             fds.len() - 1
         });
         let ready = poll(&fds, Some(wait))?;
@@ -484,17 +463,13 @@ impl Proc {
 
     /// Whether the group's leader has exited (not reaped yet: its id stays reserved).
     fn exited(&self) -> bool {
-        // SAFETY: `info` is a valid siginfo_t for the call to write into.
-        unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let r = libc::waitid(
-                libc::P_PID,
-                self.pid() as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            );
-            r == 0 && info.si_pid() != 0
-        }
+        use rustix::process::{WaitId, WaitIdOptions};
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        let leader = Pid::from_child(&self.child);
+        matches!(
+            rustix::process::waitid(WaitId::Pid(leader), options),
+            Ok(Some(_))
+        )
     }
 
     /// Kills what is left of the process group, then reaps the leader, recording its status,
@@ -509,9 +484,11 @@ impl Proc {
         // its own: every process is looked at then.
         let all = self.born.elapsed() > Duration::from_secs(1);
         kill_marked(&self.mark, pid, all);
-        // SAFETY: plain syscalls; `status` and `ru` are valid for wait4 to write into.
+        let leader = Pid::from_child(&self.child);
+        let _ = rustix::process::kill_process_group(leader, rustix::process::Signal::KILL);
+        // wait4, the one wait that reports the process's resource use, is not in rustix.
+        // SAFETY: `status` and `ru` are valid for wait4 to write into for the whole call.
         let done = unsafe {
-            libc::kill(-pid, libc::SIGKILL);
             let mut status = 0;
             let mut ru: libc::rusage = std::mem::zeroed();
             while libc::wait4(pid, &mut status, 0, &mut ru) < 0
@@ -556,11 +533,8 @@ impl Proc {
                 return false;
             }
         }
-        let mut left: libc::c_int = 0;
-        // SAFETY: FIONREAD writes one int, the bytes waiting in the pipe.
-        let r = unsafe { libc::ioctl(self.probe.as_raw_fd(), libc::FIONREAD, &mut left) };
         // Where the pipe cannot tell, the case is taken as read: the program is restarted.
-        r != 0 || (left.max(0) as usize) < sent
+        rustix::io::ioctl_fionread(&self.probe).map_or(true, |left| left < sent as u64)
     }
 
     /// Kills the whole process group and reaps the program.
@@ -758,12 +732,10 @@ pub fn activity(pid: libc::pid_t, watch: Duration) -> Activity {
 }
 
 /// The inode of the pipe behind `fd`.
-fn inode(fd: RawFd) -> Option<u64> {
-    // SAFETY: `st` is a valid stat buffer for fstat to fill.
-    unsafe {
-        let mut st: libc::stat = std::mem::zeroed();
-        (libc::fstat(fd, &mut st) == 0).then_some(st.st_ino as u64)
-    }
+// `st_ino` is not 64 bits on every Unix.
+#[allow(clippy::unnecessary_cast)]
+fn inode(fd: impl AsFd) -> Option<u64> {
+    rustix::fs::fstat(fd).ok().map(|st| st.st_ino as u64)
 }
 
 /// How a program is run: stdout on a pseudo-terminal or a pipe.
@@ -778,16 +750,14 @@ pub struct Launch {
 
 /// Sets the address-space limit of the calling process (a child between fork and exec).
 fn limit_address_space(bytes: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: bytes as libc::rlim_t,
-        rlim_max: bytes as libc::rlim_t,
+    let limit = rustix::process::Rlimit {
+        current: Some(bytes),
+        maximum: Some(bytes),
     };
-    // SAFETY: setrlimit reads the struct it is given; it is async-signal-safe.
-    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    Ok(rustix::process::setrlimit(
+        rustix::process::Resource::As,
+        limit,
+    )?)
 }
 
 /// Resets the peak resident memory (VmHWM) of every process of group `pgid` (a program
@@ -866,7 +836,7 @@ impl Session {
     pub fn settle(&mut self, within: Duration) {
         let deadline = Instant::now() + within;
         let p = &mut self.proc;
-        let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
+        let ino = p.stdin.as_ref().and_then(inode);
         while Instant::now() < deadline {
             if p.drain_now().is_err() || p.out.eof || p.exited() {
                 return;
@@ -983,7 +953,7 @@ impl Session {
             let until = deadline.map_or(slice, |d| d.min(slice));
             let got = match p.next_line_or_part(Some(until), !pending) {
                 Err(Stop::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
-                    let ino = p.stdin.as_ref().and_then(|s| inode(s.as_raw_fd()));
+                    let ino = p.stdin.as_ref().and_then(inode);
                     // Every thread must be waiting before what it printed is taken as done
                     // (a thread may still be writing the rest of the line).
                     let part = p.out.unterminated()
@@ -1249,5 +1219,95 @@ fn ended_early(
             p.kill();
             Exchange::Failed(format!("cannot read its output: {e}"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustix::io::{fcntl_getfd, FdFlags};
+
+    /// The pseudo-terminal is raw (a `\n` written by the program arrives as `\n`, not the
+    /// terminal's `\r\n`, and a `\r` stays), and neither end leaks into other programs.
+    #[test]
+    fn the_pty_is_raw_and_closes_on_exec() {
+        let (mut ours, theirs) = pty().unwrap();
+        assert!(fcntl_getfd(&ours).unwrap().contains(FdFlags::CLOEXEC));
+        assert!(fcntl_getfd(&theirs).unwrap().contains(FdFlags::CLOEXEC));
+        let mut program = File::from(theirs);
+        program.write_all(b"7 moves\nx\ry\n").unwrap();
+        let want = b"7 moves\nx\ry\n";
+        let mut got = Vec::new();
+        while got.len() < want.len() {
+            assert!(poll(&[ours.as_fd()], Some(Duration::from_secs(5))).unwrap()[0]);
+            let mut chunk = [0u8; 64];
+            let n = ours.read(&mut chunk).unwrap();
+            got.extend_from_slice(&chunk[..n]);
+        }
+        assert_eq!(got, want);
+        // The program's end closed: ours reads as the end of the output (EIO on a pty).
+        drop(program);
+        let mut lines = Lines::new(ours, None);
+        while !lines.eof {
+            lines.fill().unwrap();
+        }
+        assert!(lines.buf.is_empty());
+    }
+
+    /// poll waits out its timeout on a silent pipe, sees what was written, and sees the end
+    /// of a pipe whose writer closed; the pipe's ends close on exec.
+    #[test]
+    fn poll_sees_data_and_the_end_of_a_pipe() {
+        let (r, w) = pipe().unwrap();
+        assert!(fcntl_getfd(&r).unwrap().contains(FdFlags::CLOEXEC));
+        assert!(fcntl_getfd(&w).unwrap().contains(FdFlags::CLOEXEC));
+        let t0 = Instant::now();
+        assert_eq!(
+            poll(&[r.as_fd()], Some(Duration::from_millis(30))).unwrap(),
+            [false]
+        );
+        assert!(t0.elapsed() >= Duration::from_millis(30));
+        assert_eq!(poll(&[r.as_fd()], Some(Duration::ZERO)).unwrap(), [false]);
+        let mut w = File::from(w);
+        w.write_all(b"1 2 3\n").unwrap();
+        assert_eq!(
+            rustix::io::ioctl_fionread(&r).unwrap(),
+            6,
+            "FIONREAD counts the bytes waiting"
+        );
+        let (r2, w2) = pipe().unwrap();
+        drop(w2);
+        assert_eq!(
+            poll(&[r2.as_fd(), r.as_fd()], None).unwrap(),
+            [true, true],
+            "a closed writer and waiting bytes both wake poll"
+        );
+        drop(w);
+    }
+
+    /// A program's exit is seen (waitid without reaping it), its pidfd wakes poll, and the
+    /// reap gives its status.
+    #[test]
+    fn an_exit_is_seen_before_the_reap_and_the_reap_gives_its_status() {
+        let mut p = Proc::start(
+            "read line; exit 3",
+            Launch {
+                pty: false,
+                max_memory: None,
+            },
+        )
+        .unwrap();
+        assert!(!p.exited());
+        p.stdin = None;
+        let until = Instant::now() + Duration::from_secs(10);
+        while !p.exited() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(p.exited());
+        if let Some(fd) = &p.pidfd {
+            assert_eq!(poll(&[fd.as_fd()], Some(Duration::ZERO)).unwrap(), [true]);
+        }
+        let (status, _) = p.reap();
+        assert_eq!(status.code(), Some(3));
     }
 }

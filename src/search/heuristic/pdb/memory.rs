@@ -7,19 +7,9 @@
 //! them, so the arrays are mapped anonymously and advised so. Elsewhere the advice is
 //! skipped, or refused quietly, and the arrays are ordinary zeroed pages.
 
+use bytemuck::Zeroable;
 use memmap2::MmapMut;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64, AtomicU8};
-
-/// Types whose all-zero bytes are a valid value (so a fresh anonymous mapping holds them).
-///
-/// # Safety
-/// The type must be valid for any all-zero bit pattern, hold no pointers, and need no drop.
-pub unsafe trait Zeroable: Sync {}
-// SAFETY: atomics have the size, alignment and bit validity of their integers.
-unsafe impl Zeroable for AtomicU64 {}
-// SAFETY: as above.
-unsafe impl Zeroable for AtomicU8 {}
 
 /// `len` zeroed values of `T` in anonymous memory advised into huge pages; derefs to `[T]`.
 pub struct Zeroed<T: Zeroable> {
@@ -65,9 +55,10 @@ impl<T: Zeroable> std::ops::Deref for Zeroed<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         // SAFETY: the mapping is page-aligned (so aligned for `T`), holds at least
-        // `len * size_of::<T>()` bytes, starts zeroed (a valid `T` by `Zeroable`) and lives as
-        // long as `self`. `T` is an atomic: writes through `&[T]` go through its interior
-        // mutability, and `bytes` (the only other view) takes `&mut self`.
+        // `len * size_of::<T>()` bytes, starts zeroed (a valid `T` by bytemuck's `Zeroable`)
+        // and lives as long as `self`. `T` is an atomic: writes through `&[T]` go through its
+        // interior mutability, and `bytes` (the only other view) takes `&mut self`. (bytemuck's
+        // `cast_slice` cannot make this view: atomics are not `Pod`, for that very mutability.)
         unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<T>(), self.len) }
     }
 }
@@ -76,6 +67,7 @@ impl<T: Zeroable> std::ops::Deref for Zeroed<T> {
 mod tests {
     use super::*;
     use std::sync::atomic::Ordering::Relaxed;
+    use std::sync::atomic::{AtomicU64, AtomicU8};
 
     #[test]
     fn zeroed_has_its_length_starts_at_zero_and_works_as_atomics() {

@@ -95,7 +95,6 @@ pub enum Checked {
 /// status-change times. Any write, truncation, copy or rename over the file changes one of
 /// them (the status-change time cannot be set back by a user), so a file with the identity a
 /// full check recorded holds the bytes that check read, barring bit rot on the disk.
-#[cfg(unix)]
 fn identity(meta: &std::fs::Metadata) -> String {
     use std::os::unix::fs::MetadataExt;
     format!(
@@ -108,12 +107,6 @@ fn identity(meta: &std::fs::Metadata) -> String {
         meta.ctime(),
         meta.ctime_nsec()
     )
-}
-
-/// No identity off unix: every start checks the whole file.
-#[cfg(not(unix))]
-fn identity(_meta: &std::fs::Metadata) -> String {
-    String::new()
 }
 
 /// What a full check of a cache file found, kept beside it in `.NAME.pdb.ok`: the file's
@@ -375,36 +368,26 @@ pub fn lock(path: &Path, waiting: impl FnOnce(Option<u32>)) -> BuildLock {
 }
 
 /// Locks `f` exclusively, waiting if need be: whether it is locked.
-#[cfg(unix)]
 fn flock(f: &std::fs::File, path: &Path, waiting: impl FnOnce(Option<u32>)) -> bool {
-    use std::os::unix::io::AsRawFd;
-    let fd = f.as_raw_fd();
-    // SAFETY: flock on an open descriptor this function borrows.
-    if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        return true;
-    }
-    if std::io::Error::last_os_error().raw_os_error() != Some(libc::EWOULDBLOCK) {
-        return false;
+    use rustix::fs::FlockOperation;
+    use rustix::io::Errno;
+    match rustix::fs::flock(f, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => return true,
+        Err(Errno::WOULDBLOCK) => {}
+        Err(_) => return false,
     }
     let holder = std::fs::read_to_string(path)
         .ok()
         .and_then(|t| t.trim().parse().ok());
     waiting(holder);
     loop {
-        // SAFETY: as above; this call blocks until the holder unlocks or exits.
-        if unsafe { libc::flock(fd, libc::LOCK_EX) } == 0 {
-            return true;
-        }
-        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return false;
+        // Blocks until the holder unlocks or exits.
+        match rustix::fs::flock(f, FlockOperation::LockExclusive) {
+            Ok(()) => return true,
+            Err(Errno::INTR) => {}
+            Err(_) => return false,
         }
     }
-}
-
-/// No `flock` here: builds go on unlocked.
-#[cfg(not(unix))]
-fn flock(_f: &std::fs::File, _path: &Path, _waiting: impl FnOnce(Option<u32>)) -> bool {
-    false
 }
 
 /// Writes a table atomically with [`crate::util::atomic_write`] (a temporary file beside it,
@@ -441,9 +424,7 @@ pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Resul
 fn forget_cached_pages(path: &Path) {
     #[cfg(target_os = "linux")]
     if let Ok(f) = std::fs::File::open(path) {
-        use std::os::fd::AsRawFd;
-        // SAFETY: advice on an open descriptor; it reads and writes no memory of ours.
-        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        let _ = rustix::fs::fadvise(&f, 0, None, rustix::fs::Advice::DontNeed);
     }
     #[cfg(not(target_os = "linux"))]
     let _ = path;
@@ -458,7 +439,6 @@ fn not_a_table_file(meta: &std::fs::Metadata) -> Result<(), String> {
     if meta.is_dir() {
         return Err(in_the_way("it"));
     }
-    #[cfg(unix)]
     let kind = {
         use std::os::unix::fs::FileTypeExt;
         let t = meta.file_type();
@@ -472,8 +452,6 @@ fn not_a_table_file(meta: &std::fs::Metadata) -> Result<(), String> {
             "not a regular file"
         }
     };
-    #[cfg(not(unix))]
-    let kind = "not a regular file";
     Err(format!(
         "it is {kind}, not a table file (tilebench reads a table only from a regular file it \
          wrote); remove it (`rm`) so the table can be built and cached there"
@@ -485,11 +463,7 @@ fn not_a_table_file(meta: &std::fs::Metadata) -> Result<(), String> {
 fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
     options.open(path)
 }
 
@@ -566,22 +540,15 @@ fn locked(dir: &Path, name: &str) -> bool {
 
 /// Whether another open file holds an exclusive `flock` on `f`'s file (tried without
 /// waiting, and released at once).
-#[cfg(unix)]
 fn held(f: &std::fs::File) -> bool {
-    use std::os::unix::io::AsRawFd;
-    // SAFETY: flock on an open descriptor this function borrows; closing `f` releases it.
-    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        // SAFETY: as above.
-        unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_UN) };
-        return false;
+    use rustix::fs::FlockOperation;
+    match rustix::fs::flock(f, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => {
+            let _ = rustix::fs::flock(f, FlockOperation::Unlock);
+            false
+        }
+        Err(e) => e == rustix::io::Errno::WOULDBLOCK,
     }
-    std::io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK)
-}
-
-/// No `flock` here: no lock is ever held.
-#[cfg(not(unix))]
-fn held(_f: &std::fs::File) -> bool {
-    false
 }
 
 /// The id of the process that writes the table temporary file `name`, if it is one.
@@ -608,21 +575,16 @@ fn temporary_pid(name: &str) -> Option<u32> {
 }
 
 /// Whether a process with this id is running (as any user).
-#[cfg(unix)]
 fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
+    // Id 0 names no process (a signal to it would go to this process group).
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
         return false;
     };
     // Signal 0 only checks: ESRCH is "no such process"; EPERM, another user's process.
-    // SAFETY: kill with signal 0 sends nothing.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
-}
-
-/// Whether a process with this id is running: unknown here, so assumed (files are kept).
-#[cfg(not(unix))]
-fn process_alive(_pid: u32) -> bool {
-    true
+    rustix::process::test_kill_process(pid) != Err(rustix::io::Errno::SRCH)
 }
 
 #[cfg(test)]
