@@ -106,7 +106,7 @@ pub enum GenError {
 }
 
 /// A random board of `shape` (either parity).
-pub fn random_board(shape: Shape, rng: &mut Rng) -> Board {
+pub(crate) fn random_board(shape: Shape, rng: &mut Rng) -> Board {
     let mut tiles: Vec<u8> = (0..shape.cells() as u8).collect();
     rng.shuffle(&mut tiles);
     Board::from_tiles(shape, &tiles)
@@ -231,7 +231,7 @@ impl Generator {
     }
 
     /// The dataset's columns: a `size` column for boards that are not square.
-    pub fn columns(&self) -> &'static [&'static str] {
+    pub(crate) fn columns(&self) -> &'static [&'static str] {
         columns(self.spec.shape)
     }
 
@@ -565,7 +565,7 @@ fn columns(shape: Shape) -> &'static [&'static str] {
 }
 
 /// A random walk of `n` moves from `goal`, never undoing the previous move.
-pub fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
+pub(crate) fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
     let mut b = goal;
     let mut last: Option<usize> = None;
     for _ in 0..n {

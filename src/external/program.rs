@@ -39,14 +39,14 @@ const SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The per-case timeout of an external program when `--timeout` is not given: a program
 /// that never answers becomes a `limit` row instead of stalling the run.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Start-up failures in a row (ended before reading its input, no answer ever) after which a
 /// program is not started again.
-pub const MAX_START_FAILURES: usize = 3;
+pub(super) const MAX_START_FAILURES: usize = 3;
 
 /// An external program as a [`Solver`]: timed and judged by the harness like every solver.
-pub struct Program {
+pub(crate) struct Program {
     spec: ExternalSolver,
     /// Whether programs start with a pseudo-terminal as stdout (`--solver-stdout`, or since
     /// one was found waiting with its answer in a buffer).
@@ -150,7 +150,7 @@ impl Said {
 
 impl Program {
     /// The program of `spec`; nothing runs until its first case.
-    pub fn new(spec: ExternalSolver) -> Program {
+    pub(crate) fn new(spec: ExternalSolver) -> Program {
         let mode = MODES.iter().position(|&m| m == spec.spawn).unwrap_or(0) as u8;
         Program {
             pty: AtomicBool::new(spec.stdout == Stdout::Pty),

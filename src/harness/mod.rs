@@ -6,17 +6,16 @@
 
 pub mod interrupt;
 pub mod journal;
-pub mod judge;
-pub mod measure;
+pub(crate) mod judge;
+pub(crate) mod measure;
 pub mod merge;
 pub mod per_solver;
 pub mod pipeline;
 pub mod plan;
 pub mod rundir;
 pub mod runner;
-pub mod spool;
+pub(crate) mod spool;
 pub mod store;
-pub mod verdict;
+pub(crate) mod verdict;
 
-pub use measure::measure;
-pub use runner::Session;
+pub(crate) use runner::Session;

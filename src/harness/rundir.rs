@@ -15,7 +15,7 @@ use std::time::SystemTime;
 pub const BASELINES_DIR: &str = "results/baselines";
 
 /// The lock file of a results directory: held (`flock`) by the one process writing it.
-pub const LOCK: &str = ".tilebench.lock";
+pub(crate) const LOCK: &str = ".tilebench.lock";
 
 /// A run's results directory, locked for as long as the value lives: one writer at a time.
 #[derive(Debug)]
@@ -386,7 +386,7 @@ fn no_manifest(dir: &Path) -> String {
 ///
 /// # Errors
 /// The name is empty, has a path separator, or starts with a dot.
-pub fn check_baseline_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_baseline_name(name: &str) -> Result<(), String> {
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
         return Err(format!(
             "--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`"

@@ -8,7 +8,7 @@
 
 pub mod charts;
 pub mod html;
-pub mod per_case;
+pub(crate) mod per_case;
 pub mod select;
 
 use crate::report::new_histogram;
@@ -78,7 +78,7 @@ pub struct StrategyData {
 
 /// The most rows of a strategy kept for the per-case charts: beyond, a sample by case hash
 /// (memory that does not grow with the run, and charts a browser can draw).
-pub const MAX_POINTS: usize = 50_000;
+pub(crate) const MAX_POINTS: usize = 50_000;
 
 /// Case points, thinned by case hash as they come so that at most [`MAX_POINTS`] are held.
 #[derive(Default)]
@@ -185,7 +185,7 @@ pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
 /// # Errors
 /// As [`results_dir`]; also when summary.csv or cases.csv is missing or cannot be read, or
 /// when latency.hlog is damaged.
-pub fn load(path: &Path) -> Result<RunData, String> {
+pub(crate) fn load(path: &Path) -> Result<RunData, String> {
     let dir = results_dir(path)?;
     let label = dir
         .canonicalize()
@@ -328,7 +328,7 @@ fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
 /// # Errors
 /// As [`charts::latency`], [`charts::expanded_by_length`] and [`charts::throughput`]: the first chart that cannot be
 /// drawn.
-pub fn all_charts(runs: &[RunData], plan: &select::Plan) -> Result<charts::Charts, String> {
+pub(crate) fn all_charts(runs: &[RunData], plan: &select::Plan) -> Result<charts::Charts, String> {
     let mut out = charts::Charts::default();
     out.push("latency.svg".into(), charts::latency(runs)?);
     out.push(

@@ -254,12 +254,12 @@ pub fn columns() -> &'static [&'static str] {
 /// assert_eq!((cell("algorithm"), cell("heuristic"), cell("weight")), ("wastar", "manhattan", "1.5"));
 /// assert_eq!((cell("partition"), cell("hash_buckets")), ("", "")); // not pdb; not bfs-hash
 /// ```
-pub type Setting = Vec<String>;
+pub(crate) type Setting = Vec<String>;
 
 /// A solver's label and what it runs, in one line for run.json (`fast: algorithm wastar,
 /// heuristic manhattan, weight 3`): `--resume` and `merge` refuse a label that now runs
 /// something else.
-pub fn describe(label: &str, setting: &Setting) -> String {
+pub(crate) fn describe(label: &str, setting: &Setting) -> String {
     let cells: Vec<String> = columns()
         .iter()
         .zip(setting)
@@ -292,7 +292,7 @@ pub fn setting(strategy: Option<&Builtin>, config: &Config) -> Setting {
 }
 
 /// A setting with no cells (a library user's own solver; rows written before the columns).
-pub fn unset() -> Setting {
+pub(crate) fn unset() -> Setting {
     vec![String::new(); columns().len()]
 }
 

@@ -8,7 +8,7 @@
 //! - **stored**: distinct states held by the duplicate-detection structure at its peak;
 //! - **peak_frontier**: the largest size of the queue or open list.
 
-pub mod bfs;
+pub(crate) mod bfs;
 mod claim;
 pub mod configuration;
 pub mod heuristic;
@@ -24,18 +24,18 @@ pub mod wide_pdb;
 // is its file, its `pub mod` line and its place in `BUILTINS`, the order output rows use.
 pub mod astar;
 pub mod bfs_hash;
-pub mod bfs_hashset;
-pub mod bfs_rank;
-pub mod bfs_set;
-pub mod bibfs;
-pub mod dida;
+pub(crate) mod bfs_hashset;
+pub(crate) mod bfs_rank;
+pub(crate) mod bfs_set;
+pub(crate) mod bibfs;
+pub(crate) mod dida;
 pub mod greedy;
 pub mod idastar;
-pub mod idastar_tt;
-pub mod table;
+pub(crate) mod idastar_tt;
+pub(crate) mod table;
 pub mod wastar;
 /// The built-in strategies, in the order output rows use.
-pub const BUILTINS: &[Builtin] = &[
+pub(crate) const BUILTINS: &[Builtin] = &[
     bfs_set::STRATEGY,
     bfs_hash::STRATEGY,
     bfs_hashset::STRATEGY,
@@ -483,11 +483,11 @@ static STOPPED: AtomicBool = AtomicBool::new(false);
 /// them; `--resume` solves them again. It is process-wide, like the external programs'
 /// `external::process::stop_all`: another run in the same process, not stopped,
 /// would see its searches in flight end as `limit` until its next pass resets it.
-pub fn stop_all() {
+pub(crate) fn stop_all() {
     STOPPED.store(true, Ordering::SeqCst);
 }
 
 /// Lets searches run again (a new pass in the same process).
-pub fn reset_stop() {
+pub(crate) fn reset_stop() {
     STOPPED.store(false, Ordering::SeqCst);
 }

@@ -18,7 +18,7 @@ use super::{shortcut, Limits, Outcome, Problem, SolveError, SolveOptions, Solver
 use crate::puzzle::Shape;
 
 /// A search function of the plain kind: a problem and options in, an outcome out.
-pub type SearchFn = fn(&Problem, &SolveOptions) -> Outcome;
+pub(crate) type SearchFn = fn(&Problem, &SolveOptions) -> Outcome;
 
 /// How a built-in strategy becomes a solver.
 #[derive(Clone, Copy)]
@@ -150,12 +150,12 @@ pub fn options_of(strategy: &Builtin) -> Vec<&'static dyn Opt> {
 
 /// Whether the built-in strategy `strategy` reads the option `option` (false for a name
 /// that is not a built-in strategy's: an external program's).
-pub fn reads(strategy: &str, option: &str) -> bool {
+pub(crate) fn reads(strategy: &str, option: &str) -> bool {
     find(strategy).is_some_and(|b| options_of(b).iter().any(|k| k.name() == option))
 }
 
 /// The built-in strategies that read the option `option`, in registry order.
-pub fn readers(option: &str) -> Vec<&'static str> {
+pub(crate) fn readers(option: &str) -> Vec<&'static str> {
     all()
         .iter()
         .filter(|b| options_of(b).iter().any(|k| k.name() == option))
@@ -164,7 +164,7 @@ pub fn readers(option: &str) -> Vec<&'static str> {
 }
 
 /// Every option some built-in strategy reads, each once, in registry order.
-pub fn knobs() -> Vec<&'static dyn Opt> {
+pub(crate) fn knobs() -> Vec<&'static dyn Opt> {
     let mut out: Vec<&'static dyn Opt> = Vec::new();
     for k in all().iter().flat_map(options_of) {
         if !out.iter().any(|o| o.name() == k.name()) {
@@ -175,7 +175,7 @@ pub fn knobs() -> Vec<&'static dyn Opt> {
 }
 
 /// The option called `name`, if a built-in strategy reads one.
-pub fn knob(name: &str) -> Option<&'static dyn Opt> {
+pub(crate) fn knob(name: &str) -> Option<&'static dyn Opt> {
     knobs().into_iter().find(|k| k.name() == name)
 }
 

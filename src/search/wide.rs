@@ -26,7 +26,7 @@ use std::collections::BinaryHeap;
 
 /// The most states A\* stores on a board of more than 16 cells (about 700 MB at about 300
 /// bytes a state), unless `--max-states` is lower.
-pub const MAX_STATES: u64 = 2_000_000;
+pub(crate) const MAX_STATES: u64 = 2_000_000;
 
 /// How the search ranks states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +176,7 @@ fn longest_increasing(keys: &[u8]) -> usize {
 
 /// A stored state: six bits a cell, ten cells a word.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Key([u64; 5]);
+pub(crate) struct Key([u64; 5]);
 
 impl Key {
     fn of(tiles: &[u8]) -> Key {

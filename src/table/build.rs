@@ -79,7 +79,7 @@ fn absent_rows(data: &Data) -> Vec<String> {
 
 /// Marks the best value of `row` among the columns from `from`: the largest if `max_wins`,
 /// else the smallest, all ties; nothing when fewer than two columns have a value.
-pub fn mark_best(row: &mut Row, from: usize, max_wins: bool) {
+pub(crate) fn mark_best(row: &mut Row, from: usize, max_wins: bool) {
     let numbers: Vec<(usize, f64)> = row
         .cells
         .iter()

@@ -16,10 +16,10 @@
 //! # Ok::<(), tilebench::table::TableError>(())
 //! ```
 
-pub mod attribute;
-pub mod build;
-pub mod load;
-pub mod rank;
+pub(crate) mod attribute;
+pub(crate) mod build;
+pub(crate) mod load;
+pub(crate) mod rank;
 pub mod render;
 
 pub use attribute::{Aggregate, Attribute, GroupBy, Measure};
@@ -82,7 +82,7 @@ pub enum Value {
 
 impl Value {
     /// The value as a number (for picking the best of a row), if it is one.
-    pub fn number(&self) -> Option<f64> {
+    pub(crate) fn number(&self) -> Option<f64> {
         match self {
             Value::Int(i) => Some(*i as f64),
             // As shown: values that print alike tie.
@@ -92,7 +92,7 @@ impl Value {
     }
 
     /// The value as shown in a table, `—` when missing.
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         match self {
             Value::Missing => "—".into(),
             Value::Text(t) => t.clone(),
@@ -102,7 +102,7 @@ impl Value {
     }
 
     /// The value for CSV: empty when missing, numbers in full.
-    pub fn csv(&self) -> String {
+    pub(crate) fn csv(&self) -> String {
         match self {
             Value::Missing => String::new(),
             Value::Text(t) => t.clone(),
@@ -154,7 +154,7 @@ pub fn report_fragment(paths: &[PathBuf]) -> Result<String, TableError> {
 
 /// The coverage table (by input) and the ranking of `data`, as an HTML fragment: see
 /// [`report_fragment`].
-pub fn html_fragment(data: &Data) -> String {
+pub(crate) fn html_fragment(data: &Data) -> String {
     let coverage = build(
         data,
         &Spec {

@@ -23,7 +23,7 @@ impl<E: ?Sized> std::fmt::Debug for Registered<E> {
 ///
 /// # Errors
 /// No entry has that name.
-pub fn registered<'a, E: ?Sized>(
+pub(crate) fn registered<'a, E: ?Sized>(
     list: &'a [Registered<E>],
     name: &str,
     what: &str,
