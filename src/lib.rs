@@ -30,7 +30,7 @@
 pub mod check;
 pub mod compare;
 pub mod dataset;
-pub(crate) mod error;
+pub mod error;
 pub mod external;
 pub mod gen;
 pub mod harness;
