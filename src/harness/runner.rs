@@ -228,7 +228,9 @@ pub(crate) fn prepare(
         .enumerate()
         .any(|(j, s)| needed.get(j) != Some(&false) && s.wants_problems());
     let problems = if wanted {
-        cases.problems().map_err(|e| SolveError(unreadable(&e)))?
+        cases
+            .problems()
+            .map_err(|e| SolveError::new(unreadable(&e)))?
     } else {
         Vec::new()
     };
@@ -246,7 +248,7 @@ pub(crate) fn prepare(
         workers
             .pool
             .install(|| solver.prepare(&goals, &ctx))
-            .map_err(|e| SolveError(format!("{}: {e}", solver.name())))?;
+            .map_err(|e| SolveError::new(format!("{}: {e}", solver.name())))?;
         took[j] = t0.elapsed();
     }
     Ok(took)
@@ -283,8 +285,8 @@ pub fn run(
     });
     let stop = AtomicBool::new(false);
     let workers = Workers::new(cfg.threads)?;
-    let prepared =
-        prepare(&workers, solvers, &[], Cases::Memory(cases), observer).map_err(|e| e.0)?;
+    let prepared = prepare(&workers, solvers, &[], Cases::Memory(cases), observer)
+        .map_err(SolveError::into_message)?;
     let pass = Pass {
         cases: Cases::Memory(cases),
         cfg,

@@ -22,7 +22,7 @@ pub(crate) fn check(shape: Shape) -> Result<(), SolveError> {
     super::registry::packed_shape(shape)?;
     let bits = factorial(shape.cells());
     if bits > MAX_BITS {
-        return Err(SolveError(format!(
+        return Err(SolveError::new(format!(
             "bfs-rank needs a bitmap of {}! bits ({:.1} GiB) for a {shape} board, over its limit of {} MiB; \
              use bfs-hash, bfs-hashset or astar for boards of more than 12 cells",
             shape.cells(),

@@ -334,14 +334,27 @@ impl Problem {
 }
 
 /// A solver could not run on a problem (for example, a board too large for its table). The
-/// text is a sentence for the user: what went wrong and what to do.
+/// text is a sentence for the user: what went wrong and what to do. Made with
+/// [`SolveError::new`], read with [`SolveError::message`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveError(pub String);
+// The field is crate-visible only so that files still building it as `SolveError(text)`
+// compile; everywhere else uses `new`.
+pub struct SolveError(pub(crate) String);
 
 impl SolveError {
     /// An error with this message.
     pub fn new(message: impl Into<String>) -> SolveError {
         SolveError(message.into())
+    }
+
+    /// The message: a sentence for the user.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+
+    /// The message, taken.
+    pub fn into_message(self) -> String {
+        self.0
     }
 }
 

@@ -58,7 +58,7 @@ pub fn packed_shape(shape: Shape) -> Result<(), SolveError> {
     if shape.is_packed() {
         return Ok(());
     }
-    Err(SolveError(format!(
+    Err(SolveError::new(format!(
         "breadth-first search stores every state it reaches and takes boards of at most 16 \
          cells; this {shape} board has {}: use astar, idastar, wastar or greedy",
         shape.cells()

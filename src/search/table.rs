@@ -142,7 +142,7 @@ fn shared_tables_for(shape: Shape) -> Arc<TableSet> {
 /// A shape of more than [`MAX_CELLS`] cells; the message suggests astar or idastar.
 pub(crate) fn check(shape: Shape) -> Result<(), SolveError> {
     if shape.cells() > MAX_CELLS {
-        return Err(SolveError(format!(
+        return Err(SolveError::new(format!(
             "table holds exact distances for boards of at most {MAX_CELLS} cells; a {shape} board has {} \
              (its tables would need {}! bytes each): use astar or idastar",
             shape.cells(),

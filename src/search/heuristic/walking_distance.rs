@@ -408,7 +408,7 @@ impl Heuristic for WalkingDistance {
 pub(crate) fn check_shape(shape: Shape) -> Result<(), SolveError> {
     let lines = shape.width().max(shape.height());
     if lines > MAX_LINES {
-        return Err(SolveError(format!(
+        return Err(SolveError::new(format!(
             "walking distance takes boards of at most {MAX_LINES} rows and columns; a {shape} \
              board has {lines} lines, whose table would hold millions of matrices: use \
              --heuristic linear-conflict or pdb"
@@ -446,7 +446,7 @@ pub(crate) fn tables_for(
         .get(&(goal.shape(), goal.blank()))
         .cloned()
         .ok_or_else(|| {
-            SolveError(format!(
+            SolveError::new(format!(
             "the walking-distance tables for {} goals with the blank at cell {} were not made; \
              call Solver::prepare with the goals first",
             goal.shape(),
