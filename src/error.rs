@@ -29,8 +29,8 @@ pub enum Error {
 }
 
 /// Why a run's outputs failed: its results directory, its journal, an export file or the
-/// baseline. Each message names the file or directory and says what to do; [`path`]
-/// (OutputError::path) gives the path alone.
+/// baseline. Each message names the file or directory and says what to do;
+/// [`path`](OutputError::path) gives the path alone.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum OutputError {

@@ -2,7 +2,7 @@
 //!
 //! Starts are sampled uniformly from the board's arrangements (or, with a depth, uniformly
 //! from the states at that exact distance), or by random walks from the goal; every
-//! `expected_steps` comes from a full distance table of the state space ([`Oracle`]), a
+//! `expected_steps` comes from a full distance table of the state space (`Oracle`), a
 //! method independent of the strategies under test, where the space fits (at most 12
 //! cells); from bidirectional BFS on larger boards of at most 16 cells (shallow pairs, by
 //! walks); from IDA* within a budget beyond (random walks only; empty where it did not

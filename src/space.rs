@@ -49,7 +49,7 @@ impl DistanceTable {
     /// Builds the table by BFS from `goal`, layer by layer (`n!` bytes for `n` cells).
     ///
     /// # Errors
-    /// As [`DistanceTable::check`], for the goal's shape.
+    /// As `DistanceTable::check`, for the goal's shape.
     pub fn build(goal: Board) -> Result<DistanceTable, String> {
         let shape = goal.shape();
         Self::check(shape)?;
@@ -324,7 +324,7 @@ const CHUNK_WORDS: usize = 1 << 12;
 /// ```
 ///
 /// # Errors
-/// As [`DistanceTable::check`], for the goal's shape.
+/// As `DistanceTable::check`, for the goal's shape.
 pub fn census(goal: Board, keep: usize) -> Result<Census, String> {
     use std::sync::atomic::AtomicU64;
     let shape = goal.shape();

@@ -1,6 +1,6 @@
 //! Correctness checks over result rows, shared by `run --check` and `verify`: the same typed
-//! view of a row, whether it was just solved ([`RowView::of_record`]) or read back from a
-//! cases.csv ([`RowView::of_row`]).
+//! view of a row, whether it was just solved (`RowView::of_record`) or read back from a
+//! cases.csv (`RowView::of_row`).
 //!
 //! `run --check` sorts every row into one of three classes ([`Class`]), each with a
 //! [`Reason`]: **verified** (the answer equals `expected_steps`; `unsolvable` confirmed by the
@@ -1016,7 +1016,7 @@ fn run_json_beside(
 }
 
 /// `verify`: checks the results at `results` (a results directory or its cases.csv) against
-/// independent truth, without solving again: each row ([`row_faults`]), each case's rows
+/// independent truth, without solving again: each row (`row_faults`), each case's rows
 /// together (optimal solvers agree; answers agree with `expected_steps`), and the rows against
 /// the run.json beside them (one row per case × solver, in the solvers' order). Keeps the first
 /// `keep` failures in full.

@@ -227,7 +227,7 @@ pub struct SolverComparison {
     pub solver: String,
     /// Matched rows whose answer (status or steps) differs.
     pub wrong: usize,
-    /// Totals of each counter, in [`Counter::ALL`] order.
+    /// Totals of each counter, in `Counter::ALL` order.
     pub work: [(Counter, CounterTotal); 2],
     /// Matched cases whose work grew past the threshold.
     pub cases_with_more_work: usize,

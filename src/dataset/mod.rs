@@ -8,7 +8,7 @@
 //! results): one bad row never costs the others their results.
 //! A file that cannot be read at all is an [`InputError`], reported before any solving.
 //!
-//! A file is read as a stream ([`read_dataset`], [`read_all`]): in pieces that end where a
+//! A file is read as a stream (`read_dataset`, [`read_all`]): in pieces that end where a
 //! record ends (quoted fields may hold line ends), a few parsed in parallel while the next
 //! are read, so that what is held is the pieces in flight, never the whole file.
 
@@ -212,7 +212,7 @@ impl fmt::Debug for Id {
 /// A dataset file's facts for run.json.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct InputFile {
-    /// The file as named on the command line (`-` for stdin, [`BUILTIN_NAME`] for the
+    /// The file as named on the command line (`-` for stdin, `BUILTIN_NAME` for the
     /// built-in dataset).
     pub path: String,
     /// Rows read as cases (the header, blank lines and `#` comments not counted).
@@ -484,13 +484,13 @@ pub fn read_inputs(
 }
 
 /// Reads every dataset in `paths` (`-` = stdin; none: the built-in dataset) as a stream, one
-/// file after another, as [`read_dataset`] reads one: `map` gets each piece's cases with
+/// file after another, as `read_dataset` reads one: `map` gets each piece's cases with
 /// the file's index in `paths`, on the worker threads, and `each` what it made of them, in
 /// file order then row order. Returns the files' facts.
 ///
 /// # Errors
 /// A file named twice; a file (or stdin) that cannot be opened or read, or that
-/// [`read_dataset`] rejects: the first such file ends the reading.
+/// `read_dataset` rejects: the first such file ends the reading.
 pub fn read_all<T: Send>(
     paths: &[String],
     opts: &InputOptions,
@@ -665,7 +665,7 @@ impl Columns {
 /// Parses one dataset's bytes. `label` names it in messages.
 ///
 /// # Errors
-/// As [`read_dataset`].
+/// As `read_dataset`.
 pub fn parse_dataset(
     label: &str,
     bytes: &[u8],

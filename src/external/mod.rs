@@ -3,11 +3,11 @@
 //!
 //! - [`protocol`]: what is written to a program and read back (`moves` or `steps`), and the
 //!   counters it may print on stderr;
-//! - [`framing`]: how a pair is put to a `moves` program, whose goal is fixed;
-//! - [`process`]: running `sh -c COMMAND`, one persistent process per worker thread or one
+//! - `framing`: how a pair is put to a `moves` program, whose goal is fixed;
+//! - `process`: running `sh -c COMMAND`, one persistent process per worker thread or one
 //!   process per case, with timeouts;
 //!
-//! [`Program`] ties them together: an external program as a [`Solver`](crate::search::Solver), timed and judged by
+//! `Program` ties them together: an external program as a [`Solver`](crate::search::Solver), timed and judged by
 //! the harness like every other solver (path replay, parity, the optimum).
 
 pub(crate) mod framing;

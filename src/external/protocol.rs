@@ -3,7 +3,7 @@
 //! Boards are written as one line of tokens separated by single spaces, row by row, the blank
 //! as `x` (or `0` with `--solver-blank 0`): `2 3 4 1 5 x 7 6 8`. Every line ends with `\n`.
 //!
-//! - `moves`: tilebench writes the start board (see [`super::framing`] for rows whose goal is
+//! - `moves`: tilebench writes the start board (see `super::framing` for rows whose goal is
 //!   not the standard one) and reads one line: the blank's moves (`u`, `d`, `l`, `r`, as in
 //!   `dlurullddrurdllurdr`; an empty line when start = goal) or `unsolvable`.
 //! - `steps`: tilebench writes the start line, then the goal line, and reads one line: the

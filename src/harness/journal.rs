@@ -9,7 +9,7 @@
 //!   fixed-width slot per case × strategy in its final place, each with a checksum (so that a
 //!   slot torn by a kill or a power loss is found and its job run again). A writer thread
 //!   writes each batch of records the workers hand over at once, and syncs both files to
-//!   the disk every [`FLUSH_EVERY`] and at the end of each pass;
+//!   the disk every `FLUSH_EVERY` and at the end of each pass;
 //! - `journal-passes.csv`: per session and strategy, the time spent preparing and the pass's
 //!   wall time so far (a checkpoint at each sync, and the final figure at the pass's end).
 //!

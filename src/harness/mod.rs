@@ -1,6 +1,6 @@
 //! The harness: a run from plan to files. [`plan`] is the run as a value; [`pipeline`] takes
-//! it through [`input`] (CSV rows → cases), [`runner`] (every case × solver in parallel, each
-//! solve timed by [`measure`](mod@measure) and judged by [`judge`]) and [`record`] (one typed row per
+//! it through `input` (CSV rows → cases), [`runner`] (every case × solver in parallel, each
+//! solve timed by `measure` and judged by `judge`) and `record` (one typed row per
 //! case × solver, journalled as it finishes) to the reports; [`rundir`] owns the results
 //! directory.
 

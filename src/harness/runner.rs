@@ -1,15 +1,15 @@
 //! Solving every case × solver in parallel, timing each solve.
 //!
-//! The cases are taken a block of [`BLOCK`] at a time; within a block the solvers run one
+//! The cases are taken a block of `BLOCK` at a time; within a block the solvers run one
 //! after another, each over the block's cases in parallel on a rayon pool of `--threads`
 //! workers: a solver's wall time and cases/s are then its own, not shared with the others,
 //! and the solvers take turns every block, so that a change in the machine's load over a long
 //! run falls on all of them alike instead of on whichever ran last. Before the first block
 //! every solver is prepared (tables, processes), outside every latency.
-//! [`run_into`] hands each record to a [`Sink`] as it finishes (the run's journal, so an
+//! `run_into` hands each record to a `Sink` as it finishes (the run's journal, so an
 //! interrupted run keeps its finished cases) and can run any subset of the case × solver grid
 //! (a resumed run, a shard); [`run`] keeps every record in memory, in input order then solver
-//! order. Every answer is timed by [`super::measure`](mod@super::measure) and judged by [`super::judge`], whoever
+//! order. Every answer is timed by `super::measure` and judged by `super::judge`, whoever
 //! gave it.
 
 use super::judge::{judge, Optimum};
@@ -46,7 +46,7 @@ pub struct RunConfig {
 /// when each solve runs changes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Order {
-    /// `--order blocked`: every solver in turn over a whole [`BLOCK`] of cases, in the run's
+    /// `--order blocked`: every solver in turn over a whole `BLOCK` of cases, in the run's
     /// solver order.
     #[default]
     Blocked,
@@ -74,7 +74,7 @@ impl Order {
 
     /// The turns of `block` (positions), in order: the whole block when blocked; shuffled,
     /// runs of a sixteenth of the block, at least 4 cases per worker (each worker then has
-    /// work in a turn) and at most [`TURN_MAX`].
+    /// work in a turn) and at most `TURN_MAX`.
     ///
     /// ```
     /// use tilebench::harness::runner::Order;

@@ -3,7 +3,7 @@
 //!
 //! While a run is going, its results directory holds
 //!
-//! - `journal-slots.bin`: one fixed-width slot of [`SLOT`] bytes per case × solver of the
+//! - `journal-slots.bin`: one fixed-width slot of `SLOT` bytes per case × solver of the
 //!   shard, solver-major (slot `job × positions + position`): a pass writes its records in
 //!   long runs of neighbouring slots, and the final pass reads each solver's slots in order;
 //!   an all-zero slot is a job not done yet;
@@ -414,7 +414,7 @@ impl Store {
     }
 
     /// Opens the store of `dir` for `layout` of run `run` as the journal left it (the files
-    /// made empty by [`create_files`] for a new run): every slot whose checksum holds is a job
+    /// made empty by `create_files` for a new run): every slot whose checksum holds is a job
     /// done; every other slot not zero is cleared (its job runs again), and so is anything
     /// past the layout's last slot; a slots file shorter than the layout is lengthened with
     /// empty slots.

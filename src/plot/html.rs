@@ -31,7 +31,7 @@ pub struct Compared {
 }
 
 impl Compared {
-    /// The verdict at the [`NOISE`] threshold.
+    /// The verdict at the `NOISE` threshold.
     pub fn verdict(&self) -> Verdict {
         self.comparison.verdict(NOISE, NOISE)
     }

@@ -1,9 +1,9 @@
 //! `tilebench plot`: SVG charts of one or more result directories.
 //!
-//! [`load`] reads what a run wrote (summary.csv, cases.csv, latency.hlog) into a [`RunData`];
+//! `load` reads what a run wrote (summary.csv, cases.csv, latency.hlog) into a [`RunData`];
 //! [`charts`] draws the charts with plotters' SVG backend (text is written as SVG `<text>`,
 //! so no font is loaded). Several runs are overlaid; a series is labelled by its strategy, or
-//! `<run dir name>/<strategy>` where two runs hold that name ([`select::label`]). [`draw`]
+//! `<run dir name>/<strategy>` where two runs hold that name (`select::label`). [`draw`]
 //! draws them all for a [`select::Selection`] of the pairs to compare.
 
 pub mod charts;
@@ -67,7 +67,7 @@ pub struct StrategyData {
     /// summary.csv's `cases_per_s` (answered rows a second; `None` when not measured).
     pub cases_per_s: Option<f64>,
     /// The rows of the strategy for the per-case charts, in cases.csv order: every row, or
-    /// in a large run a sample of at most [`MAX_POINTS`] (see [`StrategyData::every`]).
+    /// in a large run a sample of at most `MAX_POINTS` (see [`StrategyData::every`]).
     pub cases: Vec<CasePoint>,
     /// The rows the strategy has in cases.csv.
     pub rows: usize,
@@ -263,7 +263,7 @@ pub(crate) fn load(path: &Path) -> Result<RunData, String> {
 /// given when two directories share a name).
 ///
 /// # Errors
-/// As [`load`], for the first run that cannot be read.
+/// As `load`, for the first run that cannot be read.
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
     let mut runs = paths
         .iter()

@@ -5,7 +5,7 @@
 //! (its name, or `<run>/<name>` where two runs hold that name).
 //!
 //! Nothing is dropped silently: the pairs beyond the cap are kept in [`Plan::left_out`], and
-//! [`Plan::notes`] says what was left out and how to include it.
+//! `Plan::notes` says what was left out and how to include it.
 
 use super::per_case::Side;
 use super::RunData;

@@ -86,7 +86,7 @@ impl Shape {
         })
     }
 
-    /// Whether boards of this shape are packed four bits a cell (at most [`PACKED_CELLS`]
+    /// Whether boards of this shape are packed four bits a cell (at most `PACKED_CELLS`
     /// cells): every strategy takes them. Larger ones hold a byte a cell.
     #[inline(always)]
     pub fn is_packed(self) -> bool {

@@ -99,7 +99,7 @@ pub struct RunReport {
     /// Strategy names (built-in and external), in output order.
     pub strategies: Vec<String>,
     /// Per strategy, in `strategies` order: its latency histogram in nanoseconds (see
-    /// [`latency_histogram`]).
+    /// `latency_histogram`).
     pub histograms: Vec<Histogram<u64>>,
     /// Per strategy, in `strategies` order: its summary.csv row.
     pub summaries: Vec<StrategySummary>,

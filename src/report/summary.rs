@@ -130,7 +130,7 @@ impl StrategySummary {
     }
 
     /// The summary of strategy `name` from its rows among `records`, its latency histogram
-    /// `hist` (ns, see [`super::latency_histogram`]) and its pass's wall time.
+    /// `hist` (ns, see `super::latency_histogram`) and its pass's wall time.
     pub fn compute(
         name: &str,
         records: &[Record],

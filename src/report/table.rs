@@ -5,7 +5,7 @@ use super::{StrategySummary, SummaryExport};
 /// What a table shows for a figure that was not measured (never 0).
 pub(crate) const MISSING: &str = "—";
 
-/// A figure with `decimals` decimals, or [`MISSING`].
+/// A figure with `decimals` decimals, or `MISSING`.
 pub fn figure(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| MISSING.to_string(), |v| format!("{v:.decimals$}"))
 }

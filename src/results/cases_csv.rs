@@ -407,7 +407,7 @@ pub(crate) const LATER_COLUMNS: [&str; 10] = [
 /// # Errors
 /// A file that cannot be opened or read; an empty file (0 bytes: a run that did not finish);
 /// a file without the header line, or whose header lacks a column of [`FIXED_COLUMNS`] (other than
-/// [`LATER_COLUMNS`]: a missing column would read as empty cells); a row that is not a
+/// `LATER_COLUMNS`: a missing column would read as empty cells); a row that is not a
 /// [`CaseRow`] (a value that does not parse).
 pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
     Rows::open(path)?.collect()

@@ -20,8 +20,10 @@ mod transpositions;
 pub mod wide;
 pub mod wide_pdb;
 
-// The built-in strategies, one file each (with a `pub const STRATEGY: Builtin`). Adding one
-// is its file, its `pub mod` line and its place in `BUILTINS`, the order output rows use.
+// The built-in strategies, one file each (with a `pub(crate) const STRATEGY: Builtin`).
+// Adding one is its file, its `pub(crate) mod` line and its place in `BUILTINS`, the order
+// output rows use. The registry is their public door; a module is `pub` only where its
+// search function is public API (astar, greedy, idastar, wastar) or a test reaches into it.
 pub mod astar;
 pub mod bfs_hash;
 pub(crate) mod bfs_hashset;
@@ -376,7 +378,7 @@ pub fn shortcut(problem: &Problem, exhaustive: bool) -> Option<Outcome> {
 }
 
 /// Enforces [`Limits`] inside a search loop. Time, the heap held (under `--max-memory`) and
-/// [`stop_all`] are read every 1,024 expansions; between checks a call is one comparison.
+/// `stop_all` are read every 1,024 expansions; between checks a call is one comparison.
 ///
 /// Under a memory budget a store asks [`Budget::room`] before it grows (a table or a
 /// vector that doubles allocates as much again at once, which a check every 1,024

@@ -5,14 +5,14 @@
 //! The searches tuned for the 8- and 15-puzzles keep a board in one `u64`, four bits a cell,
 //! and are left exactly as they are. A larger board holds a byte a cell
 //! ([`crate::puzzle::Board`]); these searches work on those bytes (in place, for IDA\*) and
-//! store a state as six bits a cell in five words ([`Key`], 40 bytes). `astar`, `idastar`,
-//! `idastar-tt`, `wastar` and `greedy` hand a large board to them ([`super::informed`]);
+//! store a state as six bits a cell in five words (`Key`, 40 bytes). `astar`, `idastar`,
+//! `idastar-tt`, `wastar` and `greedy` hand a large board to them (`super::informed`);
 //! they take boards of any size, so tests run them on small boards too, against the tuned
 //! searches.
 //!
 //! Memory: A\* takes about 300 bytes a stored state at its peak (the record with its
 //! 40-byte key, the hash table's entry and the open list's, each grown by doubling; 3.3 GB
-//! for 10 million states measured on 5x5), so it stores at most [`MAX_STATES`] states
+//! for 10 million states measured on 5x5), so it stores at most `MAX_STATES` states
 //! whatever `--max-states` says (about 700 MB); past that the case ends as `limit`
 //! (`states`). IDA\* stores nothing but its
 //! path (`idastar-tt` runs without its transposition table on these boards).

@@ -13,7 +13,7 @@ pub struct Spec {
     pub measures: Vec<Measure>,
     /// Also a table of every task × solver for this attribute.
     pub per_task: Option<Attribute>,
-    /// Also the ranking of the solvers (see [`rank::ranking`]).
+    /// Also the ranking of the solvers (see `rank::ranking`).
     pub ranking: bool,
 }
 

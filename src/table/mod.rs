@@ -5,8 +5,8 @@
 //! matched across runs), and each solver's outcome on each task. [`build`] turns the data and
 //! a [`Spec`] into typed [`Table`]s: coverage per group with a sum row, an attribute's
 //! aggregate per group (geometric means over the tasks every solver answered right, Lab's
-//! rule), a per-task table, or the ranking of a class. [`render`] writes tables in one of the
-//! [`render::FORMATS`] (Markdown, LaTeX, CSV, HTML); a new format is one file and one line.
+//! rule), a per-task table, or the ranking of a class. [`render`](fn@render) writes tables in one of the
+//! `render::FORMATS` (Markdown, LaTeX, CSV, HTML); a new format is one file and one line.
 //!
 //! ```no_run
 //! use tilebench::table::{self, Spec};
@@ -43,7 +43,7 @@ pub enum TableError {
     /// A run's cases.csv has a header and no rows.
     #[error("{}: has no rows; the run wrote no cases: run `tilebench run` on a dataset with rows, or leave this run out", .0.display())]
     Empty(PathBuf),
-    /// An attribute name that is not one of [`Attribute::ALL`].
+    /// An attribute name that is not one of `Attribute::ALL`.
     #[error("unknown attribute `{0}`; choose one of {choices}", choices = attribute::Attribute::choices())]
     UnknownAttribute(String),
     /// An aggregate name that is not one of [`Aggregate`]'s.
@@ -57,7 +57,7 @@ pub enum TableError {
     /// `coverage` with an aggregate other than `sum`.
     #[error("`{0}`: coverage is a count of tasks per row and takes no other aggregate than `sum`; write `coverage`")]
     CoverageAggregate(String),
-    /// A format name that is not one of [`render::FORMATS`].
+    /// A format name that is not one of `render::FORMATS`.
     #[error("unknown table format `{0}`; choose one of {choices}", choices = render::names().join(", "))]
     UnknownFormat(String),
 }
@@ -144,7 +144,7 @@ pub struct Table {
 
 /// The coverage table (by input) and the ranking of the runs at `paths`, as an HTML fragment
 /// (two `<section>`s, no `<html>` or styles of its own: classes `tb-table`, `best`, `total`)
-/// for `tilebench report`'s page. See [`html_fragment`] for data already loaded.
+/// for `tilebench report`'s page. See `html_fragment` for data already loaded.
 ///
 /// # Errors
 /// As [`load`].

@@ -2,7 +2,7 @@
 //! behind [`ComparisonExport`], listed in [`FORMATS`] (`compare --export NAME=FILE`).
 //!
 //! The table of a pair (solver × metric: baseline, current, change, verdict) is built once
-//! here ([`pair_table`]) from the typed values, for the terminal and Markdown; JSON and JUnit
+//! here (`pair_table`) from the typed values, for the terminal and Markdown; JSON and JUnit
 //! read the values themselves.
 
 use super::model::{

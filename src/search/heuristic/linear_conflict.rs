@@ -14,7 +14,7 @@ use crate::search::{Config, SolveError};
 /// least `k − LIS` leave it, each with two vertical moves its Manhattan distance (0 in its
 /// goal row) does not count. So the *vertical part*, vertical Manhattan distance plus the row
 /// conflicts, is at most the number of vertical moves, and the horizontal part (columns) at
-/// most the horizontal ones ([`LinearConflict::parts`]; walking distance combines with
+/// most the horizontal ones (`LinearConflict::parts`; walking distance combines with
 /// each part on its own). Each part changes by exactly one per move in its direction, so
 /// the estimate is consistent.
 #[derive(Clone, Debug)]

@@ -250,7 +250,7 @@ impl WalkingDistance {
     /// The heuristic for `goal`, its tables made here (a few milliseconds on 4x4).
     ///
     /// # Panics
-    /// On a board with more than [`MAX_LINES`] rows or columns ([`Family::supports`]
+    /// On a board with more than `MAX_LINES` rows or columns (`Family::supports`
     /// refuses those with a message).
     pub fn new(goal: &Board) -> WalkingDistance {
         WalkingDistance::with_tables(goal, Arc::new(WalkTables::new(goal.shape(), goal.blank())))

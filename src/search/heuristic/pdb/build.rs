@@ -36,7 +36,7 @@
 //! right: the 7-8 build's 8-tile table expands about half the states.
 //!
 //! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2
-//! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See [`memory`].
+//! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See `memory`.
 //! Both are anonymous mappings advised into huge pages (see `super::memory`).
 //!
 //! Values are stored as `(value − Manhattan distance of the group) / 2` in 4 bits: every
