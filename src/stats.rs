@@ -283,7 +283,10 @@ impl Paired {
     /// # Errors
     /// A side without runs, no cases, runs of different lengths, or a value that is not a
     /// positive finite number; the message says which run and pair.
-    pub fn replicated(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Result<Paired, String> {
+    pub(crate) fn replicated(
+        baseline: &[Vec<f64>],
+        current: &[Vec<f64>],
+    ) -> Result<Paired, String> {
         Paired::from_logs(logs("baseline", baseline)?, logs("current", current)?)
     }
 

@@ -98,7 +98,11 @@ impl RunDir {
     ///
     /// # Errors
     /// As [`RunDir::create`].
-    pub fn make(out: Option<&Path>, force: bool, started: SystemTime) -> Result<RunDir, String> {
+    pub(crate) fn make(
+        out: Option<&Path>,
+        force: bool,
+        started: SystemTime,
+    ) -> Result<RunDir, String> {
         let dir = match out {
             Some(d) => d.to_path_buf(),
             None => reserve_default(started)?,
@@ -173,7 +177,7 @@ impl RunDir {
     /// # Errors
     /// No `out`, a finished run, an unreadable manifest, or a run started with other inputs
     /// or options.
-    pub fn resume(
+    pub(crate) fn resume(
         out: Option<&Path>,
         info: &mut RunInfo,
         observer: &dyn Observer,
@@ -272,7 +276,7 @@ impl RunDir {
     ///
     /// # Errors
     /// A name that is not one plain word, or a copy that fails.
-    pub fn save_baseline(&self, name: &str) -> Result<PathBuf, String> {
+    pub(crate) fn save_baseline(&self, name: &str) -> Result<PathBuf, String> {
         check_baseline_name(name)?;
         let dest = Path::new(BASELINES_DIR).join(name);
         std::fs::create_dir_all(&dest)
