@@ -177,6 +177,9 @@ pub enum PlanError {
     /// No strategy, configuration or solver to run.
     #[error("--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy")]
     NothingToRun,
+    /// The list of built-in strategies names an unknown one, or none.
+    #[error("--strategy: {0}")]
+    Strategies(#[from] crate::search::registry::StrategyError),
     /// `repeat` is 0.
     #[error("--repeat 0: give 1 or more")]
     NoRepeats,

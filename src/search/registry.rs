@@ -190,17 +190,28 @@ pub fn names() -> Vec<&'static str> {
     all().iter().map(|b| b.name).collect()
 }
 
-/// The built-in strategy `name`, or a message listing the choices.
+/// A name that is no built-in strategy's, or a list that names none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StrategyError {
+    /// No built-in strategy has this name; the message lists the choices.
+    #[error("unknown strategy `{name}`; choose from {} (or `all`)", names().join(", "))]
+    Unknown {
+        /// The name given (trimmed).
+        name: String,
+    },
+    /// The list names no strategy.
+    #[error("no strategy given; name one or more, e.g. `astar,bfs-rank`, or `all`")]
+    Empty,
+}
+
+/// The built-in strategy `name` (case does not count).
 ///
 /// # Errors
-/// No strategy has that name.
-pub fn lookup(name: &str) -> Result<&'static Builtin, String> {
-    find(name).ok_or_else(|| {
-        format!(
-            "unknown strategy `{}`; choose from {} (or `all`)",
-            name.trim(),
-            names().join(", ")
-        )
+/// No strategy has that name ([`StrategyError::Unknown`]).
+pub fn lookup(name: &str) -> Result<&'static Builtin, StrategyError> {
+    find(name).ok_or_else(|| StrategyError::Unknown {
+        name: name.trim().to_string(),
     })
 }
 
@@ -208,7 +219,7 @@ pub fn lookup(name: &str) -> Result<&'static Builtin, String> {
 ///
 /// # Errors
 /// An unknown name, or an empty list.
-pub fn parse_list(s: &str) -> Result<Vec<&'static Builtin>, String> {
+pub fn parse_list(s: &str) -> Result<Vec<&'static Builtin>, StrategyError> {
     let mut out: Vec<&'static Builtin> = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let add: Vec<&'static Builtin> = if part.eq_ignore_ascii_case("all") {
@@ -223,7 +234,7 @@ pub fn parse_list(s: &str) -> Result<Vec<&'static Builtin>, String> {
         }
     }
     if out.is_empty() {
-        return Err("no strategy given; name one or more, e.g. `astar,bfs-rank`, or `all`".into());
+        return Err(StrategyError::Empty);
     }
     Ok(out)
 }

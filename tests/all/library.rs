@@ -298,6 +298,37 @@ fn a_results_directory_that_cannot_be_made_is_a_typed_output_error() {
     );
 }
 
+/// A strategy list with an unknown name, or with none, is a typed `PlanError::Strategies`
+/// whose message lists the choices.
+#[test]
+fn an_unknown_strategy_is_a_typed_plan_error_listing_the_choices() {
+    use tilebench::error::PlanError;
+    use tilebench::search::registry::{self, StrategyError};
+    let err = RunPlan::new(vec!["inputs/ci.csv".into()])
+        .with_strategies("astar, Astra")
+        .err()
+        .unwrap();
+    assert_eq!(
+        err,
+        PlanError::Strategies(StrategyError::Unknown {
+            name: "Astra".into()
+        })
+    );
+    let text = err.to_string();
+    assert!(
+        text.starts_with("--strategy: unknown strategy `Astra`; choose from astar, "),
+        "{text}"
+    );
+    for name in registry::names() {
+        assert!(text.contains(name), "{name} missing: {text}");
+    }
+    assert_eq!(
+        registry::parse_list(" , ").err(),
+        Some(StrategyError::Empty)
+    );
+    assert_eq!(registry::lookup("IDAstar").unwrap().name, "idastar");
+}
+
 /// The example in `examples/greedy.rs`, as its README section runs it: built by `cargo
 /// test` beside the tests.
 #[test]
