@@ -623,7 +623,7 @@ fn exact_by_ida(start: Board, goal: Board, walked: bool) -> Option<i64> {
 /// The exact distance by bidirectional BFS (−1 when unsolvable), for boards too large to tabulate.
 fn exact_by_bibfs(start: Board, goal: Board) -> Result<i64, String> {
     use crate::search::{Problem, SolveOptions, Status};
-    let p = Problem::new(start, goal)?;
+    let p = Problem::new(start, goal).map_err(|e| e.to_string())?;
     let out = crate::search::shortcut(&p, false)
         .unwrap_or_else(|| crate::search::bibfs::solve(&p, &SolveOptions::default()));
     match out.status {

@@ -801,8 +801,13 @@ fn answer_faults(r: &CaseRow, at: &str, run_size: Option<Shape>) -> Vec<String> 
         ));
     }
     if let Some(p) = replayable_path(r) {
-        match Move::parse_path(p).and_then(|path| start.replay(&path).map(|end| (end, path.len())))
-        {
+        let replayed = Move::parse_path(p)
+            .map_err(|e| e.to_string())
+            .and_then(|path| {
+                let end = start.replay(&path).map_err(|e| e.to_string())?;
+                Ok((end, path.len()))
+            });
+        match replayed {
             Err(e) => bad.push(format!("{at}: path `{p}`: {e}")),
             Ok((end, _)) if end != goal => bad.push(format!(
                 "{at}: path `{p}` ends at {end}, not at the goal {goal}"

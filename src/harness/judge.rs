@@ -258,7 +258,7 @@ fn judge_path(
     }
     match replayed {
         Err(e) => {
-            v.why = e;
+            v.why = e.to_string();
             return v;
         }
         Ok(end) if end != problem.goal => {

@@ -14,10 +14,10 @@ mod parse;
 mod rank;
 mod shape;
 
-pub use board::Board;
-pub use moves::Move;
+pub use board::{Board, ReplayError};
 pub use moves::MOVE_ORDER;
 pub(crate) use moves::{Children, Neighbors};
+pub use moves::{Move, PathError};
 pub(crate) use parity::inversions;
 pub use parity::is_solvable;
 pub use parse::BoardError;

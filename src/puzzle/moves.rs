@@ -57,24 +57,16 @@ impl Move {
     /// Reads a move string; an unknown letter is reported with its position.
     ///
     /// # Errors
-    /// A character (after trimming) that is not `u`, `d`, `l` or `r` in either case; the
-    /// message gives it and its 1-based position.
-    pub fn parse_path(s: &str) -> Result<Vec<Move>, String> {
+    /// A character (after trimming) that is not `u`, `d`, `l` or `r` in either case
+    /// ([`PathError`]: the character and its 1-based position).
+    pub fn parse_path(s: &str) -> Result<Vec<Move>, PathError> {
         s.trim()
             .chars()
             .enumerate()
             .map(|(i, c)| {
-                Move::from_letter(c).ok_or_else(|| {
-                    // A control character is shown escaped (`\u{0}`), never written raw.
-                    let shown: String = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        c.to_string()
-                    };
-                    format!(
-                        "`{shown}` at position {} is not a move (u, d, l or r)",
-                        i + 1
-                    )
+                Move::from_letter(c).ok_or(PathError {
+                    position: i + 1,
+                    found: c,
                 })
             })
             .collect()
@@ -203,6 +195,26 @@ impl Neighbors {
     pub(crate) fn index_of(&self, pos: usize, last: u8, m: u8) -> Option<usize> {
         let i = self.at[pos][last.min(4) as usize][m as usize & 3];
         (i < 4).then_some(i as usize)
+    }
+}
+
+/// A character of a move string that is not a move ([`Move::parse_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+// A control character is shown escaped (`\u{0}`), never written raw.
+#[error("`{}` at position {position} is not a move (u, d, l or r)", shown(*.found))]
+#[non_exhaustive]
+pub struct PathError {
+    /// Its position in the string (after trimming), from 1.
+    pub position: usize,
+    /// The character.
+    pub found: char,
+}
+
+fn shown(c: char) -> String {
+    if c.is_control() {
+        c.escape_default().collect()
+    } else {
+        c.to_string()
     }
 }
 

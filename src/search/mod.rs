@@ -57,7 +57,7 @@ pub use heuristic::pdb;
 pub use registry::{Builtin, Config};
 pub use solver::{solver_fn, FnSolver, Prepare, Solver};
 
-use crate::puzzle::{is_solvable, Board, Move};
+use crate::puzzle::{is_solvable, Board, Move, Shape};
 use serde::Serialize;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -322,17 +322,27 @@ impl Problem {
     /// Pairs a start and a goal, refusing boards of different shapes.
     ///
     /// # Errors
-    /// Boards of different shapes; the message gives both.
-    pub fn new(start: Board, goal: Board) -> Result<Problem, String> {
+    /// Boards of different shapes ([`ProblemError`], with both).
+    pub fn new(start: Board, goal: Board) -> Result<Problem, ProblemError> {
         if start.shape() != goal.shape() {
-            return Err(format!(
-                "start is a {} board but goal is a {} board",
-                start.shape(),
-                goal.shape()
-            ));
+            return Err(ProblemError {
+                start: start.shape(),
+                goal: goal.shape(),
+            });
         }
         Ok(Problem { start, goal })
     }
+}
+
+/// A start and a goal of different shapes ([`Problem::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("start is a {start} board but goal is a {goal} board")]
+#[non_exhaustive]
+pub struct ProblemError {
+    /// The start's shape.
+    pub start: Shape,
+    /// The goal's shape.
+    pub goal: Shape,
 }
 
 /// A solver could not run on a problem (for example, a board too large for its table). The
