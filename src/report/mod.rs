@@ -31,11 +31,11 @@ pub const FORMATS: &[Format] = &[
 /// the renderer.
 pub type Format = crate::util::Registered<dyn SummaryExport + Sync>;
 
-/// The format called `name`, or a message listing the choices.
+/// The format called `name` (any case).
 ///
 /// # Errors
-/// No format has that name.
-pub fn format(name: &str) -> Result<&'static Format, String> {
+/// No format has that name ([`UnknownName`](crate::util::UnknownName) lists them).
+pub fn format(name: &str) -> Result<&'static Format, crate::util::UnknownName> {
     crate::util::registered(FORMATS, name, "export format")
 }
 
