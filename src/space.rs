@@ -30,18 +30,23 @@ pub struct DistanceTable {
     counts: Vec<u64>,
 }
 
+/// A board whose state space is too large to tabulate (more than 12 cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the state space of a {shape} board ({}!/2 states) is too large to tabulate; tilebench tabulates boards of at most {MAX_TABLE_CELLS} cells", .shape.cells())]
+#[non_exhaustive]
+pub struct TooLarge {
+    /// The board's shape.
+    pub shape: Shape,
+}
+
 impl DistanceTable {
     /// Whether a table for this shape is allowed, and if not, why.
     ///
     /// # Errors
-    /// A shape of more than [`MAX_TABLE_CELLS`] cells.
-    pub(crate) fn check(shape: Shape) -> Result<(), String> {
+    /// A shape of more than `MAX_TABLE_CELLS` (12) cells.
+    pub(crate) fn check(shape: Shape) -> Result<(), TooLarge> {
         if shape.cells() > MAX_TABLE_CELLS {
-            return Err(format!(
-                "the state space of a {shape} board ({}!/2 states) is too large to tabulate; \
-                 tilebench tabulates boards of at most {MAX_TABLE_CELLS} cells",
-                shape.cells()
-            ));
+            return Err(TooLarge { shape });
         }
         Ok(())
     }
@@ -49,8 +54,8 @@ impl DistanceTable {
     /// Builds the table by BFS from `goal`, layer by layer (`n!` bytes for `n` cells).
     ///
     /// # Errors
-    /// As `DistanceTable::check`, for the goal's shape.
-    pub fn build(goal: Board) -> Result<DistanceTable, String> {
+    /// A goal of more than 12 cells ([`TooLarge`]).
+    pub fn build(goal: Board) -> Result<DistanceTable, TooLarge> {
         let shape = goal.shape();
         Self::check(shape)?;
         let ranker = Ranker::new(shape);
@@ -257,7 +262,7 @@ impl Oracle {
     /// # Errors
     /// As [`DistanceTable::check`]: a shape of more than [`MAX_TABLE_CELLS`] cells.
     pub(crate) fn new(shape: Shape) -> Result<Oracle, String> {
-        DistanceTable::check(shape)?;
+        DistanceTable::check(shape).map_err(|e| e.to_string())?;
         Ok(Oracle {
             shape,
             tables: (0..shape.cells()).map(|_| None).collect(),
@@ -324,8 +329,8 @@ const CHUNK_WORDS: usize = 1 << 12;
 /// ```
 ///
 /// # Errors
-/// As `DistanceTable::check`, for the goal's shape.
-pub fn census(goal: Board, keep: usize) -> Result<Census, String> {
+/// A goal of more than 12 cells ([`TooLarge`]).
+pub fn census(goal: Board, keep: usize) -> Result<Census, TooLarge> {
     use std::sync::atomic::AtomicU64;
     let shape = goal.shape();
     DistanceTable::check(shape)?;
