@@ -173,7 +173,7 @@ pub fn faster_or_slower(current: &str, baseline: &str, what: &str, r: &Interval)
 /// With one run a side, the interval covers the noise between cases only. Runs of one build
 /// also differ as wholes (another process's memory layout, the machine's load at the time),
 /// and no statistic of a single pair of runs can see that. With replicate runs
-/// ([`Paired::replicated`]) the interval also holds the spread between runs: each run's
+/// (`Paired::replicated`) the interval also holds the spread between runs: each run's
 /// statistic (its geometric mean, or its percentile) gives a Welch standard error of the
 /// difference between the sides, with Student's t for its few degrees of freedom, and that
 /// is added to the case interval's half-widths in quadrature. (A bootstrap that resamples
