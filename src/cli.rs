@@ -150,7 +150,8 @@ fn export(s: &str) -> Result<(&'static Format, PathBuf), String> {
     if file.is_empty() {
         return Err(format!("`{s}`: no file after `=`"));
     }
-    Ok((tilebench::report::format(name)?, PathBuf::from(file)))
+    let format = tilebench::report::format(name).map_err(|e| e.to_string())?;
+    Ok((format, PathBuf::from(file)))
 }
 
 fn compare_export(
@@ -162,10 +163,8 @@ fn compare_export(
     if file.is_empty() {
         return Err(format!("`{s}`: no file after `=`"));
     }
-    Ok((
-        tilebench::compare::render::format(name)?,
-        PathBuf::from(file),
-    ))
+    let format = tilebench::compare::render::format(name).map_err(|e| e.to_string())?;
+    Ok((format, PathBuf::from(file)))
 }
 
 /// compare's `--export` long help: every format with its line.

@@ -4,6 +4,8 @@
 
 use crate::dataset::InputError;
 use crate::search::SolveError;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// Why a run could not be done.
 #[derive(Debug, thiserror::Error)]
@@ -22,14 +24,118 @@ pub enum Error {
     Solver(#[from] SolveError),
     /// The results directory cannot be created, resumed or written, or its journal is damaged
     /// or belongs to another run.
-    #[error("{0}")]
-    Output(String),
+    #[error(transparent)]
+    Output(#[from] OutputError),
 }
 
-impl Error {
-    /// An output error with this message.
-    pub fn output(message: impl Into<String>) -> Error {
-        Error::Output(message.into())
+/// Why a run's outputs failed: its results directory, its journal, an export file or the
+/// baseline. Each message names the file or directory and says what to do;
+/// [`path`](OutputError::path) gives the path alone.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OutputError {
+    /// The results directory cannot be created or resumed (it holds another run, a lock is
+    /// held, a file in it cannot be read or written).
+    #[error("{reason}")]
+    Directory {
+        /// The results directory (none when the plan named none: `results/run-<UTC>`).
+        path: Option<PathBuf>,
+        /// The whole sentence, naming the directory or its file and what to do.
+        reason: String,
+    },
+    /// The run's journal cannot be opened.
+    #[error("cannot open the run's journal in {}: {}; start the run again with --force, or use another --out", .path.display(), crate::util::io_reason(.source))]
+    JournalOpen {
+        /// The results directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The run's journal is damaged, belongs to another run, or cannot be written.
+    #[error("{reason}")]
+    Journal {
+        /// The results directory.
+        path: PathBuf,
+        /// The whole sentence, naming the journal's file and what to do.
+        reason: String,
+    },
+    /// After the run, the journal holds fewer results than the run has.
+    #[error("{}: the journal holds {have} of the {total} results after the run; run again with --resume", .path.display())]
+    Incomplete {
+        /// The journal.
+        path: PathBuf,
+        /// Results held.
+        have: usize,
+        /// Results the run has.
+        total: usize,
+    },
+    /// cases.csv cannot be written; every result is still in the journal.
+    #[error("{reason}; every result is kept in the run's journal: once that is mended, finish the run with the same command and --resume")]
+    CasesCsv {
+        /// The cases.csv being written.
+        path: PathBuf,
+        /// What failed, naming the file.
+        reason: String,
+    },
+    /// The run's other files (summary.csv, the histograms, run.json) cannot be written.
+    #[error("{reason}")]
+    RunFiles {
+        /// The results directory.
+        path: PathBuf,
+        /// What failed, naming the file.
+        reason: String,
+    },
+    /// An export file (`--export NAME=FILE`) cannot be written.
+    #[error("cannot write {}: {}", .path.display(), crate::util::io_reason(.source))]
+    Export {
+        /// The export file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The finished run cannot be saved as a baseline.
+    #[error("{reason}")]
+    Baseline {
+        /// The results directory.
+        path: PathBuf,
+        /// The baseline's name.
+        name: String,
+        /// The whole sentence.
+        reason: String,
+    },
+    /// The worker threads cannot be started (the run has no results directory yet).
+    #[error("{reason}")]
+    Threads {
+        /// What failed.
+        reason: String,
+    },
+}
+
+impl OutputError {
+    /// The file or directory the error is about (none for [`OutputError::Threads`], and for
+    /// a results directory the plan did not name).
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            OutputError::Directory { path, .. } => path.as_deref(),
+            OutputError::JournalOpen { path, .. }
+            | OutputError::Journal { path, .. }
+            | OutputError::Incomplete { path, .. }
+            | OutputError::CasesCsv { path, .. }
+            | OutputError::RunFiles { path, .. }
+            | OutputError::Export { path, .. }
+            | OutputError::Baseline { path, .. } => Some(path),
+            OutputError::Threads { .. } => None,
+        }
+    }
+
+    /// The system's error, where one caused it.
+    pub fn io_error(&self) -> Option<&io::Error> {
+        match self {
+            OutputError::JournalOpen { source, .. } | OutputError::Export { source, .. } => {
+                Some(source)
+            }
+            _ => None,
+        }
     }
 }
 
@@ -71,6 +177,9 @@ pub enum PlanError {
     /// No strategy, configuration or solver to run.
     #[error("--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy")]
     NothingToRun,
+    /// The list of built-in strategies names an unknown one, or none.
+    #[error("--strategy: {0}")]
+    Strategies(#[from] crate::search::registry::StrategyError),
     /// `repeat` is 0.
     #[error("--repeat 0: give 1 or more")]
     NoRepeats,
@@ -84,3 +193,49 @@ pub enum PlanError {
 
 /// A result with the library's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_errors_are_sentences_with_their_path() {
+        let e = OutputError::Export {
+            path: "out/run.md".into(),
+            source: io::Error::from(io::ErrorKind::NotFound),
+        };
+        assert_eq!(
+            e.to_string(),
+            "cannot write out/run.md: no such file or directory"
+        );
+        assert_eq!(e.path(), Some(Path::new("out/run.md")));
+        assert_eq!(
+            e.io_error().map(io::Error::kind),
+            Some(io::ErrorKind::NotFound)
+        );
+
+        let e = Error::from(OutputError::Incomplete {
+            path: "r/journal-slots.bin".into(),
+            have: 3,
+            total: 10,
+        });
+        assert_eq!(
+            e.to_string(),
+            "r/journal-slots.bin: the journal holds 3 of the 10 results after the run; run again \
+             with --resume"
+        );
+
+        let e = OutputError::JournalOpen {
+            path: "r".into(),
+            source: io::Error::from_raw_os_error(28),
+        };
+        let text = e.to_string();
+        assert!(
+            text.starts_with("cannot open the run's journal in r: "),
+            "{text}"
+        );
+        assert!(!text.contains("os error"), "{text}");
+        assert!(text.ends_with("start the run again with --force, or use another --out"));
+        assert_eq!(OutputError::Threads { reason: "x".into() }.path(), None);
+    }
+}

@@ -2,7 +2,7 @@
 //!
 //! Starts are sampled uniformly from the board's arrangements (or, with a depth, uniformly
 //! from the states at that exact distance), or by random walks from the goal; every
-//! `expected_steps` comes from a full distance table of the state space ([`Oracle`]), a
+//! `expected_steps` comes from a full distance table of the state space (`Oracle`), a
 //! method independent of the strategies under test, where the space fits (at most 12
 //! cells); from bidirectional BFS on larger boards of at most 16 cells (shallow pairs, by
 //! walks); from IDA* within a budget beyond (random walks only; empty where it did not
@@ -106,7 +106,7 @@ pub enum GenError {
 }
 
 /// A random board of `shape` (either parity).
-pub fn random_board(shape: Shape, rng: &mut Rng) -> Board {
+pub(crate) fn random_board(shape: Shape, rng: &mut Rng) -> Board {
     let mut tiles: Vec<u8> = (0..shape.cells() as u8).collect();
     rng.shuffle(&mut tiles);
     Board::from_tiles(shape, &tiles)
@@ -231,7 +231,7 @@ impl Generator {
     }
 
     /// The dataset's columns: a `size` column for boards that are not square.
-    pub fn columns(&self) -> &'static [&'static str] {
+    pub(crate) fn columns(&self) -> &'static [&'static str] {
         columns(self.spec.shape)
     }
 
@@ -565,7 +565,7 @@ fn columns(shape: Shape) -> &'static [&'static str] {
 }
 
 /// A random walk of `n` moves from `goal`, never undoing the previous move.
-pub fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
+pub(crate) fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
     let mut b = goal;
     let mut last: Option<usize> = None;
     for _ in 0..n {
@@ -623,7 +623,7 @@ fn exact_by_ida(start: Board, goal: Board, walked: bool) -> Option<i64> {
 /// The exact distance by bidirectional BFS (−1 when unsolvable), for boards too large to tabulate.
 fn exact_by_bibfs(start: Board, goal: Board) -> Result<i64, String> {
     use crate::search::{Problem, SolveOptions, Status};
-    let p = Problem::new(start, goal)?;
+    let p = Problem::new(start, goal).map_err(|e| e.to_string())?;
     let out = crate::search::shortcut(&p, false)
         .unwrap_or_else(|| crate::search::bibfs::solve(&p, &SolveOptions::default()));
     match out.status {

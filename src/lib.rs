@@ -6,17 +6,17 @@
 //! ([`prelude`] holds the names most programs need):
 //!
 //! [`dataset`] (CSV rows → cases) → [`harness::runner`] (every case × solver in
-//! parallel, each solve timed by [`harness::measure`](mod@harness::measure) and judged by [`harness::judge`]) →
+//! parallel, each solve timed and judged) →
 //! [`results::record`] (one typed row per case × solver, journalled as it finishes) →
 //! [`results`] and [`report`] (cases.csv, summary.csv, latency histograms, run.json,
 //! exports).
 //!
-//! The modules form layers that import one way (CONTRIBUTING.md, "Layers"): [`util`],
-//! [`puzzle`], [`search`], [`dataset`] and [`external`], [`results`], [`check`], [`report`],
+//! The modules form layers that import one way (CONTRIBUTING.md, "Layers"): [`util`] (of
+//! which a few helpers are public), [`puzzle`], [`search`], [`dataset`] and [`external`], [`results`], [`check`], [`report`],
 //! [`plot`], [`harness`], and the tools over finished runs ([`compare`], [`table`], [`gen`]).
 //!
 //! Everything that answers cases is a [`search::Solver`]: the built-in strategies (listed in
-//! [`search::registry`], one file each), external programs ([`external::Program`]), and a
+//! [`search::registry`], one file each), external programs ([`external::ExternalSolver`]), and a
 //! user's own type (see `examples/greedy.rs`) or closure ([`search::solver_fn`]). The domain lives in [`puzzle`]. The library
 //! never prints: notices and progress go to an [`observe::Observer`]. [`plot`] draws SVG
 //! charts of finished runs.

@@ -11,10 +11,10 @@ use crate::puzzle::{factorial, Board, Neighbors, Ranker, Shape};
 
 /// The largest board whose space is tabulated: 12 cells (12! bytes = 479 MB for a distance
 /// table, 120 MB for a census).
-pub const MAX_TABLE_CELLS: usize = 12;
+pub(crate) const MAX_TABLE_CELLS: usize = 12;
 
 /// A marker for states the goal cannot reach.
-pub const UNREACHABLE: u8 = u8::MAX;
+pub(crate) const UNREACHABLE: u8 = u8::MAX;
 
 /// Exact distances to one goal, for every arrangement of its shape.
 pub struct DistanceTable {
@@ -30,18 +30,23 @@ pub struct DistanceTable {
     counts: Vec<u64>,
 }
 
+/// A board whose state space is too large to tabulate (more than 12 cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the state space of a {shape} board ({}!/2 states) is too large to tabulate; tilebench tabulates boards of at most {MAX_TABLE_CELLS} cells", .shape.cells())]
+#[non_exhaustive]
+pub struct TooLarge {
+    /// The board's shape.
+    pub shape: Shape,
+}
+
 impl DistanceTable {
     /// Whether a table for this shape is allowed, and if not, why.
     ///
     /// # Errors
-    /// A shape of more than [`MAX_TABLE_CELLS`] cells.
-    pub fn check(shape: Shape) -> Result<(), String> {
+    /// A shape of more than `MAX_TABLE_CELLS` (12) cells.
+    pub(crate) fn check(shape: Shape) -> Result<(), TooLarge> {
         if shape.cells() > MAX_TABLE_CELLS {
-            return Err(format!(
-                "the state space of a {shape} board ({}!/2 states) is too large to tabulate; \
-                 tilebench tabulates boards of at most {MAX_TABLE_CELLS} cells",
-                shape.cells()
-            ));
+            return Err(TooLarge { shape });
         }
         Ok(())
     }
@@ -49,8 +54,8 @@ impl DistanceTable {
     /// Builds the table by BFS from `goal`, layer by layer (`n!` bytes for `n` cells).
     ///
     /// # Errors
-    /// As [`DistanceTable::check`], for the goal's shape.
-    pub fn build(goal: Board) -> Result<DistanceTable, String> {
+    /// A goal of more than 12 cells ([`TooLarge`]).
+    pub fn build(goal: Board) -> Result<DistanceTable, TooLarge> {
         let shape = goal.shape();
         Self::check(shape)?;
         let ranker = Ranker::new(shape);
@@ -101,7 +106,7 @@ impl DistanceTable {
     }
 
     /// The goal the distances are to.
-    pub fn goal(&self) -> Board {
+    pub(crate) fn goal(&self) -> Board {
         self.goal
     }
     /// The exact number of moves from `b` to the goal, or `None` if unreachable.
@@ -109,16 +114,18 @@ impl DistanceTable {
         let d = self.dist[self.ranker.rank(b.packed()) as usize];
         (d != UNREACHABLE).then_some(d)
     }
+    #[cfg(test)]
     /// The exact distance of `b` and the first move (in move order) that takes it one move
     /// closer (4 at the goal), or `None` if unreachable: a walk to the goal ranks each board
     /// once, not each neighbour it tries.
     #[inline]
-    pub fn step(&self, b: &Board) -> Option<(u8, u8)> {
+    pub(crate) fn step(&self, b: &Board) -> Option<(u8, u8)> {
         self.step_at(self.ranker.rank(b.packed()))
     }
+
     /// As [`DistanceTable::step`], for the board of rank `r` (by [`DistanceTable::ranker`]).
     #[inline(always)]
-    pub fn step_at(&self, r: u64) -> Option<(u8, u8)> {
+    pub(crate) fn step_at(&self, r: u64) -> Option<(u8, u8)> {
         let d = self.dist[r as usize];
         match d {
             UNREACHABLE => None,
@@ -129,20 +136,16 @@ impl DistanceTable {
     /// The first move a step closer from the board of rank `r`, a reachable state other than
     /// the goal (as [`DistanceTable::step`]'s second half).
     #[inline(always)]
-    pub fn toward_at(&self, r: u64) -> u8 {
+    pub(crate) fn toward_at(&self, r: u64) -> u8 {
         let r = r as usize;
         (self.toward[r / 4] >> (2 * (r % 4))) & 3
     }
     /// How many ranks the table has (every arrangement, reachable or not).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.dist.len()
     }
-    /// Whether the table has no rank (never: a board has at least one arrangement).
-    pub fn is_empty(&self) -> bool {
-        self.dist.is_empty()
-    }
     /// The ranks the table is indexed by.
-    pub fn ranker(&self) -> &Ranker {
+    pub(crate) fn ranker(&self) -> &Ranker {
         &self.ranker
     }
     /// States at each distance, from 0 to the largest.
@@ -153,10 +156,12 @@ impl DistanceTable {
     pub fn max_distance(&self) -> usize {
         self.counts.len() - 1
     }
+    #[cfg(test)]
     /// How many states the goal reaches.
-    pub fn reachable(&self) -> u64 {
+    pub(crate) fn reachable(&self) -> u64 {
         self.counts.iter().sum()
     }
+
     /// Every state at distance `d`, in rank order.
     pub fn states_at(&self, d: u8) -> Vec<Board> {
         let shape = self.goal.shape();
@@ -188,7 +193,7 @@ impl DistanceTable {
 
 /// The goal a relabelling maps every goal with its blank at `blank` onto: tiles `1..n` in
 /// reading order, skipping the blank's cell.
-pub fn canonical_goal(shape: Shape, blank: usize) -> Board {
+pub(crate) fn canonical_goal(shape: Shape, blank: usize) -> Board {
     let mut next = 1u8;
     let tiles: Vec<u8> = (0..shape.cells())
         .map(|p| {
@@ -229,12 +234,12 @@ fn rename(b: &Board, map: &[u8; 16]) -> Board {
 
 /// Renames tiles so that `goal` becomes its canonical goal; applies the same names to `b`.
 /// Moves are the same before and after, so distances are too.
-pub fn relabel(b: &Board, goal: &Board) -> Board {
+pub(crate) fn relabel(b: &Board, goal: &Board) -> Board {
     rename(b, &canonical_names(goal))
 }
 
 /// Undoes [`relabel`]: a board in canonical names back to `goal`'s names.
-pub fn unlabel(b: &Board, goal: &Board) -> Board {
+pub(crate) fn unlabel(b: &Board, goal: &Board) -> Board {
     let map = canonical_names(goal);
     let mut inverse = [0u8; 16];
     for (t, &c) in map.iter().enumerate() {
@@ -246,7 +251,7 @@ pub fn unlabel(b: &Board, goal: &Board) -> Board {
 
 /// Exact distances between any start and any goal of one shape: one [`DistanceTable`] per
 /// blank cell of the goal, built when first needed, every goal relabelled onto one of them.
-pub struct Oracle {
+pub(crate) struct Oracle {
     shape: Shape,
     tables: Vec<Option<DistanceTable>>,
 }
@@ -256,8 +261,8 @@ impl Oracle {
     ///
     /// # Errors
     /// As [`DistanceTable::check`]: a shape of more than [`MAX_TABLE_CELLS`] cells.
-    pub fn new(shape: Shape) -> Result<Oracle, String> {
-        DistanceTable::check(shape)?;
+    pub(crate) fn new(shape: Shape) -> Result<Oracle, String> {
+        DistanceTable::check(shape).map_err(|e| e.to_string())?;
         Ok(Oracle {
             shape,
             tables: (0..shape.cells()).map(|_| None).collect(),
@@ -265,7 +270,7 @@ impl Oracle {
     }
 
     /// The table for goals with the blank at `blank`.
-    pub fn table(&mut self, blank: usize) -> &DistanceTable {
+    pub(crate) fn table(&mut self, blank: usize) -> &DistanceTable {
         let shape = self.shape;
         self.tables[blank].get_or_insert_with(|| {
             DistanceTable::build(canonical_goal(shape, blank)).expect("shape checked")
@@ -273,17 +278,18 @@ impl Oracle {
     }
 
     /// Drops the table for goals with the blank at `blank` (built again if asked for).
-    pub fn forget(&mut self, blank: usize) {
+    pub(crate) fn forget(&mut self, blank: usize) {
         self.tables[blank] = None;
     }
 
+    #[cfg(test)]
     /// How many tables are built and held.
-    pub fn held(&self) -> usize {
+    pub(crate) fn held(&self) -> usize {
         self.tables.iter().filter(|t| t.is_some()).count()
     }
 
     /// The exact number of moves from `start` to `goal`, or `None` when unsolvable.
-    pub fn distance(&mut self, start: &Board, goal: &Board) -> Option<u8> {
+    pub(crate) fn distance(&mut self, start: &Board, goal: &Board) -> Option<u8> {
         let s = relabel(start, goal);
         self.table(goal.blank()).distance(&s)
     }
@@ -323,8 +329,8 @@ const CHUNK_WORDS: usize = 1 << 12;
 /// ```
 ///
 /// # Errors
-/// As [`DistanceTable::check`], for the goal's shape.
-pub fn census(goal: Board, keep: usize) -> Result<Census, String> {
+/// A goal of more than 12 cells ([`TooLarge`]).
+pub fn census(goal: Board, keep: usize) -> Result<Census, TooLarge> {
     use std::sync::atomic::AtomicU64;
     let shape = goal.shape();
     DistanceTable::check(shape)?;

@@ -24,18 +24,18 @@ use crate::util::Rng;
 /// Bootstrap resamples when the caller has no reason to choose: criterion's default is
 /// 100,000 for one benchmark's samples; 2,000 keeps a 10,000-case comparison under a second
 /// while the interval's ends move by well under 1% between seeds.
-pub const RESAMPLES: usize = 2000;
+pub(crate) const RESAMPLES: usize = 2000;
 
 /// The confidence level of every interval: 95%.
-pub const LEVEL: f64 = 0.95;
+pub(crate) const LEVEL: f64 = 0.95;
 
 /// The fewest cases beyond a percentile for it to get a verdict: p99 needs 500 cases, p50 10.
-pub const MIN_TAIL_CASES: f64 = 5.0;
+pub(crate) const MIN_TAIL_CASES: f64 = 5.0;
 
 /// Cases drawn per bootstrap resample at most: past this many cases, each resample draws this
 /// many and the interval is scaled to the whole run's size (see `Paired::interval_drawing`),
 /// so that comparing runs of millions of cases takes seconds, not hours.
-pub const MAX_DRAWN: usize = 100_000;
+pub(crate) const MAX_DRAWN: usize = 100_000;
 
 /// An estimate with its 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,15 +48,7 @@ pub struct Interval {
     pub high: f64,
 }
 
-impl Interval {
-    /// "1.52× (95% CI 1.49–1.55×)".
-    pub fn ratio_text(&self) -> String {
-        format!(
-            "{:.2}× (95% CI {:.2}–{:.2}×)",
-            self.estimate, self.low, self.high
-        )
-    }
-}
+impl Interval {}
 
 /// What a ratio's interval says, in criterion's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +81,7 @@ impl Verdict {
     }
 
     /// The words: "regressed", "improved", "within noise", "no change".
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Verdict::Regressed => "regressed",
             Verdict::Improved => "improved",
@@ -115,7 +107,7 @@ pub struct Comparison {
 
 impl Comparison {
     /// The three figures with their names: `per case`, `p50`, `p99`.
-    pub fn figures(&self) -> [(&'static str, &Interval); 3] {
+    pub(crate) fn figures(&self) -> [(&'static str, &Interval); 3] {
         [
             ("per case", &self.mean),
             ("p50", &self.p50),
@@ -128,7 +120,7 @@ impl Comparison {
     /// largest, one hiccup of the machine, and a bootstrap cannot give an extreme value an
     /// honest interval (resamples never hold a larger one): an A/A pair of 27 cases had its
     /// p99 "regress" by +93%, 95% CI +25% to +96%.
-    pub fn judgeable(&self, name: &str) -> bool {
+    pub(crate) fn judgeable(&self, name: &str) -> bool {
         let q = match name {
             "p50" => 0.5,
             "p99" => 0.99,
@@ -139,7 +131,7 @@ impl Comparison {
 
     /// The worst verdict of the figures that can have one (a regression anywhere is a
     /// regression).
-    pub fn verdict(&self, noise: f64, max_increase: f64) -> Verdict {
+    pub(crate) fn verdict(&self, noise: f64, max_increase: f64) -> Verdict {
         let vs: Vec<Verdict> = self
             .figures()
             .into_iter()
@@ -181,7 +173,7 @@ pub fn faster_or_slower(current: &str, baseline: &str, what: &str, r: &Interval)
 /// With one run a side, the interval covers the noise between cases only. Runs of one build
 /// also differ as wholes (another process's memory layout, the machine's load at the time),
 /// and no statistic of a single pair of runs can see that. With replicate runs
-/// ([`Paired::replicated`]) the interval also holds the spread between runs: each run's
+/// (`Paired::replicated`) the interval also holds the spread between runs: each run's
 /// statistic (its geometric mean, or its percentile) gives a Welch standard error of the
 /// difference between the sides, with Student's t for its few degrees of freedom, and that
 /// is added to the case interval's half-widths in quadrature. (A bootstrap that resamples
@@ -291,7 +283,10 @@ impl Paired {
     /// # Errors
     /// A side without runs, no cases, runs of different lengths, or a value that is not a
     /// positive finite number; the message says which run and pair.
-    pub fn replicated(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Result<Paired, String> {
+    pub(crate) fn replicated(
+        baseline: &[Vec<f64>],
+        current: &[Vec<f64>],
+    ) -> Result<Paired, String> {
         Paired::from_logs(logs("baseline", baseline)?, logs("current", current)?)
     }
 
@@ -302,7 +297,10 @@ impl Paired {
     /// # Errors
     /// A side without runs, no cases, runs of different lengths, or a value that is not
     /// finite; the message says which run and pair.
-    pub fn from_logs(baseline: Vec<Vec<f32>>, current: Vec<Vec<f32>>) -> Result<Paired, String> {
+    pub(crate) fn from_logs(
+        baseline: Vec<Vec<f32>>,
+        current: Vec<Vec<f32>>,
+    ) -> Result<Paired, String> {
         let (Some(first), false) = (baseline.first(), current.is_empty()) else {
             return Err("a side without runs: each side needs at least one run".into());
         };
@@ -501,7 +499,7 @@ fn run_half_width(
 /// Student's t at 97.5% (the two-sided 95% quantile) for `df` degrees of freedom: the
 /// published table for 1 to 30 (a fractional `df` rounds down: wider), else the
 /// Cornish–Fisher expansion around the normal quantile (within 0.001 of the table above 30).
-pub fn student_t_975(df: f64) -> f64 {
+pub(crate) fn student_t_975(df: f64) -> f64 {
     const TABLE: [f64; 30] = [
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
         2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
@@ -518,7 +516,7 @@ pub fn student_t_975(df: f64) -> f64 {
 
 /// The `q`-quantile of `xs` (reordered), by the nearest rank: the smallest value with at
 /// least `q` of the values at or below it, as HdrHistogram's percentiles are.
-pub fn quantile(xs: &mut [f64], q: f64) -> f64 {
+pub(crate) fn quantile(xs: &mut [f64], q: f64) -> f64 {
     nearest_rank(xs, q, f64::total_cmp)
 }
 

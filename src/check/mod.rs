@@ -1,6 +1,6 @@
 //! Correctness checks over result rows, shared by `run --check` and `verify`: the same typed
-//! view of a row, whether it was just solved ([`RowView::of_record`]) or read back from a
-//! cases.csv ([`RowView::of_row`]).
+//! view of a row, whether it was just solved (`RowView::of_record`) or read back from a
+//! cases.csv (`RowView::of_row`).
 //!
 //! `run --check` sorts every row into one of three classes ([`Class`]), each with a
 //! [`Reason`]: **verified** (the answer equals `expected_steps`; `unsolvable` confirmed by the
@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 
 /// The fields of a row that the checks read.
 #[derive(Clone, Copy, Debug)]
-pub struct RowView<'a> {
+pub(crate) struct RowView<'a> {
     /// The input file.
     pub input: &'a str,
     /// The row's line in it.
@@ -67,7 +67,7 @@ pub struct RowView<'a> {
 
 impl<'a> RowView<'a> {
     /// A row just solved by a solver judged as `solver` says.
-    pub fn of_record(case: &'a Case, r: &'a Record, solver: Judged) -> RowView<'a> {
+    pub(crate) fn of_record(case: &'a Case, r: &'a Record, solver: Judged) -> RowView<'a> {
         RowView {
             input: &case.source,
             line: case.line,
@@ -89,7 +89,7 @@ impl<'a> RowView<'a> {
 
     /// A row read back from a cases.csv; `optimal_solver` says which solvers are optimal by
     /// construction (a row whose `claim` column is not `optimal` is never taken as one).
-    pub fn of_row(r: &'a CaseRow, optimal_solver: bool) -> RowView<'a> {
+    pub(crate) fn of_row(r: &'a CaseRow, optimal_solver: bool) -> RowView<'a> {
         let claim = r.claim.parse().unwrap_or_default();
         RowView {
             input: &r.input,
@@ -120,7 +120,7 @@ impl<'a> RowView<'a> {
     }
 
     /// `file:line`, with the id when the row has one.
-    pub fn place(&self) -> String {
+    pub(crate) fn place(&self) -> String {
         if self.id.is_empty() {
             format!("{}:{}", self.input, self.line)
         } else {
@@ -240,7 +240,7 @@ impl Reason {
 
 /// What the check found about one row.
 #[derive(Clone, Debug)]
-pub struct Finding<'a> {
+pub(crate) struct Finding<'a> {
     /// The row.
     pub row: RowView<'a>,
     /// Why it is verified, wrong or unverified.
@@ -251,7 +251,7 @@ pub struct Finding<'a> {
 
 impl Finding<'_> {
     /// `file:line (id …): solver: detail`.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         format!(
             "{}: {}: {}",
             self.row.place(),
@@ -301,7 +301,7 @@ fn answers_text(group: &[&RowView]) -> String {
 }
 
 /// Cases on which optimal solvers that answered (solved or unsolvable) disagree.
-pub fn disagreements(rows: &[RowView]) -> Vec<String> {
+pub(crate) fn disagreements(rows: &[RowView]) -> Vec<String> {
     let answers = Answers::of(rows);
     let mut split: Vec<_> = answers
         .groups()
@@ -323,7 +323,7 @@ pub fn disagreements(rows: &[RowView]) -> Vec<String> {
 
 /// Which budget a `limit` row ran out of, as a flag and its value: the row's own
 /// `limit_reason` when it says, else read from its counters and the run's `limits`.
-pub fn budget_spent(
+pub(crate) fn budget_spent(
     limits: &Limits,
     reason: Option<LimitReason>,
     expanded: Option<u64>,
@@ -352,7 +352,7 @@ pub fn budget_spent(
 /// Sorts every row (but `invalid` ones, which have no answer to check) into verified, wrong
 /// or unverified, in row order. `limits` are the run's, to say which budget a `limit` row
 /// ran out of.
-pub fn findings<'a>(rows: &[RowView<'a>], limits: &Limits) -> Vec<Finding<'a>> {
+pub(crate) fn findings<'a>(rows: &[RowView<'a>], limits: &Limits) -> Vec<Finding<'a>> {
     let answers = Answers::of(rows);
     rows.iter()
         .filter(|r| r.status != RowStatus::Invalid)
@@ -360,10 +360,11 @@ pub fn findings<'a>(rows: &[RowView<'a>], limits: &Limits) -> Vec<Finding<'a>> {
         .collect()
 }
 
+#[cfg(test)]
 /// [`findings`] of rows that come a case at a time, `per_case` rows each (a run's records,
 /// case by case in solver order): a case's answers are its own group's, found without
 /// sorting every row.
-pub fn findings_by_case<'a>(
+pub(crate) fn findings_by_case<'a>(
     rows: &[RowView<'a>],
     per_case: usize,
     limits: &Limits,
@@ -376,7 +377,7 @@ pub fn findings_by_case<'a>(
 /// [`findings_by_case`] handed to `each` one at a time, in the same order, without a vector
 /// of them (a run's final pass tallies a million, each as large as its row), each with its
 /// row's place in its case (the solver's index, for a run's records).
-pub fn each_finding_by_case<'a>(
+pub(crate) fn each_finding_by_case<'a>(
     rows: &[RowView<'a>],
     per_case: usize,
     limits: &Limits,
@@ -496,15 +497,6 @@ fn within_claim(r: &RowView, detail: &str) -> (Reason, String) {
     }
 }
 
-/// Every row `run --check` does not count as verified, as lines (`file:line: solver: what`).
-pub fn failures(rows: &[RowView], limits: &Limits) -> Vec<String> {
-    findings(rows, limits)
-        .iter()
-        .filter(|f| f.reason.class() != Class::Verified)
-        .map(Finding::line)
-        .collect()
-}
-
 /// One solver's rows, counted by reason.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolverCheck {
@@ -530,8 +522,9 @@ impl SolverCheck {
     }
 }
 
+#[cfg(test)]
 /// The findings counted per solver, in order of first appearance.
-pub fn by_solver(findings: &[Finding]) -> Vec<SolverCheck> {
+pub(crate) fn by_solver(findings: &[Finding]) -> Vec<SolverCheck> {
     let mut out: Vec<SolverCheck> = Vec::new();
     for f in findings {
         let i = match out.iter().position(|s| s.solver == f.row.strategy) {
@@ -808,8 +801,13 @@ fn answer_faults(r: &CaseRow, at: &str, run_size: Option<Shape>) -> Vec<String> 
         ));
     }
     if let Some(p) = replayable_path(r) {
-        match Move::parse_path(p).and_then(|path| start.replay(&path).map(|end| (end, path.len())))
-        {
+        let replayed = Move::parse_path(p)
+            .map_err(|e| e.to_string())
+            .and_then(|path| {
+                let end = start.replay(&path).map_err(|e| e.to_string())?;
+                Ok((end, path.len()))
+            });
+        match replayed {
             Err(e) => bad.push(format!("{at}: path `{p}`: {e}")),
             Ok((end, _)) if end != goal => bad.push(format!(
                 "{at}: path `{p}` ends at {end}, not at the goal {goal}"
@@ -830,10 +828,11 @@ fn replayable_path(r: &CaseRow) -> Option<&str> {
     r.path.as_deref().or((r.steps == Some(0)).then_some(""))
 }
 
+#[cfg(test)]
 /// Every problem with one row of a cases.csv on its own, as messages: a built-in strategy's
 /// counters, a searched row's latency, `optimal` and `matches_expected`, and a `solved` or
 /// `unsolvable` answer against the parity test and its replayed path.
-pub fn row_faults(r: &CaseRow) -> Vec<String> {
+pub(crate) fn row_faults(r: &CaseRow) -> Vec<String> {
     row_faults_in(r, None)
 }
 
@@ -961,7 +960,7 @@ impl Verification {
     }
 
     /// The rows run.json's cases and solvers make.
-    pub fn expected_rows(&self) -> Option<usize> {
+    pub(crate) fn expected_rows(&self) -> Option<usize> {
         let info = self.info.as_ref()?;
         let total = info.cases();
         let shard = info.shard.unwrap_or(crate::dataset::shard::Shard::ALL);
@@ -1022,7 +1021,7 @@ fn run_json_beside(
 }
 
 /// `verify`: checks the results at `results` (a results directory or its cases.csv) against
-/// independent truth, without solving again: each row ([`row_faults`]), each case's rows
+/// independent truth, without solving again: each row (`row_faults`), each case's rows
 /// together (optimal solvers agree; answers agree with `expected_steps`), and the rows against
 /// the run.json beside them (one row per case × solver, in the solvers' order). Keeps the first
 /// `keep` failures in full.

@@ -63,7 +63,8 @@ pub fn run(args: CompareArgs) -> CmdResult {
         ("json", &args.export_json),
     ] {
         if let Some(f) = file {
-            exports.push((render::format(name)?, f.clone()));
+            let format = render::format(name).map_err(|e| e.to_string())?;
+            exports.push((format, f.clone()));
         }
     }
     let c = compare::compare(&plan).map_err(|e| e.to_string())?;

@@ -87,11 +87,13 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         texts.iter().partition(|s| s.contains([':', '=']));
     if !args.strategy.is_empty() {
         let list: Vec<&str> = plain.iter().map(|s| s.as_str()).collect();
-        plan = plan.with_strategies(&if list.is_empty() {
-            "none".to_string()
-        } else {
-            list.join(",")
-        })?;
+        plan = plan
+            .with_strategies(&if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(",")
+            })
+            .map_err(|e| e.to_string())?;
     }
     plan.input = InputOptions {
         size: args.size,

@@ -30,7 +30,7 @@ type Job = (String, String, Option<String>);
 
 pub fn run(args: SolveArgs) -> CmdResult {
     args.pdb.check_used_by(args.heuristic)?;
-    let builtin = registry::lookup(&args.strategy)?;
+    let builtin = registry::lookup(&args.strategy).map_err(|e| e.to_string())?;
     let goal = args
         .goal
         .as_deref()

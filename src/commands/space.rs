@@ -14,7 +14,7 @@ pub fn run(args: SpaceArgs) -> CmdResult {
         None => Board::standard_goal(shape),
     };
     let t0 = Instant::now();
-    let census = census(goal, args.farthest)?;
+    let census = census(goal, args.farthest).map_err(|e| e.to_string())?;
     let built = t0.elapsed();
     let written = (|| {
         let mut out = std::io::stdout().lock();

@@ -264,9 +264,15 @@ fn the_exports_render_every_pair() {
     assert_eq!(json["pairs"].as_array().unwrap().len(), 2);
     assert_eq!(json["pairs"][0]["strategies"][0]["wrong_answers"], 1);
     assert_eq!(json["regressed"], true);
-    assert!(render::format("yaml")
-        .unwrap_err()
-        .contains("choose markdown, json"));
+    let e = render::format("yaml").unwrap_err();
+    assert_eq!(
+        (e.what, e.name.as_str()),
+        ("comparison export format", "yaml")
+    );
+    assert_eq!(
+        e.to_string(),
+        "unknown comparison export format `yaml`; choose markdown, json, junit"
+    );
 }
 
 #[test]

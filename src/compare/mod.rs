@@ -43,7 +43,7 @@
 //! ```
 
 mod join;
-pub mod model;
+pub(crate) mod model;
 mod pair;
 pub mod render;
 mod sides;
@@ -52,7 +52,6 @@ pub use model::{
     Comparison, Counter, CounterTotal, Figure, LatencyFigure, LatencyVerdict, List, ListKind,
     PairComparison, PairKind, SolverComparison, Thresholds,
 };
-pub use pair::fmt_pct;
 
 use std::path::PathBuf;
 
@@ -136,7 +135,7 @@ impl Plan {
     ///
     /// # Errors
     /// The first such threshold, by its option's name.
-    pub fn check(&self) -> Result<(), CompareError> {
+    pub(crate) fn check(&self) -> Result<(), CompareError> {
         let t = &self.thresholds;
         for (option, value) in [
             ("--max-work-increase", Some(t.max_work_increase_pct)),

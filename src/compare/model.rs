@@ -19,10 +19,10 @@ pub enum Figure {
 
 impl Figure {
     /// Every figure, in the order they are shown.
-    pub const ALL: [Figure; 3] = [Figure::PerCase, Figure::P50, Figure::P99];
+    pub(crate) const ALL: [Figure; 3] = [Figure::PerCase, Figure::P50, Figure::P99];
 
     /// The name in sentences: `per case`, `p50`, `p99`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Figure::PerCase => "per case",
             Figure::P50 => "p50",
@@ -31,7 +31,7 @@ impl Figure {
     }
 
     /// The key in JSON and in export names: `per_case`, `p50`, `p99`.
-    pub fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             Figure::PerCase => "per_case",
             Figure::P50 => "p50",
@@ -40,7 +40,7 @@ impl Figure {
     }
 
     /// The quantile of a percentile figure (none for the per-case mean).
-    pub fn quantile(self) -> Option<f64> {
+    pub(crate) fn quantile(self) -> Option<f64> {
         match self {
             Figure::PerCase => None,
             Figure::P50 => Some(0.5),
@@ -49,7 +49,7 @@ impl Figure {
     }
 
     /// The interval of this figure in a [`stats::Comparison`].
-    pub fn of(self, c: &stats::Comparison) -> &Interval {
+    pub(crate) fn of(self, c: &stats::Comparison) -> &Interval {
         match self {
             Figure::PerCase => &c.mean,
             Figure::P50 => &c.p50,
@@ -70,10 +70,10 @@ pub enum Counter {
 
 impl Counter {
     /// The counters compared, in column order.
-    pub const ALL: [Counter; 2] = [Counter::Expanded, Counter::Generated];
+    pub(crate) const ALL: [Counter; 2] = [Counter::Expanded, Counter::Generated];
 
     /// The cases.csv column.
-    pub fn column(self) -> &'static str {
+    pub(crate) fn column(self) -> &'static str {
         match self {
             Counter::Expanded => "expanded",
             Counter::Generated => "generated",
@@ -95,19 +95,19 @@ pub struct CounterTotal {
 impl CounterTotal {
     /// The change in percent from the baseline (0 → 0 is 0; 0 → more is +∞); `None` when no
     /// row had the counter on both sides.
-    pub fn change_pct(&self) -> Option<f64> {
+    pub(crate) fn change_pct(&self) -> Option<f64> {
         (self.rows > 0).then(|| pct(self.baseline as f64, self.current as f64))
     }
 
     /// Whether the total grew by more than `max_pct` percent (a regression between runs);
     /// never when it was not compared.
-    pub fn exceeds(&self, max_pct: f64) -> bool {
+    pub(crate) fn exceeds(&self, max_pct: f64) -> bool {
         self.change_pct().is_some_and(|p| p > max_pct)
     }
 }
 
 /// Percent change from `a` to `b` (0 → 0 is 0; 0 → more is +∞).
-pub fn pct(a: f64, b: f64) -> f64 {
+pub(crate) fn pct(a: f64, b: f64) -> f64 {
     if a == b {
         0.0
     } else if a == 0.0 {
@@ -153,7 +153,7 @@ pub struct LatencyFigure {
 
 impl LatencyFigure {
     /// Whether this figure fails the comparison (a gated regression).
-    pub fn regressed(&self) -> bool {
+    pub(crate) fn regressed(&self) -> bool {
         matches!(
             self.verdict,
             LatencyVerdict::Judged {
@@ -166,7 +166,7 @@ impl LatencyFigure {
     /// The verdict in words. With one run a side every word but "no change" is an indication
     /// and says so: an A/A pair of single runs differs by several percent as wholes, which the
     /// interval over cases cannot see.
-    pub fn word(&self) -> &'static str {
+    pub(crate) fn word(&self) -> &'static str {
         use stats::Verdict as V;
         let LatencyVerdict::Judged { verdict, gated } = self.verdict else {
             return "too few cases";
@@ -227,7 +227,7 @@ pub struct SolverComparison {
     pub solver: String,
     /// Matched rows whose answer (status or steps) differs.
     pub wrong: usize,
-    /// Totals of each counter, in [`Counter::ALL`] order.
+    /// Totals of each counter, in `Counter::ALL` order.
     pub work: [(Counter, CounterTotal); 2],
     /// Matched cases whose work grew past the threshold.
     pub cases_with_more_work: usize,
@@ -241,7 +241,7 @@ pub struct SolverComparison {
 
 impl SolverComparison {
     /// Whether any latency figure failed the gate.
-    pub fn latency_regressed(&self) -> bool {
+    pub(crate) fn latency_regressed(&self) -> bool {
         self.latency.iter().any(LatencyFigure::regressed)
     }
 }
@@ -289,23 +289,27 @@ pub struct PairComparison {
 
 impl PairComparison {
     /// The list of `kind` (empty if this pair has none).
-    pub fn list(&self, kind: ListKind) -> Option<&List> {
+    pub(crate) fn list(&self, kind: ListKind) -> Option<&List> {
         self.lists.iter().find(|l| l.kind == kind)
     }
 
     /// The count of a list (0 when absent).
-    pub fn count(&self, kind: ListKind) -> usize {
+    pub(crate) fn count(&self, kind: ListKind) -> usize {
         self.list(kind).map_or(0, |l| l.count)
     }
 
     /// Whether any solver's latency failed the gate.
-    pub fn latency_regressed(&self) -> bool {
+    pub(crate) fn latency_regressed(&self) -> bool {
         self.solvers.iter().any(SolverComparison::latency_regressed)
     }
 
     /// The changed settings that can explain a difference in `counter` of `solver` (a
     /// heuristic for `expanded`, a thread count for latency, …).
-    pub fn causes(&self, solver: &str, counter: run_settings::Counter) -> Vec<&SettingChange> {
+    pub(crate) fn causes(
+        &self,
+        solver: &str,
+        counter: run_settings::Counter,
+    ) -> Vec<&SettingChange> {
         self.settings
             .iter()
             .filter(|c| c.affects(solver, counter))
@@ -313,7 +317,7 @@ impl PairComparison {
     }
 
     /// The pair's title: `baseline X vs current Y`, or `A against B` for two solvers.
-    pub fn title(&self) -> String {
+    pub(crate) fn title(&self) -> String {
         match self.kind {
             PairKind::Runs => format!("baseline {} vs current {}", self.baseline, self.current),
             PairKind::Solvers => format!("{} against {}", self.current, self.baseline),
@@ -322,7 +326,7 @@ impl PairComparison {
 
     /// The one-line verdict: what regressed, or how many rows matched; for two solvers, the
     /// latency figures as sentences.
-    pub fn verdict(&self) -> String {
+    pub(crate) fn verdict(&self) -> String {
         match self.kind {
             PairKind::Runs if self.regressed => format!(
                 "REGRESSION: {} wrong answer(s), {} case(s) with more work, {} missing case(s), \
@@ -347,7 +351,7 @@ impl PairComparison {
 
     /// Two solvers: the figures as sentences ("astar is 3.10× faster than bfs-rank per case
     /// (95% CI …)"), with the one-run caveat when a side is a single run.
-    pub fn headline(&self) -> Vec<String> {
+    pub(crate) fn headline(&self) -> Vec<String> {
         let mut out = Vec::new();
         for s in &self.solvers {
             for f in &s.latency {
@@ -412,7 +416,7 @@ impl Comparison {
     }
 
     /// The title of the whole comparison.
-    pub fn title(&self) -> String {
+    pub(crate) fn title(&self) -> String {
         match self.pairs.as_slice() {
             [one] => one.title(),
             pairs => format!(
@@ -424,7 +428,7 @@ impl Comparison {
     }
 
     /// The verdict in one line: the one pair's, or how many of the pairs regressed.
-    pub fn verdict(&self) -> String {
+    pub(crate) fn verdict(&self) -> String {
         match self.pairs.as_slice() {
             [one] => one.verdict(),
             pairs => {

@@ -38,7 +38,7 @@ fn answer(r: &Val) -> String {
 }
 
 /// A percent change as shown: `+10.00%`, `+∞%`.
-pub fn fmt_pct(p: f64) -> String {
+pub(crate) fn fmt_pct(p: f64) -> String {
     if p.is_infinite() {
         "+∞%".into()
     } else {

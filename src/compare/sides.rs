@@ -39,14 +39,14 @@ impl Side {
     }
 
     /// The rows compared (those of the picked solver, if one is), by input and solver.
-    pub fn tallies(&self) -> impl Iterator<Item = &Tally> {
+    pub(super) fn tallies(&self) -> impl Iterator<Item = &Tally> {
         self.tally
             .iter()
             .filter(|t| self.pick.as_ref().is_none_or(|(s, _)| *s == t.strategy))
     }
 
     /// The distinct inputs of the rows, in order, with their row counts.
-    pub fn input_rows(&self) -> Vec<(String, usize)> {
+    pub(super) fn input_rows(&self) -> Vec<(String, usize)> {
         let mut out: Vec<(String, usize)> = Vec::new();
         for t in self.tallies() {
             match out.iter_mut().find(|(i, _)| *i == t.input) {
@@ -59,7 +59,7 @@ impl Side {
 
     /// Solver `label`'s configuration cells (its first row's), when the cases.csv has them:
     /// `None` for a column the file lacks.
-    pub fn setting(&self, label: &str) -> Option<&Vec<Option<String>>> {
+    pub(super) fn setting(&self, label: &str) -> Option<&Vec<Option<String>>> {
         self.tally
             .iter()
             .find(|t| t.strategy == label)
@@ -67,7 +67,7 @@ impl Side {
     }
 
     /// The solvers of the run, in order of first appearance.
-    pub fn solvers(&self) -> Vec<&str> {
+    pub(super) fn solvers(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
         for t in &self.tally {
             if !out.contains(&t.strategy.as_str()) {

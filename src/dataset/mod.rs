@@ -8,7 +8,7 @@
 //! results): one bad row never costs the others their results.
 //! A file that cannot be read at all is an [`InputError`], reported before any solving.
 //!
-//! A file is read as a stream ([`read_dataset`], [`read_all`]): in pieces that end where a
+//! A file is read as a stream (`read_dataset`, [`read_all`]): in pieces that end where a
 //! record ends (quoted fields may hold line ends), a few parsed in parallel while the next
 //! are read, so that what is held is the pieces in flight, never the whole file.
 
@@ -25,10 +25,10 @@ use std::fmt;
 use std::io::Read;
 
 /// The small dataset `tilebench run` uses when no file is given.
-pub const BUILTIN_NAME: &str = "<builtin>/seeds.csv";
+pub(crate) const BUILTIN_NAME: &str = "<builtin>/seeds.csv";
 /// The text of that dataset (`inputs/seeds.csv`, compiled in), named [`BUILTIN_NAME`] in the
 /// outputs.
-pub const BUILTIN: &str = include_str!("../../inputs/seeds.csv");
+pub(crate) const BUILTIN: &str = include_str!("../../inputs/seeds.csv");
 
 /// One input row: a start, a goal, an optional known answer, and where it came from.
 #[derive(Clone, Debug)]
@@ -212,7 +212,7 @@ impl fmt::Debug for Id {
 /// A dataset file's facts for run.json.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct InputFile {
-    /// The file as named on the command line (`-` for stdin, [`BUILTIN_NAME`] for the
+    /// The file as named on the command line (`-` for stdin, `BUILTIN_NAME` for the
     /// built-in dataset).
     pub path: String,
     /// Rows read as cases (the header, blank lines and `#` comments not counted).
@@ -484,13 +484,13 @@ pub fn read_inputs(
 }
 
 /// Reads every dataset in `paths` (`-` = stdin; none: the built-in dataset) as a stream, one
-/// file after another, as [`read_dataset`] reads one: `map` gets each piece's cases with
+/// file after another, as `read_dataset` reads one: `map` gets each piece's cases with
 /// the file's index in `paths`, on the worker threads, and `each` what it made of them, in
 /// file order then row order. Returns the files' facts.
 ///
 /// # Errors
 /// A file named twice; a file (or stdin) that cannot be opened or read, or that
-/// [`read_dataset`] rejects: the first such file ends the reading.
+/// `read_dataset` rejects: the first such file ends the reading.
 pub fn read_all<T: Send>(
     paths: &[String],
     opts: &InputOptions,
@@ -502,7 +502,7 @@ pub fn read_all<T: Send>(
 
 /// Which of the inputs' rows a reading makes cases of.
 #[derive(Clone, Copy, Debug)]
-pub struct Share<'a> {
+pub(crate) struct Share<'a> {
     /// The shard whose rows become cases: case *i* (0-based, over all the inputs' rows in
     /// order, or over the chosen `rows`) when *i* mod N = I − 1; [`Shard::ALL`] for every row.
     pub shard: Shard,
@@ -518,14 +518,14 @@ pub struct Share<'a> {
 
 impl Share<'_> {
     /// Every row.
-    pub const ALL: Share<'static> = Share {
+    pub(crate) const ALL: Share<'static> = Share {
         shard: Shard::ALL,
         rows: None,
         shapes: false,
     };
 
     /// Whether row `row` (0-based, over all the inputs' rows in order) is a case of the share.
-    pub fn owns(&self, row: usize) -> bool {
+    pub(crate) fn owns(&self, row: usize) -> bool {
         match self.rows {
             None => self.shard.contains(row),
             Some(rows) => rows.case_of(row).is_some_and(|c| self.shard.contains(c)),
@@ -539,7 +539,7 @@ impl Share<'_> {
 }
 
 /// What a reading hands on for one piece of a file.
-pub struct Portion {
+pub(crate) struct Portion {
     /// The cases of the share's rows, in order.
     pub cases: Vec<Case>,
     /// With [`Share::shapes`]: the board shapes of the piece's other valid rows, each once.
@@ -554,7 +554,7 @@ pub struct Portion {
 /// # Errors
 /// As [`read_all`]: each is about the whole file (its bytes, its header), so every share
 /// of a file meets it.
-pub fn read_share<T: Send>(
+pub(crate) fn read_share<T: Send>(
     paths: &[String],
     opts: &InputOptions,
     share: Share<'_>,
@@ -665,7 +665,7 @@ impl Columns {
 /// Parses one dataset's bytes. `label` names it in messages.
 ///
 /// # Errors
-/// As [`read_dataset`].
+/// As `read_dataset`.
 pub fn parse_dataset(
     label: &str,
     bytes: &[u8],
@@ -688,7 +688,7 @@ const PIECE: usize = 1 << 20;
 /// When the input cannot be read, when its bytes are not UTF-8, when `opts.goal` is not a
 /// board, when the file is empty or its header cannot be read, or when the header has no
 /// `start` column. Bad rows are not errors: they become cases whose `problem` is an `Err`.
-pub fn read_dataset<T: Send>(
+pub(crate) fn read_dataset<T: Send>(
     label: &str,
     input: impl Read + Send,
     opts: &InputOptions,
@@ -1169,7 +1169,7 @@ impl ShapeRule {
 
 /// Warnings about ids used by more than one row of a file (`compare` matches such rows by
 /// their order of appearance), one per repeat, naming both lines.
-pub fn duplicate_ids(cases: &[Case]) -> Vec<String> {
+pub(crate) fn duplicate_ids(cases: &[Case]) -> Vec<String> {
     let mut first: rustc_hash::FxHashMap<(&str, &str), u64> = Default::default();
     first.reserve(cases.len());
     let mut out = Vec::new();
@@ -1834,7 +1834,7 @@ mod line_tests {
 }
 
 /// The board shapes of the valid cases, each once, in order.
-pub fn shapes_of(cases: &[Case]) -> Vec<crate::puzzle::Shape> {
+pub(crate) fn shapes_of(cases: &[Case]) -> Vec<crate::puzzle::Shape> {
     let mut shapes: Vec<_> = cases
         .iter()
         .filter_map(|c| c.problem.as_ref().ok().map(|p| p.start.shape()))

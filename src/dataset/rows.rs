@@ -102,7 +102,7 @@ impl Rows {
 ///
 /// # Errors
 /// [`InputErrorKind::NoSuchRows`], naming the files, the rows and how many there are.
-pub fn exist(rows: Option<&Rows>, files: &[InputFile]) -> Result<(), InputError> {
+pub(crate) fn exist(rows: Option<&Rows>, files: &[InputFile]) -> Result<(), InputError> {
     let total: usize = files.iter().map(|f| f.rows).sum();
     match rows.and_then(|r| r.beyond(total)) {
         None => Ok(()),

@@ -21,7 +21,7 @@ use crate::search::Problem;
 
 /// The pair as the program sees it, and how to map its moves back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Framing {
+pub(crate) struct Framing {
     /// The start board sent to the program.
     pub start: Board,
     /// The goal the program solves towards.
@@ -34,7 +34,7 @@ pub struct Framing {
 
 impl Framing {
     /// The pair as it is (the `steps` protocol sends both boards).
-    pub fn identity(p: &Problem) -> Framing {
+    pub(crate) fn identity(p: &Problem) -> Framing {
         Framing {
             start: p.start,
             goal: p.goal,
@@ -48,7 +48,7 @@ impl Framing {
     /// # Errors
     /// When the goal is not the standard one and its blank is not in a corner: no mirroring
     /// brings it to the standard goal, so a `moves` program cannot be asked.
-    pub fn standard_goal(p: &Problem) -> Result<Framing, String> {
+    pub(crate) fn standard_goal(p: &Problem) -> Result<Framing, String> {
         let shape = p.goal.shape();
         let standard = Board::standard_goal(shape);
         if p.goal == standard {
@@ -98,7 +98,7 @@ impl Framing {
     }
 
     /// The program's moves, on the row's own boards.
-    pub fn to_original(&self, path: &[Move]) -> Vec<Move> {
+    pub(crate) fn to_original(self, path: &[Move]) -> Vec<Move> {
         path.iter()
             .map(|&m| match m {
                 Move::Left | Move::Right if self.flip_h => m.inverse(),

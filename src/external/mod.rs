@@ -3,19 +3,19 @@
 //!
 //! - [`protocol`]: what is written to a program and read back (`moves` or `steps`), and the
 //!   counters it may print on stderr;
-//! - [`framing`]: how a pair is put to a `moves` program, whose goal is fixed;
-//! - [`process`]: running `sh -c COMMAND`, one persistent process per worker thread or one
+//! - `framing`: how a pair is put to a `moves` program, whose goal is fixed;
+//! - `process`: running `sh -c COMMAND`, one persistent process per worker thread or one
 //!   process per case, with timeouts;
 //!
-//! [`Program`] ties them together: an external program as a [`Solver`](crate::search::Solver), timed and judged by
+//! `Program` ties them together: an external program as a [`Solver`](crate::search::Solver), timed and judged by
 //! the harness like every other solver (path replay, parity, the optimum).
 
-pub mod framing;
-pub mod process;
+pub(crate) mod framing;
+pub(crate) mod process;
 mod program;
 pub mod protocol;
 
-pub use program::{Program, DEFAULT_TIMEOUT};
+pub(crate) use program::{Program, DEFAULT_TIMEOUT};
 
 use crate::search::registry;
 use protocol::{Blank, Protocol, Spawn, Stdout};
@@ -134,7 +134,7 @@ impl ExternalSolver {
 }
 
 /// What `latency_ns` measures for a program run in `spawn` mode.
-pub fn latency_meaning(spawn: Spawn) -> &'static str {
+pub(crate) fn latency_meaning(spawn: Spawn) -> &'static str {
     match spawn {
         Spawn::Persistent => {
             "round trip in ns: from writing the case's input to reading the answer line \

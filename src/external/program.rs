@@ -39,14 +39,14 @@ const SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The per-case timeout of an external program when `--timeout` is not given: a program
 /// that never answers becomes a `limit` row instead of stalling the run.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Start-up failures in a row (ended before reading its input, no answer ever) after which a
 /// program is not started again.
-pub const MAX_START_FAILURES: usize = 3;
+pub(super) const MAX_START_FAILURES: usize = 3;
 
 /// An external program as a [`Solver`]: timed and judged by the harness like every solver.
-pub struct Program {
+pub(crate) struct Program {
     spec: ExternalSolver,
     /// Whether programs start with a pseudo-terminal as stdout (`--solver-stdout`, or since
     /// one was found waiting with its answer in a buffer).
@@ -150,7 +150,7 @@ impl Said {
 
 impl Program {
     /// The program of `spec`; nothing runs until its first case.
-    pub fn new(spec: ExternalSolver) -> Program {
+    pub(crate) fn new(spec: ExternalSolver) -> Program {
         let mode = MODES.iter().position(|&m| m == spec.spawn).unwrap_or(0) as u8;
         Program {
             pty: AtomicBool::new(spec.stdout == Stdout::Pty),
@@ -644,7 +644,7 @@ impl Program {
             Reading::Answer(a) => a,
             Reading::Prefixed { prefix, answer } => {
                 if self.spec.strict {
-                    return Err(SolveError(format!(
+                    return Err(SolveError::new(format!(
                         "sent `{sent}`, it printed `{}`: an answer after the label `{}`, and \
                          --solver-strict takes only the answer alone on its line",
                         clip(line, 120),
@@ -669,7 +669,7 @@ impl Program {
                     Ok(a) => return Ok(self.outcome_of(request, line, a)),
                     Err(e) => e,
                 };
-                return Err(SolveError(format!(
+                return Err(SolveError::new(format!(
                     "sent `{sent}`, it printed `{}`, which is {e}{}",
                     clip(line, 120),
                     self.hint_for_answer(line)
@@ -1026,9 +1026,9 @@ impl Solver for Program {
     /// Sends one case to the program and reads its answer (judged by the harness).
     fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
         let request =
-            Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError)?;
+            Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError::new)?;
         if self.broken() {
-            return Err(SolveError(format!(
+            return Err(SolveError::new(format!(
                 "not sent: the program was not started again, as its last {MAX_START_FAILURES} \
                  starts ended before it read its input, and it never answered (see the first \
                  rows' messages for how they ended)"
@@ -1128,7 +1128,7 @@ impl Program {
                 _ if skipped.blank > 0 => "printed an empty line besides its answer".into(),
                 _ => "printed its answer without a line end".into(),
             };
-            return Err(SolveError(format!(
+            return Err(SolveError::new(format!(
                 "sent `{sent}`, it {what} `{}`: --solver-strict takes exactly one answer line \
                  per case and nothing else on stdout",
                 clip(line, 120)
@@ -1159,7 +1159,7 @@ impl Program {
                         self.spec.name
                     )
                 });
-                return Err(SolveError(format!(
+                return Err(SolveError::new(format!(
                     "protocol error: sent `{sent}`, it printed `{}`, which solves the case sent \
                      before it (`{}`), not this one: the answer is one case late (print \
                      exactly one line per case){restarted}",
@@ -1181,7 +1181,7 @@ impl Program {
         timeout: Option<Duration>,
     ) -> Result<Outcome, SolveError> {
         let (sent, restarted) = (request.shown(), self.restarted());
-        let fail = |e: String| Err(SolveError(e));
+        let fail = |e: String| Err(SolveError::new(e));
         match ex {
             Exchange::Answer { .. } => fail("answered".into()),
             Exchange::Stopped => fail("the run was stopped".into()),
@@ -1251,11 +1251,11 @@ impl Program {
         let batch = self
             .batch(timeout)
             .as_ref()
-            .map_err(|e| SolveError(e.clone()))?;
+            .map_err(|e| SolveError::new(e.clone()))?;
         let line = match batch.answers.get(&(problem.start, problem.goal)) {
             Some(Ok(line)) => line.clone(),
-            Some(Err(e)) => return Err(SolveError(e.clone())),
-            None => return Err(SolveError("not in the batch".into())),
+            Some(Err(e)) => return Err(SolveError::new(e.clone())),
+            None => return Err(SolveError::new("not in the batch")),
         };
         self.answered.store(true, Ordering::SeqCst);
         let mut o = self.outcome(request, &line)?;

@@ -3,7 +3,7 @@
 //! Boards are written as one line of tokens separated by single spaces, row by row, the blank
 //! as `x` (or `0` with `--solver-blank 0`): `2 3 4 1 5 x 7 6 8`. Every line ends with `\n`.
 //!
-//! - `moves`: tilebench writes the start board (see [`super::framing`] for rows whose goal is
+//! - `moves`: tilebench writes the start board (see `super::framing` for rows whose goal is
 //!   not the standard one) and reads one line: the blank's moves (`u`, `d`, `l`, `r`, as in
 //!   `dlurullddrurdllurdr`; an empty line when start = goal) or `unsolvable`.
 //! - `steps`: tilebench writes the start line, then the goal line, and reads one line: the
@@ -99,7 +99,7 @@ named!(Spawn, "spawn mode", Spawn::Persistent => "persistent", Spawn::PerCase =>
 
 /// The text written for one case, and the boards the program sees.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Request {
+pub(crate) struct Request {
     /// The lines written to the program's stdin, each ending with `\n`.
     pub text: String,
     /// The boards the program is asked about, and how to map its moves back.
@@ -112,7 +112,11 @@ impl Request {
     /// # Errors
     /// With the `moves` protocol, when the goal is not the standard one and cannot be turned
     /// into it ([`Framing::standard_goal`]). The `steps` protocol never fails.
-    pub fn new(protocol: Protocol, blank: Blank, problem: &Problem) -> Result<Request, String> {
+    pub(crate) fn new(
+        protocol: Protocol,
+        blank: Blank,
+        problem: &Problem,
+    ) -> Result<Request, String> {
         let b = blank.name();
         match protocol {
             Protocol::Moves => {
@@ -134,14 +138,14 @@ impl Request {
     }
 
     /// The request on one line, for messages (`start / goal` for `steps`).
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         self.text.trim_end().replace('\n', " / ")
     }
 }
 
 /// A program's answer, read but not yet judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// The blank's moves, as the program wrote them (on the boards it was sent).
     Moves(Vec<Move>),
     /// A number of moves (`steps` protocol).
@@ -155,7 +159,7 @@ pub enum Answer {
 /// # Errors
 /// With `moves`, when the line is neither `unsolvable` nor a string of `u`, `d`, `l`, `r`;
 /// with `steps`, when it is not a number ≥ 0 nor `-1`.
-pub fn parse_answer(protocol: Protocol, line: &str) -> Result<Answer, String> {
+pub(crate) fn parse_answer(protocol: Protocol, line: &str) -> Result<Answer, String> {
     let t = line.trim();
     match protocol {
         Protocol::Moves => {
@@ -176,7 +180,7 @@ pub fn parse_answer(protocol: Protocol, line: &str) -> Result<Answer, String> {
 
 /// What one line of a program's stdout is, under its protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reading {
+pub(crate) enum Reading {
     /// An answer, alone on its line.
     Answer(Answer),
     /// An answer after a label such as `Case 1:` or `Answer:` (the label, with its colon).
@@ -201,7 +205,7 @@ const LABEL_WORDS: [&str; 19] = [
 
 /// Reads one line of a program's stdout: an answer, an answer after a label, an empty line,
 /// or something that is not an answer.
-pub fn read_line(protocol: Protocol, line: &str) -> Reading {
+pub(crate) fn read_line(protocol: Protocol, line: &str) -> Reading {
     let t = line.trim();
     if t.is_empty() {
         return Reading::Blank;
@@ -238,7 +242,7 @@ fn is_label(label: &str) -> bool {
 
 /// Reads counters from a stderr line: `expanded=N generated=N stored=N peak_frontier=N`, in any
 /// order, among other words. `None` when the line has none of them.
-pub fn parse_counters(line: &str) -> Option<Counters> {
+pub(crate) fn parse_counters(line: &str) -> Option<Counters> {
     let mut c = Counters::default();
     let mut any = false;
     for word in line.split(|ch: char| ch.is_whitespace() || ch == ',' || ch == ';') {

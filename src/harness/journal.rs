@@ -9,7 +9,7 @@
 //!   fixed-width slot per case × strategy in its final place, each with a checksum (so that a
 //!   slot torn by a kill or a power loss is found and its job run again). A writer thread
 //!   writes each batch of records the workers hand over at once, and syncs both files to
-//!   the disk every [`FLUSH_EVERY`] and at the end of each pass;
+//!   the disk every `FLUSH_EVERY` and at the end of each pass;
 //! - `journal-passes.csv`: per session and strategy, the time spent preparing and the pass's
 //!   wall time so far (a checkpoint at each sync, and the final figure at the pass's end).
 //!
@@ -31,15 +31,15 @@ use std::time::{Duration, Instant};
 
 /// The file of finished records (the store's slots), in the output directory: its presence
 /// marks a journal.
-pub const JOURNAL: &str = store::SLOTS;
+pub(crate) const JOURNAL: &str = store::SLOTS;
 /// The file of per-session, per-strategy prepare and wall times.
-pub const PASSES: &str = "journal-passes.csv";
+pub(crate) const PASSES: &str = "journal-passes.csv";
 /// The run's identity, written before any solving; its presence marks a run in progress.
-pub const MANIFEST: &str = "manifest.json";
+pub(crate) const MANIFEST: &str = "manifest.json";
 
 /// Records are synced to the disk at least this often (a power loss loses at most this much
 /// work; a `kill -9` loses only the records the workers had not handed over yet).
-pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
+pub(crate) const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
 const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
 
@@ -49,7 +49,7 @@ const PASSES_HEADER: &str = "session,strategy,prepare_ns,wall_ns,finished\n";
 ///
 /// # Errors
 /// A manifest that cannot be read.
-pub fn identity(dir: &Path) -> io::Result<u64> {
+pub(crate) fn identity(dir: &Path) -> io::Result<u64> {
     let mut h = crate::util::Fnv1a64::default();
     h.update(&std::fs::read(dir.join(MANIFEST))?);
     Ok(h.value())
@@ -69,7 +69,7 @@ pub fn count_done(dir: &Path) -> io::Result<usize> {
 ///
 /// # Errors
 /// A file that cannot be created, written or synced.
-pub fn create(dir: &Path) -> io::Result<()> {
+pub(crate) fn create(dir: &Path) -> io::Result<()> {
     store::create_files(dir)?;
     let mut f = File::create(dir.join(PASSES))?;
     f.write_all(PASSES_HEADER.as_bytes())?;
@@ -77,7 +77,7 @@ pub fn create(dir: &Path) -> io::Result<()> {
 }
 
 /// What the journal holds besides its records (which [`load`] hands over one by one).
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// Per strategy: the time spent preparing it (e.g. building pattern databases), summed
     /// over all sessions.
     pub prepare: BTreeMap<String, Duration>,
@@ -148,7 +148,7 @@ fn damaged(path: &Path, line: u64, e: &str) -> String {
 ///
 /// # Errors
 /// The passes file cannot be read or written.
-pub fn load_or_restart(dir: &Path) -> Result<(Loaded, Option<String>), String> {
+pub(crate) fn load_or_restart(dir: &Path) -> Result<(Loaded, Option<String>), String> {
     let why = match load(dir) {
         Ok(loaded) => return Ok((loaded, None)),
         Err(why) => why,
@@ -182,7 +182,7 @@ pub fn load_or_restart(dir: &Path) -> Result<(Loaded, Option<String>), String> {
 /// # Errors
 /// A passes file that cannot be read or repaired, that is not a tilebench journal's (wrong
 /// header), or that has a damaged line other than a torn last one.
-pub fn load(dir: &Path) -> Result<Loaded, String> {
+pub(crate) fn load(dir: &Path) -> Result<Loaded, String> {
     let ppath = dir.join(PASSES);
     if !ppath.exists() {
         // Only the earlier sessions' times are lost: the results are in the store.
@@ -230,7 +230,7 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
 }
 
 /// Removes the journal files (after the final files are written).
-pub fn remove(dir: &Path) {
+pub(crate) fn remove(dir: &Path) {
     // The manifest first: a kill between two removals then leaves a finished run (run.json)
     // with a stray journal file, never a manifest with no journal to resume.
     let _ = std::fs::remove_file(dir.join(MANIFEST));
@@ -255,7 +255,7 @@ enum Msg {
 
 /// Writes records into the run's [`Store`] (the journal) from a writer thread, syncing it
 /// now and then; a [`Sink`] for the runner.
-pub struct Writer {
+pub(crate) struct Writer {
     tx: Option<SyncSender<Msg>>,
     names: Vec<String>,
     thread: Option<JoinHandle<io::Result<Store>>>,
@@ -273,7 +273,7 @@ impl Writer {
     /// # Errors
     /// A passes file that cannot be opened for appending (see [`create`]), or a writer thread
     /// that cannot be started.
-    pub fn open(
+    pub(crate) fn open(
         dir: &Path,
         session: u32,
         names: Vec<String>,
@@ -318,7 +318,7 @@ impl Writer {
     /// # Errors
     /// A write or sync that failed at any point since [`Writer::open`], or a writer thread
     /// that panicked.
-    pub fn finish(mut self) -> Result<Store, String> {
+    pub(crate) fn finish(mut self) -> Result<Store, String> {
         self.tx.take();
         match self.thread.take().map(JoinHandle::join) {
             Some(Ok(Ok(store))) => Ok(store),

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 /// Where an optimum comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// The row's `expected_steps` column.
     ExpectedSteps,
     /// A search by the built-in `astar` strategy, for a row without `expected_steps`.
@@ -34,7 +34,7 @@ pub enum Source {
 
 impl Source {
     /// How messages name it: `expected_steps` or `astar`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Source::ExpectedSteps => "expected_steps",
             Source::Astar => "astar",
@@ -44,7 +44,7 @@ impl Source {
 
 /// The optimal lengths of a run's cases, computed when first needed and shared by every
 /// solver that is not optimal by construction.
-pub struct Optimum {
+pub(crate) struct Optimum {
     limits: Limits,
     reference: Box<dyn Solver>,
     /// The cases of the block being solved, in increasing order, and their cached optima.
@@ -55,7 +55,7 @@ pub struct Optimum {
 impl Optimum {
     /// Optima computed by `astar` (Manhattan) within `limits`, for cases whose goal is one of
     /// `goals`.
-    pub fn new(limits: Limits, goals: &[Board]) -> Optimum {
+    pub(crate) fn new(limits: Limits, goals: &[Board]) -> Optimum {
         let astar = registry::find("astar").expect("astar is built in");
         let mut reference = astar.build(&Config::default());
         let ctx = Prepare {
@@ -76,7 +76,7 @@ impl Optimum {
     /// Computes, in parallel, the optimum of every solvable case of `block` (indices into
     /// `cases`, in increasing order) that has no expected_steps; the previous block's are
     /// forgotten, so that memory does not grow with the run.
-    pub fn prepare(&mut self, cases: &CaseBlock, block: impl Iterator<Item = usize>) {
+    pub(crate) fn prepare(&mut self, cases: &CaseBlock, block: impl Iterator<Item = usize>) {
         use rayon::prelude::*;
         self.block = block.collect();
         self.cache = self.block.iter().map(|_| OnceLock::new()).collect();
@@ -96,7 +96,7 @@ impl Optimum {
     /// # Errors
     /// When the row has no `expected_steps` and `astar` cannot find the optimum: it runs out
     /// of the run's limits, finds no path, or fails. The result is cached, error included.
-    pub fn of(
+    pub(crate) fn of(
         &self,
         index: usize,
         case: &Case,
@@ -134,7 +134,7 @@ impl Optimum {
 
 /// What a row says about an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     /// The row's status.
     pub status: RowStatus,
     /// The moves claimed: the path's length, the number, or −1.
@@ -151,7 +151,7 @@ pub struct Verdict {
 /// Judges a solver's `outcome` for `problem`. Solvers optimal by construction are not
 /// compared with the optimum, so `optimum` is not called for them; the others' answers are
 /// held to their claim.
-pub fn judge(
+pub(crate) fn judge(
     problem: &Problem,
     outcome: &Outcome,
     solver: Judged,
@@ -258,7 +258,7 @@ fn judge_path(
     }
     match replayed {
         Err(e) => {
-            v.why = e;
+            v.why = e.to_string();
             return v;
         }
         Ok(end) if end != problem.goal => {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 /// A solve's outcome with its latencies.
 #[derive(Clone, Debug)]
-pub struct Measured {
+pub(crate) struct Measured {
     /// The answer (every repeat gave the same).
     pub outcome: Outcome,
     /// Median latency over the repeats, in nanoseconds; `None` when the solver could not
@@ -47,7 +47,7 @@ fn shown(o: &Outcome) -> String {
 }
 
 /// The text of a caught panic.
-pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -60,7 +60,7 @@ pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 /// # Errors
 /// The solver's error, its panic, or word that repeats gave different answers; each a
 /// sentence that starts with the solver's name.
-pub fn measure(
+pub(crate) fn measure(
     solver: &dyn Solver,
     problem: &Problem,
     limits: &Limits,

@@ -1,22 +1,21 @@
 //! The harness: a run from plan to files. [`plan`] is the run as a value; [`pipeline`] takes
-//! it through [`input`] (CSV rows → cases), [`runner`] (every case × solver in parallel, each
-//! solve timed by [`measure`](mod@measure) and judged by [`judge`]) and [`record`] (one typed row per
+//! it through `input` (CSV rows → cases), [`runner`] (every case × solver in parallel, each
+//! solve timed by `measure` and judged by `judge`) and `record` (one typed row per
 //! case × solver, journalled as it finishes) to the reports; [`rundir`] owns the results
 //! directory.
 
 pub mod interrupt;
 pub mod journal;
-pub mod judge;
-pub mod measure;
+pub(crate) mod judge;
+pub(crate) mod measure;
 pub mod merge;
 pub mod per_solver;
 pub mod pipeline;
 pub mod plan;
 pub mod rundir;
 pub mod runner;
-pub mod spool;
+pub(crate) mod spool;
 pub mod store;
-pub mod verdict;
+pub(crate) mod verdict;
 
-pub use measure::measure;
-pub use runner::Session;
+pub(crate) use runner::Session;

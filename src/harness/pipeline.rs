@@ -47,6 +47,7 @@ use crate::check::Judged;
 use crate::check::SolverCheck;
 use crate::dataset::shard::Shard;
 use crate::dataset::{InputError, InputErrorKind};
+use crate::error::OutputError;
 use crate::external::Program;
 use crate::observe::Observer;
 use crate::report::{ReportTally, RunReport, StrategySummary};
@@ -59,7 +60,7 @@ use crate::search::{registry, Limits, Solver};
 use crate::util::atomic_write;
 use crate::{Error, Result};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -268,12 +269,12 @@ impl Grid<'_> {
     }
     /// The error of a grid with empty slots after the run.
     fn missing(&self, have: usize) -> Error {
-        Error::output(format!(
-            "{}: the journal holds {have} of the {} results after the run; run again with \
-             --resume",
-            self.dir.join(journal::JOURNAL).display(),
-            self.len()
-        ))
+        OutputError::Incomplete {
+            path: self.dir.join(journal::JOURNAL),
+            have,
+            total: self.len(),
+        }
+        .into()
     }
 }
 
@@ -355,17 +356,17 @@ impl Todo {
     /// The shard's case × solver grid minus the jobs the journal's store holds whole.
     fn of(grid: &Grid, observer: &dyn Observer) -> Result<Todo> {
         let dir = grid.dir.path();
-        let cannot = |e: std::io::Error| {
-            Error::output(format!(
-                "cannot open the run's journal in {}: {}; start the run again with --force, \
-                 or use another --out",
-                dir.display(),
-                crate::util::io_reason(&e)
-            ))
+        let cannot = |source: std::io::Error| OutputError::JournalOpen {
+            path: dir.to_path_buf(),
+            source,
         };
         let run = journal::identity(dir).map_err(cannot)?;
         let opened = Store::open(dir, grid.layout, run).map_err(cannot)?;
-        let (earlier, restarted) = journal::load_or_restart(dir).map_err(Error::Output)?;
+        let (earlier, restarted) =
+            journal::load_or_restart(dir).map_err(|reason| OutputError::Journal {
+                path: dir.to_path_buf(),
+                reason,
+            })?;
         if let Some(notice) = restarted {
             observer.notice(&notice);
         }
@@ -411,14 +412,24 @@ impl Run<'_> {
     fn open(&mut self) -> Result<(RunDir, Option<Vec<Duration>>)> {
         if self.plan.mode == OutMode::Resume {
             let out = self.plan.out.as_deref();
-            let dir = RunDir::resume(out, &mut self.info, self.observer).map_err(Error::Output)?;
+            let dir = RunDir::resume(out, &mut self.info, self.observer).map_err(|reason| {
+                OutputError::Directory {
+                    path: out.map(Path::to_path_buf),
+                    reason,
+                }
+            })?;
             self.arm_interrupt(&dir);
             return Ok((dir, None));
         }
         let prepared = self.prepare(&[])?;
         let force = self.plan.mode == OutMode::Force;
         let out = self.plan.out.as_deref();
-        let dir = RunDir::create(out, force, self.started, &self.info).map_err(Error::Output)?;
+        let dir = RunDir::create(out, force, self.started, &self.info).map_err(|reason| {
+            OutputError::Directory {
+                path: out.map(Path::to_path_buf),
+                reason,
+            }
+        })?;
         self.arm_interrupt(&dir);
         Ok((dir, Some(prepared)))
     }
@@ -481,8 +492,12 @@ impl Run<'_> {
             .store
             .take()
             .expect("the store is opened before the pass");
+        let journal_error = |reason| OutputError::Journal {
+            path: dir.path().to_path_buf(),
+            reason,
+        };
         let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), store)
-            .map_err(Error::Output)?;
+            .map_err(journal_error)?;
         let pass = Pass {
             cases: Cases::Spooled(&self.cases),
             cfg: &cfg,
@@ -491,9 +506,13 @@ impl Run<'_> {
             stop,
             observer: self.observer,
         };
-        let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass)
-            .map_err(Error::Output)?;
-        todo.store = Some(writer.finish().map_err(Error::Output)?);
+        let session = runner::run_into(&self.workers, &mut self.solvers, prepared, &pass).map_err(
+            |reason| OutputError::Directory {
+                path: Some(dir.path().to_path_buf()),
+                reason,
+            },
+        )?;
+        todo.store = Some(writer.finish().map_err(journal_error)?);
         Ok(session)
     }
 }
@@ -529,7 +548,7 @@ pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) ->
     let mut info = info_of(&plan, cases.files.clone(), (&names, &settings));
     info.started_at = crate::util::rfc3339(started);
     let mut run = Run {
-        workers: Workers::new(plan.threads).map_err(Error::Output)?,
+        workers: Workers::new(plan.threads).map_err(|reason| OutputError::Threads { reason })?,
         plan,
         cases,
         solvers,
@@ -638,13 +657,22 @@ fn exports(
         allow_limit: &plan.allow_limit,
     };
     for e in &plan.exports {
-        std::fs::write(&e.path, e.format.export.render_run(&run))
-            .map_err(|err| Error::output(format!("cannot write {}: {err}", e.path.display())))?;
+        std::fs::write(&e.path, e.format.export.render_run(&run)).map_err(|source| {
+            OutputError::Export {
+                path: e.path.clone(),
+                source,
+            }
+        })?;
     }
     Ok(match &plan.save_baseline {
         Some(name) => Some((
             name.clone(),
-            dir.save_baseline(name).map_err(Error::Output)?,
+            dir.save_baseline(name)
+                .map_err(|reason| OutputError::Baseline {
+                    path: dir.path().to_path_buf(),
+                    name: name.clone(),
+                    reason,
+                })?,
         )),
         None => None,
     })
@@ -815,11 +843,9 @@ impl Sessions<'_> {
         if missing || (written.is_ok() && have < grid.len()) {
             return Err(grid.missing(have));
         }
-        written.map_err(|e| {
-            Error::output(format!(
-                "{e}; every result is kept in the run's journal: once that is mended, finish \
-                 the run with the same command and --resume"
-            ))
+        written.map_err(|reason| OutputError::CasesCsv {
+            path: grid.dir.join(crate::results::CASES_CSV),
+            reason,
         })?;
         Ok((tally, digest, hash.hex()))
     }
@@ -875,8 +901,12 @@ impl Sessions<'_> {
         } else {
             self.wall.as_secs_f64()
         };
-        crate::report::write_run_files(dir.path(), &report, &wall, self.started, info)
-            .map_err(Error::Output)?;
+        crate::report::write_run_files(dir.path(), &report, &wall, self.started, info).map_err(
+            |reason| OutputError::RunFiles {
+                path: dir.path().to_path_buf(),
+                reason,
+            },
+        )?;
         crate::util::crash_point("finished", "");
         // The store is the journal: it goes with it, once the run's files are all written.
         dir.finish();

@@ -135,11 +135,11 @@ impl RunPlan {
     /// chosen, instead of the fitting defaults; `none` chooses none of them.
     ///
     /// # Errors
-    /// An unknown name.
-    pub fn with_strategies(mut self, list: &str) -> Result<RunPlan, String> {
+    /// An unknown name, or a list that names none ([`PlanError::Strategies`]).
+    pub fn with_strategies(mut self, list: &str) -> Result<RunPlan, PlanError> {
         self.fitting_strategies = false;
         if !list.trim().eq_ignore_ascii_case("none") {
-            let chosen = registry::parse_list(list).map_err(|e| format!("--strategy: {e}"))?;
+            let chosen = registry::parse_list(list)?;
             self.solvers
                 .extend(chosen.into_iter().map(Chosen::Strategy));
         }

@@ -15,7 +15,7 @@ use std::time::SystemTime;
 pub const BASELINES_DIR: &str = "results/baselines";
 
 /// The lock file of a results directory: held (`flock`) by the one process writing it.
-pub const LOCK: &str = ".tilebench.lock";
+pub(crate) const LOCK: &str = ".tilebench.lock";
 
 /// A run's results directory, locked for as long as the value lives: one writer at a time.
 #[derive(Debug)]
@@ -93,7 +93,11 @@ impl RunDir {
     ///
     /// # Errors
     /// As [`RunDir::create`].
-    pub fn make(out: Option<&Path>, force: bool, started: SystemTime) -> Result<RunDir, String> {
+    pub(crate) fn make(
+        out: Option<&Path>,
+        force: bool,
+        started: SystemTime,
+    ) -> Result<RunDir, String> {
         let dir = match out {
             Some(d) => d.to_path_buf(),
             None => reserve_default(started)?,
@@ -168,7 +172,7 @@ impl RunDir {
     /// # Errors
     /// No `out`, a finished run, an unreadable manifest, or a run started with other inputs
     /// or options.
-    pub fn resume(
+    pub(crate) fn resume(
         out: Option<&Path>,
         info: &mut RunInfo,
         observer: &dyn Observer,
@@ -267,7 +271,7 @@ impl RunDir {
     ///
     /// # Errors
     /// A name that is not one plain word, or a copy that fails.
-    pub fn save_baseline(&self, name: &str) -> Result<PathBuf, String> {
+    pub(crate) fn save_baseline(&self, name: &str) -> Result<PathBuf, String> {
         check_baseline_name(name)?;
         let dest = Path::new(BASELINES_DIR).join(name);
         std::fs::create_dir_all(&dest)
@@ -381,7 +385,7 @@ fn no_manifest(dir: &Path) -> String {
 ///
 /// # Errors
 /// The name is empty, has a path separator, or starts with a dot.
-pub fn check_baseline_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_baseline_name(name: &str) -> Result<(), String> {
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
         return Err(format!(
             "--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`"

@@ -1,15 +1,15 @@
 //! Solving every case × solver in parallel, timing each solve.
 //!
-//! The cases are taken a block of [`BLOCK`] at a time; within a block the solvers run one
+//! The cases are taken a block of `BLOCK` at a time; within a block the solvers run one
 //! after another, each over the block's cases in parallel on a rayon pool of `--threads`
 //! workers: a solver's wall time and cases/s are then its own, not shared with the others,
 //! and the solvers take turns every block, so that a change in the machine's load over a long
 //! run falls on all of them alike instead of on whichever ran last. Before the first block
 //! every solver is prepared (tables, processes), outside every latency.
-//! [`run_into`] hands each record to a [`Sink`] as it finishes (the run's journal, so an
+//! `run_into` hands each record to a `Sink` as it finishes (the run's journal, so an
 //! interrupted run keeps its finished cases) and can run any subset of the case × solver grid
 //! (a resumed run, a shard); [`run`] keeps every record in memory, in input order then solver
-//! order. Every answer is timed by [`super::measure`](mod@super::measure) and judged by [`super::judge`], whoever
+//! order. Every answer is timed by `super::measure` and judged by `super::judge`, whoever
 //! gave it.
 
 use super::judge::{judge, Optimum};
@@ -46,7 +46,7 @@ pub struct RunConfig {
 /// when each solve runs changes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Order {
-    /// `--order blocked`: every solver in turn over a whole [`BLOCK`] of cases, in the run's
+    /// `--order blocked`: every solver in turn over a whole `BLOCK` of cases, in the run's
     /// solver order.
     #[default]
     Blocked,
@@ -61,7 +61,7 @@ pub enum Order {
 }
 
 /// The most cases in a turn of [`Order::Shuffled`].
-pub const TURN_MAX: usize = 256;
+pub(crate) const TURN_MAX: usize = 256;
 
 impl Order {
     /// Its name: `blocked` or `shuffled`.
@@ -74,7 +74,7 @@ impl Order {
 
     /// The turns of `block` (positions), in order: the whole block when blocked; shuffled,
     /// runs of a sixteenth of the block, at least 4 cases per worker (each worker then has
-    /// work in a turn) and at most [`TURN_MAX`].
+    /// work in a turn) and at most `TURN_MAX`.
     ///
     /// ```
     /// use tilebench::harness::runner::Order;
@@ -126,7 +126,7 @@ pub struct RunOutput {
 }
 
 /// Where a pass's records go as they finish, and when passes start and end.
-pub trait Sink: Sync {
+pub(crate) trait Sink: Sync {
     /// A job's pass is about to start (after `prepare` spent building shared data).
     fn pass_start(&self, _job: usize, _name: &str, _prepare: Duration, _start: Instant) {}
     /// One finished case × job. Called from the worker threads, in completion order.
@@ -156,7 +156,7 @@ pub trait Sink: Sync {
 }
 
 /// What one session of solving did.
-pub struct Session {
+pub(crate) struct Session {
     /// Wall time of each solver's pass in this session (zero for solvers with nothing to do).
     pub wall: Vec<Duration>,
     /// Time each solver spent preparing before its pass.
@@ -186,7 +186,7 @@ impl Session {
 }
 
 /// The worker threads of a run.
-pub struct Workers {
+pub(crate) struct Workers {
     pool: rayon::ThreadPool,
 }
 
@@ -195,7 +195,7 @@ impl Workers {
     ///
     /// # Errors
     /// The threads cannot be started.
-    pub fn new(threads: usize) -> Result<Workers, String> {
+    pub(crate) fn new(threads: usize) -> Result<Workers, String> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("tilebench-{i}"))
@@ -205,7 +205,7 @@ impl Workers {
     }
 
     /// How many workers there are.
-    pub fn threads(&self) -> usize {
+    pub(crate) fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }
 }
@@ -215,7 +215,7 @@ impl Workers {
 ///
 /// # Errors
 /// A solver that cannot run on these goals; the message starts with its name.
-pub fn prepare(
+pub(crate) fn prepare(
     workers: &Workers,
     solvers: &mut [Box<dyn Solver>],
     needed: &[bool],
@@ -228,7 +228,9 @@ pub fn prepare(
         .enumerate()
         .any(|(j, s)| needed.get(j) != Some(&false) && s.wants_problems());
     let problems = if wanted {
-        cases.problems().map_err(|e| SolveError(unreadable(&e)))?
+        cases
+            .problems()
+            .map_err(|e| SolveError::new(unreadable(&e)))?
     } else {
         Vec::new()
     };
@@ -246,7 +248,7 @@ pub fn prepare(
         workers
             .pool
             .install(|| solver.prepare(&goals, &ctx))
-            .map_err(|e| SolveError(format!("{}: {e}", solver.name())))?;
+            .map_err(|e| SolveError::new(format!("{}: {e}", solver.name())))?;
         took[j] = t0.elapsed();
     }
     Ok(took)
@@ -283,8 +285,8 @@ pub fn run(
     });
     let stop = AtomicBool::new(false);
     let workers = Workers::new(cfg.threads)?;
-    let prepared =
-        prepare(&workers, solvers, &[], Cases::Memory(cases), observer).map_err(|e| e.0)?;
+    let prepared = prepare(&workers, solvers, &[], Cases::Memory(cases), observer)
+        .map_err(SolveError::into_message)?;
     let pass = Pass {
         cases: Cases::Memory(cases),
         cfg,
@@ -310,7 +312,7 @@ pub fn run(
 /// A run's cases, as the runner reads them: all in memory, or spooled to disk and read back
 /// a block at a time.
 #[derive(Clone, Copy)]
-pub enum Cases<'a> {
+pub(crate) enum Cases<'a> {
     /// Every case, in memory (indexed by its number in the run).
     Memory(&'a [Case]),
     /// Read once and spooled ([`Dataset`]).
@@ -322,7 +324,7 @@ impl<'a> Cases<'a> {
     ///
     /// # Errors
     /// Spooled cases that cannot be read back.
-    pub fn block(
+    pub(crate) fn block(
         &self,
         shard: crate::dataset::shard::Shard,
         positions: std::ops::Range<usize>,
@@ -333,7 +335,7 @@ impl<'a> Cases<'a> {
         }
     }
     /// The distinct goals of the valid cases, in first-seen order.
-    pub fn goals(&self) -> Vec<Board> {
+    pub(crate) fn goals(&self) -> Vec<Board> {
         match *self {
             Cases::Memory(c) => goals_of(c),
             Cases::Spooled(d) => d.goals.clone(),
@@ -343,7 +345,7 @@ impl<'a> Cases<'a> {
     ///
     /// # Errors
     /// Spooled cases that cannot be read back.
-    pub fn problems(&self) -> std::io::Result<Vec<crate::search::Problem>> {
+    pub(crate) fn problems(&self) -> std::io::Result<Vec<crate::search::Problem>> {
         match *self {
             Cases::Memory(c) => Ok(c
                 .iter()
@@ -355,7 +357,7 @@ impl<'a> Cases<'a> {
 }
 
 /// The distinct goals of the valid cases, in first-seen order.
-pub fn goals_of(cases: &[Case]) -> Vec<Board> {
+pub(crate) fn goals_of(cases: &[Case]) -> Vec<Board> {
     let mut seen = std::collections::HashSet::new();
     cases
         .iter()
@@ -367,7 +369,7 @@ pub fn goals_of(cases: &[Case]) -> Vec<Board> {
 
 /// Which cases each solver has yet to solve: its shard's cases less the jobs done, kept as
 /// one flag per case × solver (none at all when nothing is done).
-pub struct Jobs {
+pub(crate) struct Jobs {
     layout: Layout,
     /// Per slot of the layout, whether it is done; empty when none is.
     done: Vec<bool>,
@@ -377,7 +379,7 @@ pub struct Jobs {
 
 impl Jobs {
     /// Every case of the layout, for every solver.
-    pub fn all(layout: Layout) -> Jobs {
+    pub(crate) fn all(layout: Layout) -> Jobs {
         Jobs {
             left: vec![layout.positions(); layout.solvers],
             layout,
@@ -386,7 +388,7 @@ impl Jobs {
     }
     /// The jobs of the layout whose flag in `done` (one per slot, see [`Layout::slot`]) is
     /// false.
-    pub fn except(layout: Layout, done: Vec<bool>) -> Jobs {
+    pub(crate) fn except(layout: Layout, done: Vec<bool>) -> Jobs {
         assert_eq!(done.len(), layout.len(), "one flag per slot");
         let n = layout.positions();
         let left = (0..layout.solvers)
@@ -395,20 +397,16 @@ impl Jobs {
         Jobs { layout, done, left }
     }
     /// How many cases solver `job` has left.
-    pub fn left(&self, job: usize) -> usize {
+    pub(crate) fn left(&self, job: usize) -> usize {
         self.left[job]
     }
     /// Whether any solver has a case left.
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.left.iter().any(|&n| n > 0)
     }
     /// The case × solver jobs left.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.left.iter().sum()
-    }
-    /// The layout.
-    pub fn layout(&self) -> &Layout {
-        &self.layout
     }
     /// Whether solver `job` has the shard's position `p` left.
     fn is_left(&self, job: usize, p: usize) -> bool {
@@ -441,7 +439,7 @@ impl Jobs {
 }
 
 /// What [`run_into`] solves and where the records go.
-pub struct Pass<'a> {
+pub(crate) struct Pass<'a> {
     /// Every case of the run.
     pub cases: Cases<'a>,
     /// Limits, repeats, paths.
@@ -465,7 +463,7 @@ pub struct Pass<'a> {
 ///
 /// # Errors
 /// Spooled cases that cannot be read back (what was solved before is in the sink).
-pub fn run_into(
+pub(crate) fn run_into(
     workers: &Workers,
     solvers: &mut [Box<dyn Solver>],
     prepared: &[Duration],
@@ -679,7 +677,7 @@ fn solve_block(
 
 /// Cases (positions of the shard) solved by every solver in turn before the next block: the
 /// solvers take turns this often. Each block's pass is synced to the journal as it ends.
-pub const BLOCK: usize = 1 << 16;
+pub(crate) const BLOCK: usize = 1 << 16;
 
 /// How long a case may be in flight before the user is told what is probably wrong.
 const STALL_AFTER: Duration = Duration::from_secs(5);
@@ -823,7 +821,7 @@ impl Drop for Batch<'_> {
 }
 
 /// Solves one case with one solver, `repeat` times, and judges the answer.
-pub fn run_one(
+pub(crate) fn run_one(
     index: usize,
     case: &Case,
     solver: &dyn Solver,

@@ -28,7 +28,7 @@ const EVERY: usize = 1024;
 
 /// The cases of a run's inputs (of its shard), read once and spooled to disk, with the facts
 /// a run needs about them.
-pub struct Dataset {
+pub(crate) struct Dataset {
     /// The input files' facts, in order.
     pub files: Vec<InputFile>,
     /// The distinct goals of the shard's valid cases, in first-seen order.
@@ -116,14 +116,14 @@ fn id_hash(file: usize, id: &str) -> u64 {
 
 impl Dataset {
     /// Warnings about repeated ids that are kept.
-    pub const KEPT: usize = 20;
+    pub(crate) const KEPT: usize = 20;
 
     /// Reads every dataset in `paths` as [`input::read_share`] does, spooling the cases of
     /// `share` to a scratch file in the first of `dirs` where one can be created.
     ///
     /// # Errors
     /// As [`input::read_all`]; and when the scratch file cannot be created or written.
-    pub fn read(
+    pub(crate) fn read(
         paths: &[String],
         opts: &InputOptions,
         dirs: &[PathBuf],
@@ -216,12 +216,12 @@ impl Dataset {
     }
 
     /// How many cases (all shards').
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.total
     }
 
     /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.total == 0
     }
 
@@ -232,7 +232,7 @@ impl Dataset {
     ///
     /// # Panics
     /// `shard` is not the shard read.
-    pub fn cases(
+    pub(crate) fn cases(
         &self,
         shard: Shard,
         positions: std::ops::Range<usize>,
@@ -247,7 +247,7 @@ impl Dataset {
     ///
     /// # Errors
     /// The scratch file cannot be read.
-    pub fn problems(&self) -> io::Result<Vec<Problem>> {
+    pub(crate) fn problems(&self) -> io::Result<Vec<Problem>> {
         let mut out = Vec::new();
         self.spool.each_chunk(|cases| {
             out.extend(
@@ -287,7 +287,7 @@ fn scratch_file(dirs: &[PathBuf]) -> Result<(File, &Path), (io::Error, &Path)> {
 }
 
 /// Cases held for a while, looked up by their index in the run.
-pub struct CaseBlock<'a> {
+pub(crate) struct CaseBlock<'a> {
     cases: Cow<'a, [Case]>,
     /// The index of `cases[0]`, and the step between two held cases' indices.
     first: usize,
@@ -296,7 +296,7 @@ pub struct CaseBlock<'a> {
 
 impl<'a> CaseBlock<'a> {
     /// Every case of a run, in memory.
-    pub fn all(cases: &'a [Case]) -> CaseBlock<'a> {
+    pub(crate) fn all(cases: &'a [Case]) -> CaseBlock<'a> {
         CaseBlock {
             cases: Cow::Borrowed(cases),
             first: 0,
@@ -313,12 +313,12 @@ impl<'a> CaseBlock<'a> {
     }
 
     /// Case `i` of the run (one of those held).
-    pub fn get(&self, i: usize) -> &Case {
+    pub(crate) fn get(&self, i: usize) -> &Case {
         &self.cases[(i - self.first) / self.stride]
     }
 
     /// The cases held, in order.
-    pub fn held(&self) -> &[Case] {
+    pub(crate) fn held(&self) -> &[Case] {
         &self.cases
     }
 }
@@ -631,7 +631,7 @@ fn decode(b: &mut &[u8], sources: &[Source], wanted: bool) -> Option<Case> {
 /// first thousand of `shard`'s cases of `data`) whose id is a number other than its row
 /// number, or `None`. Rows without ids, with names for ids, or numbered as they lie say
 /// nothing.
-pub fn id_warning(
+pub(crate) fn id_warning(
     rows: &crate::dataset::rows::Rows,
     shard: Shard,
     data: &Dataset,

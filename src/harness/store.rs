@@ -3,7 +3,7 @@
 //!
 //! While a run is going, its results directory holds
 //!
-//! - `journal-slots.bin`: one fixed-width slot of [`SLOT`] bytes per case × solver of the
+//! - `journal-slots.bin`: one fixed-width slot of `SLOT` bytes per case × solver of the
 //!   shard, solver-major (slot `job × positions + position`): a pass writes its records in
 //!   long runs of neighbouring slots, and the final pass reads each solver's slots in order;
 //!   an all-zero slot is a job not done yet;
@@ -28,17 +28,17 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 /// The file of fixed-width slots.
-pub const SLOTS: &str = "journal-slots.bin";
+pub(crate) const SLOTS: &str = "journal-slots.bin";
 /// The file of messages and paths.
-pub const TEXTS: &str = "journal-texts.bin";
+pub(crate) const TEXTS: &str = "journal-texts.bin";
 /// Bytes per slot.
-pub const SLOT: usize = 112;
+pub(crate) const SLOT: usize = 112;
 
 /// Creates the store's files in `dir`, empty, replacing any (a new run's journal).
 ///
 /// # Errors
 /// A file that cannot be created.
-pub fn create_files(dir: &Path) -> io::Result<()> {
+pub(crate) fn create_files(dir: &Path) -> io::Result<()> {
     for name in [SLOTS, TEXTS] {
         File::create(dir.join(name))?;
     }
@@ -58,19 +58,15 @@ pub struct Layout {
 
 impl Layout {
     /// The shard's cases.
-    pub fn positions(&self) -> usize {
+    pub(crate) fn positions(&self) -> usize {
         self.shard.len(self.cases)
     }
     /// Case × solver jobs.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.positions() * self.solvers
     }
-    /// Whether there is no job.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     /// The slot of case `case` (of the shard) × solver `job`.
-    pub fn slot(&self, case: usize, job: usize) -> usize {
+    pub(crate) fn slot(&self, case: usize, job: usize) -> usize {
         job * self.positions() + self.shard.position(case)
     }
 }
@@ -259,7 +255,7 @@ pub struct Batch {
 
 impl Batch {
     /// An empty batch for the store of run `run` (see [`Store::run`]).
-    pub fn for_run(run: u64) -> Batch {
+    pub(crate) fn for_run(run: u64) -> Batch {
         Batch {
             run,
             ..Batch::default()
@@ -270,14 +266,6 @@ impl Batch {
         let slot = layout.slot(r.case, job);
         let bytes = encode(self.run, slot, r, &mut self.text);
         self.slots.push((slot, bytes));
-    }
-    /// How many records.
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-    /// Whether it holds none.
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
     }
 }
 
@@ -379,7 +367,7 @@ const SCAN: usize = 1 << 15;
 ///
 /// # Errors
 /// A store file that cannot be opened or read.
-pub fn count_whole(dir: &Path, run: u64) -> io::Result<usize> {
+pub(crate) fn count_whole(dir: &Path, run: u64) -> io::Result<usize> {
     let slots = File::open(dir.join(SLOTS))?;
     let texts = File::open(dir.join(TEXTS))?;
     let n = (slots.metadata()?.len() / SLOT as u64) as usize;
@@ -426,7 +414,7 @@ impl Store {
     }
 
     /// Opens the store of `dir` for `layout` of run `run` as the journal left it (the files
-    /// made empty by [`create_files`] for a new run): every slot whose checksum holds is a job
+    /// made empty by `create_files` for a new run): every slot whose checksum holds is a job
     /// done; every other slot not zero is cleared (its job runs again), and so is anything
     /// past the layout's last slot; a slots file shorter than the layout is lengthened with
     /// empty slots.
@@ -493,7 +481,7 @@ impl Store {
     }
 
     /// The run whose records the store holds (for [`Batch::for_run`]).
-    pub fn run(&self) -> u64 {
+    pub(crate) fn run(&self) -> u64 {
         self.run
     }
 
@@ -507,7 +495,7 @@ impl Store {
     }
 
     /// The layout.
-    pub fn layout(&self) -> &Layout {
+    pub(crate) fn layout(&self) -> &Layout {
         &self.layout
     }
 
@@ -547,7 +535,7 @@ impl Store {
     /// their blocks (15 ms for the 100 MB of a 1M-row run). For the end of a run, once its
     /// files are written and the journal is gone; when no thread can start, `None`, and the
     /// files are closed at once.
-    pub fn discard(self, dir: &Path) -> Option<std::thread::JoinHandle<()>> {
+    pub(crate) fn discard(self, dir: &Path) -> Option<std::thread::JoinHandle<()>> {
         let paths = [dir.join(SLOTS), dir.join(TEXTS)];
         std::thread::Builder::new()
             .name("tilebench-free".into())
@@ -582,7 +570,7 @@ impl Store {
     ///
     /// # Errors
     /// A read that fails.
-    pub fn read_done(
+    pub(crate) fn read_done(
         &self,
         from: usize,
         to: usize,

@@ -60,7 +60,7 @@ pub(super) fn strategy_order(runs: &[RunData]) -> Vec<String> {
 /// How a series is drawn: its colour, its line's dash pattern and its marker. Together they
 /// tell apart 200 series (10 colours × 20 patterns, see [`style_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Style {
+pub(crate) struct Style {
     /// Index into the palette (Tableau 10).
     pub colour: usize,
     /// Index into the dash patterns: solid, dashed, dotted, long dashes.
@@ -76,7 +76,7 @@ const MARKERS: usize = 5;
 
 impl Style {
     /// The colour.
-    pub fn rgb(self) -> RGBColor {
+    pub(crate) fn rgb(self) -> RGBColor {
         PALETTE[self.colour % PALETTE.len()]
     }
 }
@@ -85,7 +85,7 @@ impl Style {
 /// the colour follows the strategy (the same in every chart and every run), and the pattern
 /// (dash and marker) tells apart strategies 10 apart and the runs. Distinct (k, run) pairs
 /// get distinct styles.
-pub fn style_of(names: usize, k: usize, run: usize) -> Style {
+pub(crate) fn style_of(names: usize, k: usize, run: usize) -> Style {
     let groups = names.div_ceil(PALETTE.len()).max(1);
     let pattern = run * groups + k / PALETTE.len();
     // 4 dashes and 5 markers: the (dash, marker) of patterns 0–19 are all different.
@@ -228,7 +228,7 @@ pub fn number(v: f64) -> String {
 }
 
 /// The label of a percentile axis tick at log10(1/(1-p)) = `c`: 0%, 90%, 99%, 99.9% …
-pub fn percentile_label(c: f64) -> String {
+pub(crate) fn percentile_label(c: f64) -> String {
     let x = 10f64.powf(c);
     let p = 100.0 * (1.0 - 1.0 / x);
     let decimals = (c.round() as i64 - 2).max(0) as usize;
@@ -530,7 +530,7 @@ pub(super) fn draw_series(
 
 /// A chart: its SVG, or why it was left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Chart {
+pub(crate) enum Chart {
     /// The SVG text.
     Drawn(String),
     /// Nothing to draw: why, as a sentence's end ("no solver reported states expanded").
@@ -553,14 +553,14 @@ pub struct Charts {
 
 impl Charts {
     /// Adds chart `file`.
-    pub fn push(&mut self, file: String, chart: Chart) {
+    pub(crate) fn push(&mut self, file: String, chart: Chart) {
         match chart {
             Chart::Drawn(svg) => self.drawn.push((file, svg)),
             Chart::LeftOut(why) => self.left_out.push((file, why)),
         }
     }
     /// One sentence per chart left out: which and why.
-    pub fn notes(&self) -> Vec<String> {
+    pub(crate) fn notes(&self) -> Vec<String> {
         self.left_out
             .iter()
             .map(|(file, why)| format!("{file} left out: {why}"))
@@ -591,7 +591,7 @@ pub(super) fn line_legend(series: &[Series]) -> Vec<LegendEntry> {
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn latency(runs: &[RunData]) -> Result<Chart, String> {
+pub(crate) fn latency(runs: &[RunData]) -> Result<Chart, String> {
     let title = format!("Solve latency by percentile: {}", runs_named(runs));
     let order = strategy_order(runs);
     let mut series = Vec::new();
@@ -678,7 +678,7 @@ fn y_extent(series: &[Series]) -> (f64, f64) {
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn expanded_by_length(runs: &[RunData]) -> Result<Chart, String> {
+pub(crate) fn expanded_by_length(runs: &[RunData]) -> Result<Chart, String> {
     let title = format!("States expanded by solution length: {}", runs_named(runs));
     let order = strategy_order(runs);
     let mut series = Vec::new();
@@ -772,7 +772,7 @@ fn bar_legend(
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn throughput(runs: &[RunData]) -> Result<Chart, String> {
+pub(crate) fn throughput(runs: &[RunData]) -> Result<Chart, String> {
     let title = format!("Throughput by strategy: {}", runs_named(runs));
     let order = strategy_order(runs);
     // (strategy index, run index, cases/s)

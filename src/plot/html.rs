@@ -15,7 +15,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// Changes smaller than this (2%) are noise, whatever the interval says.
-pub const NOISE: f64 = 0.02;
+pub(crate) const NOISE: f64 = 0.02;
 
 /// One paired latency comparison on the page.
 pub struct Compared {
@@ -31,7 +31,7 @@ pub struct Compared {
 }
 
 impl Compared {
-    /// The verdict at the [`NOISE`] threshold.
+    /// The verdict at the `NOISE` threshold.
     pub fn verdict(&self) -> Verdict {
         self.comparison.verdict(NOISE, NOISE)
     }
@@ -53,7 +53,7 @@ impl Compared {
 /// The paired comparisons of `plan`'s pairs (the scatter charts' pairs), seeded; and a
 /// sentence for each pair that could not be compared (no case both sides answered right with
 /// a measured latency), so that none is dropped silently.
-pub fn comparisons(runs: &[RunData], plan: &Plan) -> (Vec<Compared>, Vec<String>) {
+pub(crate) fn comparisons(runs: &[RunData], plan: &Plan) -> (Vec<Compared>, Vec<String>) {
     let mut notes = Vec::new();
     let compared = plan
         .pairs

@@ -1,14 +1,14 @@
 //! `tilebench plot`: SVG charts of one or more result directories.
 //!
-//! [`load`] reads what a run wrote (summary.csv, cases.csv, latency.hlog) into a [`RunData`];
+//! `load` reads what a run wrote (summary.csv, cases.csv, latency.hlog) into a [`RunData`];
 //! [`charts`] draws the charts with plotters' SVG backend (text is written as SVG `<text>`,
 //! so no font is loaded). Several runs are overlaid; a series is labelled by its strategy, or
-//! `<run dir name>/<strategy>` where two runs hold that name ([`select::label`]). [`draw`]
+//! `<run dir name>/<strategy>` where two runs hold that name (`select::label`). [`draw`]
 //! draws them all for a [`select::Selection`] of the pairs to compare.
 
 pub mod charts;
 pub mod html;
-pub mod per_case;
+pub(crate) mod per_case;
 pub mod select;
 
 use crate::report::new_histogram;
@@ -67,7 +67,7 @@ pub struct StrategyData {
     /// summary.csv's `cases_per_s` (answered rows a second; `None` when not measured).
     pub cases_per_s: Option<f64>,
     /// The rows of the strategy for the per-case charts, in cases.csv order: every row, or
-    /// in a large run a sample of at most [`MAX_POINTS`] (see [`StrategyData::every`]).
+    /// in a large run a sample of at most `MAX_POINTS` (see [`StrategyData::every`]).
     pub cases: Vec<CasePoint>,
     /// The rows the strategy has in cases.csv.
     pub rows: usize,
@@ -78,7 +78,7 @@ pub struct StrategyData {
 
 /// The most rows of a strategy kept for the per-case charts: beyond, a sample by case hash
 /// (memory that does not grow with the run, and charts a browser can draw).
-pub const MAX_POINTS: usize = 50_000;
+pub(crate) const MAX_POINTS: usize = 50_000;
 
 /// Case points, thinned by case hash as they come so that at most [`MAX_POINTS`] are held.
 #[derive(Default)]
@@ -185,7 +185,7 @@ pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
 /// # Errors
 /// As [`results_dir`]; also when summary.csv or cases.csv is missing or cannot be read, or
 /// when latency.hlog is damaged.
-pub fn load(path: &Path) -> Result<RunData, String> {
+pub(crate) fn load(path: &Path) -> Result<RunData, String> {
     let dir = results_dir(path)?;
     let label = dir
         .canonicalize()
@@ -263,7 +263,7 @@ pub fn load(path: &Path) -> Result<RunData, String> {
 /// given when two directories share a name).
 ///
 /// # Errors
-/// As [`load`], for the first run that cannot be read.
+/// As `load`, for the first run that cannot be read.
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
     let mut runs = paths
         .iter()
@@ -328,7 +328,7 @@ fn add_row(agg: &mut BTreeMap<String, Aggregate>, r: &CaseRow, logged: bool) {
 /// # Errors
 /// As [`charts::latency`], [`charts::expanded_by_length`] and [`charts::throughput`]: the first chart that cannot be
 /// drawn.
-pub fn all_charts(runs: &[RunData], plan: &select::Plan) -> Result<charts::Charts, String> {
+pub(crate) fn all_charts(runs: &[RunData], plan: &select::Plan) -> Result<charts::Charts, String> {
     let mut out = charts::Charts::default();
     out.push("latency.svg".into(), charts::latency(runs)?);
     out.push(

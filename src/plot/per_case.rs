@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 /// Per case, y's latency against x's, for the cases both answered with a search: the paired
 /// comparison of y with x (`None` when no case is in both).
-pub fn paired_latency(x: &StrategyData, y: &StrategyData) -> Option<crate::stats::Paired> {
+pub(crate) fn paired_latency(x: &StrategyData, y: &StrategyData) -> Option<crate::stats::Paired> {
     let ns = |p: &CasePoint| Some(p.latency_ns.filter(|&n| p.answered && n > 0)? as f64);
     let ys: HashMap<u64, &CasePoint> = y.cases.iter().map(|p| (p.case, p)).collect();
     let (a, b): (Vec<f64>, Vec<f64>) = x
@@ -49,7 +49,11 @@ fn sampled(of: &[&StrategyData]) -> String {
 ///
 /// # Errors
 /// Only when plotters' SVG backend fails to draw (`cannot draw the chart: …`).
-pub fn all(runs: &[RunData], plan: &super::select::Plan, out: &mut Charts) -> Result<(), String> {
+pub(crate) fn all(
+    runs: &[RunData],
+    plan: &super::select::Plan,
+    out: &mut Charts,
+) -> Result<(), String> {
     out.push("coverage-time.svg".into(), coverage(runs, Budget::Time)?);
     out.push("coverage-nodes.svg".into(), coverage(runs, Budget::Nodes)?);
     out.push("expanded-vs-latency.svg".into(), cost_per_node(runs)?);
@@ -98,7 +102,7 @@ fn file_part(s: &str) -> String {
 }
 
 /// One side of a scatter: its label and its strategy's rows.
-pub type Side<'a> = (String, &'a StrategyData);
+pub(crate) type Side<'a> = (String, &'a StrategyData);
 
 /// What a scatter compares.
 #[derive(Clone, Copy)]

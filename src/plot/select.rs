@@ -5,7 +5,7 @@
 //! (its name, or `<run>/<name>` where two runs hold that name).
 //!
 //! Nothing is dropped silently: the pairs beyond the cap are kept in [`Plan::left_out`], and
-//! [`Plan::notes`] says what was left out and how to include it.
+//! `Plan::notes` says what was left out and how to include it.
 
 use super::per_case::Side;
 use super::RunData;
@@ -50,7 +50,7 @@ pub struct SolverId {
 
 /// A `--reference` that names no solver, or more than one.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum SelectError {
+pub(crate) enum SelectError {
     /// No solver has that name (or `run/name` label), and no run.
     #[error("--reference {name}: no solver or run is called that; choose a solver ({choices}) or, with several runs, a run")]
     NotFound {
@@ -103,7 +103,7 @@ pub struct Plan {
 
 /// Every solver of every run, in table order (runs in the order given, solvers in their
 /// summary.csv order).
-pub fn solvers(runs: &[RunData]) -> Vec<SolverId> {
+pub(crate) fn solvers(runs: &[RunData]) -> Vec<SolverId> {
     runs.iter()
         .enumerate()
         .flat_map(|(run, r)| (0..r.strategies.len()).map(move |solver| SolverId { run, solver }))
@@ -112,7 +112,7 @@ pub fn solvers(runs: &[RunData]) -> Vec<SolverId> {
 
 /// A solver's name as every chart, table and message shows it: the name alone, or
 /// `<run>/<name>` when another run holds a solver of the same name.
-pub fn label(runs: &[RunData], run: usize, name: &str) -> String {
+pub(crate) fn label(runs: &[RunData], run: usize, name: &str) -> String {
     let holders = runs
         .iter()
         .filter(|r| r.strategies.iter().any(|s| s.name == name))
@@ -125,7 +125,7 @@ pub fn label(runs: &[RunData], run: usize, name: &str) -> String {
 }
 
 /// The label of `id` (see [`label`]).
-pub fn label_of(runs: &[RunData], id: SolverId) -> String {
+pub(crate) fn label_of(runs: &[RunData], id: SolverId) -> String {
     label(runs, id.run, &runs[id.run].strategies[id.solver].name)
 }
 
@@ -134,7 +134,7 @@ impl Selection {
     ///
     /// # Errors
     /// A reference that names no solver or more than one, or a reference with all pairs.
-    pub fn plan(&self, runs: &[RunData]) -> Result<Plan, SelectError> {
+    pub(crate) fn plan(&self, runs: &[RunData]) -> Result<Plan, SelectError> {
         let all = solvers(runs);
         let (mut unmatched, mut unmatched_pairs) = (Vec::new(), Vec::new());
         let (reference, mut pairs) = if self.all_pairs {
@@ -260,7 +260,7 @@ impl Selection {
 
 impl Plan {
     /// What was left out and how to include it: a sentence each, none when nothing was.
-    pub fn notes(&self, runs: &[RunData]) -> Vec<String> {
+    pub(crate) fn notes(&self, runs: &[RunData]) -> Vec<String> {
         let mut out = Vec::new();
         if let (Some(Reference::Run(r)), false) = (self.reference, self.unmatched.is_empty()) {
             let names: Vec<String> = self.unmatched.iter().map(|&y| label_of(runs, y)).collect();
@@ -296,7 +296,7 @@ impl Plan {
     }
 
     /// The pairs with their labels: ((x label, x), (y label, y)).
-    pub fn labelled<'a>(&self, runs: &'a [RunData]) -> Vec<(Side<'a>, Side<'a>)> {
+    pub(crate) fn labelled<'a>(&self, runs: &'a [RunData]) -> Vec<(Side<'a>, Side<'a>)> {
         let side = |id: SolverId| (label_of(runs, id), &runs[id.run].strategies[id.solver]);
         self.pairs
             .iter()

@@ -158,9 +158,9 @@ impl Board {
     /// Replays a path. On an illegal move, says which one (1-based) and why.
     ///
     /// # Errors
-    /// A move that takes the blank off the board: the message gives its 1-based position,
-    /// its letter and the blank's cell.
-    pub fn replay(&self, path: &[Move]) -> Result<Board, String> {
+    /// A move that takes the blank off the board ([`ReplayError`]: its 1-based position,
+    /// the move and the blank's cell).
+    pub fn replay(&self, path: &[Move]) -> Result<Board, ReplayError> {
         if !self.is_packed() {
             return self.replay_wide(path);
         }
@@ -171,12 +171,11 @@ impl Board {
         for (i, &m) in path.iter().enumerate() {
             let to = neighbors.target(b.blank(), m as usize);
             if to == super::Neighbors::NONE {
-                return Err(format!(
-                    "move {} (`{}`) takes the blank off the board at cell {}",
-                    i + 1,
-                    m.letter(),
-                    b.blank()
-                ));
+                return Err(ReplayError {
+                    step: i + 1,
+                    mv: m,
+                    cell: b.blank(),
+                });
             }
             b = b.slide_blank_to(to as usize);
         }
@@ -184,16 +183,13 @@ impl Board {
     }
 
     /// [`Board::replay`] of a board larger than the neighbour tables (more than 16 cells).
-    fn replay_wide(&self, path: &[Move]) -> Result<Board, String> {
+    fn replay_wide(&self, path: &[Move]) -> Result<Board, ReplayError> {
         let mut b = *self;
         for (i, &m) in path.iter().enumerate() {
-            b = b.apply(m).ok_or_else(|| {
-                format!(
-                    "move {} (`{}`) takes the blank off the board at cell {}",
-                    i + 1,
-                    m.letter(),
-                    b.blank()
-                )
+            b = b.apply(m).ok_or(ReplayError {
+                step: i + 1,
+                mv: m,
+                cell: b.blank(),
             })?;
         }
         Ok(b)
@@ -252,6 +248,19 @@ impl fmt::Display for Board {
     }
 }
 
+/// A move of a path that takes the blank off the board ([`Board::replay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {step} (`{}`) takes the blank off the board at cell {cell}", .mv.letter())]
+#[non_exhaustive]
+pub struct ReplayError {
+    /// The move's position in the path, from 1.
+    pub step: usize,
+    /// The move.
+    pub mv: Move,
+    /// The blank's cell before it (row-major, from 0).
+    pub cell: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,7 +296,11 @@ mod tests {
                         break;
                     }
                 }
-                assert_eq!(start.replay(&path), want, "{start} {path:?}");
+                assert_eq!(
+                    start.replay(&path).map_err(|e| e.to_string()),
+                    want,
+                    "{start} {path:?}"
+                );
             }
         }
         assert!(illegal > 100);

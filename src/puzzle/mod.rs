@@ -14,12 +14,17 @@ mod parse;
 mod rank;
 mod shape;
 
-pub use board::Board;
-pub use moves::{Children, Move, Neighbors, MOVE_ORDER};
+pub use board::{Board, ReplayError};
+pub use moves::MOVE_ORDER;
+pub(crate) use moves::{Children, Neighbors};
+pub use moves::{Move, PathError};
 pub(crate) use parity::inversions;
-pub use parity::{is_solvable, permutation_parity};
+pub use parity::is_solvable;
 pub use parse::BoardError;
-pub use rank::{factorial, Lehmer, Ranker};
+pub(crate) use rank::factorial;
+pub use rank::Ranker;
+pub use shape::Shape;
+pub(crate) use shape::PACKED_CELLS;
 #[cfg(test)]
 pub(crate) use shape::TEST_SHAPES;
-pub use shape::{Shape, ShapeError, MAX_CELLS, PACKED_CELLS};
+pub use shape::{ShapeError, MAX_CELLS};

@@ -57,24 +57,16 @@ impl Move {
     /// Reads a move string; an unknown letter is reported with its position.
     ///
     /// # Errors
-    /// A character (after trimming) that is not `u`, `d`, `l` or `r` in either case; the
-    /// message gives it and its 1-based position.
-    pub fn parse_path(s: &str) -> Result<Vec<Move>, String> {
+    /// A character (after trimming) that is not `u`, `d`, `l` or `r` in either case
+    /// ([`PathError`]: the character and its 1-based position).
+    pub fn parse_path(s: &str) -> Result<Vec<Move>, PathError> {
         s.trim()
             .chars()
             .enumerate()
             .map(|(i, c)| {
-                Move::from_letter(c).ok_or_else(|| {
-                    // A control character is shown escaped (`\u{0}`), never written raw.
-                    let shown: String = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        c.to_string()
-                    };
-                    format!(
-                        "`{shown}` at position {} is not a move (u, d, l or r)",
-                        i + 1
-                    )
+                Move::from_letter(c).ok_or(PathError {
+                    position: i + 1,
+                    found: c,
                 })
             })
             .collect()
@@ -90,7 +82,7 @@ impl fmt::Display for Move {
 /// For each blank position of a shape, the legal moves and the cell the blank moves to,
 /// in [`MOVE_ORDER`]. Built once per search; lookups are two array reads.
 #[derive(Clone, Debug)]
-pub struct Neighbors {
+pub(crate) struct Neighbors {
     /// `targets[pos][m]` is the cell the blank reaches from `pos` by move `m`, or `NONE`.
     targets: [[u8; 4]; 16],
     /// `children[pos][last]`: the legal moves from `pos` but the inverse of `last` (4 = none).
@@ -101,7 +93,7 @@ pub struct Neighbors {
 
 /// The successors [`Neighbors::children`] lists: at most four (move index, blank cell) pairs.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Children {
+pub(crate) struct Children {
     list: [(u8, u8); 4],
     len: u8,
 }
@@ -109,14 +101,14 @@ pub struct Children {
 impl Children {
     /// The (move index, blank cell) pairs, in [`MOVE_ORDER`].
     #[inline(always)]
-    pub fn as_slice(&self) -> &[(u8, u8)] {
+    pub(crate) fn as_slice(&self) -> &[(u8, u8)] {
         &self.list[..self.len as usize]
     }
 }
 
 impl Neighbors {
     /// What [`Neighbors::target`] returns for a move that would leave the board.
-    pub const NONE: u8 = u8::MAX;
+    pub(crate) const NONE: u8 = u8::MAX;
 
     /// The tables of `shape`, built on first use and shared: a search starts without
     /// rebuilding them (that was a fifth of a `table` solve).
@@ -124,7 +116,7 @@ impl Neighbors {
     /// # Panics
     /// A shape of more than 16 cells (the tables are for packed boards; larger boards move
     /// with [`crate::puzzle::Board::apply`]).
-    pub fn of(shape: Shape) -> &'static Neighbors {
+    pub(crate) fn of(shape: Shape) -> &'static Neighbors {
         assert!(
             shape.is_packed(),
             "neighbour tables are for boards of at most 16 cells, not {shape}"
@@ -136,7 +128,7 @@ impl Neighbors {
     }
 
     /// Builds the tables of `shape` afresh; [`Neighbors::of`] shares one copy per shape.
-    pub fn new(shape: Shape) -> Neighbors {
+    pub(crate) fn new(shape: Shape) -> Neighbors {
         let mut targets = [[Self::NONE; 4]; 16];
         let (w, h) = (shape.width(), shape.height());
         for (pos, t) in targets.iter_mut().enumerate().take(shape.cells()) {
@@ -183,7 +175,7 @@ impl Neighbors {
 
     /// The cell the blank at `pos` reaches with `m`, if the move is legal.
     #[inline(always)]
-    pub fn target(&self, pos: usize, m: usize) -> u8 {
+    pub(crate) fn target(&self, pos: usize, m: usize) -> u8 {
         self.targets[pos][m]
     }
 
@@ -193,16 +185,36 @@ impl Neighbors {
     /// is the one place every search skips the move straight back to the parent; the lists
     /// are built with the table, so a search reads them instead of testing each move.
     #[inline(always)]
-    pub fn children(&self, pos: usize, last: u8) -> Children {
+    pub(crate) fn children(&self, pos: usize, last: u8) -> Children {
         self.children[pos][last.min(4) as usize]
     }
 
     /// Where move `m` comes in [`Neighbors::children`]`(pos, last)`, or `None` when it is not
     /// there (illegal, or the move back).
     #[inline(always)]
-    pub fn index_of(&self, pos: usize, last: u8, m: u8) -> Option<usize> {
+    pub(crate) fn index_of(&self, pos: usize, last: u8, m: u8) -> Option<usize> {
         let i = self.at[pos][last.min(4) as usize][m as usize & 3];
         (i < 4).then_some(i as usize)
+    }
+}
+
+/// A character of a move string that is not a move ([`Move::parse_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+// A control character is shown escaped (`\u{0}`), never written raw.
+#[error("`{}` at position {position} is not a move (u, d, l or r)", shown(*.found))]
+#[non_exhaustive]
+pub struct PathError {
+    /// Its position in the string (after trimming), from 1.
+    pub position: usize,
+    /// The character.
+    pub found: char,
+}
+
+fn shown(c: char) -> String {
+    if c.is_control() {
+        c.escape_default().collect()
+    } else {
+        c.to_string()
     }
 }
 

@@ -4,7 +4,7 @@ use super::Board;
 ///
 /// Counted as inversions, without branches: the harness tests every pair's parity, and the
 /// cycle walk this replaced took 4% of a million-row `-s table` run in its unpredictable loop.
-pub fn permutation_parity(a: &Board, b: &Board) -> u32 {
+pub(crate) fn permutation_parity(a: &Board, b: &Board) -> u32 {
     if !a.is_packed() {
         return wide_parity(a, b);
     }

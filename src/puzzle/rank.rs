@@ -1,7 +1,7 @@
 use super::{Board, Shape};
 
 /// `n!` for `n ≤ 20`.
-pub const fn factorial(n: usize) -> u64 {
+pub(crate) const fn factorial(n: usize) -> u64 {
     let mut f = 1u64;
     let mut i = 2;
     while i <= n {
@@ -74,14 +74,15 @@ impl Ranker {
         cells
     }
 
+    #[cfg(test)]
     /// The rank of a board.
-    pub fn rank_board(&self, b: &Board) -> u64 {
+    pub(crate) fn rank_board(&self, b: &Board) -> u64 {
         self.rank(b.packed())
     }
 
     /// The rank of `b` with its Lehmer digits kept, for following it move by move at the
     /// cost of the digits a move changes ([`Lehmer::slide`]) instead of a whole rank.
-    pub fn lehmer(&self, b: &Board) -> Lehmer {
+    pub(crate) fn lehmer(&self, b: &Board) -> Lehmer {
         let cells = b.packed();
         let mut digits = [0u8; 16];
         let mut used: u32 = 0;
@@ -112,7 +113,7 @@ impl Ranker {
 /// blank now at `q`, and those between below it); `q` gets 0. Backward (to `q < p`) the other
 /// way round. A horizontal move has no cell between.
 #[derive(Clone, Copy, Debug)]
-pub struct Lehmer {
+pub(crate) struct Lehmer {
     board: Board,
     digits: [u8; 16],
     rank: u64,
@@ -121,18 +122,18 @@ pub struct Lehmer {
 impl Lehmer {
     /// The board.
     #[inline(always)]
-    pub fn board(&self) -> Board {
+    pub(crate) fn board(&self) -> Board {
         self.board
     }
     /// Its rank, as [`Ranker::rank`] gives it.
     #[inline(always)]
-    pub fn rank(&self) -> u64 {
+    pub(crate) fn rank(&self) -> u64 {
         self.rank
     }
     /// Moves the blank to cell `to` (a neighbour of it, as [`Board::slide_blank_to`]),
     /// updating the rank by the digits that change; `ranker` is the one that made `self`.
     #[inline]
-    pub fn slide(&mut self, ranker: &Ranker, to: usize) {
+    pub(crate) fn slide(&mut self, ranker: &Ranker, to: usize) {
         let p = self.board.blank();
         let t = self.board.tile(to);
         let w = &ranker.weights;

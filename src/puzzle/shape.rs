@@ -7,7 +7,7 @@ pub const MAX_CELLS: usize = 49;
 /// The largest board kept packed, four bits a cell in a `u64`: 16 cells. Every strategy takes
 /// these; larger boards ([`Shape::is_packed`] false) hold a byte a cell and only the strategies
 /// that need no table take them.
-pub const PACKED_CELLS: usize = 16;
+pub(crate) const PACKED_CELLS: usize = 16;
 
 /// The width and height of a board. Both are at least 2 and `width × height ≤ 49`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -86,7 +86,7 @@ impl Shape {
         })
     }
 
-    /// Whether boards of this shape are packed four bits a cell (at most [`PACKED_CELLS`]
+    /// Whether boards of this shape are packed four bits a cell (at most `PACKED_CELLS`
     /// cells): every strategy takes them. Larger ones hold a byte a cell.
     #[inline(always)]
     pub fn is_packed(self) -> bool {

@@ -7,14 +7,14 @@ use super::{names, Format, RunExport, StrategySummary, SummaryExport};
 use serde_json::{json, Map, Value};
 
 /// The registry entry.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "bmf",
     describe: "Bencher Metric Format (JSON): latency, throughput and counters per solver",
     export: &Bencher,
 };
 
 /// Bencher Metric Format.
-pub struct Bencher;
+pub(crate) struct Bencher;
 
 impl SummaryExport for Bencher {
     /// Without the run's dataset and settings: benchmarks named `tilebench/<solver>`.

@@ -7,14 +7,14 @@ use super::{names, Format, RunExport, StrategySummary, SummaryExport};
 use serde_json::{json, Value};
 
 /// The registry entry.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "github-benchmark",
     describe: "github-action-benchmark customSmallerIsBetter (JSON): p50 latency and mean expanded",
     export: &GithubActionBenchmark,
 };
 
 /// github-action-benchmark's custom format (smaller is better for every entry).
-pub struct GithubActionBenchmark;
+pub(crate) struct GithubActionBenchmark;
 
 impl SummaryExport for GithubActionBenchmark {
     /// Without the run's dataset and settings: entries named `<solver> p50 latency`.

@@ -5,23 +5,6 @@
 //! [`of_run_check`]).
 //!
 //! The model knows nothing of runs: `compare` fills it with its own checks.
-//!
-//! ```
-//! use tilebench::report::junit::{Outcome, Suite, Suites, TestCase};
-//! let suites = Suites {
-//!     name: "tilebench compare".into(),
-//!     suites: vec![Suite {
-//!         name: "astar".into(),
-//!         time_s: None,
-//!         cases: vec![
-//!             TestCase::new("astar", "answers", Outcome::Passed),
-//!             TestCase::new("astar", "work", Outcome::failed("expanded +12%", "case 7: 10 → 14")),
-//!         ],
-//!     }],
-//! };
-//! let xml = suites.to_xml();
-//! assert!(xml.contains(r#"<testsuite name="astar" tests="2" failures="1" errors="0" skipped="0""#));
-//! ```
 
 use super::{Format, RunExport, StrategySummary, SummaryExport};
 use crate::check::Digest;
@@ -30,7 +13,7 @@ use std::fmt::Write as _;
 
 /// A JUnit XML file: `<testsuites>`.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Suites {
+pub(crate) struct Suites {
     /// Its name (`tilebench run`).
     pub name: String,
     /// The suites, in order.
@@ -39,7 +22,7 @@ pub struct Suites {
 
 /// A `<testsuite>`: a group of test cases (e.g. one solver's checks).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Suite {
+pub(crate) struct Suite {
     /// Its name (a solver's).
     pub name: String,
     /// How long it took, in seconds, when known.
@@ -50,7 +33,7 @@ pub struct Suite {
 
 /// A `<testcase>`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TestCase {
+pub(crate) struct TestCase {
     /// What is tested (a check: `expected_steps`, `latency`).
     pub name: String,
     /// Its group, as CI tabs show it (a solver).
@@ -65,7 +48,7 @@ pub struct TestCase {
 
 impl TestCase {
     /// A test case without time or output.
-    pub fn new(classname: &str, name: &str, outcome: Outcome) -> TestCase {
+    pub(crate) fn new(classname: &str, name: &str, outcome: Outcome) -> TestCase {
         TestCase {
             name: name.into(),
             classname: classname.into(),
@@ -78,7 +61,7 @@ impl TestCase {
 
 /// How a test case ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// It passed.
     Passed,
     /// It failed: `<failure message="…">body</failure>`.
@@ -97,7 +80,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// A failure.
-    pub fn failed(message: impl Into<String>, body: impl Into<String>) -> Outcome {
+    pub(crate) fn failed(message: impl Into<String>, body: impl Into<String>) -> Outcome {
         Outcome::Failed {
             message: message.into(),
             body: body.into(),
@@ -119,12 +102,13 @@ impl Suite {
 
 impl Suites {
     /// Whether any test case failed.
-    pub fn failed(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn failed(&self) -> bool {
         self.suites.iter().any(|s| s.failures() > 0)
     }
 
     /// The XML document (UTF-8, with its declaration), counts computed from the cases.
-    pub fn to_xml(&self) -> String {
+    pub(crate) fn to_xml(&self) -> String {
         let tests: usize = self.suites.iter().map(|s| s.cases.len()).sum();
         let failures: usize = self.suites.iter().map(Suite::failures).sum();
         let skipped: usize = self.suites.iter().map(Suite::skipped).sum();
@@ -199,7 +183,7 @@ fn time_attr(t: Option<f64>) -> String {
 /// Text for an XML attribute or element: `& < > " '` escaped; characters XML 1.0 cannot hold
 /// (controls other than tab, line feed and carriage return; U+FFFE, U+FFFF) become U+FFFD;
 /// line ends in attributes kept as character references.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {
@@ -219,14 +203,14 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The registry entry.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "junit",
     describe: "JUnit XML for CI test tabs: per solver, one test case per --check check",
     export: &Junit,
 };
 
 /// JUnit XML of a run's checks.
-pub struct Junit;
+pub(crate) struct Junit;
 
 impl SummaryExport for Junit {
     /// From the summaries alone (no check results): per solver, one `answers` test case,
@@ -327,7 +311,11 @@ const CHECKS: &[Check] = &[
 /// accepted by `allow` passes, and says so), skipped when no row was checked that way; and a
 /// suite `dataset` with `invalid rows` and `rows checked` (failed when no row had an answer
 /// to check). A failure's body lists the first rows, as the check's lines do.
-pub fn of_run_check(summaries: &[StrategySummary], digest: &Digest, allow: &AllowLimit) -> Suites {
+pub(crate) fn of_run_check(
+    summaries: &[StrategySummary],
+    digest: &Digest,
+    allow: &AllowLimit,
+) -> Suites {
     let (accepted, exceeded) = allow.judge(&digest.solvers);
     let mut suites = vec![dataset_suite(digest)];
     for s in summaries {
@@ -474,6 +462,29 @@ fn more(first: &[String], count: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_small_model_renders_to_junit_xml() {
+        use crate::report::junit::{Outcome, Suite, Suites, TestCase};
+        let suites = Suites {
+            name: "tilebench compare".into(),
+            suites: vec![Suite {
+                name: "astar".into(),
+                time_s: None,
+                cases: vec![
+                    TestCase::new("astar", "answers", Outcome::Passed),
+                    TestCase::new(
+                        "astar",
+                        "work",
+                        Outcome::failed("expanded +12%", "case 7: 10 → 14"),
+                    ),
+                ],
+            }],
+        };
+        let xml = suites.to_xml();
+        assert!(xml
+            .contains(r#"<testsuite name="astar" tests="2" failures="1" errors="0" skipped="0""#));
+    }
+
     use super::*;
 
     fn parse(xml: &str) -> roxmltree::Document<'_> {

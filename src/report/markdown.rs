@@ -4,14 +4,14 @@ use super::table::rows;
 use super::{Format, RunExport, StrategySummary, SummaryExport};
 
 /// The registry entry.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "markdown",
     describe: "the summary table in Markdown, for pull-request comments",
     export: &Markdown,
 };
 
 /// Renders any header and rows as a Markdown table (numbers right-aligned).
-pub fn markdown_table(header: &[&str], body: &[Vec<String>]) -> String {
+pub(crate) fn markdown_table(header: &[&str], body: &[Vec<String>]) -> String {
     let mut out = format!("| {} |\n", header.join(" | "));
     let rule: Vec<&str> = (0..header.len())
         .map(|i| if i == 0 { ":---" } else { "---:" })
@@ -24,7 +24,7 @@ pub fn markdown_table(header: &[&str], body: &[Vec<String>]) -> String {
 }
 
 /// The summary table as Markdown.
-pub struct Markdown;
+pub(crate) struct Markdown;
 
 impl SummaryExport for Markdown {
     fn render(&self, summaries: &[StrategySummary]) -> String {

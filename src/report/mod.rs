@@ -5,17 +5,17 @@
 //! table, Markdown, CSV, dashboard JSON), so adding a format touches neither the solvers
 //! nor the other formats.
 
-pub mod names;
+pub(crate) mod names;
 pub mod settings;
 
 // The summary's export formats, one file each (a [`SummaryExport`] and a
 // `pub const FORMAT: Format`). Adding one is its file, its `pub mod` line and its name in
 // `FORMATS`.
-pub mod bencher;
-pub mod github_benchmark;
-pub mod junit;
-pub mod markdown;
-pub mod summary;
+pub(crate) mod bencher;
+pub(crate) mod github_benchmark;
+pub(crate) mod junit;
+pub(crate) mod markdown;
+pub(crate) mod summary;
 pub mod table;
 /// The export formats of the per-solver summary (`run --export NAME=FILE`), in order.
 pub const FORMATS: &[Format] = &[
@@ -31,11 +31,11 @@ pub const FORMATS: &[Format] = &[
 /// the renderer.
 pub type Format = crate::util::Registered<dyn SummaryExport + Sync>;
 
-/// The format called `name`, or a message listing the choices.
+/// The format called `name` (any case).
 ///
 /// # Errors
-/// No format has that name.
-pub fn format(name: &str) -> Result<&'static Format, String> {
+/// No format has that name ([`UnknownName`](crate::util::UnknownName) lists them).
+pub fn format(name: &str) -> Result<&'static Format, crate::util::UnknownName> {
     crate::util::registered(FORMATS, name, "export format")
 }
 
@@ -76,7 +76,7 @@ pub struct RunExport<'a> {
 
 /// A percentile (`q` in 0–1) of a latency histogram in nanoseconds, as µs: the one definition
 /// every report uses (HdrHistogram's: the value at that quantile, to 3 significant digits).
-pub fn percentile_us(h: &Histogram<u64>, q: f64) -> f64 {
+pub(crate) fn percentile_us(h: &Histogram<u64>, q: f64) -> f64 {
     summary::ns_to_us(h.value_at_quantile(q))
 }
 
@@ -85,20 +85,8 @@ pub fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 
-/// One solver's latency histogram (nanoseconds) over the rows it answered right (`solved`,
-/// `unsolvable`) with a latency: `limit` rows are left out (a budget's length is not a
-/// solve's), and so are `wrong` and `error` rows (a wrong answer is not work done);
-/// summary.csv counts them apart.
-pub fn latency_histogram(records: &[Record], strategy: &str) -> Histogram<u64> {
-    let mut h = new_histogram();
-    for r in records.iter().filter(|r| r.strategy == strategy) {
-        record_latency(&mut h, r);
-    }
-    h
-}
-
 /// Adds a row's latency to its solver's histogram, if it counts (see [`latency_histogram`]).
-pub fn record_latency(h: &mut Histogram<u64>, r: &Record) {
+pub(crate) fn record_latency(h: &mut Histogram<u64>, r: &Record) {
     if r.status.answered() {
         if let Some(ns) = r.latency_ns {
             h.saturating_record(ns.max(1));
@@ -111,7 +99,7 @@ pub struct RunReport {
     /// Strategy names (built-in and external), in output order.
     pub strategies: Vec<String>,
     /// Per strategy, in `strategies` order: its latency histogram in nanoseconds (see
-    /// [`latency_histogram`]).
+    /// `latency_histogram`).
     pub histograms: Vec<Histogram<u64>>,
     /// Per strategy, in `strategies` order: its summary.csv row.
     pub summaries: Vec<StrategySummary>,
@@ -136,7 +124,7 @@ impl RunReport {
 
 /// A run's histograms and summaries, added up one record at a time: the same figures as
 /// [`RunReport::new`], in memory that does not grow with the run.
-pub struct ReportTally {
+pub(crate) struct ReportTally {
     strategies: Vec<String>,
     histograms: Vec<Histogram<u64>>,
     tallies: Vec<summary::SummaryTally>,
@@ -144,7 +132,7 @@ pub struct ReportTally {
 
 impl ReportTally {
     /// Nothing added yet, for these strategies (in output order).
-    pub fn new(strategies: &[String]) -> ReportTally {
+    pub(crate) fn new(strategies: &[String]) -> ReportTally {
         ReportTally {
             strategies: strategies.to_vec(),
             histograms: strategies.iter().map(|_| new_histogram()).collect(),
@@ -152,18 +140,18 @@ impl ReportTally {
         }
     }
     /// Adds a record (of one of the strategies; others are left out).
-    pub fn add(&mut self, r: &Record) {
+    pub(crate) fn add(&mut self, r: &Record) {
         if let Some(j) = self.strategies.iter().position(|s| *s == r.strategy) {
             self.add_at(j, r);
         }
     }
     /// Adds a record of the `j`-th strategy.
-    pub fn add_at(&mut self, j: usize, r: &Record) {
+    pub(crate) fn add_at(&mut self, j: usize, r: &Record) {
         record_latency(&mut self.histograms[j], r);
         self.tallies[j].add(r);
     }
     /// The report; `wall` is each strategy's pass wall time.
-    pub fn report(self, wall: &[Duration]) -> RunReport {
+    pub(crate) fn report(self, wall: &[Duration]) -> RunReport {
         let summaries = self
             .strategies
             .iter()
@@ -186,7 +174,7 @@ impl ReportTally {
 /// # Errors
 /// The first file that cannot be written (`cannot write PATH: …`); the files written before
 /// it stay.
-pub fn write_run_files(
+pub(crate) fn write_run_files(
     dir: &std::path::Path,
     report: &RunReport,
     wall: &[Duration],

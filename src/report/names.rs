@@ -12,23 +12,13 @@
 //!   with the defaults, so the usual names stay short and a series keeps its name when a second
 //!   setting is tracked beside it; a solver that reads none of them (bfs-set, an external
 //!   program) never has any, so its series does not split when the heuristic changes.
-//!
-//! ```
-//! # use tilebench::report::names::benchmark_name;
-//! # let mut info: tilebench::results::run_json::RunInfo = serde_json::from_str(r#"{"tilebench_version": "0.1.0", "git_commit": null, "command": [], "threads": 1, "cpu_model": null, "started_at": "", "wall_s": 0, "inputs": [{"path": "inputs/random-1k.csv", "rows": 1, "invalid_rows": 0, "bytes": 1, "fnv1a64": "0"}], "strategies": [], "prepare_s": {}, "exhaustive": false, "repeat": 1, "max_nodes": null, "timeout_s": null, "hash_buckets": 1, "heuristic": "manhattan", "weight": "1.5", "max_states": 1, "paths": false, "latency": ""}"#).unwrap();
-//! assert_eq!(benchmark_name(&info, "astar"), "tilebench/random-1k/astar");
-//! info.heuristic = "linear-conflict".into();
-//! info.weight = "2".into();
-//! assert_eq!(benchmark_name(&info, "wastar"), "tilebench/random-1k/wastar[heuristic=linear-conflict,weight=2]");
-//! assert_eq!(benchmark_name(&info, "bfs-set"), "tilebench/random-1k/bfs-set");
-//! ```
 
 use crate::dataset::BUILTIN_NAME;
 use crate::results::run_json::RunInfo;
 
 /// The dataset's name: the input files' stems joined by `+` (`stdin` for `-`, `seeds` for
 /// the built-in samples).
-pub fn dataset_name(info: &RunInfo) -> String {
+pub(crate) fn dataset_name(info: &RunInfo) -> String {
     if info.inputs.is_empty() {
         return stem(BUILTIN_NAME);
     }
@@ -46,7 +36,7 @@ fn stem(path: &str) -> String {
 }
 
 /// The options `solver` reads that differ from their defaults, as `name=value`, in order.
-pub fn settings_of(info: &RunInfo, solver: &str) -> Vec<String> {
+pub(crate) fn settings_of(info: &RunInfo, solver: &str) -> Vec<String> {
     let mut out = Vec::new();
     if crate::search::registry::reads(solver, "heuristic") {
         if info.heuristic != crate::search::heuristic::HEURISTIC.default {
@@ -73,7 +63,7 @@ pub fn settings_of(info: &RunInfo, solver: &str) -> Vec<String> {
 }
 
 /// `tilebench/<dataset>/<solver>[<settings>]`: see the module's documentation.
-pub fn benchmark_name(info: &RunInfo, solver: &str) -> String {
+pub(crate) fn benchmark_name(info: &RunInfo, solver: &str) -> String {
     let settings = settings_of(info, solver);
     let mut name = format!("tilebench/{}/{solver}", dataset_name(info));
     if !settings.is_empty() {
@@ -82,4 +72,24 @@ pub fn benchmark_name(info: &RunInfo, solver: &str) -> String {
         name.push(']');
     }
     name
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_add_only_the_settings_that_differ() {
+        use crate::report::names::benchmark_name;
+        let mut info: crate::results::run_json::RunInfo = serde_json::from_str(r#"{"tilebench_version": "0.1.0", "git_commit": null, "command": [], "threads": 1, "cpu_model": null, "started_at": "", "wall_s": 0, "inputs": [{"path": "inputs/random-1k.csv", "rows": 1, "invalid_rows": 0, "bytes": 1, "fnv1a64": "0"}], "strategies": [], "prepare_s": {}, "exhaustive": false, "repeat": 1, "max_nodes": null, "timeout_s": null, "hash_buckets": 1, "heuristic": "manhattan", "weight": "1.5", "max_states": 1, "paths": false, "latency": ""}"#).unwrap();
+        assert_eq!(benchmark_name(&info, "astar"), "tilebench/random-1k/astar");
+        info.heuristic = "linear-conflict".into();
+        info.weight = "2".into();
+        assert_eq!(
+            benchmark_name(&info, "wastar"),
+            "tilebench/random-1k/wastar[heuristic=linear-conflict,weight=2]"
+        );
+        assert_eq!(
+            benchmark_name(&info, "bfs-set"),
+            "tilebench/random-1k/bfs-set"
+        );
+    }
 }

@@ -189,7 +189,7 @@ pub enum Counter {
 
 impl Counter {
     /// Its column in cases.csv (`latency_ns` for latency).
-    pub fn column(self) -> &'static str {
+    pub(crate) fn column(self) -> &'static str {
         match self {
             Counter::Status => "status",
             Counter::Steps => "steps",
@@ -212,7 +212,7 @@ pub enum Scope {
 
 impl Scope {
     /// Whether `solver` is in it (any case).
-    pub fn has(&self, solver: &str) -> bool {
+    pub(crate) fn has(&self, solver: &str) -> bool {
         match self {
             Scope::All => true,
             Scope::Solvers(names) => names.iter().any(|n| n.eq_ignore_ascii_case(solver)),
@@ -363,8 +363,9 @@ impl Settings {
         Ok(Settings::from_object(&o))
     }
 
+    #[cfg(test)]
     /// The settings of a run in memory (what its run.json says or will say).
-    pub fn from_info(info: &crate::results::run_json::RunInfo) -> Settings {
+    pub(crate) fn from_info(info: &crate::results::run_json::RunInfo) -> Settings {
         match serde_json::to_value(info) {
             Ok(Value::Object(o)) => Settings::from_object(&o),
             _ => Settings::default(),
@@ -534,7 +535,7 @@ fn text_of(v: &Value) -> String {
 /// The change of one configuration's option between two runs (cases.csv's configuration
 /// column `column` of the solver labelled `label`, running `algorithm`), as a run-wide flag's
 /// change would be: read by that label alone. `None` for a column that is no option of a flag.
-pub fn for_label(
+pub(crate) fn for_label(
     label: &str,
     algorithm: &str,
     column: &str,

@@ -115,7 +115,7 @@ fn round3(x: f64) -> f64 {
 }
 
 /// A histogram value in ns as µs, to the nanosecond.
-pub fn ns_to_us(ns: u64) -> f64 {
+pub(crate) fn ns_to_us(ns: u64) -> f64 {
     ns as f64 / 1000.0
 }
 
@@ -130,7 +130,7 @@ impl StrategySummary {
     }
 
     /// The summary of strategy `name` from its rows among `records`, its latency histogram
-    /// `hist` (ns, see [`super::latency_histogram`]) and its pass's wall time.
+    /// `hist` (ns, see `super::latency_histogram`) and its pass's wall time.
     pub fn compute(
         name: &str,
         records: &[Record],
@@ -148,7 +148,7 @@ impl StrategySummary {
 /// A strategy's summary figures, added up one row at a time (so that a run of any size is
 /// summed in constant memory); [`SummaryTally::summary`] gives its summary.csv row.
 #[derive(Default)]
-pub struct SummaryTally {
+pub(crate) struct SummaryTally {
     s: Counts,
     ratios: f64,
     judged: u64,
@@ -178,7 +178,7 @@ struct Counts {
 
 impl SummaryTally {
     /// Adds one of the strategy's rows.
-    pub fn add(&mut self, r: &Record) {
+    pub(crate) fn add(&mut self, r: &Record) {
         let s = &mut self.s;
         s.cases += 1;
         match r.status {
@@ -229,7 +229,12 @@ impl SummaryTally {
 
     /// The summary of strategy `name` from the rows added, its latency histogram `hist` (ns,
     /// see [`super::latency_histogram`]) and its pass's wall time.
-    pub fn summary(&self, name: &str, hist: &Histogram<u64>, wall: Duration) -> StrategySummary {
+    pub(crate) fn summary(
+        &self,
+        name: &str,
+        hist: &Histogram<u64>,
+        wall: Duration,
+    ) -> StrategySummary {
         let c = &self.s;
         let mut s = StrategySummary {
             strategy: name.to_string(),
@@ -323,10 +328,10 @@ impl Tally {
 }
 
 /// summary.csv.
-pub struct SummaryCsv;
+pub(crate) struct SummaryCsv;
 
 /// The registry entry.
-pub const FORMAT: super::Format = super::Format {
+pub(crate) const FORMAT: super::Format = super::Format {
     name: "csv",
     describe: "summary.csv's columns, one row per solver",
     export: &SummaryCsv,
@@ -370,7 +375,7 @@ impl SummaryExport for SummaryCsv {
 /// # Errors
 /// A file that cannot be opened or read, or a row that is not a [`StrategySummary`]; the
 /// message names the file.
-pub fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, String> {
+pub(crate) fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, String> {
     let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let header = r
         .headers()

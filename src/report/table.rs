@@ -3,15 +3,15 @@
 use super::{StrategySummary, SummaryExport};
 
 /// What a table shows for a figure that was not measured (never 0).
-pub const MISSING: &str = "—";
+pub(crate) const MISSING: &str = "—";
 
-/// A figure with `decimals` decimals, or [`MISSING`].
+/// A figure with `decimals` decimals, or `MISSING`.
 pub fn figure(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| MISSING.to_string(), |v| format!("{v:.decimals$}"))
 }
 
 /// The table's header and cells, shared by the terminal and Markdown renderings.
-pub fn rows(summaries: &[StrategySummary]) -> (Vec<&'static str>, Vec<Vec<String>>) {
+pub(crate) fn rows(summaries: &[StrategySummary]) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let header = vec![
         "strategy",
         "solved",
@@ -51,7 +51,7 @@ pub fn rows(summaries: &[StrategySummary]) -> (Vec<&'static str>, Vec<Vec<String
 }
 
 /// Renders any header and rows as an aligned table: first column left, the rest right.
-pub fn align(header: &[&str], body: &[Vec<String>]) -> String {
+pub(crate) fn align(header: &[&str], body: &[Vec<String>]) -> String {
     let width = |i: usize| {
         body.iter()
             .map(|r| r[i].chars().count())
@@ -89,7 +89,7 @@ pub fn align(header: &[&str], body: &[Vec<String>]) -> String {
 pub struct Table;
 
 /// The registry entry.
-pub const FORMAT: super::Format = super::Format {
+pub(crate) const FORMAT: super::Format = super::Format {
     name: "text",
     describe: "the aligned table `run` prints",
     export: &Table,

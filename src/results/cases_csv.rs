@@ -148,18 +148,8 @@ impl CaseRow {
         }
     }
 
-    /// The row with its solver's cells filled: its claim and configuration.
-    pub fn with_solver(mut self, solver: &SolverCells) -> CaseRow {
-        self.claim.clone_from(&solver.claim);
-        if let Some((algorithm, options)) = solver.setting.split_first() {
-            self.algorithm.clone_from(algorithm);
-            self.options = some_cells(options.to_vec());
-        }
-        self
-    }
-
     /// Its solver's configuration cells ([`crate::search::configuration::columns`]).
-    pub fn setting(&self) -> crate::search::configuration::Setting {
+    pub(crate) fn setting(&self) -> crate::search::configuration::Setting {
         let mut out = vec![self.algorithm.clone()];
         out.extend(self.options.iter().cloned());
         out.resize(crate::search::configuration::columns().len(), String::new());
@@ -192,26 +182,16 @@ impl CaseRow {
             limit_reason: crate::search::LimitReason::parse(&self.limit_reason),
         }
     }
-
-    /// The key that matches a row across runs: input, id (or line when there is no id), strategy.
-    pub fn key(&self) -> (String, String, String) {
-        let which = if self.id.is_empty() {
-            format!("line {}", self.line)
-        } else {
-            self.id.clone()
-        };
-        (self.input.clone(), which, self.strategy.clone())
-    }
 }
 
 /// Where a file's option columns are ([`crate::search::configuration::columns`] after
 /// `algorithm`), found by their names in its header: cases.csv's and summary.csv's readers'.
 /// A column the file lacks (written before it) reads as empty.
-pub struct OptionColumns(Vec<Option<usize>>);
+pub(crate) struct OptionColumns(Vec<Option<usize>>);
 
 impl OptionColumns {
     /// The option columns of a file with this `header`.
-    pub fn locate(header: &csv::StringRecord) -> OptionColumns {
+    pub(crate) fn locate(header: &csv::StringRecord) -> OptionColumns {
         let at = crate::search::configuration::columns()[1..]
             .iter()
             .map(|c| header.iter().position(|h| h == *c))
@@ -220,7 +200,7 @@ impl OptionColumns {
     }
 
     /// A row's option cells, in the columns' order.
-    pub fn cells(&self, record: &csv::StringRecord) -> Vec<String> {
+    pub(crate) fn cells(&self, record: &csv::StringRecord) -> Vec<String> {
         self.0
             .iter()
             .map(|at| at.and_then(|i| record.get(i)).unwrap_or("").to_string())
@@ -229,7 +209,7 @@ impl OptionColumns {
 }
 
 /// Option cells as [`CaseRow::options`] holds them: none when every one is empty.
-pub fn some_cells(cells: Vec<String>) -> Vec<String> {
+pub(crate) fn some_cells(cells: Vec<String>) -> Vec<String> {
     if cells.iter().all(String::is_empty) {
         Vec::new()
     } else {
@@ -282,7 +262,7 @@ impl LastGoal {
 /// The cells of a row that come from its solver rather than its record: its `claim`, then its
 /// configuration ([`crate::search::configuration::columns`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SolverCells {
+pub(crate) struct SolverCells {
     /// What it promises about its paths (`optimal`, `within=W`, `valid`).
     pub claim: String,
     /// Its configuration's cells.
@@ -363,7 +343,7 @@ pub fn write(mut w: impl Write, cases: &[Case], records: &[Record]) -> csv::Resu
 ///
 /// # Errors
 /// A write to `w` that fails.
-pub fn write_header(mut w: impl Write) -> csv::Result<()> {
+pub(crate) fn write_header(mut w: impl Write) -> csv::Result<()> {
     let mut header = csv::Writer::from_writer(Vec::new());
     header.write_record(columns())?;
     w.write_all(&header.into_inner().map_err(|e| e.into_error())?)?;
@@ -377,7 +357,7 @@ pub fn write_header(mut w: impl Write) -> csv::Result<()> {
 ///
 /// # Errors
 /// A write to `w` that fails.
-pub fn write_rows<'a>(
+pub(crate) fn write_rows<'a>(
     mut w: impl Write,
     case: impl Fn(usize) -> &'a Case + Sync,
     records: &[Record],
@@ -409,7 +389,7 @@ pub fn write_rows<'a>(
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,
 /// such as saved baselines, may lack them, as they may lack any option column. Every other
 /// column of [`FIXED_COLUMNS`] must be there.
-pub const LATER_COLUMNS: [&str; 10] = [
+pub(crate) const LATER_COLUMNS: [&str; 10] = [
     "optimal",
     "cpu_us",
     "max_rss_kb",
@@ -427,7 +407,7 @@ pub const LATER_COLUMNS: [&str; 10] = [
 /// # Errors
 /// A file that cannot be opened or read; an empty file (0 bytes: a run that did not finish);
 /// a file without the header line, or whose header lacks a column of [`FIXED_COLUMNS`] (other than
-/// [`LATER_COLUMNS`]: a missing column would read as empty cells); a row that is not a
+/// `LATER_COLUMNS`: a missing column would read as empty cells); a row that is not a
 /// [`CaseRow`] (a value that does not parse).
 pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
     Rows::open(path)?.collect()
@@ -523,7 +503,7 @@ impl Rows {
 
 /// The message for a row of the cases.csv at `path` that is not a [`CaseRow`]: the file, the
 /// line, the column and its value, and what to do (`redo`).
-pub fn unreadable_row(
+pub(crate) fn unreadable_row(
     path: &Path,
     header: &csv::StringRecord,
     record: &csv::StringRecord,
@@ -566,7 +546,7 @@ pub fn unreadable_row(
 
 /// How many rows of one strategy one input has in a cases.csv (see [`Rows::tally`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// The `input` column.
     pub input: String,
     /// The `strategy` column.
@@ -586,7 +566,7 @@ impl Rows {
     ///
     /// # Errors
     /// A line the CSV reader cannot read (the file is damaged), named by its line.
-    pub fn tally(mut self) -> Result<Vec<Tally>, String> {
+    pub(crate) fn tally(mut self) -> Result<Vec<Tally>, String> {
         let column = |name: &str| self.header.iter().position(|h| h == name);
         let (Some(input), Some(strategy)) = (column("input"), column("strategy")) else {
             return Err(format!(

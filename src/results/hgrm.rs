@@ -21,7 +21,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 /// The percentile distribution text, values scaled from ns to µs.
-pub fn percentile_text(h: &Histogram<u64>) -> String {
+pub(crate) fn percentile_text(h: &Histogram<u64>) -> String {
     let scale = 1000.0;
     let mut s = String::new();
     let _ = writeln!(
@@ -72,7 +72,7 @@ pub fn percentile_text(h: &Histogram<u64>) -> String {
 ///
 /// # Errors
 /// A write to `w` that fails, or a histogram that cannot be serialized.
-pub fn write_interval_log(
+pub(crate) fn write_interval_log(
     w: &mut impl io::Write,
     start: SystemTime,
     entries: &[(&str, &Histogram<u64>, Duration)],
@@ -117,7 +117,7 @@ pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>
 ///
 /// # Errors
 /// As [`read_interval_log`].
-pub fn parse_interval_log(
+pub(crate) fn parse_interval_log(
     bytes: &[u8],
     path: &Path,
 ) -> Result<BTreeMap<String, Histogram<u64>>, String> {

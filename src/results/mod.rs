@@ -25,13 +25,13 @@ pub mod run_json;
 /// One row per case and solver.
 pub const CASES_CSV: &str = "cases.csv";
 /// One row per solver.
-pub const SUMMARY_CSV: &str = "summary.csv";
+pub(crate) const SUMMARY_CSV: &str = "summary.csv";
 /// The run's settings, inputs, machine and solvers.
-pub const RUN_JSON: &str = "run.json";
+pub(crate) const RUN_JSON: &str = "run.json";
 /// Every solver's latency histogram over time (HdrHistogram interval log).
 pub const LATENCY_HLOG: &str = "latency.hlog";
 /// The files a finished run always has.
-pub const RUN_FILES: [&str; 3] = [CASES_CSV, SUMMARY_CSV, RUN_JSON];
+pub(crate) const RUN_FILES: [&str; 3] = [CASES_CSV, SUMMARY_CSV, RUN_JSON];
 
 /// The percentile table of one solver's latencies. A character of the solver's name that is
 /// not a letter, a digit, `-`, `_` or `.` is written `_` (a configuration's label such as
@@ -48,13 +48,13 @@ pub fn latency_hgrm(solver: &str) -> String {
 }
 
 /// Whether `name` is a file [`latency_hgrm`] names.
-pub fn is_latency_hgrm(name: &str) -> bool {
+pub(crate) fn is_latency_hgrm(name: &str) -> bool {
     name.starts_with("latency-") && name.ends_with(".hgrm")
 }
 
 /// A run's file `name` for a path given as the run's directory or as the file itself:
 /// `DIR/name` for a directory, else the path.
-pub fn file_of(p: &std::path::Path, name: &str) -> std::path::PathBuf {
+pub(crate) fn file_of(p: &std::path::Path, name: &str) -> std::path::PathBuf {
     if p.is_dir() {
         p.join(name)
     } else {
@@ -63,6 +63,6 @@ pub fn file_of(p: &std::path::Path, name: &str) -> std::path::PathBuf {
 }
 
 /// `DIR` or `DIR/cases.csv`, as given to `compare`, `verify` and `plot`: the cases.csv.
-pub fn cases_csv_of(p: &std::path::Path) -> std::path::PathBuf {
+pub(crate) fn cases_csv_of(p: &std::path::Path) -> std::path::PathBuf {
     file_of(p, CASES_CSV)
 }

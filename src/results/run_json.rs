@@ -201,7 +201,7 @@ impl RunInfo {
 }
 
 mod erased {
-    pub trait Ser {
+    pub(super) trait Ser {
         fn json(&self) -> String;
     }
     impl<T: serde::Serialize> Ser for T {

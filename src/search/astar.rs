@@ -606,7 +606,7 @@ fn memos<M: 'static>(all: &mut FxHashMap<std::any::TypeId, Box<dyn std::any::Any
 }
 
 /// The registry entry: astar with the heuristic of the run's [`super::Config`].
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "astar",
     describe: "A* with --heuristic (default Manhattan), bucket open list",
     options: &[&super::heuristic::HEURISTIC],
@@ -616,7 +616,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// astar as a [`super::heuristic::Guided`] search.
-pub struct Astar;
+pub(crate) struct Astar;
 
 impl super::heuristic::Guided for Astar {
     fn wide(_config: &super::Config) -> Option<super::wide::Mode> {

@@ -13,15 +13,11 @@ use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
 use crate::puzzle::{Board, Move, Neighbors};
 
 /// A set of packed boards: the duplicate detection of a BFS.
-pub trait Visited {
+pub(crate) trait Visited {
     /// Adds `cells`; returns `true` if it was not there before.
     fn insert(&mut self, cells: u64) -> bool;
     /// How many distinct states are held.
     fn len(&self) -> usize;
-    /// Whether no state is held.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     /// Whether [`Visited::prefetch`] does anything: a structure whose first read of a lookup
     /// is a likely cache miss (a large table at a random place) says so, and the search asks
     /// for that memory [`AHEAD`] nodes before it inserts the children there.
@@ -39,7 +35,7 @@ pub trait Visited {
 
 /// How many nodes ahead of the one expanded the search asks for its children's memory
 /// (when the [`Visited`] structure [`prefetches`](Visited::PREFETCHES)).
-pub const AHEAD: usize = 8;
+pub(crate) const AHEAD: usize = 8;
 
 /// The standard library's ordered set (`bfs-set`).
 impl Visited for std::collections::BTreeSet<u64> {
@@ -75,7 +71,7 @@ fn room<V: Visited>(budget: &mut Budget, visited: &V, queue: &Vec<Node>) -> bool
 
 /// One state in the BFS queue: its cells, its parent's index and the move that made it.
 #[derive(Clone, Copy, Debug)]
-pub struct Node {
+pub(crate) struct Node {
     /// The board's packed cells ([`Board::packed`]).
     pub cells: u64,
     /// The parent's index in the queue (`u32::MAX` for the start).
@@ -105,20 +101,7 @@ pub(crate) fn path_to(queue: &[Node], mut i: usize) -> Vec<Move> {
 ///
 /// `visited` must be empty; `queue` is scratch space (cleared first, left holding every
 /// stored state so that callers can reset their structure cheaply).
-///
-/// ```
-/// use std::collections::BTreeSet;
-/// use tilebench::search::{bfs::bfs, Problem, SolveOptions, Status};
-///
-/// let problem = Problem::new(
-///     "1 2 3 4 5 6 x 7 8".parse().unwrap(),
-///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
-/// ).unwrap();
-/// let out = bfs(&problem, &SolveOptions::default(), &mut BTreeSet::new(), &mut Vec::new());
-/// assert_eq!(out.status, Status::Solved);
-/// assert_eq!(out.steps(), Some(2));
-/// ```
-pub fn bfs<V: Visited>(
+pub(crate) fn bfs<V: Visited>(
     problem: &Problem,
     opts: &SolveOptions,
     visited: &mut V,
@@ -185,4 +168,27 @@ pub fn bfs<V: Visited>(
     }
     stats.stored = visited.len() as u64;
     Outcome::without_path(Status::Unsolvable, stats)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bfs_finds_the_two_move_path() {
+        use crate::search::{bfs::bfs, Problem, SolveOptions, Status};
+        use std::collections::BTreeSet;
+
+        let problem = Problem::new(
+            "1 2 3 4 5 6 x 7 8".parse().unwrap(),
+            "1 2 3 4 5 6 7 8 x".parse().unwrap(),
+        )
+        .unwrap();
+        let out = bfs(
+            &problem,
+            &SolveOptions::default(),
+            &mut BTreeSet::new(),
+            &mut Vec::new(),
+        );
+        assert_eq!(out.status, Status::Solved);
+        assert_eq!(out.steps(), Some(2));
+    }
 }

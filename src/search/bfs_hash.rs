@@ -6,17 +6,14 @@
 //! it touched are cleared, so a case never pays for allocating or zeroing 4 MB of heads.
 //!
 //! A bucket's head is read at a random place in those 4 MB, mostly a cache miss: the search
-//! asks for the heads of a node's children [`AHEAD`](super::bfs::AHEAD) nodes before it
-//! expands that node ([`Visited::prefetch`]), so the misses overlap instead of each waiting
+//! asks for the heads of a node's children `AHEAD` nodes before it
+//! expands that node (`Visited::prefetch`), so the misses overlap instead of each waiting
 //! for the one before. Interleaved with the other methods (`examples/peers`, 300 cases) a
 //! case's median went from 5.1–6.6 to 3.3 ms.
 
 use super::bfs::{bfs, Node, Visited};
 use super::{Outcome, Problem, SolveOptions};
 use std::cell::RefCell;
-
-/// The articles' bucket count.
-pub const DEFAULT_BUCKETS: usize = 1_000_003;
 
 /// bfs-hash's own option: its table's buckets (`--hash-buckets`).
 pub const BUCKETS: super::options::Knob<usize> = super::options::Knob {
@@ -37,7 +34,7 @@ pub const BUCKETS: super::options::Knob<usize> = super::options::Knob {
 };
 
 /// A chained hash set of `u64` keys with a fixed number of buckets.
-pub struct ChainedTable {
+pub(crate) struct ChainedTable {
     /// `heads[b]` is 1 + the index of the first key in bucket `b`, or 0 when empty.
     heads: Vec<u32>,
     /// `next[i]` is 1 + the index of the key after key `i` in its chain, or 0.
@@ -47,7 +44,7 @@ pub struct ChainedTable {
 
 impl ChainedTable {
     /// An empty table with `buckets` bucket heads (at least 1), 4 bytes each.
-    pub fn new(buckets: usize) -> ChainedTable {
+    pub(crate) fn new(buckets: usize) -> ChainedTable {
         ChainedTable {
             heads: vec![0; buckets.max(1)],
             next: Vec::new(),
@@ -56,7 +53,7 @@ impl ChainedTable {
     }
 
     /// The number of buckets keys are spread over.
-    pub fn buckets(&self) -> usize {
+    pub(crate) fn buckets(&self) -> usize {
         self.heads.len()
     }
 
@@ -66,7 +63,7 @@ impl ChainedTable {
     }
 
     /// Empties the table, touching only the buckets in use.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for i in 0..self.keys.len() {
             let b = self.bucket(self.keys[i]);
             self.heads[b] = 0;
@@ -111,7 +108,7 @@ thread_local! {
 }
 
 /// The registry entry.
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-hash",
     describe: "BFS, repeated states in the articles' chained hash table",
     options: &[&BUCKETS],
@@ -123,7 +120,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 
 /// Shortest path by BFS with a [`ChainedTable`] of [`BUCKETS`] buckets, kept per
 /// thread and reused between cases.
-pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+pub(crate) fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let buckets = BUCKETS.get(&opts.config).max(1);
     if super::Budget::too_big(&opts.limits, buckets * 4) {
         return Outcome::out_of(super::LimitReason::Memory, super::Stats::default());

@@ -7,7 +7,7 @@ use super::{Outcome, Problem, SolveOptions};
 use rustc_hash::FxHashSet;
 
 /// The registry entry.
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-hashset",
     describe: "BFS, repeated states in std HashSet with the Fx hasher",
     options: &[],
@@ -18,6 +18,6 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// Shortest path by BFS with an Fx-hashed `HashSet` of packed boards.
-pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+pub(crate) fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     bfs(problem, opts, &mut FxHashSet::default(), &mut Vec::new())
 }

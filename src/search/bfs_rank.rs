@@ -12,17 +12,17 @@ use crate::puzzle::{factorial, Ranker, Shape};
 use std::cell::RefCell;
 
 /// The largest bitmap `bfs-rank` allocates: 2^32 bits (512 MiB), enough for 12 cells.
-pub const MAX_BITS: u64 = 1 << 32;
+pub(crate) const MAX_BITS: u64 = 1 << 32;
 
 /// Whether a board of this shape fits the bitmap.
 ///
 /// # Errors
 /// A shape whose `n!` ranks need more than [`MAX_BITS`] bits (more than 12 cells).
-pub fn check(shape: Shape) -> Result<(), SolveError> {
+pub(crate) fn check(shape: Shape) -> Result<(), SolveError> {
     super::registry::packed_shape(shape)?;
     let bits = factorial(shape.cells());
     if bits > MAX_BITS {
-        return Err(SolveError(format!(
+        return Err(SolveError::new(format!(
             "bfs-rank needs a bitmap of {}! bits ({:.1} GiB) for a {shape} board, over its limit of {} MiB; \
              use bfs-hash, bfs-hashset or astar for boards of more than 12 cells",
             shape.cells(),
@@ -86,7 +86,7 @@ thread_local! {
 }
 
 /// The registry entry.
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-rank",
     describe: "BFS, repeated states in a bitmap indexed by permutation rank",
     options: &[],
@@ -97,7 +97,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// Callers check the shape first ([`check`]).
-pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+pub(crate) fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let shape = problem.start.shape();
     let bytes = factorial(shape.cells()).div_ceil(8) as usize;
     if super::Budget::too_big(&opts.limits, bytes) {

@@ -138,7 +138,7 @@ thread_local! {
 }
 
 /// The registry entry.
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "bfs-set",
     describe: "BFS, repeated states in an ordered set (BTreeSet)",
     options: &[],
@@ -150,7 +150,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 
 /// Shortest path by BFS with a `BTreeSet` of packed boards (32-bit keys on boards of at most
 /// 9 cells, 64-bit ones beyond), its inserts batched in key order.
-pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+pub(crate) fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     QUEUE.with(|queue| {
         let queue = &mut *queue.borrow_mut();
         if opts.limits.max_memory.is_some() {

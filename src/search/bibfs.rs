@@ -54,7 +54,7 @@ fn moves_from_root(side: &Side, shape: crate::puzzle::Shape, cells: u64) -> Vec<
 }
 
 /// The registry entry.
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "bibfs",
     describe: "bidirectional BFS, the smaller frontier advances a layer at a time",
     options: &[],
@@ -65,7 +65,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// Shortest path by bidirectional BFS.
-pub fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
+pub(crate) fn solve(problem: &Problem, opts: &SolveOptions) -> Outcome {
     let shape = problem.start.shape();
     let neighbors = Neighbors::of(shape);
     let mut budget = Budget::new(&opts.limits);

@@ -120,7 +120,7 @@ impl Configuration {
         })
     }
 
-    /// Its cells in cases.csv's and summary.csv's configuration columns ([`COLUMNS`]).
+    /// Its cells in cases.csv's and summary.csv's configuration columns (`COLUMNS`).
     pub fn setting(&self) -> Setting {
         setting(Some(self.strategy), &self.config)
     }
@@ -223,7 +223,7 @@ fn tail(rest: &str) -> String {
 /// The columns of cases.csv and summary.csv that say how a row's solver was configured (after
 /// every other column): `algorithm`, the built-in strategy the solver runs (`external` for an
 /// external program, empty for a library user's own solver), then one column per option some
-/// built-in strategy reads ([`registry::knobs`], in registry order, `-` written `_`), holding
+/// built-in strategy reads (`registry::knobs`, in registry order, `-` written `_`), holding
 /// the value the solver ran with where its strategy reads that option (and, for an option
 /// read only under another's value, where it applies) and empty where it does not. The list
 /// follows the registry: an option declared by a strategy has its column.
@@ -254,12 +254,12 @@ pub fn columns() -> &'static [&'static str] {
 /// assert_eq!((cell("algorithm"), cell("heuristic"), cell("weight")), ("wastar", "manhattan", "1.5"));
 /// assert_eq!((cell("partition"), cell("hash_buckets")), ("", "")); // not pdb; not bfs-hash
 /// ```
-pub type Setting = Vec<String>;
+pub(crate) type Setting = Vec<String>;
 
 /// A solver's label and what it runs, in one line for run.json (`fast: algorithm wastar,
 /// heuristic manhattan, weight 3`): `--resume` and `merge` refuse a label that now runs
 /// something else.
-pub fn describe(label: &str, setting: &Setting) -> String {
+pub(crate) fn describe(label: &str, setting: &Setting) -> String {
     let cells: Vec<String> = columns()
         .iter()
         .zip(setting)
@@ -269,7 +269,7 @@ pub fn describe(label: &str, setting: &Setting) -> String {
     format!("{label}: {}", cells.join(", "))
 }
 
-/// The [`Setting`] of the built-in strategy `strategy` run with `config` (the effective value
+/// The `Setting` of the built-in strategy `strategy` run with `config` (the effective value
 /// of each option it reads: given, or the run's, or the default); of an external program
 /// with `None`.
 pub fn setting(strategy: Option<&Builtin>, config: &Config) -> Setting {
@@ -292,7 +292,7 @@ pub fn setting(strategy: Option<&Builtin>, config: &Config) -> Setting {
 }
 
 /// A setting with no cells (a library user's own solver; rows written before the columns).
-pub fn unset() -> Setting {
+pub(crate) fn unset() -> Setting {
     vec![String::new(); columns().len()]
 }
 

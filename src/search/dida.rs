@@ -10,7 +10,7 @@ use super::heuristic::Heuristic;
 use super::{Outcome, Problem, SolveOptions};
 
 /// The registry entry: dual IDA* with the heuristic of the run's [`super::Config`].
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "dida",
     describe: "dual IDA*: idastar that continues from a pattern database's dual board where it scores higher",
     options: &[&super::heuristic::HEURISTIC],
@@ -20,7 +20,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// dida as a [`super::heuristic::Guided`] search.
-pub struct Dida;
+pub(crate) struct Dida;
 
 impl super::heuristic::Guided for Dida {
     fn search<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Outcome {

@@ -8,7 +8,7 @@ use super::heuristic::Heuristic;
 use super::{Outcome, Problem, SolveOptions};
 
 /// The registry entry: greedy best-first search with the heuristic of the run's [`super::Config`].
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "greedy",
     describe: "greedy best-first search: ranked by h alone (--heuristic), any path, few expansions",
     options: &[&super::heuristic::HEURISTIC],
@@ -18,7 +18,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// greedy as a [`super::heuristic::Guided`] search.
-pub struct Greedy;
+pub(crate) struct Greedy;
 
 impl super::heuristic::Guided for Greedy {
     fn wide(_config: &super::Config) -> Option<super::wide::Mode> {

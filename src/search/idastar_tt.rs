@@ -9,7 +9,7 @@ use super::heuristic::Heuristic;
 use super::{Outcome, Problem, SolveOptions};
 
 /// The registry entry: IDA* with a transposition table and the run's heuristic.
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "idastar-tt",
     describe: "idastar with a transposition table: a board is searched once an iteration, and failed subtrees' bounds prune the next",
     options: &[&super::heuristic::HEURISTIC],
@@ -19,7 +19,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// idastar-tt as a [`super::heuristic::Guided`] search.
-pub struct IdastarTt;
+pub(crate) struct IdastarTt;
 
 impl super::heuristic::Guided for IdastarTt {
     /// IDA* without its transposition table on boards of more than 16 cells.

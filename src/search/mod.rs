@@ -8,7 +8,7 @@
 //! - **stored**: distinct states held by the duplicate-detection structure at its peak;
 //! - **peak_frontier**: the largest size of the queue or open list.
 
-pub mod bfs;
+pub(crate) mod bfs;
 mod claim;
 pub mod configuration;
 pub mod heuristic;
@@ -20,22 +20,24 @@ mod transpositions;
 pub mod wide;
 pub mod wide_pdb;
 
-// The built-in strategies, one file each (with a `pub const STRATEGY: Builtin`). Adding one
-// is its file, its `pub mod` line and its place in `BUILTINS`, the order output rows use.
+// The built-in strategies, one file each (with a `pub(crate) const STRATEGY: Builtin`).
+// Adding one is its file, its `pub(crate) mod` line and its place in `BUILTINS`, the order
+// output rows use. The registry is their public door; a module is `pub` only where its
+// search function is public API (astar, greedy, idastar, wastar) or a test reaches into it.
 pub mod astar;
 pub mod bfs_hash;
-pub mod bfs_hashset;
-pub mod bfs_rank;
-pub mod bfs_set;
-pub mod bibfs;
-pub mod dida;
+pub(crate) mod bfs_hashset;
+pub(crate) mod bfs_rank;
+pub(crate) mod bfs_set;
+pub(crate) mod bibfs;
+pub(crate) mod dida;
 pub mod greedy;
 pub mod idastar;
-pub mod idastar_tt;
-pub mod table;
+pub(crate) mod idastar_tt;
+pub(crate) mod table;
 pub mod wastar;
 /// The built-in strategies, in the order output rows use.
-pub const BUILTINS: &[Builtin] = &[
+pub(crate) const BUILTINS: &[Builtin] = &[
     bfs_set::STRATEGY,
     bfs_hash::STRATEGY,
     bfs_hashset::STRATEGY,
@@ -55,7 +57,7 @@ pub use heuristic::pdb;
 pub use registry::{Builtin, Config};
 pub use solver::{solver_fn, FnSolver, Prepare, Solver};
 
-use crate::puzzle::{is_solvable, Board, Move};
+use crate::puzzle::{is_solvable, Board, Move, Shape};
 use serde::Serialize;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -320,28 +322,51 @@ impl Problem {
     /// Pairs a start and a goal, refusing boards of different shapes.
     ///
     /// # Errors
-    /// Boards of different shapes; the message gives both.
-    pub fn new(start: Board, goal: Board) -> Result<Problem, String> {
+    /// Boards of different shapes ([`ProblemError`], with both).
+    pub fn new(start: Board, goal: Board) -> Result<Problem, ProblemError> {
         if start.shape() != goal.shape() {
-            return Err(format!(
-                "start is a {} board but goal is a {} board",
-                start.shape(),
-                goal.shape()
-            ));
+            return Err(ProblemError {
+                start: start.shape(),
+                goal: goal.shape(),
+            });
         }
         Ok(Problem { start, goal })
     }
 }
 
+/// A start and a goal of different shapes ([`Problem::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("start is a {start} board but goal is a {goal} board")]
+#[non_exhaustive]
+pub struct ProblemError {
+    /// The start's shape.
+    pub start: Shape,
+    /// The goal's shape.
+    pub goal: Shape,
+}
+
 /// A solver could not run on a problem (for example, a board too large for its table). The
-/// text is a sentence for the user: what went wrong and what to do.
+/// text is a sentence for the user: what went wrong and what to do. Made with
+/// [`SolveError::new`], read with [`SolveError::message`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveError(pub String);
+// The field is crate-visible only so that files still building it as `SolveError(text)`
+// compile; everywhere else uses `new`.
+pub struct SolveError(pub(crate) String);
 
 impl SolveError {
     /// An error with this message.
     pub fn new(message: impl Into<String>) -> SolveError {
         SolveError(message.into())
+    }
+
+    /// The message: a sentence for the user.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+
+    /// The message, taken.
+    pub fn into_message(self) -> String {
+        self.0
     }
 }
 
@@ -363,7 +388,7 @@ pub fn shortcut(problem: &Problem, exhaustive: bool) -> Option<Outcome> {
 }
 
 /// Enforces [`Limits`] inside a search loop. Time, the heap held (under `--max-memory`) and
-/// [`stop_all`] are read every 1,024 expansions; between checks a call is one comparison.
+/// `stop_all` are read every 1,024 expansions; between checks a call is one comparison.
 ///
 /// Under a memory budget a store asks [`Budget::room`] before it grows (a table or a
 /// vector that doubles allocates as much again at once, which a check every 1,024
@@ -483,11 +508,11 @@ static STOPPED: AtomicBool = AtomicBool::new(false);
 /// them; `--resume` solves them again. It is process-wide, like the external programs'
 /// `external::process::stop_all`: another run in the same process, not stopped,
 /// would see its searches in flight end as `limit` until its next pass resets it.
-pub fn stop_all() {
+pub(crate) fn stop_all() {
     STOPPED.store(true, Ordering::SeqCst);
 }
 
 /// Lets searches run again (a new pass in the same process).
-pub fn reset_stop() {
+pub(crate) fn reset_stop() {
     STOPPED.store(false, Ordering::SeqCst);
 }

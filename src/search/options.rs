@@ -27,7 +27,10 @@
 //! assert_eq!(DEPTH.get(&config), 3); // the default
 //! config.set(&DEPTH, "5").unwrap();
 //! assert_eq!((DEPTH.get(&config), config.text(&DEPTH)), (5, "5".to_string()));
-//! assert!(config.set(&DEPTH, "12").is_err());
+//! let e = config.set(&DEPTH, "12").unwrap_err();
+//! assert_eq!((e.option, e.value.as_str()), ("depth", "12"));
+//! assert_eq!(e.to_string(), "`12` is not 1 to 9");
+//! assert_eq!(DEPTH.get(&config), 5); // unchanged
 //! ```
 
 use std::any::Any;
@@ -137,6 +140,26 @@ impl std::fmt::Debug for dyn Opt {
     }
 }
 
+/// An option's value out of its range ([`Config::set`]); the message says what it takes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+#[non_exhaustive]
+pub struct OptionError {
+    /// The option's name (`weight`, `heuristic`).
+    pub option: &'static str,
+    /// The value given.
+    pub value: String,
+    /// The sentence: what is wrong and what the option takes.
+    pub reason: String,
+}
+
+// The message, for callers that still build a sentence of their own (`?` into a `String`).
+impl From<OptionError> for String {
+    fn from(e: OptionError) -> String {
+        e.reason
+    }
+}
+
 /// How a built-in strategy is configured: the options given (the others take their
 /// defaults), and what every strategy shares.
 #[derive(Clone, Default)]
@@ -159,9 +182,13 @@ impl Config {
     /// Sets option `knob` from its text, checked.
     ///
     /// # Errors
-    /// A value out of its range: a sentence saying what it takes.
-    pub fn set(&mut self, knob: &dyn Opt, text: &str) -> Result<(), String> {
-        let value = knob.check(text)?;
+    /// A value out of its range ([`OptionError`]: a sentence saying what it takes).
+    pub fn set(&mut self, knob: &dyn Opt, text: &str) -> Result<(), OptionError> {
+        let value = knob.check(text).map_err(|reason| OptionError {
+            option: knob.name(),
+            value: text.to_string(),
+            reason,
+        })?;
         Arc::make_mut(&mut self.options.0).insert(knob.name(), value);
         Ok(())
     }
@@ -170,8 +197,8 @@ impl Config {
     /// (`Config::default().with(&WEIGHT, "2")`).
     ///
     /// # Errors
-    /// A value out of its range: a sentence saying what it takes.
-    pub fn with(mut self, knob: &dyn Opt, text: &str) -> Result<Config, String> {
+    /// A value out of its range ([`OptionError`]).
+    pub fn with(mut self, knob: &dyn Opt, text: &str) -> Result<Config, OptionError> {
         self.set(knob, text)?;
         Ok(self)
     }

@@ -18,7 +18,7 @@ use super::{shortcut, Limits, Outcome, Problem, SolveError, SolveOptions, Solver
 use crate::puzzle::Shape;
 
 /// A search function of the plain kind: a problem and options in, an outcome out.
-pub type SearchFn = fn(&Problem, &SolveOptions) -> Outcome;
+pub(crate) type SearchFn = fn(&Problem, &SolveOptions) -> Outcome;
 
 /// How a built-in strategy becomes a solver.
 #[derive(Clone, Copy)]
@@ -58,7 +58,7 @@ pub fn packed_shape(shape: Shape) -> Result<(), SolveError> {
     if shape.is_packed() {
         return Ok(());
     }
-    Err(SolveError(format!(
+    Err(SolveError::new(format!(
         "breadth-first search stores every state it reaches and takes boards of at most 16 \
          cells; this {shape} board has {}: use astar, idastar, wastar or greedy",
         shape.cells()
@@ -150,12 +150,12 @@ pub fn options_of(strategy: &Builtin) -> Vec<&'static dyn Opt> {
 
 /// Whether the built-in strategy `strategy` reads the option `option` (false for a name
 /// that is not a built-in strategy's: an external program's).
-pub fn reads(strategy: &str, option: &str) -> bool {
+pub(crate) fn reads(strategy: &str, option: &str) -> bool {
     find(strategy).is_some_and(|b| options_of(b).iter().any(|k| k.name() == option))
 }
 
 /// The built-in strategies that read the option `option`, in registry order.
-pub fn readers(option: &str) -> Vec<&'static str> {
+pub(crate) fn readers(option: &str) -> Vec<&'static str> {
     all()
         .iter()
         .filter(|b| options_of(b).iter().any(|k| k.name() == option))
@@ -164,7 +164,7 @@ pub fn readers(option: &str) -> Vec<&'static str> {
 }
 
 /// Every option some built-in strategy reads, each once, in registry order.
-pub fn knobs() -> Vec<&'static dyn Opt> {
+pub(crate) fn knobs() -> Vec<&'static dyn Opt> {
     let mut out: Vec<&'static dyn Opt> = Vec::new();
     for k in all().iter().flat_map(options_of) {
         if !out.iter().any(|o| o.name() == k.name()) {
@@ -175,7 +175,7 @@ pub fn knobs() -> Vec<&'static dyn Opt> {
 }
 
 /// The option called `name`, if a built-in strategy reads one.
-pub fn knob(name: &str) -> Option<&'static dyn Opt> {
+pub(crate) fn knob(name: &str) -> Option<&'static dyn Opt> {
     knobs().into_iter().find(|k| k.name() == name)
 }
 
@@ -190,17 +190,28 @@ pub fn names() -> Vec<&'static str> {
     all().iter().map(|b| b.name).collect()
 }
 
-/// The built-in strategy `name`, or a message listing the choices.
+/// A name that is no built-in strategy's, or a list that names none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StrategyError {
+    /// No built-in strategy has this name; the message lists the choices.
+    #[error("unknown strategy `{name}`; choose from {} (or `all`)", names().join(", "))]
+    Unknown {
+        /// The name given (trimmed).
+        name: String,
+    },
+    /// The list names no strategy.
+    #[error("no strategy given; name one or more, e.g. `astar,bfs-rank`, or `all`")]
+    Empty,
+}
+
+/// The built-in strategy `name` (case does not count).
 ///
 /// # Errors
-/// No strategy has that name.
-pub fn lookup(name: &str) -> Result<&'static Builtin, String> {
-    find(name).ok_or_else(|| {
-        format!(
-            "unknown strategy `{}`; choose from {} (or `all`)",
-            name.trim(),
-            names().join(", ")
-        )
+/// No strategy has that name ([`StrategyError::Unknown`]).
+pub fn lookup(name: &str) -> Result<&'static Builtin, StrategyError> {
+    find(name).ok_or_else(|| StrategyError::Unknown {
+        name: name.trim().to_string(),
     })
 }
 
@@ -208,7 +219,7 @@ pub fn lookup(name: &str) -> Result<&'static Builtin, String> {
 ///
 /// # Errors
 /// An unknown name, or an empty list.
-pub fn parse_list(s: &str) -> Result<Vec<&'static Builtin>, String> {
+pub fn parse_list(s: &str) -> Result<Vec<&'static Builtin>, StrategyError> {
     let mut out: Vec<&'static Builtin> = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let add: Vec<&'static Builtin> = if part.eq_ignore_ascii_case("all") {
@@ -223,7 +234,7 @@ pub fn parse_list(s: &str) -> Result<Vec<&'static Builtin>, String> {
         }
     }
     if out.is_empty() {
-        return Err("no strategy given; name one or more, e.g. `astar,bfs-rank`, or `all`".into());
+        return Err(StrategyError::Empty);
     }
     Ok(out)
 }

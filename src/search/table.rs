@@ -19,10 +19,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The largest board `table` takes.
-pub const MAX_CELLS: usize = 9;
+pub(crate) const MAX_CELLS: usize = 9;
 
 /// Every table of one shape, each built on first use.
-pub struct TableSet {
+pub(crate) struct TableSet {
     tables: Vec<OnceLock<Walks>>,
 }
 
@@ -45,7 +45,7 @@ const HELD: u8 = 32;
 /// `generated`), so that a case is one rank and three reads, not a read and a rank update
 /// for each step, each waiting for the one before. Longer walks (only 2x4 and 4x2 boards
 /// have any: up to 36 moves) are walked step by step.
-pub struct Walks {
+pub(crate) struct Walks {
     table: DistanceTable,
     moves: Vec<u64>,
     generated: Vec<u8>,
@@ -140,9 +140,9 @@ fn shared_tables_for(shape: Shape) -> Arc<TableSet> {
 ///
 /// # Errors
 /// A shape of more than [`MAX_CELLS`] cells; the message suggests astar or idastar.
-pub fn check(shape: Shape) -> Result<(), SolveError> {
+pub(crate) fn check(shape: Shape) -> Result<(), SolveError> {
     if shape.cells() > MAX_CELLS {
-        return Err(SolveError(format!(
+        return Err(SolveError::new(format!(
             "table holds exact distances for boards of at most {MAX_CELLS} cells; a {shape} board has {} \
              (its tables would need {}! bytes each): use astar or idastar",
             shape.cells(),
@@ -154,7 +154,7 @@ pub fn check(shape: Shape) -> Result<(), SolveError> {
 
 /// Builds the tables of `shape` for goals with the blank in `blanks` now, in parallel (so no
 /// case pays for a build), and returns the shape's set.
-pub fn prepare(shape: Shape, blanks: &[usize]) -> Arc<TableSet> {
+pub(crate) fn prepare(shape: Shape, blanks: &[usize]) -> Arc<TableSet> {
     let set = shared_tables_for(shape);
     blanks.par_iter().for_each(|&b| {
         set.table(shape, b);
@@ -163,7 +163,7 @@ pub fn prepare(shape: Shape, blanks: &[usize]) -> Arc<TableSet> {
 }
 
 /// The registry entry.
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "table",
     describe: "exact distance tables built once per run, then an O(steps) walk",
     options: &[],
@@ -172,7 +172,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 
 /// `table` behind the [`Solver`] trait: the tables of the run's shapes, built in `prepare`.
 #[derive(Default)]
-pub struct Table {
+pub(crate) struct Table {
     /// The run's shapes and their tables (a run has one or two shapes: a list, not a hash
     /// map, is looked up for every case).
     sets: Vec<(Shape, Arc<TableSet>)>,
@@ -219,7 +219,7 @@ impl Solver for Table {
 }
 
 /// Callers check the shape first ([`check`]).
-pub fn solve(problem: &Problem) -> Outcome {
+pub(crate) fn solve(problem: &Problem) -> Outcome {
     let shape = problem.start.shape();
     with_tables(shape, |set| {
         walk(problem, set.table(shape, problem.goal.blank()))

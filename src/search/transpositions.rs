@@ -105,7 +105,7 @@ pub(crate) struct Seen {
 
 impl Seen {
     /// Nothing known.
-    pub const NOTHING: Seen = Seen {
+    pub(super) const NOTHING: Seen = Seen {
         repeated: false,
         bound: 0,
         subtree: 0,
@@ -117,7 +117,7 @@ thread_local! {
 }
 
 impl Transpositions {
-    pub const fn empty() -> Transpositions {
+    pub(super) const fn empty() -> Transpositions {
         Transpositions {
             slots: Vec::new(),
             shift: 64 - BITS,
@@ -131,7 +131,7 @@ impl Transpositions {
     /// Runs `f` with this thread's table, readied for a new solve that may hold at most
     /// `max_states` boards (the memory guard: the table is cut to the power of two at or
     /// below it). Allocated on first use; grown tables are kept.
-    pub fn with<R>(max_states: u64, f: impl FnOnce(&mut Transpositions) -> R) -> R {
+    pub(super) fn with<R>(max_states: u64, f: impl FnOnce(&mut Transpositions) -> R) -> R {
         TABLE.with(|t| {
             let mut t = t.borrow_mut();
             t.max_bits = MAX_BITS.min(max_states.max(1).ilog2());
@@ -149,7 +149,7 @@ impl Transpositions {
     }
 
     /// Starts an iteration: boards entered in earlier ones no longer count as entered.
-    pub fn next_iteration(&mut self) {
+    pub(super) fn next_iteration(&mut self) {
         if self.stamp + 1 >= STAMP_LIMIT {
             self.slots.fill(Slot::default());
             self.stamp = 0;
@@ -159,7 +159,7 @@ impl Transpositions {
     }
 
     /// How many boards the table holds for this solve.
-    pub fn held(&self) -> u64 {
+    pub(super) fn held(&self) -> u64 {
         self.claimed.min(self.slots.len() as u64)
     }
 
@@ -189,7 +189,7 @@ impl Transpositions {
 
     /// Asks for `cells`' slot to be brought into the cache.
     #[inline]
-    pub fn prefetch(&self, cells: u64) {
+    pub(super) fn prefetch(&self, cells: u64) {
         crate::util::prefetch(&self.slots[self.bucket(cells).0]);
     }
 
@@ -215,7 +215,7 @@ impl Transpositions {
 
     /// What the table knows of `cells`, to be entered at depth `g` by move `m`.
     #[inline]
-    pub fn seen(&self, cells: u64, g: u32, m: u8) -> Seen {
+    pub(super) fn seen(&self, cells: u64, g: u32, m: u8) -> Seen {
         let Some(i) = self.find(cells) else {
             return Seen::NOTHING;
         };
@@ -229,7 +229,7 @@ impl Transpositions {
 
     /// Records that this iteration enters `cells` at depth `g`.
     #[inline]
-    pub fn enter(&mut self, cells: u64, g: u32) {
+    pub(super) fn enter(&mut self, cells: u64, g: u32) {
         let i = match self.find(cells) {
             Some(i) => i,
             None => {
@@ -278,7 +278,7 @@ impl Transpositions {
     /// none that does not undo `m` is shorter than `w`; the search generated `generated`
     /// children in all.
     #[inline]
-    pub fn learn(&mut self, cells: u64, m: u8, d: u32, w: u32, generated: u64) {
+    pub(super) fn learn(&mut self, cells: u64, m: u8, d: u32, w: u32, generated: u64) {
         let Some(i) = self.find(cells) else {
             return; // another board took the slot since: the fact is lost, not wrong
         };

@@ -10,7 +10,7 @@ use super::heuristic::Heuristic;
 use super::{Outcome, Problem, SolveOptions};
 
 /// The registry entry: weighted A* with the heuristic and weight of the run's [`super::Config`].
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "wastar",
     describe:
         "weighted A*: ranked by g + w·h (--weight, default 1.5), paths at most w × the shortest",
@@ -34,7 +34,7 @@ pub const WEIGHT: super::options::Knob<astar::Weight> = super::options::Knob {
 };
 
 /// wastar as a [`super::heuristic::Guided`] search.
-pub struct WeightedAstar;
+pub(crate) struct WeightedAstar;
 
 impl super::heuristic::Guided for WeightedAstar {
     fn wide(config: &super::Config) -> Option<super::wide::Mode> {

@@ -5,14 +5,14 @@
 //! The searches tuned for the 8- and 15-puzzles keep a board in one `u64`, four bits a cell,
 //! and are left exactly as they are. A larger board holds a byte a cell
 //! ([`crate::puzzle::Board`]); these searches work on those bytes (in place, for IDA\*) and
-//! store a state as six bits a cell in five words ([`Key`], 40 bytes). `astar`, `idastar`,
-//! `idastar-tt`, `wastar` and `greedy` hand a large board to them ([`super::informed`]);
+//! store a state as six bits a cell in five words (`Key`, 40 bytes). `astar`, `idastar`,
+//! `idastar-tt`, `wastar` and `greedy` hand a large board to them (`super::informed`);
 //! they take boards of any size, so tests run them on small boards too, against the tuned
 //! searches.
 //!
 //! Memory: A\* takes about 300 bytes a stored state at its peak (the record with its
 //! 40-byte key, the hash table's entry and the open list's, each grown by doubling; 3.3 GB
-//! for 10 million states measured on 5x5), so it stores at most [`MAX_STATES`] states
+//! for 10 million states measured on 5x5), so it stores at most `MAX_STATES` states
 //! whatever `--max-states` says (about 700 MB); past that the case ends as `limit`
 //! (`states`). IDA\* stores nothing but its
 //! path (`idastar-tt` runs without its transposition table on these boards).
@@ -26,7 +26,7 @@ use std::collections::BinaryHeap;
 
 /// The most states A\* stores on a board of more than 16 cells (about 700 MB at about 300
 /// bytes a state), unless `--max-states` is lower.
-pub const MAX_STATES: u64 = 2_000_000;
+pub(crate) const MAX_STATES: u64 = 2_000_000;
 
 /// How the search ranks states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +176,7 @@ fn longest_increasing(keys: &[u8]) -> usize {
 
 /// A stored state: six bits a cell, ten cells a word.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Key([u64; 5]);
+pub(crate) struct Key([u64; 5]);
 
 impl Key {
     fn of(tiles: &[u8]) -> Key {

@@ -30,7 +30,7 @@ pub enum Attribute {
 
 impl Attribute {
     /// Every attribute, in the order the help lists them.
-    pub const ALL: [Attribute; 10] = [
+    pub(crate) const ALL: [Attribute; 10] = [
         Attribute::Coverage,
         Attribute::Expanded,
         Attribute::Generated,
@@ -44,7 +44,7 @@ impl Attribute {
     ];
 
     /// The name on the command line.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Attribute::Coverage => "coverage",
             Attribute::Expanded => "expanded",
@@ -60,7 +60,7 @@ impl Attribute {
     }
 
     /// The unit the values are shown in, if any.
-    pub fn unit(self) -> Option<&'static str> {
+    pub(crate) fn unit(self) -> Option<&'static str> {
         match self {
             Attribute::Latency | Attribute::Cpu => Some("µs"),
             Attribute::MaxRss => Some("KB"),
@@ -69,7 +69,7 @@ impl Attribute {
     }
 
     /// The aggregate used when none is given.
-    pub fn default_aggregate(self) -> Aggregate {
+    pub(crate) fn default_aggregate(self) -> Aggregate {
         match self {
             Attribute::Coverage => Aggregate::Sum,
             Attribute::Steps | Attribute::Suboptimality | Attribute::MaxRss => Aggregate::Mean,
@@ -78,12 +78,12 @@ impl Attribute {
     }
 
     /// Whether more is better (coverage); else less is.
-    pub fn max_wins(self) -> bool {
+    pub(crate) fn max_wins(self) -> bool {
         self == Attribute::Coverage
     }
 
     /// Decimals shown for a value (an aggregate, or a per-task value).
-    pub fn decimals(self, per_task: bool) -> usize {
+    pub(crate) fn decimals(self, per_task: bool) -> usize {
         match self {
             Attribute::Suboptimality => 3,
             Attribute::Latency | Attribute::Cpu => 1,
@@ -93,7 +93,7 @@ impl Attribute {
     }
 
     /// The value of `solver` on `task`, when it answered right and the value was measured.
-    pub fn value(self, data: &Data, task: usize, solver: usize) -> Option<f64> {
+    pub(crate) fn value(self, data: &Data, task: usize, solver: usize) -> Option<f64> {
         if !data.right(task, solver) {
             return None;
         }
@@ -123,7 +123,7 @@ impl Attribute {
     }
 
     /// `coverage, expanded, …`: the names, for messages.
-    pub fn choices() -> String {
+    pub(crate) fn choices() -> String {
         Attribute::ALL.map(Attribute::name).join(", ")
     }
 }
@@ -160,11 +160,11 @@ pub enum Aggregate {
 
 impl Aggregate {
     /// The names, for messages and the help.
-    pub const CHOICES: &'static str =
+    pub(crate) const CHOICES: &'static str =
         "sum, mean, gmean, median, p0 to p100 (e.g. p50, p99), min, max";
 
     /// The name on the command line.
-    pub fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         match self {
             Aggregate::Sum => "sum".into(),
             Aggregate::Mean => "mean".into(),
@@ -177,7 +177,7 @@ impl Aggregate {
     }
 
     /// Words for the notes: `geometric mean`, `99th percentile`…
-    pub fn words(self) -> String {
+    pub(crate) fn words(self) -> String {
         match self {
             Aggregate::Sum => "sum".into(),
             Aggregate::Mean => "arithmetic mean".into(),
@@ -190,7 +190,7 @@ impl Aggregate {
     }
 
     /// The aggregate of `values`; `None` when there are none.
-    pub fn of(self, values: &[f64]) -> Option<f64> {
+    pub(crate) fn of(self, values: &[f64]) -> Option<f64> {
         if values.is_empty() {
             return None;
         }
@@ -238,7 +238,7 @@ pub struct Measure {
 
 impl Measure {
     /// Coverage, summed.
-    pub fn coverage() -> Measure {
+    pub(crate) fn coverage() -> Measure {
         Measure {
             attribute: Attribute::Coverage,
             aggregate: Aggregate::Sum,
@@ -246,7 +246,7 @@ impl Measure {
     }
 
     /// `attribute:aggregate` (or `coverage`), the table's name.
-    pub fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         if self.attribute == Attribute::Coverage {
             return "coverage".into();
         }
@@ -299,7 +299,7 @@ impl GroupBy {
     pub const NAMES: [&'static str; 3] = ["input", "size", "depth"];
 
     /// The name on the command line, and the label column's header.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             GroupBy::Input => "input",
             GroupBy::Size => "size",
@@ -309,7 +309,7 @@ impl GroupBy {
 
     /// The groups of `data`'s tasks: (label, task indices), in order (inputs as they first
     /// appear, sizes and depths ascending, then `unsolvable` and `unknown`).
-    pub fn groups(self, data: &Data) -> Vec<(String, Vec<usize>)> {
+    pub(crate) fn groups(self, data: &Data) -> Vec<(String, Vec<usize>)> {
         let key = |t: &Task, first: usize| -> (i64, String) {
             match self {
                 GroupBy::Input => (first as i64, t.input.clone()),

@@ -13,7 +13,7 @@ pub struct Spec {
     pub measures: Vec<Measure>,
     /// Also a table of every task × solver for this attribute.
     pub per_task: Option<Attribute>,
-    /// Also the ranking of the solvers (see [`rank::ranking`]).
+    /// Also the ranking of the solvers (see `rank::ranking`).
     pub ranking: bool,
 }
 
@@ -79,7 +79,7 @@ fn absent_rows(data: &Data) -> Vec<String> {
 
 /// Marks the best value of `row` among the columns from `from`: the largest if `max_wins`,
 /// else the smallest, all ties; nothing when fewer than two columns have a value.
-pub fn mark_best(row: &mut Row, from: usize, max_wins: bool) {
+pub(crate) fn mark_best(row: &mut Row, from: usize, max_wins: bool) {
     let numbers: Vec<(usize, f64)> = row
         .cells
         .iter()

@@ -24,7 +24,7 @@ pub enum Timing {
 
 impl Timing {
     /// The words a table shows.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Timing::InProcess => "in process",
             Timing::RoundTrip => "round trip",
@@ -72,7 +72,7 @@ pub struct Task {
 
 impl Task {
     /// `input:line`, the label of a per-task row.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{}:{}", self.input, self.line)
     }
 }
@@ -103,8 +103,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    #[cfg(test)]
     /// An outcome of this status with no steps and nothing measured.
-    pub fn new(status: RowStatus) -> Outcome {
+    pub(crate) fn new(status: RowStatus) -> Outcome {
         Outcome {
             status,
             steps: None,
@@ -154,7 +155,7 @@ impl Data {
     /// Whether `solver` answered `task` right: solved (a judged solver's answer passed the
     /// judge; an optimal solver's length equals the task's optimum when it is known) or
     /// proved it unsolvable (and the optimum does not say otherwise).
-    pub fn right(&self, task: usize, solver: usize) -> bool {
+    pub(crate) fn right(&self, task: usize, solver: usize) -> bool {
         let Some(o) = &self.outcomes[task][solver] else {
             return false;
         };
@@ -177,7 +178,7 @@ impl Data {
     /// Whether `solver`'s answer to `task` is right and as short as can be: an optimal
     /// solver's right answer, a judged answer with `optimal` = true, or a proof of
     /// unsolvability.
-    pub fn optimal(&self, task: usize, solver: usize) -> bool {
+    pub(crate) fn optimal(&self, task: usize, solver: usize) -> bool {
         if !self.right(task, solver) {
             return false;
         }
@@ -186,7 +187,7 @@ impl Data {
     }
 
     /// The tasks (of `tasks`) every solver answered right: the ones aggregates are over.
-    pub fn common(&self, tasks: &[usize]) -> Vec<usize> {
+    pub(crate) fn common(&self, tasks: &[usize]) -> Vec<usize> {
         tasks
             .iter()
             .copied()

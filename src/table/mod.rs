@@ -5,8 +5,8 @@
 //! matched across runs), and each solver's outcome on each task. [`build`] turns the data and
 //! a [`Spec`] into typed [`Table`]s: coverage per group with a sum row, an attribute's
 //! aggregate per group (geometric means over the tasks every solver answered right, Lab's
-//! rule), a per-task table, or the ranking of a class. [`render`] writes tables in one of the
-//! [`render::FORMATS`] (Markdown, LaTeX, CSV, HTML); a new format is one file and one line.
+//! rule), a per-task table, or the ranking of a class. [`render`](fn@render) writes tables in one of the
+//! `render::FORMATS` (Markdown, LaTeX, CSV, HTML); a new format is one file and one line.
 //!
 //! ```no_run
 //! use tilebench::table::{self, Spec};
@@ -16,10 +16,10 @@
 //! # Ok::<(), tilebench::table::TableError>(())
 //! ```
 
-pub mod attribute;
-pub mod build;
-pub mod load;
-pub mod rank;
+pub(crate) mod attribute;
+pub(crate) mod build;
+pub(crate) mod load;
+pub(crate) mod rank;
 pub mod render;
 
 pub use attribute::{Aggregate, Attribute, GroupBy, Measure};
@@ -43,7 +43,7 @@ pub enum TableError {
     /// A run's cases.csv has a header and no rows.
     #[error("{}: has no rows; the run wrote no cases: run `tilebench run` on a dataset with rows, or leave this run out", .0.display())]
     Empty(PathBuf),
-    /// An attribute name that is not one of [`Attribute::ALL`].
+    /// An attribute name that is not one of `Attribute::ALL`.
     #[error("unknown attribute `{0}`; choose one of {choices}", choices = attribute::Attribute::choices())]
     UnknownAttribute(String),
     /// An aggregate name that is not one of [`Aggregate`]'s.
@@ -57,7 +57,7 @@ pub enum TableError {
     /// `coverage` with an aggregate other than `sum`.
     #[error("`{0}`: coverage is a count of tasks per row and takes no other aggregate than `sum`; write `coverage`")]
     CoverageAggregate(String),
-    /// A format name that is not one of [`render::FORMATS`].
+    /// A format name that is not one of `render::FORMATS`.
     #[error("unknown table format `{0}`; choose one of {choices}", choices = render::names().join(", "))]
     UnknownFormat(String),
 }
@@ -82,7 +82,7 @@ pub enum Value {
 
 impl Value {
     /// The value as a number (for picking the best of a row), if it is one.
-    pub fn number(&self) -> Option<f64> {
+    pub(crate) fn number(&self) -> Option<f64> {
         match self {
             Value::Int(i) => Some(*i as f64),
             // As shown: values that print alike tie.
@@ -92,7 +92,7 @@ impl Value {
     }
 
     /// The value as shown in a table, `—` when missing.
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         match self {
             Value::Missing => "—".into(),
             Value::Text(t) => t.clone(),
@@ -102,7 +102,7 @@ impl Value {
     }
 
     /// The value for CSV: empty when missing, numbers in full.
-    pub fn csv(&self) -> String {
+    pub(crate) fn csv(&self) -> String {
         match self {
             Value::Missing => String::new(),
             Value::Text(t) => t.clone(),
@@ -144,7 +144,7 @@ pub struct Table {
 
 /// The coverage table (by input) and the ranking of the runs at `paths`, as an HTML fragment
 /// (two `<section>`s, no `<html>` or styles of its own: classes `tb-table`, `best`, `total`)
-/// for `tilebench report`'s page. See [`html_fragment`] for data already loaded.
+/// for `tilebench report`'s page. See `html_fragment` for data already loaded.
 ///
 /// # Errors
 /// As [`load`].
@@ -154,7 +154,7 @@ pub fn report_fragment(paths: &[PathBuf]) -> Result<String, TableError> {
 
 /// The coverage table (by input) and the ranking of `data`, as an HTML fragment: see
 /// [`report_fragment`].
-pub fn html_fragment(data: &Data) -> String {
+pub(crate) fn html_fragment(data: &Data) -> String {
     let coverage = build(
         data,
         &Spec {

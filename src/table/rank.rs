@@ -7,7 +7,7 @@ use crate::results::record::RowStatus;
 
 /// One solver's standing.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Standing {
+pub(crate) struct Standing {
     /// The solver (an index into [`Data::solvers`]).
     pub solver: usize,
     /// Tasks answered right.
@@ -25,7 +25,7 @@ pub struct Standing {
 
 /// Every solver's standing, best first: most right answers, then most optimal ones, then the
 /// lowest median time (unmeasured last), then the label.
-pub fn standings(data: &Data) -> Vec<Standing> {
+pub(crate) fn standings(data: &Data) -> Vec<Standing> {
     let mut out: Vec<Standing> = (0..data.solvers.len()).map(|s| standing(data, s)).collect();
     out.sort_by(|a, b| {
         b.right
@@ -82,7 +82,7 @@ fn standing(data: &Data, s: usize) -> Standing {
 
 /// The ranking as a table, a row per solver in rank order: solver, rank, right, optimal, wrong, not answered, median
 /// µs, and how the solver was timed.
-pub fn ranking(data: &Data) -> Table {
+pub(crate) fn ranking(data: &Data) -> Table {
     let header: Vec<String> = [
         "solver",
         "rank",

@@ -9,7 +9,7 @@ pub fn fnv1a64(bytes: &[u8]) -> String {
 
 /// [`fnv1a64`] fed piece by piece, for bytes that are written as they are made.
 #[derive(Clone, Copy, Debug)]
-pub struct Fnv1a64(u64);
+pub(crate) struct Fnv1a64(u64);
 
 impl Default for Fnv1a64 {
     fn default() -> Fnv1a64 {
@@ -19,18 +19,18 @@ impl Default for Fnv1a64 {
 
 impl Fnv1a64 {
     /// Adds `bytes` to the hash.
-    pub fn update(&mut self, bytes: &[u8]) {
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= b as u64;
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
     /// The hash of everything added so far.
-    pub fn value(&self) -> u64 {
+    pub(crate) fn value(&self) -> u64 {
         self.0
     }
     /// The hash of everything added so far, as 16 hex digits.
-    pub fn hex(&self) -> String {
+    pub(crate) fn hex(&self) -> String {
         format!("{:016x}", self.0)
     }
 }
@@ -38,7 +38,7 @@ impl Fnv1a64 {
 /// A reader or writer that hashes ([`Fnv1a64`]) every byte that passes through it: a file's
 /// checksum taken while it is read or written, without a second pass.
 #[derive(Debug)]
-pub struct Hashed<T> {
+pub(crate) struct Hashed<T> {
     /// The reader or writer.
     pub inner: T,
     /// The hash of the bytes read or written so far.
@@ -47,7 +47,7 @@ pub struct Hashed<T> {
 
 impl<T> Hashed<T> {
     /// Hashes what passes through `inner`, from the start.
-    pub fn new(inner: T) -> Hashed<T> {
+    pub(crate) fn new(inner: T) -> Hashed<T> {
         Hashed {
             inner,
             hash: Fnv1a64::default(),

@@ -19,7 +19,7 @@ const NEEDS_QUOTES: [bool; 256] = {
 /// [`CsvRow::end`] (a field too long for the buffer goes straight through): the bytes of a
 /// row then cost a store each, not a call and a capacity check. Nothing reaches `out` before
 /// `end` (or before the buffer fills).
-pub struct CsvRow<'a> {
+pub(crate) struct CsvRow<'a> {
     out: &'a mut Vec<u8>,
     buf: [u8; ROW_ROOM],
     n: usize,
@@ -49,7 +49,7 @@ const DIGITS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 
 impl<'a> CsvRow<'a> {
     /// A row appended to `out`.
-    pub fn new(out: &'a mut Vec<u8>) -> CsvRow<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>) -> CsvRow<'a> {
         CsvRow {
             out,
             buf: [0; ROW_ROOM],
@@ -106,7 +106,7 @@ impl<'a> CsvRow<'a> {
 
     /// Appends a field, quoted if it needs to be.
     #[inline(always)]
-    pub fn field(&mut self, f: impl AsRef<[u8]>) {
+    pub(crate) fn field(&mut self, f: impl AsRef<[u8]>) {
         let f = f.as_ref();
         self.sep();
         // Copied and checked in one pass (most fields are a few bytes: no call to memcpy).
@@ -139,7 +139,7 @@ impl<'a> CsvRow<'a> {
     /// the program formatted: no comma, quote or line end), copied without looking at its
     /// bytes; [`CsvRow::field`] for any text that comes from outside.
     #[inline(always)]
-    pub fn plain(&mut self, f: impl AsRef<[u8]>) {
+    pub(crate) fn plain(&mut self, f: impl AsRef<[u8]>) {
         let f = f.as_ref();
         debug_assert!(
             !f.iter().any(|&b| NEEDS_QUOTES[b as usize]),
@@ -152,14 +152,14 @@ impl<'a> CsvRow<'a> {
 
     /// Appends a whole number in decimal, written in place (as `itoa` writes it).
     #[inline(always)]
-    pub fn number(&mut self, v: u64) {
+    pub(crate) fn number(&mut self, v: u64) {
         self.sep();
         self.digits(v);
     }
 
     /// Appends a signed whole number (`-` before a negative one's digits).
     #[inline(always)]
-    pub fn signed(&mut self, v: i64) {
+    pub(crate) fn signed(&mut self, v: i64) {
         self.sep();
         if v < 0 {
             self.raw(b"-");
@@ -197,7 +197,7 @@ impl<'a> CsvRow<'a> {
 
     /// Appends a number, or an empty field for none.
     #[inline(always)]
-    pub fn maybe(&mut self, v: Option<u64>) {
+    pub(crate) fn maybe(&mut self, v: Option<u64>) {
         match v {
             Some(v) => self.number(v),
             None => self.sep(),
@@ -207,7 +207,7 @@ impl<'a> CsvRow<'a> {
     /// Appends a ratio given in ten-thousandths (`11053` → `1.1053`, `15000` → `1.5`,
     /// `10000` → `1`), or an empty field for none.
     #[inline]
-    pub fn ratio(&mut self, v: Option<u64>) {
+    pub(crate) fn ratio(&mut self, v: Option<u64>) {
         let Some(q) = v else {
             return self.sep();
         };
@@ -221,7 +221,7 @@ impl<'a> CsvRow<'a> {
 
     /// Appends a flag: `true`, `false`, or an empty field for none.
     #[inline(always)]
-    pub fn flag(&mut self, v: Option<bool>) {
+    pub(crate) fn flag(&mut self, v: Option<bool>) {
         self.plain(match v {
             Some(true) => "true",
             Some(false) => "false",
@@ -232,13 +232,13 @@ impl<'a> CsvRow<'a> {
     /// Starts a field whose text, written next through [`std::fmt::Write`], cannot need
     /// quotes (as [`CsvRow::plain`]).
     #[inline(always)]
-    pub fn next_plain(&mut self) -> &mut Self {
+    pub(crate) fn next_plain(&mut self) -> &mut Self {
         self.sep();
         self
     }
 
     /// Ends the row (`\n`) and appends it to `out`.
-    pub fn end(mut self) {
+    pub(crate) fn end(mut self) {
         self.raw(b"\n");
         self.flush();
     }
@@ -251,7 +251,7 @@ fn fraction_digits(q: u64) -> String {
 }
 
 /// A ratio given in ten-thousandths as [`CsvRow::ratio`] writes it: `1.1053`, `1.5`, `1`.
-pub fn ratio_text(q: u64) -> String {
+pub(crate) fn ratio_text(q: u64) -> String {
     let frac = fraction_digits(q);
     if frac.is_empty() {
         (q / 10_000).to_string()

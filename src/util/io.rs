@@ -2,7 +2,7 @@
 
 /// An I/O error as the end of a sentence for a user: what went wrong, without the bare
 /// `(os error N)` of `io::Error`'s text.
-pub fn io_reason(e: &std::io::Error) -> String {
+pub(crate) fn io_reason(e: &std::io::Error) -> String {
     use std::io::ErrorKind::*;
     match e.kind() {
         PermissionDenied => "permission denied (this user may not write or read there)".into(),

@@ -1,7 +1,7 @@
 //! Facts about the machine and the build, for run.json.
 
 /// The CPU model from /proc/cpuinfo, when there is one.
-pub fn cpu_model() -> Option<String> {
+pub(crate) fn cpu_model() -> Option<String> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     info.lines()
         .find(|l| l.starts_with("model name"))
@@ -10,7 +10,7 @@ pub fn cpu_model() -> Option<String> {
 }
 
 /// The git commit the binary was built from, if known.
-pub fn git_commit() -> Option<&'static str> {
+pub(crate) fn git_commit() -> Option<&'static str> {
     let c = env!("TILEBENCH_GIT_COMMIT");
     (!c.is_empty()).then_some(c)
 }

@@ -4,7 +4,7 @@
 /// nothing, so several fetches can overlap (a search's random lookups into a table larger
 /// than the cache). Nothing on targets other than x86-64.
 #[inline(always)]
-pub fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch hint of a valid address; it reads nothing.
     unsafe {

@@ -18,20 +18,33 @@ impl<E: ?Sized> std::fmt::Debug for Registered<E> {
     }
 }
 
-/// The entry of `list` called `name` (any case, spaces trimmed), or a sentence naming the
-/// choices: "unknown `what` `name`; choose a, b, c".
+/// A name that is no entry's of a registry of formats; the message names the choices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{name}`; choose {}", .choices.join(", "))]
+#[non_exhaustive]
+pub struct UnknownName {
+    /// What the registry holds (`export format`, `comparison export format`, `table format`).
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The registry's names, in order.
+    pub choices: Vec<&'static str>,
+}
+
+/// The entry of `list` called `name` (any case, spaces trimmed).
 ///
 /// # Errors
-/// No entry has that name.
-pub fn registered<'a, E: ?Sized>(
+/// No entry has that name ([`UnknownName`]: "unknown `what` `name`; choose a, b, c").
+pub(crate) fn registered<'a, E: ?Sized>(
     list: &'a [Registered<E>],
     name: &str,
-    what: &str,
-) -> Result<&'a Registered<E>, String> {
+    what: &'static str,
+) -> Result<&'a Registered<E>, UnknownName> {
     list.iter()
         .find(|f| f.name.eq_ignore_ascii_case(name.trim()))
-        .ok_or_else(|| {
-            let names: Vec<&str> = list.iter().map(|f| f.name).collect();
-            format!("unknown {what} `{name}`; choose {}", names.join(", "))
+        .ok_or_else(|| UnknownName {
+            what,
+            name: name.to_string(),
+            choices: list.iter().map(|f| f.name).collect(),
         })
 }

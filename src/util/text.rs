@@ -46,7 +46,7 @@ fn hidden(c: char) -> bool {
 /// characters, then `…` and the full length, so one huge field cannot flood a terminal or a
 /// log; control characters (a NUL, a tab, an escape) shown escaped (`\u{0}`, `\t`,
 /// `\u{1b}`), so none reaches a terminal raw. The one clipper every message uses.
-pub fn clip(s: &str, max: usize) -> String {
+pub(crate) fn clip(s: &str, max: usize) -> String {
     let s = s.trim_end();
     let n = s.chars().count();
     let mut out = String::new();

@@ -28,13 +28,13 @@ fn utc_parts(t: SystemTime) -> (i64, u32, u32, u64, u64, u64) {
 }
 
 /// RFC 3339 UTC timestamp: `2026-11-29T16:54:52Z`.
-pub fn rfc3339(t: SystemTime) -> String {
+pub(crate) fn rfc3339(t: SystemTime) -> String {
     let (y, mo, d, h, mi, s) = utc_parts(t);
     format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
 }
 
 /// A timestamp for directory names: `20261129-165452`.
-pub fn compact_timestamp(t: SystemTime) -> String {
+pub(crate) fn compact_timestamp(t: SystemTime) -> String {
     let (y, mo, d, h, mi, s) = utc_parts(t);
     format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
 }

@@ -108,3 +108,19 @@ fn the_parallel_census_equals_the_distance_table_counts_and_farthest_states() {
         }
     }
 }
+
+/// A board of more than 12 cells is refused before any memory is taken, with its shape.
+#[test]
+fn a_board_too_large_to_tabulate_is_refused_with_its_shape() {
+    use tilebench::puzzle::{Board, Shape};
+    use tilebench::space::{census, DistanceTable};
+    let goal = Board::standard_goal(Shape::S4X4);
+    let e = census(goal, 1).err().unwrap();
+    assert_eq!(e.shape, Shape::S4X4);
+    assert_eq!(
+        e.to_string(),
+        "the state space of a 4x4 board (16!/2 states) is too large to tabulate; tilebench \
+         tabulates boards of at most 12 cells"
+    );
+    assert_eq!(DistanceTable::build(goal).err(), Some(e));
+}

@@ -251,6 +251,84 @@ fn a_solver_named_like_a_strategy_is_refused_before_solving() {
     assert!(!out.join("cases.csv").exists());
 }
 
+/// A results directory that cannot be made is `Error::Output`, typed: the directory is a
+/// field (`path()`), and the message is the sentence the command line prints. A resume with
+/// no directory named says so, with no path.
+#[test]
+fn a_results_directory_that_cannot_be_made_is_a_typed_output_error() {
+    use tilebench::error::OutputError;
+    let dir = temp_dir("lib-out-file");
+    let file = dir.join("taken");
+    std::fs::write(&file, "not a directory\n").unwrap();
+    let err = execute(
+        plan(&file, Edited::new("mine", |_| {})),
+        &Silent,
+        &AtomicBool::new(false),
+    )
+    .err()
+    .unwrap();
+    let tilebench::Error::Output(out) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(matches!(out, OutputError::Directory { .. }), "{out:?}");
+    assert_eq!(out.path(), Some(file.as_path()));
+    assert!(out.io_error().is_none());
+    assert!(
+        err.to_string().contains(&file.display().to_string()),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory\n");
+
+    let mut resume = plan(&file, Edited::new("mine", |_| {}));
+    resume.out = None;
+    resume.mode = tilebench::harness::plan::OutMode::Resume;
+    let err = execute(resume, &Silent, &AtomicBool::new(false))
+        .err()
+        .unwrap();
+    let tilebench::Error::Output(out) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(
+        matches!(out, OutputError::Directory { path: None, .. }),
+        "{out:?}"
+    );
+    assert!(
+        err.to_string().starts_with("--resume needs the --out DIR"),
+        "{err}"
+    );
+}
+
+/// A strategy list with an unknown name, or with none, is a typed `PlanError::Strategies`
+/// whose message lists the choices.
+#[test]
+fn an_unknown_strategy_is_a_typed_plan_error_listing_the_choices() {
+    use tilebench::error::PlanError;
+    use tilebench::search::registry::{self, StrategyError};
+    let err = RunPlan::new(vec!["inputs/ci.csv".into()])
+        .with_strategies("astar, Astra")
+        .err()
+        .unwrap();
+    assert_eq!(
+        err,
+        PlanError::Strategies(StrategyError::Unknown {
+            name: "Astra".into()
+        })
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "--strategy: unknown strategy `Astra`; choose from {} (or `all`)",
+            registry::names().join(", ")
+        )
+    );
+    assert!(registry::names().contains(&"astar"));
+    assert_eq!(
+        registry::parse_list(" , ").err(),
+        Some(StrategyError::Empty)
+    );
+    assert_eq!(registry::lookup("IDAstar").unwrap().name, "idastar");
+}
+
 /// The example in `examples/greedy.rs`, as its README section runs it: built by `cargo
 /// test` beside the tests.
 #[test]

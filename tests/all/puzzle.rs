@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use tilebench::puzzle::{is_solvable, Board, BoardError, Move, Ranker, Shape};
+use tilebench::search::Problem;
 
 fn err(text: &str) -> String {
     Board::parse(text, None).unwrap_err().to_string()
@@ -88,9 +89,29 @@ fn moves_name_where_the_blank_goes() {
     assert!(corner.apply(Move::Up).is_none());
     assert!(corner.apply(Move::Left).is_none());
     assert_eq!(Move::parse_path("ulrd").unwrap().len(), 4);
-    assert!(Move::parse_path("ulxd").unwrap_err().contains("position 3"));
+    let e = Move::parse_path(" ulxd").unwrap_err();
+    assert_eq!((e.position, e.found), (3, 'x'));
+    assert_eq!(
+        e.to_string(),
+        "`x` at position 3 is not a move (u, d, l or r)"
+    );
+    let e = Move::parse_path("u\u{7}").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`\\u{7}` at position 2 is not a move (u, d, l or r)"
+    );
     let e = corner.replay(&Move::parse_path("ru").unwrap()).unwrap_err();
-    assert!(e.contains("move 2"), "{e}");
+    assert_eq!((e.step, e.mv, e.cell), (2, Move::Up, 1));
+    assert_eq!(
+        e.to_string(),
+        "move 2 (`u`) takes the blank off the board at cell 1"
+    );
+    let e = Problem::new(corner, Board::standard_goal(Shape::S4X4)).unwrap_err();
+    assert_eq!((e.start, e.goal), (Shape::S3X3, Shape::S4X4));
+    assert_eq!(
+        e.to_string(),
+        "start is a 3x3 board but goal is a 4x4 board"
+    );
 }
 
 #[test]

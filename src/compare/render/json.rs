@@ -8,17 +8,17 @@ use crate::compare::model::{
 use serde_json::{json, Value};
 
 /// The registry entry.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "json",
     describe: "the comparison for dashboards: every pair, solver and figure, intervals included",
     export: &Json,
 };
 
 /// The layout's version.
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 
 /// JSON for dashboards.
-pub struct Json;
+pub(crate) struct Json;
 
 impl ComparisonExport for Json {
     fn render(&self, c: &Comparison) -> String {

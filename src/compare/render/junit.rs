@@ -9,14 +9,14 @@ use crate::report::junit::{Outcome, Suite, Suites, TestCase};
 use crate::report::settings::Counter as Moved;
 
 /// The registry entry.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "junit",
     describe: "JUnit XML for CI test tabs: a suite per pair, a test case per solver and check",
     export: &Junit,
 };
 
 /// JUnit XML.
-pub struct Junit;
+pub(crate) struct Junit;
 
 impl ComparisonExport for Junit {
     fn render(&self, c: &Comparison) -> String {

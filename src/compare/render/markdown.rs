@@ -6,14 +6,14 @@ use crate::compare::model::{Comparison, PairKind};
 use crate::report::markdown::markdown_table;
 
 /// The registry entry.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "markdown",
     describe: "a pull-request comment: the ✅/❌ verdict, notes, the table and the lists",
     export: &Markdown,
 };
 
 /// Markdown for a pull-request comment.
-pub struct Markdown;
+pub(crate) struct Markdown;
 
 impl ComparisonExport for Markdown {
     fn render(&self, c: &Comparison) -> String {

@@ -2,7 +2,7 @@
 //! behind [`ComparisonExport`], listed in [`FORMATS`] (`compare --export NAME=FILE`).
 //!
 //! The table of a pair (solver × metric: baseline, current, change, verdict) is built once
-//! here ([`pair_table`]) from the typed values, for the terminal and Markdown; JSON and JUnit
+//! here (`pair_table`) from the typed values, for the terminal and Markdown; JSON and JUnit
 //! read the values themselves.
 
 use super::model::{
@@ -14,9 +14,9 @@ use crate::report::settings::Counter as Moved;
 
 // One file each (a [`ComparisonExport`] and a `pub const FORMAT: Format`); adding a format is
 // its file, its `pub mod` line and its name in `FORMATS`.
-pub mod json;
-pub mod junit;
-pub mod markdown;
+pub(crate) mod json;
+pub(crate) mod junit;
+pub(crate) mod markdown;
 /// The comparison's export formats (`compare --export NAME=FILE`), in order.
 pub const FORMATS: &[Format] = &[markdown::FORMAT, json::FORMAT, junit::FORMAT];
 
@@ -30,16 +30,16 @@ pub trait ComparisonExport {
 /// renderer.
 pub type Format = crate::util::Registered<dyn ComparisonExport + Sync>;
 
-/// The format called `name`, or a message listing the choices.
+/// The format called `name` (any case).
 ///
 /// # Errors
-/// No format has that name.
-pub fn format(name: &str) -> Result<&'static Format, String> {
+/// No format has that name ([`UnknownName`](crate::util::UnknownName) lists them).
+pub fn format(name: &str) -> Result<&'static Format, crate::util::UnknownName> {
     crate::util::registered(FORMATS, name, "comparison export format")
 }
 
 /// The table's columns; with two solvers of one run, the value columns are their names.
-pub fn header(pair: &PairComparison) -> [String; 6] {
+pub(crate) fn header(pair: &PairComparison) -> [String; 6] {
     let (b, c) = match pair.kind {
         PairKind::Runs => ("baseline".to_string(), "current".to_string()),
         PairKind::Solvers => (pair.baseline.clone(), pair.current.clone()),
@@ -89,7 +89,7 @@ fn count_row(s: &str, metric: &str, n: usize, why: &str) -> Vec<String> {
 
 /// ` (heuristic changed)`: the settings that changed between the runs and can move one of
 /// `counters` of `solver`, as a note beside its regression; empty when none.
-pub fn cause(pair: &PairComparison, solver: &str, counters: &[Moved]) -> String {
+pub(crate) fn cause(pair: &PairComparison, solver: &str, counters: &[Moved]) -> String {
     let mut names: Vec<String> = Vec::new();
     for c in counters {
         for change in pair.causes(solver, *c) {
@@ -185,7 +185,7 @@ fn work_rows(body: &mut Vec<Vec<String>>, pair: &PairComparison, s: &SolverCompa
 }
 
 /// The metric column of a latency figure.
-pub fn latency_metric(f: Figure) -> &'static str {
+pub(crate) fn latency_metric(f: Figure) -> &'static str {
     match f {
         Figure::PerCase => "latency per case (geo. mean ratio)",
         Figure::P50 => "p50 latency µs",
@@ -194,7 +194,7 @@ pub fn latency_metric(f: Figure) -> &'static str {
 }
 
 /// The change column of a latency figure: `+3.10% (95% CI +1.00% to +5.20%)`.
-pub fn latency_change(f: &LatencyFigure) -> String {
+pub(crate) fn latency_change(f: &LatencyFigure) -> String {
     let i = &f.interval;
     format!(
         "{} (95% CI {} to {})",
@@ -230,7 +230,7 @@ fn latency_rows(body: &mut Vec<Vec<String>>, pair: &PairComparison, s: &SolverCo
 }
 
 /// The pair's table body: per solver, its answers, work and latency rows.
-pub fn pair_table(pair: &PairComparison, max_work_increase: f64) -> Vec<Vec<String>> {
+pub(crate) fn pair_table(pair: &PairComparison, max_work_increase: f64) -> Vec<Vec<String>> {
     let mut body = Vec::new();
     for s in &pair.solvers {
         work_rows(&mut body, pair, s, max_work_increase);
@@ -240,7 +240,7 @@ pub fn pair_table(pair: &PairComparison, max_work_increase: f64) -> Vec<Vec<Stri
 }
 
 /// The title of a list.
-pub fn list_title(kind: ListKind, max_work_increase: f64) -> String {
+pub(crate) fn list_title(kind: ListKind, max_work_increase: f64) -> String {
     match kind {
         ListKind::WrongAnswers => "Correctness regressions: status or steps changed".into(),
         ListKind::AnswersDiffer => "Answers that differ: status or steps".into(),
@@ -260,7 +260,7 @@ pub fn list_title(kind: ListKind, max_work_increase: f64) -> String {
 
 /// The lists under a pair's table, as text: each non-empty list with its count, its first
 /// rows and how many more. Two solvers list only the answers that differ.
-pub fn lists_text(pair: &PairComparison, max_work_increase: f64) -> String {
+pub(crate) fn lists_text(pair: &PairComparison, max_work_increase: f64) -> String {
     let mut out = String::new();
     let shown = |l: &List| match pair.kind {
         PairKind::Solvers => l.kind == ListKind::AnswersDiffer,

@@ -14,7 +14,7 @@ use crate::search::{Config, SolveError};
 /// least `k − LIS` leave it, each with two vertical moves its Manhattan distance (0 in its
 /// goal row) does not count. So the *vertical part*, vertical Manhattan distance plus the row
 /// conflicts, is at most the number of vertical moves, and the horizontal part (columns) at
-/// most the horizontal ones ([`LinearConflict::parts`]; walking distance combines with
+/// most the horizontal ones (`LinearConflict::parts`; walking distance combines with
 /// each part on its own). Each part changes by exactly one per move in its direction, so
 /// the estimate is consistent.
 #[derive(Clone, Debug)]
@@ -141,7 +141,7 @@ impl LinearConflict {
 
     /// The vertical part (the tiles' row distances plus the row conflicts) and the
     /// horizontal part (column distances plus column conflicts) of `b`'s estimate.
-    pub fn parts(&self, b: &Board) -> (u32, u32) {
+    pub(crate) fn parts(&self, b: &Board) -> (u32, u32) {
         let (mut v, mut h) = (0, 0);
         for p in 0..self.shape.cells() {
             let t = b.tile(p) as usize;
@@ -161,7 +161,7 @@ impl LinearConflict {
     }
 
     /// The memo of `b`: its parts and every line's conflicts.
-    pub fn memo(&self, b: &Board) -> LcMemo {
+    pub(crate) fn memo(&self, b: &Board) -> LcMemo {
         let (vertical, horizontal) = self.parts(b);
         let mut lines = [0u8; 16];
         for (r, l) in lines.iter_mut().enumerate().take(self.shape.height()) {
@@ -181,7 +181,14 @@ impl LinearConflict {
     /// move): only the lines the tile left and entered change, in the part of the move's
     /// direction (a horizontal slide keeps every row's order).
     #[inline]
-    pub fn next(&self, m: &LcMemo, after: &Board, tile: u8, from: usize, to: usize) -> LcMemo {
+    pub(crate) fn next(
+        &self,
+        m: &LcMemo,
+        after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> LcMemo {
         let mut m = *m;
         let w = self.shape.width();
         let (fr, fc) = (from / w, from % w);

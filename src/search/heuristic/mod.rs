@@ -140,7 +140,7 @@ macro_rules! no_memo {
 
 /// How a heuristic is built for a run: its name, what it shares across goals (loaded before
 /// the clock starts), and how it is made for one goal.
-pub trait Family: Heuristic + Sized + Send + Sync + 'static {
+pub(crate) trait Family: Heuristic + Sized + Send + Sync + 'static {
     /// The name on the command line (`--heuristic NAME`).
     const NAME: &'static str;
     /// What the goals of a run share (a pattern database's tables); `()` for most.
@@ -187,7 +187,7 @@ pub const HEURISTIC: super::options::Knob<HeuristicKind> = super::options::Knob 
 };
 
 /// A search guided by a heuristic (`astar`, `idastar`, `wastar`, `greedy`).
-pub trait Guided: Send + Sync + 'static {
+pub(crate) trait Guided: Send + Sync + 'static {
     /// Whether every path it returns is a shortest one (with an admissible heuristic).
     const OPTIMAL: bool = true;
     /// What its paths promise under `config` (shortest, unless overridden).
@@ -282,11 +282,11 @@ macro_rules! heuristics {
 // The heuristics, one file each, in the order `--help` lists them. Adding one is its file
 // (a type that implements `Heuristic` and `Family`), its `pub mod` line and its line in the
 // list.
-pub mod linear_conflict;
-pub mod manhattan;
+pub(crate) mod linear_conflict;
+pub(crate) mod manhattan;
 pub mod pdb;
 pub mod walking_distance;
-pub mod walking_distance_lc;
+pub(crate) mod walking_distance_lc;
 heuristics! {
     /// Sum of the tiles' Manhattan distances.
     Manhattan: manhattan::Manhattan,

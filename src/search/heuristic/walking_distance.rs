@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 /// The most lines (rows or columns) a table is made for: six lines of two (a 2x6 board's
 /// rows) give 367,560 matrices; seven or eight (2x7, 2x8) give millions.
-pub const MAX_LINES: usize = 6;
+pub(crate) const MAX_LINES: usize = 6;
 
 /// Marks a move the matrix does not allow (no tile of that goal line in the next line).
 const NONE: u32 = u32::MAX;
@@ -58,7 +58,7 @@ pub struct WalkTable {
 impl WalkTable {
     /// The table for `lines` lines of `capacity` cells each, the goal's blank in line
     /// `blank_line` (for rows: the board's height, width and the goal blank's row).
-    pub fn new(lines: usize, capacity: usize, blank_line: usize) -> WalkTable {
+    pub(crate) fn new(lines: usize, capacity: usize, blank_line: usize) -> WalkTable {
         assert!(
             lines <= MAX_LINES && blank_line < lines,
             "checked by supports"
@@ -137,11 +137,6 @@ impl WalkTable {
     /// Whether the table is empty (never: it holds the goal's matrix).
     pub fn is_empty(&self) -> bool {
         self.dist.is_empty()
-    }
-
-    /// The largest distance in the table.
-    pub fn max_distance(&self) -> u32 {
-        self.dist.iter().copied().max().unwrap_or(0) as u32
     }
 
     /// The state of a board's matrix: `line[cell]` is the cell's line, `class[tile]` the
@@ -255,14 +250,14 @@ impl WalkingDistance {
     /// The heuristic for `goal`, its tables made here (a few milliseconds on 4x4).
     ///
     /// # Panics
-    /// On a board with more than [`MAX_LINES`] rows or columns ([`Family::supports`]
+    /// On a board with more than `MAX_LINES` rows or columns (`Family::supports`
     /// refuses those with a message).
     pub fn new(goal: &Board) -> WalkingDistance {
         WalkingDistance::with_tables(goal, Arc::new(WalkTables::new(goal.shape(), goal.blank())))
     }
 
     /// The heuristic for `goal` with tables made for its shape and blank cell.
-    pub fn with_tables(goal: &Board, tables: Arc<WalkTables>) -> WalkingDistance {
+    pub(crate) fn with_tables(goal: &Board, tables: Arc<WalkTables>) -> WalkingDistance {
         let shape = goal.shape();
         let mut wd = WalkingDistance {
             tables,
@@ -300,7 +295,7 @@ impl WalkingDistance {
     }
 
     /// The memo of board `b`.
-    pub fn memo(&self, b: &Board) -> WdMemo {
+    pub(crate) fn memo(&self, b: &Board) -> WdMemo {
         let (inv_v, inv_h) = self.inversions(b);
         WdMemo {
             rows: self.tables.rows.state_of(b, &self.row, &self.goal_row),
@@ -313,7 +308,7 @@ impl WalkingDistance {
     /// The bounds on vertical and horizontal moves of a memo: per axis the larger of the
     /// walking distance and the inversion distance.
     #[inline]
-    pub fn parts(&self, m: &WdMemo) -> (u32, u32) {
+    pub(crate) fn parts(&self, m: &WdMemo) -> (u32, u32) {
         let t = &*self.tables;
         let v = t.rows.dist[m.rows as usize].max(t.id_v[m.inv_v as usize & (INVERSIONS - 1)]);
         let h = t.cols.dist[m.cols as usize].max(t.id_h[m.inv_h as usize & (INVERSIONS - 1)]);
@@ -323,7 +318,14 @@ impl WalkingDistance {
     /// The memo after `tile` slid from cell `from` to cell `to` (the blank's cell), on the
     /// board `after` the move.
     #[inline]
-    pub fn next(&self, m: &WdMemo, after: &Board, tile: u8, from: usize, to: usize) -> WdMemo {
+    pub(crate) fn next(
+        &self,
+        m: &WdMemo,
+        after: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> WdMemo {
         let (from, to, tile) = (from & 15, to & 15, tile as usize & 15);
         let cells = after.packed();
         let key_of = |c: u8, key: &[u8; 16]| key[((cells >> (4 * (c & 15))) & 0xF) as usize];
@@ -403,10 +405,10 @@ impl Heuristic for WalkingDistance {
 ///
 /// # Errors
 /// A board with more than [`MAX_LINES`] rows or columns.
-pub fn check_shape(shape: Shape) -> Result<(), SolveError> {
+pub(crate) fn check_shape(shape: Shape) -> Result<(), SolveError> {
     let lines = shape.width().max(shape.height());
     if lines > MAX_LINES {
-        return Err(SolveError(format!(
+        return Err(SolveError::new(format!(
             "walking distance takes boards of at most {MAX_LINES} rows and columns; a {shape} \
              board has {lines} lines, whose table would hold millions of matrices: use \
              --heuristic linear-conflict or pdb"
@@ -416,13 +418,13 @@ pub fn check_shape(shape: Shape) -> Result<(), SolveError> {
 }
 
 /// The tables of a run, by (shape, goal blank cell), made before any case is timed.
-pub type SharedTables = FxHashMap<(Shape, usize), Arc<WalkTables>>;
+pub(crate) type SharedTables = FxHashMap<(Shape, usize), Arc<WalkTables>>;
 
 /// Makes the tables `goals` need in `shared`.
 ///
 /// # Errors
 /// A goal whose shape has too many lines ([`check_shape`]).
-pub fn prepare_tables(shared: &mut SharedTables, goals: &[Board]) -> Result<(), SolveError> {
+pub(crate) fn prepare_tables(shared: &mut SharedTables, goals: &[Board]) -> Result<(), SolveError> {
     for g in goals {
         check_shape(g.shape())?;
         shared
@@ -436,12 +438,15 @@ pub fn prepare_tables(shared: &mut SharedTables, goals: &[Board]) -> Result<(), 
 ///
 /// # Errors
 /// They were not prepared.
-pub fn tables_for(shared: &SharedTables, goal: &Board) -> Result<Arc<WalkTables>, SolveError> {
+pub(crate) fn tables_for(
+    shared: &SharedTables,
+    goal: &Board,
+) -> Result<Arc<WalkTables>, SolveError> {
     shared
         .get(&(goal.shape(), goal.blank()))
         .cloned()
         .ok_or_else(|| {
-            SolveError(format!(
+            SolveError::new(format!(
             "the walking-distance tables for {} goals with the blank at cell {} were not made; \
              call Solver::prepare with the goals first",
             goal.shape(),

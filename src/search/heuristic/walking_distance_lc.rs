@@ -47,7 +47,7 @@ impl WalkingDistanceLc {
     }
 
     /// The heuristic for `goal` with walking-distance tables made for its shape and blank.
-    pub fn with_tables(goal: &Board, tables: Arc<WalkTables>) -> WalkingDistanceLc {
+    pub(crate) fn with_tables(goal: &Board, tables: Arc<WalkTables>) -> WalkingDistanceLc {
         WalkingDistanceLc {
             wd: WalkingDistance::with_tables(goal, tables),
             lc: LinearConflict::new(goal),

@@ -7,14 +7,14 @@ use super::{Format, Render};
 use crate::table::Table;
 
 /// `--format csv`.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "csv",
     describe: "CSV, one line per cell: table,row,column,value,best (missing values empty)",
     export: &Csv,
 };
 
 /// The CSV renderer.
-pub struct Csv;
+pub(crate) struct Csv;
 
 impl Render for Csv {
     fn render(&self, tables: &[Table]) -> String {

@@ -6,17 +6,17 @@ use super::{Format, Render};
 use crate::table::Table;
 
 /// `--format html`.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "html",
     describe: "an HTML page of tables, best in bold, missing —",
     export: &Html,
 };
 
 /// The HTML renderer.
-pub struct Html;
+pub(crate) struct Html;
 
 /// `text` with `&`, `<`, `>` and `"` escaped.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -24,7 +24,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The tables as an HTML fragment: for each a `<h3>` title, the `<table>`, its notes.
-pub fn tables(tables: &[Table]) -> String {
+pub(crate) fn tables(tables: &[Table]) -> String {
     let mut out = String::new();
     for t in tables {
         out.push_str(&format!("<h3>{}</h3>\n", escape(&t.title)));

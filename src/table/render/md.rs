@@ -4,14 +4,14 @@ use super::{Format, Render};
 use crate::table::Table;
 
 /// `--format md`.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "md",
     describe: "Markdown tables (GitHub), best in bold, missing —",
     export: &Markdown,
 };
 
 /// The Markdown renderer.
-pub struct Markdown;
+pub(crate) struct Markdown;
 
 /// A cell's text with `|` escaped.
 fn cell(text: &str) -> String {

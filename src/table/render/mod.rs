@@ -10,14 +10,14 @@ pub trait Render {
 }
 
 /// One table format: a name for `--format`, a line for the help, the renderer.
-pub type Format = crate::util::Registered<dyn Render + Sync>;
+pub(crate) type Format = crate::util::Registered<dyn Render + Sync>;
 
-pub mod csv;
-pub mod html;
-pub mod md;
-pub mod tex;
+pub(crate) mod csv;
+pub(crate) mod html;
+pub(crate) mod md;
+pub(crate) mod tex;
 /// The table formats (`table --format NAME`), in order.
-pub const FORMATS: &[Format] = &[md::FORMAT, tex::FORMAT, csv::FORMAT, html::FORMAT];
+pub(crate) const FORMATS: &[Format] = &[md::FORMAT, tex::FORMAT, csv::FORMAT, html::FORMAT];
 
 /// The formats' names, in order.
 pub fn names() -> Vec<&'static str> {

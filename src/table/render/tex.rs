@@ -7,18 +7,18 @@ use super::{Format, Render};
 use crate::table::Table;
 
 /// `--format tex`.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "tex",
     describe: "LaTeX booktabs tables (\\usepackage{booktabs}), best in \\textbf, missing ---",
     export: &Tex,
 };
 
 /// The LaTeX renderer.
-pub struct Tex;
+pub(crate) struct Tex;
 
 /// `text` safe in LaTeX's text mode: the ten special characters escaped, `µ` and `—` as
 /// commands (no inputenc or fonts needed).
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -36,7 +36,7 @@
 //! right: the 7-8 build's 8-tile table expands about half the states.
 //!
 //! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2
-//! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See [`memory`].
+//! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See `memory`.
 //! Both are anonymous mappings advised into huge pages (see `super::memory`).
 //!
 //! Values are stored as `(value − Manhattan distance of the group) / 2` in 4 bits: every
@@ -54,9 +54,9 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Not reached by the search.
-pub const UNREACHED: u8 = 15;
+pub(crate) const UNREACHED: u8 = 15;
 /// The largest difference a nibble stores.
-pub const MAX_DELTA: u8 = 14;
+pub(crate) const MAX_DELTA: u8 = 14;
 
 /// Words of the field array handed to one parallel task (and one "written" flag).
 const CHUNK_WORDS: usize = 1024;
@@ -66,7 +66,7 @@ const LOW: u64 = 0x5555_5555_5555_5555;
 const DONE: u64 = 0b11;
 
 /// What a build produced.
-pub struct Built {
+pub(crate) struct Built {
     /// Two entries a byte, low nibble first.
     pub packed: Vec<u8>,
     /// Placements whose difference exceeded [`MAX_DELTA`] and was stored as it.
@@ -89,7 +89,7 @@ fn low_bits(bits: u32) -> u64 {
 }
 
 /// Bytes a build of a `k`-tile group on `n` cells holds: the fields and the table.
-pub fn memory(n: usize, k: usize) -> u64 {
+pub(crate) fn memory(n: usize, k: usize) -> u64 {
     let total = placements(n, k);
     let per_word = 64 / field_bits(n - k) as u64;
     total.div_ceil(per_word) * 8 + total.div_ceil(2)
@@ -437,7 +437,7 @@ struct Level<'a, const C: usize> {
 /// Builds the table of a group whose tiles' goal cells are `home` (in slot order), for a
 /// goal with its blank at `blank`. `progress(reached, total)` is called now and then with
 /// placements reached so far.
-pub fn build(
+pub(crate) fn build(
     shape: Shape,
     blank: usize,
     home: &[u8],

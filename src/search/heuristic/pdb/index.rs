@@ -12,7 +12,7 @@ pub fn placements(n: usize, k: usize) -> u64 {
 /// `i`'s digit is its cell minus the cells of earlier slots below it, weighted by the
 /// placements of the slots after it. A bijection onto `0..n!/(n-k)!`.
 #[derive(Clone, Debug)]
-pub struct PartialRanker {
+pub(super) struct PartialRanker {
     k: usize,
     weights: [u64; 16],
     /// Whether every rank fits in 32 bits (then unranking divides in 32 bits, 2-3x faster).
@@ -20,7 +20,7 @@ pub struct PartialRanker {
 }
 
 impl PartialRanker {
-    pub fn new(n: usize, k: usize) -> PartialRanker {
+    pub(super) fn new(n: usize, k: usize) -> PartialRanker {
         let mut weights = [0u64; 16];
         for (i, w) in weights.iter_mut().enumerate().take(k) {
             *w = placements(n - 1 - i, k - 1 - i);
@@ -34,12 +34,12 @@ impl PartialRanker {
 
     /// Slot `i`'s weight in the rank.
     #[inline]
-    pub fn weight(&self, i: usize) -> u64 {
+    pub(super) fn weight(&self, i: usize) -> u64 {
         self.weights[i & 15]
     }
 
     #[inline]
-    pub fn rank(&self, cells: &[u8]) -> u64 {
+    pub(super) fn rank(&self, cells: &[u8]) -> u64 {
         let mut used = 0u32;
         let mut r = 0u64;
         for (i, &c) in cells.iter().enumerate().take(self.k) {
@@ -53,7 +53,7 @@ impl PartialRanker {
     /// The rank of the placement whose slot `i`'s cell is the 4-bit digit at bit `60 − 4i`
     /// of `packed` (slot 0's the highest).
     #[inline]
-    pub fn rank_packed(&self, packed: u64) -> u64 {
+    pub(super) fn rank_packed(&self, packed: u64) -> u64 {
         let mut used = 0u32;
         let mut r = 0u64;
         for i in 0..self.k {
@@ -65,7 +65,7 @@ impl PartialRanker {
         r
     }
 
-    pub fn unrank(&self, mut r: u64, out: &mut [u8]) {
+    pub(super) fn unrank(&self, mut r: u64, out: &mut [u8]) {
         let mut free: u32 = u32::MAX;
         for (i, slot) in out.iter_mut().enumerate().take(self.k) {
             let w = self.weights[i];
@@ -87,7 +87,7 @@ impl PartialRanker {
 
 /// The index of the `d`-th (from 0) set bit of `mask`.
 #[inline]
-pub fn select(mask: u32, d: u32) -> u32 {
+pub(super) fn select(mask: u32, d: u32) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         // SAFETY: the target feature is enabled at compile time.
@@ -105,7 +105,7 @@ pub fn select(mask: u32, d: u32) -> u32 {
 
 /// The bits of `x` at the set positions of `mask`, packed to the low end.
 #[inline]
-pub fn compress(x: u32, mask: u32) -> u32 {
+pub(super) fn compress(x: u32, mask: u32) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         // SAFETY: the target feature is enabled at compile time.
@@ -128,7 +128,7 @@ pub fn compress(x: u32, mask: u32) -> u32 {
 
 /// `dist[slot][cell]`: the Manhattan distance of the slot's tile at `cell` from its home
 /// cell `home[slot]`, for boards of at most `C` cells (16, or 32 for boards of more than 16).
-pub fn home_distances<const C: usize>(shape: Shape, home: &[u8]) -> [[u8; C]; 16] {
+pub(super) fn home_distances<const C: usize>(shape: Shape, home: &[u8]) -> [[u8; C]; 16] {
     debug_assert!(shape.cells() <= C);
     let mut dist = [[0u8; C]; 16];
     for (j, &h) in home.iter().enumerate() {
@@ -143,7 +143,7 @@ pub fn home_distances<const C: usize>(shape: Shape, home: &[u8]) -> [[u8; C]; 16
 
 /// Cell masks of a board shape (of at most 32 cells): which cells touch which, and flood fill.
 #[derive(Clone, Debug)]
-pub struct Grid {
+pub(super) struct Grid {
     width: u32,
     pub full: u32,
     not_first_col: u32,
@@ -153,7 +153,7 @@ pub struct Grid {
 }
 
 impl Grid {
-    pub fn new(shape: Shape) -> Grid {
+    pub(super) fn new(shape: Shape) -> Grid {
         let (w, n) = (shape.width(), shape.cells());
         assert!(n <= 32, "cell masks hold at most 32 cells");
         let full = ((1u64 << n) - 1) as u32;
@@ -174,7 +174,7 @@ impl Grid {
 
     /// `cells` and every cell next to one of them.
     #[inline]
-    pub fn spread(&self, cells: u32) -> u32 {
+    pub(super) fn spread(&self, cells: u32) -> u32 {
         (cells
             | ((cells << 1) & self.not_first_col)
             | ((cells >> 1) & self.not_last_col)
@@ -185,7 +185,7 @@ impl Grid {
 
     /// The cells of `free` connected to `start` (a subset of `free`) through `free`.
     #[inline]
-    pub fn region(&self, start: u32, free: u32) -> u32 {
+    pub(super) fn region(&self, start: u32, free: u32) -> u32 {
         let mut r = start;
         loop {
             let next = self.spread(r) & free;

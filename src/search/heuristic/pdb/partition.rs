@@ -110,7 +110,7 @@ impl Partition {
     /// blank top left: {1,2,5,6,7,12} {3,4,8,9,13,14} {10,11,15,16,20,21}
     /// {17,18,19,22,23,24}: the three blocks of 2x3 map onto each other by symmetries, so
     /// one table serves them, see `pdb::shared_tables`), mirrored to the goal's corner.
-    pub fn group_cells(&self, shape: Shape, blank: usize) -> Vec<Vec<u8>> {
+    pub(crate) fn group_cells(&self, shape: Shape, blank: usize) -> Vec<Vec<u8>> {
         if let Some(cells) = self.layout_4x4(shape, blank) {
             return cells;
         }

@@ -45,7 +45,7 @@ fn image(map: &[u8], mask: u32) -> u32 {
 /// Each group's source: a table of its own (the groups built, in order, get tables 0, 1, …)
 /// or an earlier group's table through a symmetry. Returns the sources and the groups whose
 /// tables are built, in table order.
-pub fn sources(shape: Shape, blank: usize, homes: &[Vec<u8>]) -> (Vec<Source>, Vec<usize>) {
+pub(super) fn sources(shape: Shape, blank: usize, homes: &[Vec<u8>]) -> (Vec<Source>, Vec<usize>) {
     let grid = Grid::new(shape);
     let maps = symmetry_maps(shape);
     let mask = |home: &[u8]| home.iter().fold(0u32, |m, &c| m | 1 << c);

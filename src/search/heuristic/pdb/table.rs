@@ -56,7 +56,7 @@ impl From<Vec<u8>> for Entries {
 
 impl PatternTable {
     /// A table from its packed entries (built, or mapped from a cache file).
-    pub fn new(
+    pub(crate) fn new(
         shape: Shape,
         home: &[u8],
         tiles: &[u8],
@@ -80,7 +80,7 @@ impl PatternTable {
     }
 
     /// Bytes of the packed table of a `k`-tile group.
-    pub fn packed_len(shape: Shape, k: usize) -> u64 {
+    pub(crate) fn packed_len(shape: Shape, k: usize) -> u64 {
         placements(shape.cells(), k).div_ceil(2)
     }
 
@@ -93,7 +93,7 @@ impl PatternTable {
     /// The table's value where `cell(j)` is the cell of slot `j`'s tile: the rank and the
     /// group's Manhattan distance in one pass, no array of cells built.
     #[inline]
-    pub fn value_of(&self, cell: impl Fn(usize) -> u8) -> u32 {
+    pub(crate) fn value_of(&self, cell: impl Fn(usize) -> u8) -> u32 {
         let (i, md) = self.locate(cell);
         self.value_at(i, md)
     }
@@ -101,7 +101,7 @@ impl PatternTable {
     /// The table's value at entry `i` ([`PatternTable::locate`]'s index), whose group's
     /// Manhattan distance is `md`.
     #[inline]
-    pub fn value_at(&self, i: u64, md: u32) -> u32 {
+    pub(crate) fn value_at(&self, i: u64, md: u32) -> u32 {
         let packed: &[u8] = &self.packed;
         let delta = (packed[(i / 2) as usize] >> ((i % 2) * 4)) & 0xF;
         // An unreached placement (the other parity, with every tile in the group) never
@@ -112,14 +112,14 @@ impl PatternTable {
     /// Asks the processor to fetch the entry [`PatternTable::value_of`] would read for the
     /// same cells, so that several lookups wait for memory at once rather than in turn.
     #[inline]
-    pub fn prefetch(&self, cell: impl Fn(usize) -> u8) {
+    pub(crate) fn prefetch(&self, cell: impl Fn(usize) -> u8) {
         let (i, _) = self.locate(cell);
         self.prefetch_at(i);
     }
 
     /// Asks the processor to fetch entry `i`.
     #[inline]
-    pub fn prefetch_at(&self, i: u64) {
+    pub(crate) fn prefetch_at(&self, i: u64) {
         if let Some(byte) = self.packed.get((i / 2) as usize) {
             crate::util::prefetch(byte);
         }
@@ -127,7 +127,7 @@ impl PatternTable {
 
     /// The entry's index (the placement's rank) and the group's Manhattan distance.
     #[inline]
-    pub fn locate(&self, cell: impl Fn(usize) -> u8) -> (u64, u32) {
+    pub(crate) fn locate(&self, cell: impl Fn(usize) -> u8) -> (u64, u32) {
         let (mut used, mut i, mut md) = (0u32, 0u64, 0u32);
         for j in 0..self.tiles.len() {
             let c = cell(j);
@@ -149,18 +149,13 @@ impl PatternTable {
     }
 
     /// The packed entries, as written to a cache file.
-    pub fn packed(&self) -> &[u8] {
+    pub(crate) fn packed(&self) -> &[u8] {
         &self.packed
-    }
-
-    /// Whether the entries are a mapped cache file (rather than built in this process).
-    pub fn is_mapped(&self) -> bool {
-        matches!(self.packed, Entries::Mapped { .. })
     }
 }
 
 /// Builds a table; see [`build::build`].
-pub fn build_table(
+pub(super) fn build_table(
     shape: Shape,
     blank: usize,
     home: &[u8],
