@@ -51,7 +51,7 @@ impl<G: Guided> Informed<G> {
     fn ready_for(&self, goal: &Board) -> Result<Ready, SolveError> {
         self.shared
             .ready(self.kind, &self.config, goal)
-            .map_err(|e| SolveError(format!("{}: {e}", self.name)))
+            .map_err(|e| SolveError::new(format!("{}: {e}", self.name)))
     }
 
     /// Whether it takes boards of more than 16 cells of `shape`: with Manhattan distance
@@ -64,7 +64,7 @@ impl<G: Guided> Informed<G> {
             } else {
                 "astar, idastar, idastar-tt, wastar or greedy"
             };
-            return Err(SolveError(format!(
+            return Err(SolveError::new(format!(
                 "{} takes boards of at most 16 cells, and this {shape} board has {}: use \
                  {instead}",
                 self.name,
@@ -76,13 +76,13 @@ impl<G: Guided> Informed<G> {
             HeuristicKind::Pdb if G::wide(&self.config) == Some(super::wide::Mode::Ida) => {
                 self.supports_wide_pdb(shape)
             }
-            HeuristicKind::Pdb => Err(SolveError(format!(
+            HeuristicKind::Pdb => Err(SolveError::new(format!(
                 "the pdb heuristic on boards of more than 16 cells is searched by IDA* only, \
                  and this {shape} board has {} cells: use idastar or idastar-tt with \
                  heuristic=pdb, or the manhattan or linear-conflict heuristic",
                 shape.cells()
             ))),
-            h => Err(SolveError(format!(
+            h => Err(SolveError::new(format!(
                 "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
                  has {}: use the manhattan or linear-conflict heuristic (`--heuristic`, or \
                  `:heuristic=` in a configuration)",
@@ -96,9 +96,9 @@ impl<G: Guided> Informed<G> {
     fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
         let opts = PdbOptions::of(&self.config);
         opts.partition_for(shape)
-            .map_err(|e| SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))?;
+            .map_err(|e| SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)")))?;
         match opts.lookup_for(shape) {
-            LookupMode::Walked => Err(SolveError(format!(
+            LookupMode::Walked => Err(SolveError::new(format!(
                 "lookup=walked: on boards of more than 16 cells the pattern databases make no \
                  walked dual lookups: choose regular, reflected, dual, max or eager for the \
                  {shape} boards"
@@ -119,7 +119,7 @@ impl<G: Guided> Informed<G> {
             if let std::collections::hash_map::Entry::Vacant(slot) = self.wide_sets.entry(key) {
                 slot.insert(
                     opts.tables(key.0, key.1, ctx.observer)
-                        .map_err(SolveError)?,
+                        .map_err(SolveError::new)?,
                 );
             }
             if self.wide_pdb.len() < MAX_READY && !self.wide_pdb.contains_key(g) {
@@ -145,7 +145,7 @@ impl<G: Guided> Informed<G> {
             .wide_sets
             .get(&(goal.shape(), goal.blank()))
             .ok_or_else(|| {
-                SolveError(format!(
+                SolveError::new(format!(
                     "{}: the pattern databases for {} goals with the blank at cell {} were not \
                      loaded; call Solver::prepare with the goals first",
                     self.name,

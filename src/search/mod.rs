@@ -349,9 +349,7 @@ pub struct ProblemError {
 /// text is a sentence for the user: what went wrong and what to do. Made with
 /// [`SolveError::new`], read with [`SolveError::message`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-// The field is crate-visible only so that files still building it as `SolveError(text)`
-// compile; everywhere else uses `new`.
-pub struct SolveError(pub(crate) String);
+pub struct SolveError(String);
 
 impl SolveError {
     /// An error with this message.

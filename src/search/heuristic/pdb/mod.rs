@@ -23,13 +23,13 @@ mod sources;
 pub mod store;
 mod table;
 
-pub use direct::DirectTable;
-pub use index::placements;
+pub(crate) use direct::DirectTable;
+pub(crate) use index::placements;
 pub use lookup::{LookupMode, Pdb, PdbMemo};
-pub use partition::{Partition, MAX_PLACEMENTS};
-pub use sources::Source;
-pub use store::{checksum, default_dir};
-pub use table::{Entries, PatternTable};
+pub use partition::Partition;
+pub(crate) use sources::Source;
+pub(crate) use store::default_dir;
+pub(crate) use table::PatternTable;
 
 use crate::puzzle::{Board, Shape};
 use crate::search::{Config, SolveError};
@@ -472,7 +472,7 @@ impl super::Family for Pdb {
         PdbOptions::of(config)
             .partition_for(shape)
             .map(|_| ())
-            .map_err(|e| SolveError(format!("--pdb-partition: {e} (for the {shape} boards)")))
+            .map_err(|e| SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)")))
     }
 
     fn prepare(
@@ -487,7 +487,7 @@ impl super::Family for Pdb {
                 Self::supports(config, key.0)?;
                 let set = PdbOptions::of(config)
                     .tables(key.0, key.1, observer)
-                    .map_err(SolveError)?;
+                    .map_err(SolveError::new)?;
                 slot.insert(set);
             }
         }
@@ -496,7 +496,7 @@ impl super::Family for Pdb {
 
     fn for_goal(shared: &Self::Shared, config: &Config, goal: &Board) -> Result<Pdb, SolveError> {
         let set = shared.get(&(goal.shape(), goal.blank())).ok_or_else(|| {
-            SolveError(format!(
+            SolveError::new(format!(
                 "the pattern databases for {} goals with the blank at cell {} were not loaded; \
                  call Solver::prepare with the goals first",
                 goal.shape(),
