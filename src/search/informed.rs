@@ -95,8 +95,9 @@ impl<G: Guided> Informed<G> {
     /// a partition that fits, and lookups it makes there (no walked duals).
     fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
         let opts = PdbOptions::of(&self.config);
-        opts.partition_for(shape)
-            .map_err(|e| SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)")))?;
+        opts.partition_for(shape).map_err(|e| {
+            SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)"))
+        })?;
         match opts.lookup_for(shape) {
             LookupMode::Walked => Err(SolveError::new(format!(
                 "lookup=walked: on boards of more than 16 cells the pattern databases make no \
