@@ -11,9 +11,14 @@
 //! [`Lookup`]: which tile goes in each of the table's slots and the cell map its cells are
 //! read through (the reflection, and the symmetry that lets one table serve several groups,
 //! [`super::heuristic::pdb::Source`]). A move changes one tile, so one regular and one
-//! reflected lookup are ranked again; a node ranks its children's lookups and asks for
-//! their entries before it reads any, so that the misses overlap. Nothing is allocated per
-//! node.
+//! reflected lookup change; in the tables' direct layout
+//! (`heuristic/pdb/direct.rs`) each child's index is its parent's plus one
+//! difference, otherwise it is ranked again. A node locates its children's entries and asks
+//! for them before it reads any, so that the misses overlap. Nothing is allocated per node.
+//!
+//! Where the blank is on a cell a symmetry takes the goal's blank to (the corners, for Korf's
+//! goal), the regular sums of the board's dual boards count too (`Dual`); the estimate is
+//! then inconsistent and the search propagates it (BPMX, `Ida::dive_dual`).
 
 use super::heuristic::pdb::{LookupMode, PdbSet};
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
@@ -24,7 +29,7 @@ use std::sync::Arc;
 const CELLS: usize = 32;
 
 /// One group's lookup: the tiles in the table's slot order, the cell map, the rank weights
-/// and the direct layout's powers ([`super::heuristic::pdb::DirectTable`]).
+/// and the direct layout's powers (`heuristic/pdb/direct.rs`).
 #[derive(Clone, Debug)]
 struct Lookup {
     table: usize,

@@ -77,7 +77,7 @@ impl PdbSet {
 
     /// The tables in the direct layout ([`DirectTable`]), expanded in parallel on the first
     /// call: `None` for a table too large for it. For boards of more than 16 cells only.
-    pub fn direct(&self) -> &[Option<DirectTable>] {
+    pub(crate) fn direct(&self) -> &[Option<DirectTable>] {
         use rayon::prelude::*;
         self.direct.get_or_init(|| {
             let n = self.shape.cells();
