@@ -601,6 +601,31 @@ impl Ida<'_> {
         }
     }
 
+    /// [`Ida::ask_duals`] for each of `kids` (children of a node whose blank is on `blank`,
+    /// at depth `g`, their estimates at least `floor`: `(g, floor)` is `depth`) whose
+    /// `g + h` the other sums leave within `bound`, or every one with `eager`: which were
+    /// asked.
+    #[inline(always)]
+    fn ask_within(
+        &self,
+        kids: &[Child],
+        blank: usize,
+        depth: (u32, u32),
+        bound: u32,
+        at: &mut [[u32; DUAL_LOOKUPS]; 4],
+    ) -> [bool; 4] {
+        let (g, floor) = depth;
+        let mut asked = [false; 4];
+        for (k, kid) in kids.iter().enumerate().take(4) {
+            if self.h.eager || g + kid.h.max(floor) <= bound {
+                let t = self.board[kid.to as usize];
+                self.ask_duals(blank, kid.to as usize, t, &mut at[k]);
+                asked[k] = true;
+            }
+        }
+        asked
+    }
+
     /// The largest sum of stored differences over the dual boards of the child whose blank
     /// is on `to`, from the entries [`Ida::ask_duals`] located; `None` where it has none.
     #[inline(always)]
@@ -665,7 +690,6 @@ impl Ida<'_> {
                 reflected,
                 ..Child::default()
             };
-            self.ask_duals(blank, to as usize, t as u8, &mut at[nk]);
             nk += 1;
         }
         let mut h = h;
@@ -683,14 +707,17 @@ impl Ida<'_> {
             h = h.max(kid.h.saturating_sub(1));
         }
         self.stats.generated += nk as u64;
-        for (kid, at) in kids[..nk].iter_mut().zip(&at) {
-            if !est.eager && g + 1 + kid.h.max(h.saturating_sub(1)) > bound {
-                continue;
-            }
-            if let Some(best) = self.dual_sum(kid.to as usize, at) {
-                kid.h = kid.h.max(kid.md + 2 * best);
-                h = h.max(kid.h.saturating_sub(1));
-            }
+        let asked = self.ask_within(
+            &kids[..nk],
+            blank,
+            (g + 1, h.saturating_sub(1)),
+            bound,
+            &mut at,
+        );
+        for ((kid, at), _) in kids[..nk].iter_mut().zip(&at).zip(asked).filter(|x| x.1) {
+            let best = self.dual_sum(kid.to as usize, at).unwrap_or(0);
+            kid.h = kid.h.max(kid.md + 2 * best);
+            h = h.max(kid.h.saturating_sub(1));
         }
         kids[..nk].sort_by_key(|k| k.h);
         let mut least = u32::MAX;
