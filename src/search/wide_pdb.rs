@@ -648,8 +648,9 @@ impl Ida<'_> {
     /// a child's estimate less one bounds its parent's and the parent's less one each
     /// child's, so a large dual value prunes the neighbours too. A child's dual sums are made
     /// only when its blank is on a cell that has dual boards and the regular and reflected
-    /// sums leave it within the bound (every such child's with `eager`), all of them asked
-    /// for from memory before any is read. Children are searched lowest estimate first
+    /// sums leave it within the bound (every such child's with `eager`): their entries are
+    /// asked for from memory, all of them, after the cheap ones are read and before any of
+    /// theirs is. Children are searched lowest estimate first
     /// (ties in move order). Returns `None` when the goal was reached, else the least
     /// `g + h` beyond the bound and the node's estimate as raised, for its parent.
     fn dive_dual<const DIRECT: bool>(
@@ -672,9 +673,7 @@ impl Ida<'_> {
         let (est, reflect) = (self.h, self.h.reflect);
         let mut kids = [Child::default(); 4];
         let mut nk = 0;
-        // The dual entries of the children whose blank's cell has dual boards, asked for
-        // with the others so that all their misses overlap (read only for the children the
-        // others leave within the bound, unless `eager`).
+        // The dual entries of the children whose blank's cell has dual boards (`ask_within`).
         let mut at = [[0u32; DUAL_LOOKUPS]; 4];
         for i in 0..self.next_len[blank] as usize {
             let (to, mv) = self.next[blank][i];
