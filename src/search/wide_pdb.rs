@@ -85,6 +85,15 @@ struct Dual {
 /// The most dual lookups one child makes (symmetries × groups).
 const DUAL_LOOKUPS: usize = 16;
 
+impl Dual {
+    /// The entry of lookup `l` (group `g`) on this dual board of the board whose cell `c`
+    /// holds the tile `tile_on(c)`.
+    #[inline(always)]
+    fn entry(&self, g: usize, l: &Live, tile_on: impl Fn(u8) -> u8) -> usize {
+        l.rank(|s| self.map[g][tile_on(self.read[g][s]) as usize])
+    }
+}
+
 /// The symmetry of `shape` other than the identity that is its own inverse and keeps the
 /// cell `blank` (the diagonal through a corner goal blank), if there is one.
 fn reflection(shape: Shape, blank: usize) -> Option<Vec<u8>> {
@@ -261,18 +270,18 @@ impl WidePdb {
     /// The estimates of `board`'s dual boards, one per symmetry that takes the goal's blank
     /// cell to the board's (none where there is none, or when the lookups take no duals).
     pub fn dual_estimates(&self, board: &Board) -> Vec<u32> {
-        let live = self.live();
-        let md = self.manhattan(board);
+        self.dual_sums(&self.live(), self.manhattan(board), board)
+    }
+
+    /// [`WidePdb::dual_estimates`] with the lookups `live` and the board's Manhattan
+    /// distance `md` (a dual board's is the board's).
+    fn dual_sums(&self, live: &[Live], md: u32, board: &Board) -> Vec<u32> {
         let groups = self.set.homes.len();
-        let cells: Vec<u8> = (0..self.shape.cells()).map(|c| board.tile(c)).collect();
         self.duals[board.blank()]
             .iter()
             .map(|d| {
                 let sum: u32 = (0..groups)
-                    .map(|g| {
-                        let l = &live[g];
-                        l.delta(l.rank(|s| d.map[g][cells[d.read[g][s] as usize] as usize]))
-                    })
+                    .map(|g| live[g].delta(d.entry(g, &live[g], |c| board.tile(c as usize))))
                     .sum();
                 md + 2 * sum
             })
@@ -293,7 +302,11 @@ impl WidePdb {
         } else {
             0
         };
-        let dual = self.dual_estimates(board).into_iter().max().unwrap_or(0);
+        let dual = self
+            .dual_sums(&live, md, board)
+            .into_iter()
+            .max()
+            .unwrap_or(0);
         (md + 2 * regular.max(reflected)).max(dual)
     }
 
@@ -594,7 +607,7 @@ impl Ida<'_> {
         for (j, d) in self.h.duals[to].iter().enumerate() {
             for g in 0..groups {
                 let l = &self.live[g];
-                let e = l.rank(|s| d.map[g][cell(d.read[g][s]) as usize]);
+                let e = d.entry(g, l, cell);
                 l.prefetch(e);
                 at[(j * groups + g) & (DUAL_LOOKUPS - 1)] = e as u32;
             }
@@ -673,8 +686,6 @@ impl Ida<'_> {
         let (est, reflect) = (self.h, self.h.reflect);
         let mut kids = [Child::default(); 4];
         let mut nk = 0;
-        // The dual entries of the children whose blank's cell has dual boards (`ask_within`).
-        let mut at = [[0u32; DUAL_LOOKUPS]; 4];
         for i in 0..self.next_len[blank] as usize {
             let (to, mv) = self.next[blank][i];
             if to as usize == prev {
@@ -706,6 +717,8 @@ impl Ida<'_> {
             h = h.max(kid.h.saturating_sub(1));
         }
         self.stats.generated += nk as u64;
+        // The dual entries of the children whose blank's cell has dual boards.
+        let mut at = [[0u32; DUAL_LOOKUPS]; 4];
         let asked = self.ask_within(
             &kids[..nk],
             blank,
