@@ -2,6 +2,7 @@
 //! chosen in the [`Config`], built per goal in [`Solver::prepare`] (pattern databases loaded
 //! there too), so a timed solve does one map lookup and no allocation, lock or parse.
 
+use super::fsm::Prune;
 use super::heuristic::pdb::{LookupMode, PdbOptions, PdbSet};
 use super::heuristic::{Guided, HeuristicKind, Ready, Shared};
 use super::wide::Estimate;
@@ -140,7 +141,7 @@ impl<G: Guided> Informed<G> {
     ) -> Result<Outcome, SolveError> {
         let goal = &problem.goal;
         if let Some(e) = self.wide_pdb.get(goal) {
-            return Ok(super::wide_pdb::ida(problem, opts, e));
+            return Ok(super::wide_pdb::ida(problem, opts, e, Prune::Fsm));
         }
         let set = self
             .wide_sets
@@ -156,7 +157,7 @@ impl<G: Guided> Informed<G> {
             })?;
         let mode = PdbOptions::of(&self.config).lookup_for(goal.shape());
         let e = WidePdb::new(goal, set.clone(), mode);
-        Ok(super::wide_pdb::ida(problem, opts, &e))
+        Ok(super::wide_pdb::ida(problem, opts, &e, Prune::Fsm))
     }
 
     /// The estimate of `goal`, a board of more than 16 cells.

@@ -11,6 +11,7 @@
 pub(crate) mod bfs;
 mod claim;
 pub mod configuration;
+pub mod fsm;
 pub mod heuristic;
 mod informed;
 pub mod options;

@@ -15,9 +15,11 @@
 //! for 10 million states measured on 5x5), so it stores at most `MAX_STATES` states
 //! whatever `--max-states` says (about 700 MB); past that the case ends as `limit`
 //! (`states`). IDA\* stores nothing but its
-//! path (`idastar-tt` runs without its transposition table on these boards).
+//! path (`idastar-tt` runs without its transposition table on these boards), and leaves out
+//! duplicate move sequences (`super::fsm`), so its counts are below Korf's counting.
 
 use super::astar::Weight;
+use super::fsm::{Fsm, Prune};
 use super::{Budget, LimitReason, Outcome, Problem, SolveOptions, Stats};
 use crate::puzzle::{Board, Move, Shape, MAX_CELLS};
 use rustc_hash::FxHashMap;
@@ -371,6 +373,7 @@ fn path_of(recs: &[Rec], mut i: u32) -> Vec<Move> {
 struct Ida<'a> {
     shape: Shape,
     est: &'a Estimate,
+    fsm: &'a Fsm,
     goal: [u8; MAX_CELLS],
     tiles: [u8; MAX_CELLS],
     path: Vec<Move>,
@@ -383,7 +386,7 @@ impl Ida<'_> {
     /// Searches below the current board (blank at `blank`, `g` moves from the start,
     /// estimate `h`) within `bound`: `None` when the goal was reached (the path holds the
     /// moves), else the least `g + h` beyond the bound.
-    fn dive(&mut self, blank: usize, g: u32, h: u32, bound: u32) -> Option<u32> {
+    fn dive(&mut self, blank: usize, state: u32, g: u32, h: u32, bound: u32) -> Option<u32> {
         let f = g + h;
         if f > bound {
             return Some(f);
@@ -399,9 +402,9 @@ impl Ida<'_> {
         self.stats.peak_frontier = self.stats.peak_frontier.max(g as u64 + 1);
         let n = self.shape.cells();
         let mut least = u32::MAX;
-        let last = self.path.last().map(|m| m.inverse());
-        for m in crate::puzzle::MOVE_ORDER {
-            if Some(m) == last {
+        for (i, m) in crate::puzzle::MOVE_ORDER.into_iter().enumerate() {
+            let next = self.fsm.step(state, i);
+            if next == Fsm::PRUNED {
                 continue;
             }
             let Some(to) = target(self.shape, blank, m) else {
@@ -415,7 +418,7 @@ impl Ida<'_> {
                 .after_move(h, &before[..n], &self.tiles[..n], blank, to);
             self.path.push(m);
             // `None`: the goal is reached, the path stays as it is.
-            let found = self.dive(to, g + 1, child_h, bound)?;
+            let found = self.dive(to, next, g + 1, child_h, bound)?;
             self.path.pop();
             self.tiles.swap(blank, to);
             if self.out_of_budget {
@@ -428,12 +431,14 @@ impl Ida<'_> {
 }
 
 /// IDA\*: depth-first searches bounded by `g + h`, the bound raised to the least value
-/// beyond it each iteration. Counters sum over the iterations.
+/// beyond it each iteration, leaving out duplicate move sequences ([`Prune::Fsm`]).
+/// Counters sum over the iterations.
 fn ida(problem: &Problem, opts: &SolveOptions, est: &Estimate) -> Outcome {
     let n = problem.start.shape().cells();
     let mut search = Ida {
         shape: problem.start.shape(),
         est,
+        fsm: Prune::Fsm.machine(),
         goal: [0; MAX_CELLS],
         tiles: [0; MAX_CELLS],
         path: Vec::new(),
@@ -446,7 +451,7 @@ fn ida(problem: &Problem, opts: &SolveOptions, est: &Estimate) -> Outcome {
     let h0 = est.of(&search.tiles[..n]);
     let mut bound = h0;
     loop {
-        match search.dive(problem.start.blank(), 0, h0, bound) {
+        match search.dive(problem.start.blank(), Fsm::START, 0, h0, bound) {
             None => return Outcome::solved(search.path, search.stats),
             Some(_) if search.out_of_budget => {
                 let reason = search.budget.reason(search.stats.expanded, false);

@@ -23,6 +23,7 @@
 use super::heuristic::pdb::{LookupMode, PdbSet};
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
 use crate::puzzle::{Board, Move, Shape};
+use crate::search::fsm::{Fsm, Prune};
 use std::sync::Arc;
 
 /// The most cells a board here has (cell masks are `u32`).
@@ -418,6 +419,7 @@ impl Live<'_> {
 struct Kid {
     to: u8,
     mv: u8,
+    fsm: u32,
     regular: u32,
     reflected: u32,
 }
@@ -425,6 +427,7 @@ struct Kid {
 /// IDA\*'s state: the board in place, the lookups' current differences and sums.
 struct Ida<'a> {
     h: &'a WidePdb,
+    fsm: &'a Fsm,
     live: Vec<Live<'a>>,
     pos: [u8; CELLS],
     board: [u8; CELLS],
@@ -453,7 +456,7 @@ impl Ida<'_> {
     fn dive<const DIRECT: bool>(
         &mut self,
         blank: usize,
-        prev: usize,
+        state: u32,
         g: u32,
         bound: u32,
     ) -> Option<u32> {
@@ -471,7 +474,8 @@ impl Ida<'_> {
         let mut nk = 0;
         for i in 0..self.next_len[blank] as usize {
             let (to, mv) = self.next[blank][i];
-            if to as usize == prev {
+            let fsm = self.fsm.step(state, mv as usize);
+            if fsm == Fsm::PRUNED {
                 continue;
             }
             let t = self.board[to as usize] as usize;
@@ -479,6 +483,7 @@ impl Ida<'_> {
             kids[nk] = Kid {
                 to,
                 mv,
+                fsm,
                 regular,
                 reflected,
             };
@@ -518,7 +523,7 @@ impl Ida<'_> {
                 self.board[to] = 0;
                 self.path.push(crate::puzzle::MOVE_ORDER[kid.mv as usize]);
                 // `None`: the goal is reached, the path stays as it is.
-                let found = self.dive::<DIRECT>(to, blank, g + 1, bound)?;
+                let found = self.dive::<DIRECT>(to, kid.fsm, g + 1, bound)?;
                 (self.idx[a], self.idx[b]) = saved_idx;
                 self.path.pop();
                 self.pos[t] = to as u8;
@@ -544,6 +549,7 @@ impl Ida<'_> {
 struct Child {
     to: u8,
     mv: u8,
+    fsm: u32,
     regular: u32,
     reflected: u32,
     da: u8,
@@ -587,6 +593,23 @@ impl Ida<'_> {
             self.pos[t] = to as u8;
             (regular, reflected)
         }
+    }
+
+    /// Reads the regular and reflected entries of `kid` (a child of the node whose blank is
+    /// on `blank`, its entries asked for) into its differences, sums and estimate.
+    #[inline(always)]
+    fn read_child(&self, kid: &mut Child, blank: usize) {
+        let est = self.h;
+        let t = self.board[kid.to as usize] as usize;
+        let (a, b) = (est.regular_of[t] as usize, est.reflected_of[t] as usize);
+        kid.da = self.live[a].delta(kid.regular as usize) as u8;
+        kid.md = self.md + est.dist[t][blank] as u32 - est.dist[t][kid.to as usize] as u32;
+        kid.sums[0] = self.sums[0] - self.deltas[a] as u32 + kid.da as u32;
+        if est.reflect {
+            kid.db = self.live[b].delta(kid.reflected as usize) as u8;
+            kid.sums[1] = self.sums[1] - self.deltas[b] as u32 + kid.db as u32;
+        }
+        kid.h = kid.md + 2 * kid.sums[0].max(kid.sums[1]);
     }
 
     /// Locates the dual entries of the child whose blank is on `to` (the tile `t` slid from
@@ -669,7 +692,7 @@ impl Ida<'_> {
     fn dive_dual<const DIRECT: bool>(
         &mut self,
         blank: usize,
-        prev: usize,
+        state: u32,
         g: u32,
         h: u32,
         bound: u32,
@@ -688,7 +711,8 @@ impl Ida<'_> {
         let mut nk = 0;
         for i in 0..self.next_len[blank] as usize {
             let (to, mv) = self.next[blank][i];
-            if to as usize == prev {
+            let fsm = self.fsm.step(state, mv as usize);
+            if fsm == Fsm::PRUNED {
                 continue;
             }
             let t = self.board[to as usize] as usize;
@@ -696,6 +720,7 @@ impl Ida<'_> {
             kids[nk] = Child {
                 to,
                 mv,
+                fsm,
                 regular,
                 reflected,
                 ..Child::default()
@@ -704,16 +729,7 @@ impl Ida<'_> {
         }
         let mut h = h;
         for kid in &mut kids[..nk] {
-            let t = self.board[kid.to as usize] as usize;
-            let (a, b) = (est.regular_of[t] as usize, est.reflected_of[t] as usize);
-            kid.da = self.live[a].delta(kid.regular as usize) as u8;
-            kid.md = self.md + est.dist[t][blank] as u32 - est.dist[t][kid.to as usize] as u32;
-            kid.sums[0] = self.sums[0] - self.deltas[a] as u32 + kid.da as u32;
-            if reflect {
-                kid.db = self.live[b].delta(kid.reflected as usize) as u8;
-                kid.sums[1] = self.sums[1] - self.deltas[b] as u32 + kid.db as u32;
-            }
-            kid.h = kid.md + 2 * kid.sums[0].max(kid.sums[1]);
+            self.read_child(kid, blank);
             h = h.max(kid.h.saturating_sub(1));
         }
         self.stats.generated += nk as u64;
@@ -761,7 +777,7 @@ impl Ida<'_> {
             self.board[to] = 0;
             self.path.push(crate::puzzle::MOVE_ORDER[kid.mv as usize]);
             // `None`: the goal is reached, the path stays as it is.
-            let (found, raised) = self.dive_dual::<DIRECT>(to, blank, g + 1, ch, bound)?;
+            let (found, raised) = self.dive_dual::<DIRECT>(to, kid.fsm, g + 1, ch, bound)?;
             self.path.pop();
             self.pos[t] = to as u8;
             self.board[to] = t as u8;
@@ -801,9 +817,9 @@ fn neighbours(shape: Shape) -> ([[(u8, u8); 4]; CELLS], [u8; CELLS]) {
 }
 
 /// IDA\* from `problem.start` to `problem.goal` (whose estimate `h` is) with the pattern
-/// databases: the bound raised to the least `g + h` beyond it each iteration; counters sum
-/// over the iterations.
-pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb) -> Outcome {
+/// databases: the bound raised to the least `g + h` beyond it each iteration, the moves
+/// `prune` refuses left out; counters sum over the iterations.
+pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb, prune: Prune) -> Outcome {
     let start = &problem.start;
     assert_eq!(problem.goal, h.goal, "the estimate is of another goal");
     let (next, next_len) = neighbours(start.shape());
@@ -825,6 +841,7 @@ pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb) -> Outcome {
     let md = h.manhattan(start);
     let mut search = Ida {
         h,
+        fsm: prune.machine(),
         live,
         pos,
         board,
@@ -845,13 +862,13 @@ pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb) -> Outcome {
     let blank = start.blank();
     loop {
         let found = match (h.duals(), h.direct) {
-            (false, true) => search.dive::<true>(blank, usize::MAX, 0, bound),
-            (false, false) => search.dive::<false>(blank, usize::MAX, 0, bound),
+            (false, true) => search.dive::<true>(blank, Fsm::START, 0, bound),
+            (false, false) => search.dive::<false>(blank, Fsm::START, 0, bound),
             (true, true) => search
-                .dive_dual::<true>(blank, usize::MAX, 0, h0, bound)
+                .dive_dual::<true>(blank, Fsm::START, 0, h0, bound)
                 .map(|(least, _)| least),
             (true, false) => search
-                .dive_dual::<false>(blank, usize::MAX, 0, h0, bound)
+                .dive_dual::<false>(blank, Fsm::START, 0, h0, bound)
                 .map(|(least, _)| least),
         };
         match found {

@@ -7,6 +7,7 @@
 use crate::common::{run_ok, temp_dir, walk};
 use tilebench::observe::Silent;
 use tilebench::puzzle::{Board, Shape};
+use tilebench::search::fsm::Prune;
 use tilebench::search::pdb::{self, LookupMode, Partition};
 use tilebench::search::wide::{self, Estimate, Mode};
 use tilebench::search::wide_pdb::{self, WidePdb};
@@ -46,6 +47,7 @@ fn replay(start: Board, path: &[tilebench::puzzle::Move]) -> Vec<Board> {
 fn small_5x5_tables_give_optimal_paths_and_admissible_estimates() {
     let mut rng = Rng::new(24);
     let (mut longer, mut dual_higher) = (0, 0);
+    let mut nodes = (0u64, 0u64);
     for goal in goals() {
         for partition in ["3-3-3-3-3-3-3-3", "4-4-4-4-4-4"] {
             let p = Partition::parse(partition, Shape::S5X5).unwrap();
@@ -70,13 +72,22 @@ fn small_5x5_tables_give_optimal_paths_and_admissible_estimates() {
                     .unwrap();
                 // The direct layout and the ranked one search alike, node for node.
                 let (a, b) = (
-                    wide_pdb::ida(&problem, &opts, &max),
-                    wide_pdb::ida(&problem, &opts, &ranked),
+                    wide_pdb::ida(&problem, &opts, &max, Prune::Fsm),
+                    wide_pdb::ida(&problem, &opts, &ranked, Prune::Fsm),
                 );
                 assert_eq!(a.path, b.path, "{partition} {start}");
                 assert_eq!(a.stats.generated, b.stats.generated, "{partition} {start}");
+                // Leaving out only the moves straight back finds as short a path; over all
+                // the boards, with more nodes (on one board the goal can come sooner).
+                for h in [&reflected, &max] {
+                    let parent = wide_pdb::ida(&problem, &opts, h, Prune::Parent);
+                    let fsm = wide_pdb::ida(&problem, &opts, h, Prune::Fsm);
+                    assert_eq!(parent.steps(), fsm.steps(), "{partition} {start}");
+                    nodes.0 += fsm.stats.generated;
+                    nodes.1 += parent.stats.generated;
+                }
                 for h in [&regular, &reflected, &max, &eager] {
-                    let out = wide_pdb::ida(&problem, &opts, h);
+                    let out = wide_pdb::ida(&problem, &opts, h, Prune::Fsm);
                     let path = out.path.clone().unwrap();
                     let boards = replay(start, &path);
                     assert_eq!(*boards.last().unwrap(), goal, "{partition} {start}");
@@ -107,6 +118,7 @@ fn small_5x5_tables_give_optimal_paths_and_admissible_estimates() {
     }
     // The reflection adds something somewhere, or it would not be tested.
     assert!(longer > 0, "the reflected sum never exceeded the regular");
+    assert!(nodes.0 < nodes.1, "the machine left out nothing: {nodes:?}");
     assert!(dual_higher > 0, "the dual sums never exceeded the others");
 }
 
@@ -178,7 +190,7 @@ fn the_dual_estimates_are_the_regular_sums_on_the_dual_boards() {
 }
 
 fn path_of(problem: &Problem, h: &WidePdb) -> Vec<tilebench::puzzle::Move> {
-    wide_pdb::ida(problem, &SolveOptions::default(), h)
+    wide_pdb::ida(problem, &SolveOptions::default(), h, Prune::Fsm)
         .path
         .unwrap()
 }
