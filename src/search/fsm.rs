@@ -425,29 +425,13 @@ mod tests {
         for (c, t) in start.iter_mut().enumerate() {
             *t = c as u8;
         }
-        let mut all = FxHashMap::default();
-        let mut kept = FxHashMap::default();
-        let parent = Prune::Parent.machine();
-        let mut b = start;
-        dfs(
-            &mut b,
-            blank,
-            (w, h),
-            (0, depth),
-            &|s, m| parent.step(s, m),
-            0,
-            &mut all,
-        );
-        let mut b = start;
-        dfs(
-            &mut b,
-            blank,
-            (w, h),
-            (0, depth),
-            &|s, m| fsm.step(s, m),
-            0,
-            &mut kept,
-        );
+        let reached = |machine: &Fsm| {
+            let (mut b, mut seen) = (start, FxHashMap::default());
+            let step = |s, m| machine.step(s, m);
+            dfs(&mut b, blank, (w, h), (0, depth), &step, 0, &mut seen);
+            seen
+        };
+        let (all, kept) = (reached(Prune::Parent.machine()), reached(fsm));
         assert_eq!(
             kept.len(),
             all.len(),
