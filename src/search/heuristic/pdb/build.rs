@@ -75,11 +75,10 @@ pub(crate) struct Built {
     pub max_value: u32,
 }
 
-/// Bits of one placement's field: 2 per free cell, rounded up to a power of two (at most
-/// 32 on boards of at most 16 cells; 64 on 5x5, whose 6-tile groups leave 19 free cells).
+/// Bits of one placement's field: 2 per free cell (at most 64: 32 free cells).
 fn field_bits(free: usize) -> u32 {
     assert!(free <= 32, "a field holds at most 32 free cells");
-    (2 * free as u32).next_power_of_two()
+    2 * free as u32
 }
 
 /// The low `bits` bits set (`bits` from 1 to 64).
@@ -99,10 +98,12 @@ pub(crate) fn memory(n: usize, k: usize) -> u64 {
 /// hold a frontier of each parity.
 struct Fields {
     words: Zeroed<AtomicU64>,
-    /// Bits of one field, and fields a word (powers of two), and the log2 of the latter.
+    /// Bits of one field, and fields a word (as many as fit: 3 of 18 bits for 9 free
+    /// cells), and `⌈2^64 / per_word⌉` (0 for one a word), whose product with an index has
+    /// the index's word in its high half.
     bits: u32,
     per_word: u64,
-    per_word_log: u32,
+    magic: u64,
     /// `written[parity][chunk]`: the chunk may hold a frontier state of that parity.
     written: [Vec<AtomicBool>; 2],
 }
@@ -118,16 +119,32 @@ impl Fields {
             words: Zeroed::new(words),
             bits,
             per_word,
-            per_word_log: per_word.trailing_zeros(),
+            magic: if per_word == 1 {
+                0
+            } else {
+                u64::MAX / per_word + 1
+            },
             written: [flags(), flags()],
+        }
+    }
+
+    /// The word of placement `q`: `q / per_word` by a multiplication (exact while `q` is
+    /// below `2^64 / per_word`; indexes are below 2^52).
+    #[inline]
+    fn word(&self, q: u64) -> u64 {
+        if self.per_word == 1 {
+            q
+        } else {
+            ((q as u128 * self.magic as u128) >> 64) as u64
         }
     }
 
     /// The word of placement `q` and the shift of its field in it.
     #[inline]
     fn locate(&self, q: u64) -> (usize, u32) {
-        let slot = (q & (self.per_word - 1)) as u32;
-        ((q >> self.per_word_log) as usize, slot * self.bits)
+        let w = self.word(q);
+        let slot = (q - w * self.per_word) as u32;
+        (w as usize, slot * self.bits)
     }
 
     /// Marks the free cell `entry` of placement `q` (the cell the blank entered a region by)
@@ -159,7 +176,7 @@ impl Fields {
     /// Asks the CPU to fetch placement `q`'s word, soon to be read.
     #[inline]
     fn prefetch(&self, q: u64) {
-        crate::util::prefetch(&self.words[(q >> self.per_word_log) as usize]);
+        crate::util::prefetch(&self.words[self.word(q) as usize]);
     }
 
     /// Whether the entry cell `entry` of placement `q` is seen.
@@ -1001,6 +1018,28 @@ mod tests {
             (whole.max_value, whole.clamped)
         );
         assert!(whole.packed.iter().all(|&b| b & 15 != 15 && b >> 4 != 15));
+    }
+
+    /// A field's word by multiplication is the quotient, for every field width, at indexes
+    /// up to 2^52 (the largest index of a 12-tile group on 5x5 is below 2^51).
+    #[test]
+    fn the_word_of_an_index_is_its_quotient_by_the_fields_a_word() {
+        for free in 1..=32 {
+            let fields = Fields::new(1, free);
+            assert_eq!(fields.per_word, 64 / (2 * free as u64));
+            let (mut x, d) = (0x2545_F491_4F6C_DD1Du64, fields.per_word);
+            for i in 0..10_000u64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let q = match i {
+                    0..=99 => (1 << 52) - i,
+                    100..=199 => ((1 << 52) / d - i) * d,
+                    _ => x >> 12,
+                };
+                assert_eq!(fields.word(q), q / d, "{free} free cells, index {q}");
+            }
+        }
     }
 
     /// Which groups the builder searches by halves: Korf's 8 tiles of the bottom rows (the
