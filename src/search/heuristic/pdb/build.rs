@@ -17,27 +17,32 @@
 //! of the region reached (one for every new state) and no compare-and-swap loop, at the
 //! price of an OR for each further entry (about one per state). A level lists the chunks
 //! of fields it wrote for its parity and hands them to the workers a few at a time (a
-//! late level's frontier lies in a few ranges of ranks), scans them, unranks each frontier
-//! placement once, expands its regions (moving the group tiles on each region's border)
-//! and marks them done. A field takes 2 bits a free cell rounded up to a power of two: 16
-//! bits for 5 to 8 free cells (8 tiles on 4x4 leave 8), 32 for 9 to 15 (7 tiles on 4x4
-//! leave 9).
+//! late level's frontier lies in a few ranges of indexes), scans them, unranks each
+//! frontier placement once, expands its regions (moving the group tiles on each region's
+//! border) and marks them done. A field takes 2 bits a free cell, as many fields a 64-bit
+//! word as fit: 4 of 16 bits for 8 tiles on 4x4 (8 free cells), 3 of 18 for 7 tiles.
 //!
-//! A frontier placement is unranked once; each move's rank (and Manhattan distance) is the
+//! A frontier placement is unranked once; each move's index (and Manhattan distance) is the
 //! placement's changed by the one tile that slides (`Space::step`), not ranked again. The
 //! moves of several states are generated, and their words asked for, before the first is
 //! looked at (`BATCH`), so that the misses overlap.
 //!
 //! A group that a symmetry of the board keeps (its home cells, and the goal's free region,
 //! mapped onto themselves; `Mirror`) is searched by halves: every state is kept in the
-//! placement of the lower rank of it and its image (a move compares the two placements'
-//! cells, whose lexicographic order is the rank order, and steps only the lower's rank),
-//! and a placement reached first has its value written at both ranks. Korf's 8 tiles of the bottom rows keep the mirror left to
-//! right: the 7-8 build's 8-tile table expands about half the states.
+//! placement whose cells are the lower of it and its image (a move compares the two
+//! placements' cells and steps only the lower's index). Korf's 8 tiles of the bottom rows
+//! keep the mirror left to right: the 7-8 build's 8-tile table expands about half the
+//! states. The fields and the values the search writes are indexed in an `Order` of the
+//! slots that gathers the placements never kept into whole blocks whose pages are never
+//! touched, so they take about half their size in memory; the table, in rank order, is
+//! unfolded from those values at the end (`unfold`: each value at its placement's rank
+//! and its image's).
 //!
-//! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2
-//! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See `memory`.
-//! Both are anonymous mappings advised into huge pages (see `super::memory`).
+//! Memory: the fields plus the values, at most (see `memory`): 1.3 GB for 8 tiles on 4x4
+//! (519M placements × 2 bytes, and 4 bits each for the values), of which the search by
+//! halves touches 0.7 GB, then 0.4 GB to unfold the table; 0.18 GB for 7 (57.7M × 8/3
+//! bytes and 4 bits). Both are anonymous mappings advised into huge pages (see
+//! `super::memory`).
 //!
 //! Values are stored as `(value − Manhattan distance of the group) / 2` in 4 bits: every
 //! move of a group tile changes its Manhattan distance by one, so the difference is even,
@@ -87,7 +92,8 @@ fn low_bits(bits: u32) -> u64 {
     u64::MAX >> (64 - bits)
 }
 
-/// Bytes a build of a `k`-tile group on `n` cells holds: the fields and the table.
+/// Bytes a build of a `k`-tile group on `n` cells holds at most: the fields and the values
+/// (a search by halves touches about half of them, see [`Order`]).
 pub(crate) fn memory(n: usize, k: usize) -> u64 {
     let total = placements(n, k);
     let per_word = 64 / field_bits(n - k) as u64;
@@ -609,10 +615,14 @@ fn build_in<const C: usize>(
 
 /// The table of a search by halves, from its `values` (in the fields' [`Order`], two a
 /// byte as `UNREACHED ^ difference`, 0 where not written: only the canonical placements
-/// have them): each one's difference at the rank of its placement and of the image.
+/// have them): each one's difference at the rank of its placement and of the image. A
+/// chunk of values is walked in index order ([`Walk`]), not unranked at each entry.
 fn unfold<const C: usize>(space: &Space<C>, m: &Mirror, values: &[u8]) -> Vec<u8> {
     const BYTES: usize = 1 << 16;
-    let k = space.k;
+    let (k, total) = (
+        space.k,
+        placements(space.grid.full.count_ones() as usize, space.k),
+    );
     // Every entry starts unreached (15); a written one's bits are cleared to its difference.
     let mut table = vec![0xFFu8; values.len()];
     // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`, and the view
@@ -626,27 +636,111 @@ fn unfold<const C: usize>(space: &Space<C>, m: &Mirror, values: &[u8]) -> Vec<u8
         .par_chunks(BYTES)
         .enumerate()
         .for_each(|(ci, chunk)| {
-            let (mut at, mut cells, mut image) = ([0u8; 16], [0u8; 16], [0u8; 16]);
-            for (bi, &byte) in chunk.iter().enumerate() {
-                for half in 0..2 {
-                    let stored = (byte >> (4 * half)) & 15;
-                    if stored == 0 {
-                        continue;
-                    }
-                    let q = (ci * BYTES + bi) as u64 * 2 + half;
-                    space.ranker.unrank(q, &mut at);
-                    for p in 0..k {
-                        cells[space.order.slot[p] as usize & 15] = at[p];
-                    }
+            // A block never kept (its pages never touched) is skipped whole.
+            if chunk.iter().all(|&b| b == 0) {
+                return;
+            }
+            let first = (ci * BYTES) as u64 * 2;
+            let mut walk = Walk::new(space, first);
+            let mut image = [0u8; 16];
+            for q in first..(first + 2 * chunk.len() as u64).min(total) {
+                let stored = (chunk[((q - first) / 2) as usize] >> (4 * (q % 2))) & 15;
+                if stored != 0 {
                     for j in 0..k {
-                        image[m.slot[j] as usize & 15] = m.cell[cells[j] as usize & 15];
+                        image[m.slot[j] as usize & 15] = m.cell[walk.cell(j) as usize & 15];
                     }
-                    clear(space.ranker.rank(&cells[..k]), stored);
+                    clear(q.wrapping_add(walk.offset), stored);
                     clear(space.ranker.rank(&image[..k]), stored);
+                }
+                if q + 1 < total {
+                    walk.next();
                 }
             }
         });
     table
+}
+
+/// Placements in the order of their indexes in the fields, from one on: each step changes
+/// the last digits only, and most steps the last one.
+struct Walk<'a, const C: usize> {
+    space: &'a Space<C>,
+    /// By position: the digit, the cell, and the cells of the positions before.
+    digits: [u8; 16],
+    at: [u8; 16],
+    used: [u32; 17],
+    /// The last position whose slot is not the slot of that number: after it the two
+    /// orders take the same slots with the same digits, so a placement's rank is its index
+    /// plus `offset` (wrapping), the difference of its first digits' weights in the two.
+    head: usize,
+    offset: u64,
+}
+
+impl<'a, const C: usize> Walk<'a, C> {
+    fn new(space: &'a Space<C>, index: u64) -> Walk<'a, C> {
+        let k = space.k;
+        let mut walk = Walk {
+            space,
+            digits: [0; 16],
+            at: [0; 16],
+            used: [0; 17],
+            head: (0..k)
+                .rev()
+                .find(|&p| space.order.slot[p] as usize != p)
+                .unwrap_or(0),
+            offset: 0,
+        };
+        space.ranker.unrank(index, &mut walk.at);
+        for p in 0..k {
+            let c = walk.at[p];
+            walk.digits[p] = c - (walk.used[p] & ((1 << c) - 1)).count_ones() as u8;
+            walk.used[p + 1] = walk.used[p] | 1 << c;
+        }
+        walk.reoffset();
+        walk
+    }
+
+    /// Slot `j`'s cell.
+    #[inline]
+    fn cell(&self, j: usize) -> u8 {
+        self.at[self.space.order.pos[j & 15] as usize & 15]
+    }
+
+    fn reoffset(&mut self) {
+        let (ranker, head) = (&self.space.ranker, self.head);
+        let index: u64 = (0..=head)
+            .map(|p| self.digits[p] as u64 * ranker.weight(p))
+            .sum();
+        let mut cells = [0u8; 16];
+        for (j, c) in cells.iter_mut().enumerate().take(head + 1) {
+            *c = self.cell(j);
+        }
+        // The rank of the first slots alone: the later slots' digits are 0.
+        let rank = ranker.rank(&cells[..head + 1]);
+        self.offset = rank.wrapping_sub(index);
+    }
+
+    /// The next placement (not called past the last).
+    #[inline]
+    fn next(&mut self) {
+        let (k, n) = (self.space.k, self.space.grid.full.count_ones());
+        let mut p = k - 1;
+        loop {
+            self.digits[p] += 1;
+            if (self.digits[p] as u32) < n - p as u32 {
+                break;
+            }
+            self.digits[p] = 0;
+            p -= 1;
+        }
+        for i in p..k {
+            let c = select(!self.used[i], self.digits[i] as u32);
+            self.at[i] = c as u8;
+            self.used[i + 1] = self.used[i] | 1 << c;
+        }
+        if p <= self.head {
+            self.reoffset();
+        }
+    }
 }
 
 impl<const C: usize> Level<'_, C> {
