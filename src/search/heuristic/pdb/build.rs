@@ -643,6 +643,8 @@ fn unfold<const C: usize>(space: &Space<C>, m: &Mirror, values: &[u8]) -> Vec<u8
             let first = (ci * BYTES) as u64 * 2;
             let mut walk = Walk::new(space, first);
             let mut image = [0u8; 16];
+            // The images' entries lie anywhere: asked for a batch at a time (as `BATCH`).
+            let (mut images, mut len) = ([(0u64, 0u8); BATCH], 0);
             for q in first..(first + 2 * chunk.len() as u64).min(total) {
                 let stored = (chunk[((q - first) / 2) as usize] >> (4 * (q % 2))) & 15;
                 if stored != 0 {
@@ -650,12 +652,20 @@ fn unfold<const C: usize>(space: &Space<C>, m: &Mirror, values: &[u8]) -> Vec<u8
                         image[m.slot[j] as usize & 15] = m.cell[walk.cell(j) as usize & 15];
                     }
                     clear(q.wrapping_add(walk.offset), stored);
-                    clear(space.ranker.rank(&image[..k]), stored);
+                    let rank = space.ranker.rank(&image[..k]);
+                    crate::util::prefetch(&entries[(rank / 2) as usize]);
+                    images[len] = (rank, stored);
+                    len += 1;
+                    if len == BATCH {
+                        images.iter().for_each(|&(r, s)| clear(r, s));
+                        len = 0;
+                    }
                 }
                 if q + 1 < total {
                     walk.next();
                 }
             }
+            images[..len].iter().for_each(|&(r, s)| clear(r, s));
         });
     table
 }
