@@ -17,27 +17,32 @@
 //! of the region reached (one for every new state) and no compare-and-swap loop, at the
 //! price of an OR for each further entry (about one per state). A level lists the chunks
 //! of fields it wrote for its parity and hands them to the workers a few at a time (a
-//! late level's frontier lies in a few ranges of ranks), scans them, unranks each frontier
-//! placement once, expands its regions (moving the group tiles on each region's border)
-//! and marks them done. A field takes 2 bits a free cell rounded up to a power of two: 16
-//! bits for 5 to 8 free cells (8 tiles on 4x4 leave 8), 32 for 9 to 15 (7 tiles on 4x4
-//! leave 9).
+//! late level's frontier lies in a few ranges of indexes), scans them, unranks each
+//! frontier placement once, expands its regions (moving the group tiles on each region's
+//! border) and marks them done. A field takes 2 bits a free cell, as many fields a 64-bit
+//! word as fit: 4 of 16 bits for 8 tiles on 4x4 (8 free cells), 3 of 18 for 7 tiles.
 //!
-//! A frontier placement is unranked once; each move's rank (and Manhattan distance) is the
+//! A frontier placement is unranked once; each move's index (and Manhattan distance) is the
 //! placement's changed by the one tile that slides (`Space::step`), not ranked again. The
 //! moves of several states are generated, and their words asked for, before the first is
 //! looked at (`BATCH`), so that the misses overlap.
 //!
 //! A group that a symmetry of the board keeps (its home cells, and the goal's free region,
 //! mapped onto themselves; `Mirror`) is searched by halves: every state is kept in the
-//! placement of the lower rank of it and its image (a move compares the two placements'
-//! cells, whose lexicographic order is the rank order, and steps only the lower's rank),
-//! and a placement reached first has its value written at both ranks. Korf's 8 tiles of the bottom rows keep the mirror left to
-//! right: the 7-8 build's 8-tile table expands about half the states.
+//! placement whose cells are the lower of it and its image (a move compares the two
+//! placements' cells and steps only the lower's index). Korf's 8 tiles of the bottom rows
+//! keep the mirror left to right: the 7-8 build's 8-tile table expands about half the
+//! states. The fields and the values the search writes are indexed in an `Order` of the
+//! slots that gathers the placements never kept into whole blocks whose pages are never
+//! touched, so they take about half their size in memory; the table, in rank order, is
+//! unfolded from those values at the end (`unfold`: each value at its placement's rank
+//! and its image's).
 //!
-//! Memory: the fields plus the table: 1.3 GB for 8 tiles on 4x4 (519M placements × 2
-//! bytes, and 4 bits each for the table), 0.26 GB for 7 (57.7M × 4 bytes). See `memory`.
-//! Both are anonymous mappings advised into huge pages (see `super::memory`).
+//! Memory: the fields plus the values, at most (see `memory`): 1.3 GB for 8 tiles on 4x4
+//! (519M placements × 2 bytes, and 4 bits each for the values), of which the search by
+//! halves touches 0.7 GB, then 0.4 GB to unfold the table; 0.18 GB for 7 (57.7M × 8/3
+//! bytes and 4 bits). Both are anonymous mappings advised into huge pages (see
+//! `super::memory`).
 //!
 //! Values are stored as `(value − Manhattan distance of the group) / 2` in 4 bits: every
 //! move of a group tile changes its Manhattan distance by one, so the difference is even,
@@ -75,11 +80,10 @@ pub(crate) struct Built {
     pub max_value: u32,
 }
 
-/// Bits of one placement's field: 2 per free cell, rounded up to a power of two (at most
-/// 32 on boards of at most 16 cells; 64 on 5x5, whose 6-tile groups leave 19 free cells).
+/// Bits of one placement's field: 2 per free cell (at most 64: 32 free cells).
 fn field_bits(free: usize) -> u32 {
     assert!(free <= 32, "a field holds at most 32 free cells");
-    (2 * free as u32).next_power_of_two()
+    2 * free as u32
 }
 
 /// The low `bits` bits set (`bits` from 1 to 64).
@@ -88,7 +92,8 @@ fn low_bits(bits: u32) -> u64 {
     u64::MAX >> (64 - bits)
 }
 
-/// Bytes a build of a `k`-tile group on `n` cells holds: the fields and the table.
+/// Bytes a build of a `k`-tile group on `n` cells holds at most: the fields and the values
+/// (a search by halves touches about half of them, see [`Order`]).
 pub(crate) fn memory(n: usize, k: usize) -> u64 {
     let total = placements(n, k);
     let per_word = 64 / field_bits(n - k) as u64;
@@ -99,10 +104,12 @@ pub(crate) fn memory(n: usize, k: usize) -> u64 {
 /// hold a frontier of each parity.
 struct Fields {
     words: Zeroed<AtomicU64>,
-    /// Bits of one field, and fields a word (powers of two), and the log2 of the latter.
+    /// Bits of one field, and fields a word (as many as fit: 3 of 18 bits for 9 free
+    /// cells), and `⌈2^64 / per_word⌉` (0 for one a word), whose product with an index has
+    /// the index's word in its high half.
     bits: u32,
     per_word: u64,
-    per_word_log: u32,
+    magic: u64,
     /// `written[parity][chunk]`: the chunk may hold a frontier state of that parity.
     written: [Vec<AtomicBool>; 2],
 }
@@ -118,16 +125,32 @@ impl Fields {
             words: Zeroed::new(words),
             bits,
             per_word,
-            per_word_log: per_word.trailing_zeros(),
+            magic: if per_word == 1 {
+                0
+            } else {
+                u64::MAX / per_word + 1
+            },
             written: [flags(), flags()],
+        }
+    }
+
+    /// The word of placement `q`: `q / per_word` by a multiplication (exact while `q` is
+    /// below `2^64 / per_word`; indexes are below 2^52).
+    #[inline]
+    fn word(&self, q: u64) -> u64 {
+        if self.per_word == 1 {
+            q
+        } else {
+            ((q as u128 * self.magic as u128) >> 64) as u64
         }
     }
 
     /// The word of placement `q` and the shift of its field in it.
     #[inline]
     fn locate(&self, q: u64) -> (usize, u32) {
-        let slot = (q & (self.per_word - 1)) as u32;
-        ((q >> self.per_word_log) as usize, slot * self.bits)
+        let w = self.word(q);
+        let slot = (q - w * self.per_word) as u32;
+        (w as usize, slot * self.bits)
     }
 
     /// Marks the free cell `entry` of placement `q` (the cell the blank entered a region by)
@@ -159,7 +182,7 @@ impl Fields {
     /// Asks the CPU to fetch placement `q`'s word, soon to be read.
     #[inline]
     fn prefetch(&self, q: u64) {
-        crate::util::prefetch(&self.words[(q >> self.per_word_log) as usize]);
+        crate::util::prefetch(&self.words[self.word(q) as usize]);
     }
 
     /// Whether the entry cell `entry` of placement `q` is seen.
@@ -196,29 +219,25 @@ const MAX_MOVES: usize = 32;
 /// at once overlaps them.
 const BATCH: usize = 96;
 
-/// A generated move not looked at yet: the rank it leads to, the index among the free cells
+/// A generated move not looked at yet: the index it leads to, the index among the free cells
 /// after it of the cell the tile left (the blank is there now), and the group's Manhattan
-/// distance there. With a [`Mirror`], `q` is the canonical rank of the two and `twin` the
-/// other placement's cells ([`Placement::packed`]), ranked only if the move reaches it
-/// first; `twin` is [`NO_TWIN`] when there is no mirror or the placement is its own image.
+/// distance there. With a [`Mirror`], `q` is the canonical placement's index of the two,
+/// and `twin` says whether the other is another placement (whose value the table gets
+/// too, see [`unfold`]).
 #[derive(Clone, Copy, Default)]
 struct Pending {
     q: u64,
-    twin: u64,
+    twin: bool,
     entry: u8,
     md: u8,
 }
 
-/// [`Pending::twin`] when a move's placement has no other rank to write: never the cells of
-/// a placement, which are distinct (all 15s would be 16 tiles on cell 15).
-const NO_TWIN: u64 = u64::MAX;
-
 /// One worker's moves waiting to be looked at, and the placements they reached first
-/// (rank, Manhattan distance) waiting for their values to be written.
+/// (index, Manhattan distance) waiting for their values to be written.
 struct Batch {
     moves: [Pending; BATCH + MAX_MOVES],
     len: usize,
-    firsts: [(u64, u64, u8); BATCH + MAX_MOVES],
+    firsts: [(u64, u8); BATCH + MAX_MOVES],
     nfirsts: usize,
     /// Entry cells marked and placements found so far.
     found: (u64, u64),
@@ -230,9 +249,11 @@ struct Space<const C: usize> {
     grid: Grid,
     ranker: PartialRanker,
     k: usize,
+    /// The fields' order of the slots ([`Order`]).
+    order: Order,
     /// `dist[slot][cell]`: Manhattan distance of the slot's tile at `cell` from its home.
     dist: [[u8; C]; 16],
-    /// `passed[j][i]`: what a move of slot `j`'s tile over slot `i`'s adds to the rank's
+    /// `passed[j][i]`: what a move of slot `j`'s tile over slot `i`'s adds to the index's
     /// change ([`Space::step`]), with [`NO_SLOT`] for a free cell.
     passed: [[u64; 32]; 16],
     /// A symmetry the whole search keeps, when there is one: only one state of each pair
@@ -315,23 +336,63 @@ fn free_at_home(grid: &Grid, home: &[u8]) -> u32 {
 /// [`Placement::slot_at`] of a free cell.
 const NO_SLOT: u8 = 16;
 
-/// `passed[j][i]` of [`Space`]: slot `j`'s tile moving over an earlier slot's (`i < j`)
-/// lowers its digit's change by one, −`w_j` (wrapping); over a later slot's, that slot's
-/// digit changes by one, `w_i`; over a free cell, nothing.
-fn passed(ranker: &PartialRanker, k: usize) -> [[u64; 32]; 16] {
+/// The order in which a placement's index in the fields takes the slots (a partial Lehmer
+/// code as the table's rank, whose order is the slots'). With a [`Mirror`] that swaps slot 0
+/// with another slot `s`: slot 0, then `s`, then the others in slot order; else slot order.
+///
+/// A state is kept in the lower of its placement and the image (by their cells in slot
+/// order, [`Placement::packed`]), which compares slot 0's cell `a` with the image's, `φ(b)`
+/// for slot `s`'s cell `b`, first: no placement with `a > φ(b)` is ever kept. In this order
+/// such placements fill whole blocks of consecutive indices, one for each `(a, b)` (14!/8!
+/// placements, 4.3 MB of fields and 1.1 MB of values for 8 tiles on 4x4), 112 of the 240,
+/// whose pages are never touched: the fields and values take about half their size in
+/// memory. In slot order they would be scattered over every page.
+#[derive(Clone, Copy)]
+struct Order {
+    /// `slot[p]`: the slot at position `p`.
+    slot: [u8; 16],
+    /// `pos[j]`: the position of slot `j`.
+    pos: [u8; 16],
+}
+
+impl Order {
+    fn new(k: usize, mirror: Option<&Mirror>) -> Order {
+        let mut slot: Vec<u8> = (0..k as u8).collect();
+        if let Some(s) = mirror.map(|m| m.slot[0]).filter(|&s| s > 1) {
+            slot.remove(s as usize);
+            slot.insert(1, s);
+        }
+        let mut order = Order {
+            slot: [0; 16],
+            pos: [0; 16],
+        };
+        for (p, &j) in slot.iter().enumerate() {
+            order.slot[p] = j;
+            order.pos[j as usize] = p as u8;
+        }
+        order
+    }
+}
+
+/// `passed[j][i]` of [`Space`]: slot `j`'s tile moving over the tile of a slot earlier in
+/// `order` lowers its digit's change by one, −`w_j` (wrapping, `w_j` the weight of `j`'s
+/// position); over a later slot's, that slot's digit changes by one, `w_i`; over a free
+/// cell, nothing.
+fn passed(ranker: &PartialRanker, k: usize, order: &Order) -> [[u64; 32]; 16] {
     std::array::from_fn(|j| {
         std::array::from_fn(|i| match i {
             _ if i >= k || j >= k => 0,
-            _ if i < j => ranker.weight(j).wrapping_neg(),
-            _ => ranker.weight(i),
+            _ if order.pos[i] < order.pos[j] => ranker.weight(order.pos[j] as usize).wrapping_neg(),
+            _ => ranker.weight(order.pos[i] as usize),
         })
     })
 }
 
-/// One frontier placement, unranked once for all its regions: its rank, where its tiles
-/// are, which slot holds each cell, its free cells and its Manhattan distance.
+/// One frontier placement, unranked once for all its regions: its index in the fields
+/// ([`Order`]), where its tiles are, which slot holds each cell, its free cells and its
+/// Manhattan distance.
 struct Placement<const C: usize> {
-    rank: u64,
+    index: u64,
     cells: [u8; 16],
     /// `cells` as 4-bit digits, slot 0's the highest. Ranks are in the lexicographic order
     /// of the cells (see [`PartialRanker`]), so two placements' ranks compare as these do:
@@ -346,10 +407,24 @@ struct Placement<const C: usize> {
 }
 
 impl<const C: usize> Space<C> {
-    fn placement(&self, rank: u64) -> Placement<C> {
+    /// The placement of index `index` in the fields.
+    fn placement(&self, index: u64) -> Placement<C> {
+        let mut at = [0u8; 16];
+        self.ranker.unrank(index, &mut at);
         let mut cells = [0u8; 16];
-        self.ranker.unrank(rank, &mut cells);
-        self.placed(rank, cells)
+        for p in 0..self.k {
+            cells[self.order.slot[p] as usize & 15] = at[p];
+        }
+        self.placed(index, cells)
+    }
+
+    /// The index in the fields of the placement whose slots' cells are `cells`.
+    fn index(&self, cells: &[u8; 16]) -> u64 {
+        let mut at = [0u8; 16];
+        for p in 0..self.k {
+            at[p] = cells[self.order.slot[p] as usize & 15];
+        }
+        self.ranker.rank(&at[..self.k])
     }
 
     /// The image of `pl` under the mirror `m`: slot `σ(j)` on `φ` of slot `j`'s cell.
@@ -358,14 +433,14 @@ impl<const C: usize> Space<C> {
         for j in 0..self.k {
             cells[m.slot[j] as usize & 15] = m.cell[pl.cells[j] as usize & 15];
         }
-        self.placed(self.ranker.rank(&cells[..self.k]), cells)
+        self.placed(self.index(&cells), cells)
     }
 
-    /// The placement of rank `rank` whose slots' cells are `cells`.
+    /// The placement of index `index` whose slots' cells are `cells`.
     #[inline]
-    fn placed(&self, rank: u64, cells: [u8; 16]) -> Placement<C> {
+    fn placed(&self, index: u64, cells: [u8; 16]) -> Placement<C> {
         let mut pl = Placement {
-            rank,
+            index,
             cells,
             slot_at: [NO_SLOT; C],
             packed: 0,
@@ -383,9 +458,10 @@ impl<const C: usize> Space<C> {
         pl
     }
 
-    /// The rank after slot `j`'s tile slides from `from` to the free cell `to`, from the
-    /// rank before: slot `j`'s digit changes by the cells between the two (less the earlier
-    /// slots' tiles there), and each later slot's tile between them shifts its digit by one.
+    /// The index after slot `j`'s tile slides from `from` to the free cell `to`, from the
+    /// index before: slot `j`'s digit changes by the cells between the two (less the tiles
+    /// of slots earlier in the [`Order`] there), and each later slot's tile between them
+    /// shifts its digit by one.
     /// A move along a row changes slot `j`'s digit alone, by one. A move along a column
     /// passes the `width − 1` cells between, each adding its [`Space::passed`] (a table, not
     /// a branch on which slot is there: that branch went either way).
@@ -393,14 +469,14 @@ impl<const C: usize> Space<C> {
     fn step(&self, pl: &Placement<C>, j: usize, from: u32, to: u32) -> u64 {
         let (lo, hi) = (from.min(to), from.max(to));
         let passed = &self.passed[j & 15];
-        let mut d = self.ranker.weight(j) * (hi - lo) as u64;
+        let mut d = self.ranker.weight(self.order.pos[j & 15] as usize) * (hi - lo) as u64;
         for c in lo + 1..hi {
             d = d.wrapping_add(passed[pl.slot_at[c as usize & (C - 1)] as usize & 31]);
         }
         if to > from {
-            pl.rank + d
+            pl.index + d
         } else {
-            pl.rank - d
+            pl.index - d
         }
     }
 }
@@ -444,18 +520,20 @@ pub(crate) fn build(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Built {
     if shape.cells() <= 16 {
-        build_in::<16>(shape, blank, home, progress)
+        build_in::<16>(shape, blank, home, progress, true)
     } else {
-        build_in::<32>(shape, blank, home, progress)
+        build_in::<32>(shape, blank, home, progress, true)
     }
 }
 
-/// [`build`] with the arrays of boards of at most `C` cells.
+/// [`build`] with the arrays of boards of at most `C` cells; by halves where a [`Mirror`]
+/// allows it and `halves` is set (the tests compare the two).
 fn build_in<const C: usize>(
     shape: Shape,
     blank: usize,
     home: &[u8],
     progress: &(dyn Fn(u64, u64) + Sync),
+    halves: bool,
 ) -> Built {
     let n = shape.cells();
     assert!(n <= C && (C <= 16 || home.len() <= 12));
@@ -465,15 +543,17 @@ fn build_in<const C: usize>(
     let grid = Grid::new(shape);
     let free = free_at_home(&grid, home);
     // The mirror's cell maps are of 16 cells: larger boards search every state.
-    let mirror = if C <= 16 {
+    let mirror = if C <= 16 && halves {
         Mirror::find(shape, blank, home, free, &grid)
     } else {
         None
     };
+    let order = Order::new(k, mirror.as_ref());
     let space = Space::<C> {
         mirror,
         grid,
-        passed: passed(&ranker, k),
+        passed: passed(&ranker, k, &order),
+        order,
         ranker,
         k,
         dist: home_distances::<C>(shape, home),
@@ -487,7 +567,9 @@ fn build_in<const C: usize>(
     // cells (7 tiles in the top two rows, the blank top left), a blank outside must push a
     // group tile to get home, and the table counts those moves; every real solution ends
     // with the blank in its goal cell, so this stays admissible.
-    let p0 = space.ranker.rank(home);
+    let mut home_cells = [0u8; 16];
+    home_cells[..k].copy_from_slice(home);
+    let p0 = space.index(&home_cells);
     let entry = (free & ((1 << blank) - 1)).count_ones();
     fields.mark(p0, entry, 0);
     values[(p0 / 2) as usize].fetch_or(UNREACHED << ((p0 % 2) * 4), Relaxed);
@@ -520,10 +602,154 @@ fn build_in<const C: usize>(
     progress(reached, total);
     // The fields go first, so that the table's copy does not add to the peak.
     drop(fields);
+    let packed = match &space.mirror {
+        Some(m) => unfold(&space, m, values.bytes()),
+        None => values.bytes().iter().map(|b| b ^ 0xFF).collect(),
+    };
     Built {
-        packed: values.bytes().iter().map(|b| b ^ 0xFF).collect(),
+        packed,
         clamped: clamped.into_inner(),
         max_value,
+    }
+}
+
+/// The table of a search by halves, from its `values` (in the fields' [`Order`], two a
+/// byte as `UNREACHED ^ difference`, 0 where not written: only the canonical placements
+/// have them): each one's difference at the rank of its placement and of the image. A
+/// chunk of values is walked in index order ([`Walk`]), not unranked at each entry.
+fn unfold<const C: usize>(space: &Space<C>, m: &Mirror, values: &[u8]) -> Vec<u8> {
+    const BYTES: usize = 1 << 16;
+    let (k, total) = (
+        space.k,
+        placements(space.grid.full.count_ones() as usize, space.k),
+    );
+    // Every entry starts unreached (15); a written one's bits are cleared to its difference.
+    let mut table = vec![0xFFu8; values.len()];
+    // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`, and the view
+    // borrows `table` mutably for as long as it lives.
+    let entries: &[AtomicU8] =
+        unsafe { &*(table.as_mut_slice() as *mut [u8] as *const [AtomicU8]) };
+    let clear = |rank: u64, stored: u8| {
+        entries[(rank / 2) as usize].fetch_and(!(stored << ((rank % 2) * 4)), Relaxed);
+    };
+    values
+        .par_chunks(BYTES)
+        .enumerate()
+        .for_each(|(ci, chunk)| {
+            // A block never kept (its pages never touched) is skipped whole.
+            if chunk.iter().all(|&b| b == 0) {
+                return;
+            }
+            let first = (ci * BYTES) as u64 * 2;
+            let mut walk = Walk::new(space, first);
+            let mut image = [0u8; 16];
+            // The images' entries lie anywhere: asked for a batch at a time (as `BATCH`).
+            let (mut images, mut len) = ([(0u64, 0u8); BATCH], 0);
+            for q in first..(first + 2 * chunk.len() as u64).min(total) {
+                let stored = (chunk[((q - first) / 2) as usize] >> (4 * (q % 2))) & 15;
+                if stored != 0 {
+                    for j in 0..k {
+                        image[m.slot[j] as usize & 15] = m.cell[walk.cell(j) as usize & 15];
+                    }
+                    clear(q.wrapping_add(walk.offset), stored);
+                    let rank = space.ranker.rank(&image[..k]);
+                    crate::util::prefetch(&entries[(rank / 2) as usize]);
+                    images[len] = (rank, stored);
+                    len += 1;
+                    if len == BATCH {
+                        images.iter().for_each(|&(r, s)| clear(r, s));
+                        len = 0;
+                    }
+                }
+                if q + 1 < total {
+                    walk.next();
+                }
+            }
+            images[..len].iter().for_each(|&(r, s)| clear(r, s));
+        });
+    table
+}
+
+/// Placements in the order of their indexes in the fields, from one on: each step changes
+/// the last digits only, and most steps the last one.
+struct Walk<'a, const C: usize> {
+    space: &'a Space<C>,
+    /// By position: the digit, the cell, and the cells of the positions before.
+    digits: [u8; 16],
+    at: [u8; 16],
+    used: [u32; 17],
+    /// The last position whose slot is not the slot of that number: after it the two
+    /// orders take the same slots with the same digits, so a placement's rank is its index
+    /// plus `offset` (wrapping), the difference of its first digits' weights in the two.
+    head: usize,
+    offset: u64,
+}
+
+impl<'a, const C: usize> Walk<'a, C> {
+    fn new(space: &'a Space<C>, index: u64) -> Walk<'a, C> {
+        let k = space.k;
+        let mut walk = Walk {
+            space,
+            digits: [0; 16],
+            at: [0; 16],
+            used: [0; 17],
+            head: (0..k)
+                .rev()
+                .find(|&p| space.order.slot[p] as usize != p)
+                .unwrap_or(0),
+            offset: 0,
+        };
+        space.ranker.unrank(index, &mut walk.at);
+        for p in 0..k {
+            let c = walk.at[p];
+            walk.digits[p] = c - (walk.used[p] & ((1 << c) - 1)).count_ones() as u8;
+            walk.used[p + 1] = walk.used[p] | 1 << c;
+        }
+        walk.reoffset();
+        walk
+    }
+
+    /// Slot `j`'s cell.
+    #[inline]
+    fn cell(&self, j: usize) -> u8 {
+        self.at[self.space.order.pos[j & 15] as usize & 15]
+    }
+
+    fn reoffset(&mut self) {
+        let (ranker, head) = (&self.space.ranker, self.head);
+        let index: u64 = (0..=head)
+            .map(|p| self.digits[p] as u64 * ranker.weight(p))
+            .sum();
+        let mut cells = [0u8; 16];
+        for (j, c) in cells.iter_mut().enumerate().take(head + 1) {
+            *c = self.cell(j);
+        }
+        // The rank of the first slots alone: the later slots' digits are 0.
+        let rank = ranker.rank(&cells[..head + 1]);
+        self.offset = rank.wrapping_sub(index);
+    }
+
+    /// The next placement (not called past the last).
+    #[inline]
+    fn next(&mut self) {
+        let (k, n) = (self.space.k, self.space.grid.full.count_ones());
+        let mut p = k - 1;
+        loop {
+            self.digits[p] += 1;
+            if (self.digits[p] as u32) < n - p as u32 {
+                break;
+            }
+            self.digits[p] = 0;
+            p -= 1;
+        }
+        for i in p..k {
+            let c = select(!self.used[i], self.digits[i] as u32);
+            self.at[i] = c as u8;
+            self.used[i + 1] = self.used[i] | 1 << c;
+        }
+        if p <= self.head {
+            self.reoffset();
+        }
     }
 }
 
@@ -551,7 +777,7 @@ impl<const C: usize> Level<'_, C> {
                 let mut batch = Batch {
                     moves: [Pending::default(); BATCH + MAX_MOVES],
                     len: 0,
-                    firsts: [(0, 0, 0); BATCH + MAX_MOVES],
+                    firsts: [(0, 0); BATCH + MAX_MOVES],
                     nfirsts: 0,
                     found: (0, 0),
                 };
@@ -643,19 +869,18 @@ impl<const C: usize> Level<'_, C> {
                         );
                         if theirs < mine {
                             let entry = (m.mask(free) & ((1 << f) - 1)).count_ones();
-                            (s.step(im, m.slot[j] as usize, f, t), mine, entry)
+                            (s.step(im, m.slot[j] as usize, f, t), true, entry)
                         } else {
-                            let twin = if theirs == mine { NO_TWIN } else { theirs };
                             (
                                 s.step(pl, j, from, to),
-                                twin,
+                                theirs != mine,
                                 (free & ((1 << from) - 1)).count_ones(),
                             )
                         }
                     }
                     _ => (
                         s.step(pl, j, from, to),
-                        NO_TWIN,
+                        false,
                         (free & ((1 << from) - 1)).count_ones(),
                     ),
                 };
@@ -677,11 +902,8 @@ impl<const C: usize> Level<'_, C> {
     /// is marked on the next level's frontier.
     fn flush(&self, batch: &mut Batch) {
         let fields = self.fields;
-        for &(q, twin, md) in &batch.firsts[..batch.nfirsts] {
+        for &(q, md) in &batch.firsts[..batch.nfirsts] {
             self.write_value(q, md as u32, self.depth + 1);
-            if twin != NO_TWIN {
-                self.write_value(twin, md as u32, self.depth + 1);
-            }
         }
         batch.nfirsts = 0;
         let parity = ((self.depth + 1) % 2) as usize;
@@ -694,15 +916,8 @@ impl<const C: usize> Level<'_, C> {
                 batch.found.0 += 1;
                 if first {
                     crate::util::prefetch(&self.values[(q / 2) as usize]);
-                    let twin = if twin == NO_TWIN {
-                        NO_TWIN
-                    } else {
-                        let twin = self.space.ranker.rank_packed(twin);
-                        crate::util::prefetch(&self.values[(twin / 2) as usize]);
-                        twin
-                    };
-                    batch.found.1 += 1 + u64::from(twin != NO_TWIN);
-                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, twin, md);
+                    batch.found.1 += 1 + u64::from(twin);
+                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, md);
                     batch.nfirsts += 1;
                 }
             }
@@ -729,21 +944,40 @@ impl<const C: usize> Level<'_, C> {
 mod tests {
     use super::*;
 
-    /// Pseudo-random placements of `k` tiles on 4x4: every move's rank by [`Space::step`]
-    /// equals the rank of the moved placement computed from scratch.
+    /// Pseudo-random placements of `k` tiles on 4x4, their index in slot order and in an
+    /// [`Order`] that puts slot 3 second: every move's index by [`Space::step`] equals the
+    /// index of the moved placement computed from scratch (the rank of its cells taken in
+    /// that order), and a placement's cells give back its index.
     #[test]
-    fn a_moves_rank_from_the_rank_before_equals_the_rank_after() {
+    fn a_moves_index_from_the_index_before_equals_the_index_after() {
         let shape = Shape::S4X4;
-        for k in [1, 7, 8, 15] {
+        for (k, second) in [(1, 0), (7, 0), (8, 0), (15, 0), (4, 3), (8, 3), (15, 3)] {
             let ranker = PartialRanker::new(16, k);
             let home: Vec<u8> = (1..=k as u8).collect();
+            let mut slots: Vec<u8> = (0..k as u8).collect();
+            if second > 0 {
+                slots.remove(second);
+                slots.insert(1, second as u8);
+            }
+            let mut order = Order {
+                slot: [0; 16],
+                pos: [0; 16],
+            };
+            for (p, &j) in slots.iter().enumerate() {
+                (order.slot[p], order.pos[j as usize]) = (j, p as u8);
+            }
             let space = Space::<16> {
                 grid: Grid::new(shape),
                 ranker: ranker.clone(),
                 k,
                 dist: home_distances::<16>(shape, &home),
-                passed: passed(&ranker, k),
+                passed: passed(&ranker, k, &order),
+                order,
                 mirror: None,
+            };
+            let index = |cells: &[u8; 16]| {
+                let at: Vec<u8> = slots.iter().map(|&j| cells[j as usize]).collect();
+                ranker.rank(&at)
             };
             let total = placements(16, k);
             let (mut x, mut checked) = (0x9E37_79B9_7F4A_7C15u64, 0);
@@ -752,6 +986,7 @@ mod tests {
                 x ^= x >> 7;
                 x ^= x << 17;
                 let pl = space.placement(x % total);
+                assert_eq!(index(&pl.cells), x % total);
                 for j in 0..k {
                     let from = pl.cells[j] as u32;
                     let mut into = space.grid.adjacent[from as usize] & pl.free;
@@ -760,12 +995,12 @@ mod tests {
                         into &= into - 1;
                         let mut moved = pl.cells;
                         moved[j] = to as u8;
-                        assert_eq!(space.step(&pl, j, from, to), ranker.rank(&moved[..k]));
+                        assert_eq!(space.step(&pl, j, from, to), index(&moved));
                         checked += 1;
                     }
                 }
             }
-            assert!(checked > 1000, "{k} tiles: {checked} moves");
+            assert!(checked > 1000, "{k} tiles, {slots:?}: {checked} moves");
         }
     }
 
@@ -861,6 +1096,53 @@ mod tests {
             (24, vec![0, 1, 5]),
         ] {
             check_against_plain_search(Shape::S5X5, blank, &home);
+        }
+    }
+
+    /// A group searched by halves, whose fields' [`Order`] puts its slot 3 second (the
+    /// mirror image of slot 0's home): the same table as the search of every state, which
+    /// keeps its fields and values in slot order and writes each entry where it is reached.
+    #[test]
+    fn a_search_by_halves_builds_the_table_of_the_whole_search() {
+        let (shape, home) = (Shape::S4X4, [12u8, 13, 14, 15, 8, 11]);
+        let grid = Grid::new(shape);
+        let m = Mirror::find(shape, 0, &home, free_at_home(&grid, &home), &grid)
+            .expect("the group is mirrored");
+        assert_eq!(
+            &Order::new(home.len(), Some(&m)).slot[..6],
+            &[0, 3, 1, 2, 4, 5]
+        );
+        let halves = build_in::<16>(shape, 0, &home, &|_, _| {}, true);
+        let whole = build_in::<16>(shape, 0, &home, &|_, _| {}, false);
+        assert_eq!(halves.packed.len(), whole.packed.len());
+        let differ = (halves.packed.iter().zip(&whole.packed)).position(|(a, b)| a != b);
+        assert_eq!(differ, None, "the first byte that differs");
+        assert_eq!(
+            (halves.max_value, halves.clamped),
+            (whole.max_value, whole.clamped)
+        );
+        assert!(whole.packed.iter().all(|&b| b & 15 != 15 && b >> 4 != 15));
+    }
+
+    /// A field's word by multiplication is the quotient, for every field width, at indexes
+    /// up to 2^52 (the largest index of a 12-tile group on 5x5 is below 2^51).
+    #[test]
+    fn the_word_of_an_index_is_its_quotient_by_the_fields_a_word() {
+        for free in 1..=32 {
+            let fields = Fields::new(1, free);
+            assert_eq!(fields.per_word, 64 / (2 * free as u64));
+            let (mut x, d) = (0x2545_F491_4F6C_DD1Du64, fields.per_word);
+            for i in 0..10_000u64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let q = match i {
+                    0..=99 => (1 << 52) - i,
+                    100..=199 => ((1 << 52) / d - i) * d,
+                    _ => x >> 12,
+                };
+                assert_eq!(fields.word(q), q / d, "{free} free cells, index {q}");
+            }
         }
     }
 

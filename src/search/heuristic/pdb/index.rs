@@ -50,21 +50,6 @@ impl PartialRanker {
         r
     }
 
-    /// The rank of the placement whose slot `i`'s cell is the 4-bit digit at bit `60 − 4i`
-    /// of `packed` (slot 0's the highest).
-    #[inline]
-    pub(super) fn rank_packed(&self, packed: u64) -> u64 {
-        let mut used = 0u32;
-        let mut r = 0u64;
-        for i in 0..self.k {
-            let c = (packed >> (60 - 4 * i)) as u32 & 15;
-            let below = (used & ((1u32 << c) - 1)).count_ones();
-            r += (c - below) as u64 * self.weights[i];
-            used |= 1 << c;
-        }
-        r
-    }
-
     pub(super) fn unrank(&self, mut r: u64, out: &mut [u8]) {
         let mut free: u32 = u32::MAX;
         for (i, slot) in out.iter_mut().enumerate().take(self.k) {
@@ -214,16 +199,14 @@ mod tests {
                     seen[i] = true;
                     r.unrank(i as u64, &mut out);
                     assert_eq!(out, [a, b, c]);
-                    let packed = (a as u64) << 60 | (b as u64) << 56 | (c as u64) << 52;
-                    assert_eq!(r.rank_packed(packed), i as u64);
                 }
             }
         }
         assert!(seen.iter().all(|&s| s));
     }
 
-    /// The builder's mirror picks the lower rank of two placements by comparing their cells
-    /// as 4-bit digits: rank order is the lexicographic order of the cells.
+    /// Rank order is the lexicographic order of the cells (the builder's mirror compares
+    /// placements by their cells as 4-bit digits, see `build::Order`).
     #[test]
     fn ranks_are_in_the_lexicographic_order_of_the_cells() {
         let r = PartialRanker::new(16, 5);
@@ -235,7 +218,7 @@ mod tests {
             let mut cells = [0u8; 16];
             r.unrank(x % placements(16, 5), &mut cells);
             let packed = (0..5).fold(0u64, |p, i| p | (cells[i] as u64) << (60 - 4 * i));
-            assert_eq!(r.rank_packed(packed), x % placements(16, 5));
+            assert_eq!(r.rank(&cells[..5]), x % placements(16, 5));
             pairs.push((packed, x % placements(16, 5)));
         }
         pairs.sort_unstable();
