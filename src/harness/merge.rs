@@ -576,7 +576,7 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
         hash = out.get_ref().hash;
         Ok(())
     })
-    .map_err(|e| failed.take().unwrap_or(e))?;
+    .map_err(|e| failed.take().unwrap_or_else(|| e.to_string()))?;
     for (r, p) in readers.into_iter().zip(parts) {
         r.check_sum(p.info.cases_fnv1a64.as_deref().unwrap_or_default(), changed)?;
     }

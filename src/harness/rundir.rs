@@ -78,7 +78,7 @@ impl RunDir {
     ///
     /// # Errors
     /// The directory holds a run, is a file, or cannot be created or written.
-    pub fn create(
+    pub(crate) fn create(
         out: Option<&Path>,
         force: bool,
         started: SystemTime,
@@ -162,7 +162,8 @@ impl RunDir {
         let text = serde_json::to_string_pretty(info).expect("JSON") + "\n";
         atomic_write(&self.join(journal::MANIFEST), |w| {
             std::io::Write::write_all(w, text.as_bytes())
-        })
+        })?;
+        Ok(())
     }
 
     /// The directory `--resume` finishes: `out`, checked against this command's inputs and
