@@ -661,7 +661,8 @@ fn add_histograms(
 /// Adds a shard's pass times (its summary.csv `wall_s`) to `wall`.
 fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), String> {
     let spath = p.dir.join(crate::results::SUMMARY_CSV);
-    let summaries = read_summary_csv(&spath).map_err(|e| format!("{e}; {RERUN}"))?;
+    let summaries =
+        read_summary_csv(&spath).map_err(|e| format!("{}: {e}; {RERUN}", spath.display()))?;
     for (j, name) in names.iter().enumerate() {
         let s = summaries
             .iter()
