@@ -8,9 +8,9 @@
 //! every solver is prepared (tables, processes), outside every latency.
 //! `run_into` hands each record to a `Sink` as it finishes (the run's journal, so an
 //! interrupted run keeps its finished cases) and can run any subset of the case × solver grid
-//! (a resumed run, a shard); [`run`] keeps every record in memory, in input order then solver
-//! order. Every answer is timed by `super::measure` and judged by `super::judge`, whoever
-//! gave it.
+//! (a resumed run, a shard); the unit tests' `run` keeps every record in memory, in input
+//! order then solver order. Every answer is timed by `super::measure` and judged by
+//! `super::judge`, whoever gave it.
 
 use super::judge::{judge, Optimum};
 use super::measure::measure;
