@@ -440,7 +440,7 @@ mod tests {
         assert_eq!(e, PlanError::BaselineName { name: "a/b".into() });
         assert_eq!(
             e.to_string(),
-            "--save-baseline `a/b`: a baseline name is one plain word, e.g. `main`"
+            "`a/b` cannot name a baseline: a baseline name is one plain word, e.g. `main`"
         );
     }
 }

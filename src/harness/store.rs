@@ -47,7 +47,7 @@ pub(crate) fn create_files(dir: &Path) -> io::Result<()> {
 
 /// Where a run's records go: its shard's cases × its solvers.
 #[derive(Clone, Copy, Debug)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// The run's shard.
     pub shard: Shard,
     /// Cases in the run's inputs (all shards).
@@ -245,7 +245,7 @@ fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Optio
 /// Some records encoded for the store of run `run` (by a worker, so that the writer thread
 /// only copies). [`Batch::default`] is run 0's, as [`Store::create`] makes.
 #[derive(Default)]
-pub struct Batch {
+pub(crate) struct Batch {
     run: u64,
     /// Per record: its slot and its bytes (text offsets relative to `text`).
     slots: Vec<(usize, [u8; SLOT])>,
@@ -262,7 +262,7 @@ impl Batch {
         }
     }
     /// Adds record `r` of solver `job`.
-    pub fn push(&mut self, layout: &Layout, job: usize, r: &Record) {
+    pub(crate) fn push(&mut self, layout: &Layout, job: usize, r: &Record) {
         let slot = layout.slot(r.case, job);
         let bytes = encode(self.run, slot, r, &mut self.text);
         self.slots.push((slot, bytes));
@@ -379,7 +379,7 @@ pub(crate) fn count_whole(dir: &Path, run: u64) -> io::Result<usize> {
 }
 
 /// The two files, open.
-pub struct Store {
+pub(crate) struct Store {
     layout: Layout,
     /// The run's identity, in every slot's checksum.
     run: u64,
@@ -390,7 +390,7 @@ pub struct Store {
 
 /// A store opened for a run, and what its slots held: per job (in slot order) whether it
 /// is done, empty when none is.
-pub struct Opened {
+pub(crate) struct Opened {
     /// The store, ready to take the jobs left.
     pub store: Store,
     /// Per slot: whether its job is done; empty when none is.
@@ -409,7 +409,7 @@ impl Store {
     /// # Errors
     /// A file that cannot be created or sized.
     #[cfg(test)]
-    pub fn create(dir: &Path, layout: Layout) -> io::Result<Store> {
+    pub(crate) fn create(dir: &Path, layout: Layout) -> io::Result<Store> {
         create_files(dir)?;
         Ok(Store::open(dir, layout, 0)?.store)
     }
@@ -422,7 +422,7 @@ impl Store {
     ///
     /// # Errors
     /// A file that cannot be opened, read, written or sized.
-    pub fn open(dir: &Path, layout: Layout, run: u64) -> io::Result<Opened> {
+    pub(crate) fn open(dir: &Path, layout: Layout, run: u64) -> io::Result<Opened> {
         let open = |name: &str| {
             OpenOptions::new()
                 .read(true)
@@ -490,7 +490,7 @@ impl Store {
     ///
     /// # Errors
     /// A sync that fails.
-    pub fn sync(&self) -> io::Result<()> {
+    pub(crate) fn sync(&self) -> io::Result<()> {
         self.texts.sync_data()?;
         self.slots.sync_data()
     }
@@ -505,7 +505,7 @@ impl Store {
     ///
     /// # Errors
     /// A write that fails.
-    pub fn put(&mut self, mut batch: Batch) -> io::Result<()> {
+    pub(crate) fn put(&mut self, mut batch: Batch) -> io::Result<()> {
         let base = self.texts_len;
         self.texts.write_all_at(&batch.text, base)?;
         self.texts_len += batch.text.len() as u64;
@@ -555,7 +555,7 @@ impl Store {
     /// # Errors
     /// A read that fails.
     #[cfg(test)]
-    pub fn read(
+    pub(crate) fn read(
         &self,
         from: usize,
         to: usize,
