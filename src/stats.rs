@@ -273,7 +273,7 @@ impl Paired {
     /// # Errors
     /// Lengths that differ, no pairs, or a value that is not a positive finite number (a
     /// latency of 0 or a missing one has no ratio); the message says which pair.
-    pub(crate) fn new(baseline: &[f64], current: &[f64]) -> Result<Paired, String> {
+    pub fn new(baseline: &[f64], current: &[f64]) -> Result<Paired, String> {
         Paired::replicated(&[baseline.to_vec()], &[current.to_vec()])
     }
 
