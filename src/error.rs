@@ -141,19 +141,20 @@ impl OutputError {
 
 /// Why a run's plan cannot be run, found before any file is read
 /// ([`RunPlan::check`](crate::harness::plan::RunPlan::check)).
-/// Each message is a sentence that says what to do.
+/// Each message is a sentence that says what to do, in the plan's words (the command line
+/// names its flags instead where the user typed one).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlanError {
     /// Two configurations have the same label.
-    #[error("-s: two configurations are labelled `{label}`; give one a label of its own (-s LABEL=NAME:KEY=VALUE)")]
+    #[error("two configurations are labelled `{label}`; give one a label of its own")]
     LabelTaken {
         /// The label.
         label: String,
     },
     /// Two labels differ only where a file name cannot (case, characters a file name cannot
     /// hold), so their histograms would share a file.
-    #[error("-s: the labels `{first}` and `{second}` would share the file {file}: they differ only in case or in characters a file name cannot hold; give one a label of its own (-s LABEL=NAME:KEY=VALUE)")]
+    #[error("the labels `{first}` and `{second}` would share the file {file}: they differ only in case or in characters a file name cannot hold; give one a label of its own")]
     LabelsShareFile {
         /// The label given first.
         first: String,
@@ -175,20 +176,68 @@ pub enum PlanError {
         name: String,
     },
     /// No strategy, configuration or solver to run.
-    #[error("--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy")]
+    #[error("the plan has no solver to run; add a built-in strategy, a configuration, a program or a solver of your own")]
     NothingToRun,
     /// The list of built-in strategies names an unknown one, or none.
-    #[error("--strategy: {0}")]
+    #[error(transparent)]
     Strategies(#[from] crate::search::registry::StrategyError),
     /// `repeat` is 0.
-    #[error("--repeat 0: give 1 or more")]
+    #[error("repeat is 0: each case is solved at least once; give 1 or more")]
     NoRepeats,
-    /// A run-wide option that changes no solver, or does not fit the solvers' options.
-    #[error("{0}")]
-    Options(String),
-    /// An export path or a baseline name that cannot be written.
-    #[error("{0}")]
-    Output(String),
+    /// A run-wide option set away from its default that no strategy of the run reads.
+    #[error("{given} is read only by {}, and this run takes {}: it would change nothing (and be checked against no board); add one of them with -s, or drop {flag}", .readers.join(", "), if .strategies.is_empty() { "no built-in strategy".to_string() } else { .strategies.join(", ") })]
+    OptionUnread {
+        /// The option's name (`partition`).
+        option: String,
+        /// The option as given (`--pdb-partition 9-9`).
+        given: String,
+        /// Its flag (`--pdb-partition`).
+        flag: String,
+        /// The strategies that read it.
+        readers: Vec<String>,
+        /// The built-in strategies of the run.
+        strategies: Vec<String>,
+    },
+    /// A pattern-database option, and no solver of the run estimates with pattern databases.
+    #[error("{given} is for pattern databases, and no solver of this run estimates with them: add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop {flag}")]
+    OptionWithoutPdb {
+        /// The option's name.
+        option: String,
+        /// The option as given.
+        given: String,
+        /// Its flag.
+        flag: String,
+    },
+    /// A run-wide option every configuration that reads it sets for itself.
+    #[error("{given} would change nothing: every configuration of this run that reads `{option}` sets its own; drop {flag}")]
+    OptionOverridden {
+        /// The option's name.
+        option: String,
+        /// The option as given.
+        given: String,
+        /// Its flag.
+        flag: String,
+    },
+    /// An export path that is a directory.
+    #[error("{} is a directory; give a file name to export to", .path.display())]
+    ExportIsDirectory {
+        /// The export path.
+        path: PathBuf,
+    },
+    /// An export path whose directory does not exist.
+    #[error("cannot write {}: the directory {} does not exist; create it first", .path.display(), .dir.display())]
+    ExportDirectoryMissing {
+        /// The export path.
+        path: PathBuf,
+        /// Its missing directory.
+        dir: PathBuf,
+    },
+    /// A baseline name that is not one plain word (empty, a path separator, a leading dot).
+    #[error("`{name}` cannot name a baseline: a baseline name is one plain word, e.g. `main`")]
+    BaselineName {
+        /// The name given.
+        name: String,
+    },
 }
 
 /// A result with the library's [`Error`].

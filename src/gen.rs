@@ -261,7 +261,11 @@ impl Generator {
                 }
             }
         })
-        .map_err(|e| failure.take().unwrap_or(GenError::Options(e)))?;
+        .map_err(|e| {
+            failure
+                .take()
+                .unwrap_or_else(|| GenError::Options(e.to_string()))
+        })?;
         let (rows, bytes, fnv1a64) = made.expect("written");
         let sidecar = sidecar_path(path);
         let provenance = Provenance {
@@ -282,7 +286,7 @@ impl Generator {
             serde_json::to_writer_pretty(&mut *w, &provenance)?;
             writeln!(w)
         })
-        .map_err(GenError::Options)?;
+        .map_err(|e| GenError::Options(e.to_string()))?;
         Ok(Written { rows, sidecar })
     }
 

@@ -970,29 +970,82 @@ impl Verification {
 
 /// The FNV-1a checksum of the file at `path` (run.json's `cases_fnv1a64`), read a block at a
 /// time.
-fn file_checksum(path: &std::path::Path) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| {
-        format!(
-            "cannot read {}: {}",
-            path.display(),
-            crate::util::io_reason(&e)
-        )
-    })?;
+fn file_checksum(path: &std::path::Path) -> Result<String, VerifyError> {
+    let unreadable = |source| VerifyError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut hashed = crate::util::Hashed::new(file);
-    std::io::copy(&mut hashed, &mut std::io::sink()).map_err(|e| {
-        format!(
-            "cannot read {}: {}",
-            path.display(),
-            crate::util::io_reason(&e)
-        )
-    })?;
+    std::io::copy(&mut hashed, &mut std::io::sink()).map_err(unreadable)?;
     Ok(hashed.hash.hex())
+}
+
+/// Why [`verify`] cannot check a run's results at all (a fault in them is a
+/// [`Verification`]'s failure, not an error): the message names the file (and line) and
+/// says what to do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum VerifyError {
+    /// There are no results at the path given.
+    #[error("{}: no such file or directory; give the results directory of a `tilebench run` (it holds cases.csv and run.json), or its cases.csv", .path.display())]
+    NotFound {
+        /// The path given.
+        path: std::path::PathBuf,
+    },
+    /// A file cannot be read.
+    #[error("cannot read {}: {}", .path.display(), crate::util::io_reason(.source))]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The run.json beside the cases.csv is not a run's.
+    #[error("{}:{}:{}: not a tilebench run.json ({source}); give the results directory of a finished `tilebench run`", .path.display(), .source.line(), .source.column())]
+    RunJson {
+        /// The run.json.
+        path: std::path::PathBuf,
+        /// The JSON reader's error, with its line and column.
+        source: serde_json::Error,
+    },
+    /// The cases.csv cannot be read.
+    #[error(transparent)]
+    Cases(#[from] crate::results::cases_csv::ReadError),
+    /// The cases.csv has a header and no rows.
+    #[error("{}: no rows, only the header: the run recorded no cases, so there is nothing to verify; give the results of a run that solved its dataset", .path.display())]
+    NoRows {
+        /// The cases.csv.
+        path: std::path::PathBuf,
+    },
+}
+
+impl VerifyError {
+    /// The file or directory the error is about.
+    pub fn path(&self) -> &std::path::Path {
+        match self {
+            VerifyError::NotFound { path }
+            | VerifyError::Read { path, .. }
+            | VerifyError::RunJson { path, .. }
+            | VerifyError::NoRows { path } => path,
+            VerifyError::Cases(e) => e.path(),
+        }
+    }
+
+    /// The 1-based line in [`path`](VerifyError::path), where there is one.
+    pub fn line(&self) -> Option<u64> {
+        match self {
+            VerifyError::RunJson { source, .. } => u64::try_from(source.line()).ok(),
+            VerifyError::Cases(e) => e.line(),
+            _ => None,
+        }
+    }
 }
 
 /// Reads the run.json beside the cases.csv at `path`, if there is one.
 fn run_json_beside(
     path: &std::path::Path,
-) -> Result<Option<crate::results::run_json::RunInfo>, String> {
+) -> Result<Option<crate::results::run_json::RunInfo>, VerifyError> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let json = dir.map_or_else(
         || crate::results::RUN_JSON.into(),
@@ -1001,23 +1054,11 @@ fn run_json_beside(
     let text = match std::fs::read_to_string(&json) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(format!(
-                "cannot read {}: {}",
-                json.display(),
-                crate::util::io_reason(&e)
-            ))
-        }
+        Err(source) => return Err(VerifyError::Read { path: json, source }),
     };
-    serde_json::from_str(&text).map(Some).map_err(|e| {
-        format!(
-            "{}:{}:{}: not a tilebench run.json ({e}); give the results directory of a \
-             finished `tilebench run`",
-            json.display(),
-            e.line(),
-            e.column()
-        )
-    })
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|source| VerifyError::RunJson { path: json, source })
 }
 
 /// `verify`: checks the results at `results` (a results directory or its cases.csv) against
@@ -1029,14 +1070,12 @@ fn run_json_beside(
 /// # Errors
 /// The cases.csv cannot be read, holds no rows, or a row cannot be read (each message names
 /// the file and the line and says what to do).
-pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, String> {
+pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, VerifyError> {
     let path = crate::results::cases_csv_of(results);
     if !path.exists() {
-        return Err(format!(
-            "{}: no such file or directory; give the results directory of a `tilebench run` \
-             (it holds cases.csv and run.json), or its cases.csv",
-            results.display()
-        ));
+        return Err(VerifyError::NotFound {
+            path: results.to_path_buf(),
+        });
     }
     let mut found = Verification {
         info: run_json_beside(&path)?,
@@ -1059,11 +1098,7 @@ pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, St
     }
     found.check(&chunk);
     if found.rows == 0 {
-        return Err(format!(
-            "{}: no rows, only the header: the run recorded no cases, so there is nothing to \
-             verify; give the results of a run that solved its dataset",
-            path.display()
-        ));
+        return Err(VerifyError::NoRows { path });
     }
     if let Some(want) = found.info.as_ref().and_then(|i| i.cases_fnv1a64.clone()) {
         let got = file_checksum(&path)?;
@@ -1344,5 +1379,56 @@ mod tests {
         assert!(AllowLimit::new(["a=1", "A=2"])
             .unwrap_err()
             .contains("given twice"));
+    }
+
+    /// Each way `verify` cannot check a run names its file (and line) in words.
+    #[test]
+    fn verify_errors_name_their_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("tilebench-verr-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let e = verify(&dir.join("nothing"), 1).unwrap_err();
+        assert!(matches!(e, VerifyError::NotFound { .. }), "{e:?}");
+        assert_eq!(e.path(), dir.join("nothing"));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: no such file or directory; give the results directory of a `tilebench \
+                 run` (it holds cases.csv and run.json), or its cases.csv",
+                dir.join("nothing").display()
+            )
+        );
+
+        let cases = dir.join(crate::results::CASES_CSV);
+        std::fs::write(&cases, "").unwrap();
+        let e = verify(&dir, 1).unwrap_err();
+        assert!(matches!(e, VerifyError::Cases(_)), "{e:?}");
+        assert_eq!(e.path(), cases);
+        assert!(
+            e.to_string().contains("is empty (0 bytes, no header line)"),
+            "{e}"
+        );
+
+        let header = crate::results::cases_csv::FIXED_COLUMNS.join(",");
+        std::fs::write(&cases, format!("{header}\n")).unwrap();
+        let e = verify(&dir, 1).unwrap_err();
+        assert!(matches!(e, VerifyError::NoRows { .. }), "{e:?}");
+        assert!(e
+            .to_string()
+            .starts_with(&format!("{}: no rows, only the header", cases.display())));
+
+        let json = dir.join(crate::results::RUN_JSON);
+        std::fs::write(&json, "{\n  \"tilebench_version\": 3,\n").unwrap();
+        let e = verify(&dir, 1).unwrap_err();
+        assert!(matches!(e, VerifyError::RunJson { .. }), "{e:?}");
+        assert_eq!((e.path(), e.line()), (json.as_path(), Some(2)));
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("{}:2:", json.display()))
+                && text.contains(": not a tilebench run.json (")
+                && text.ends_with("give the results directory of a finished `tilebench run`"),
+            "{text}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

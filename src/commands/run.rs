@@ -93,7 +93,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
             } else {
                 list.join(",")
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| plan_in_flags(&e))?;
     }
     plan.input = InputOptions {
         size: args.size,
@@ -215,7 +215,7 @@ pub fn run(args: RunArgs) -> CmdResult {
     let mut plan = plan(args)?;
     let check = check.then(|| allow_limit(&allowed, &plan)).transpose()?;
     plan.allow_limit = check.clone().unwrap_or_default();
-    let run = match execute(plan, &terminal, &interrupt::STOP).map_err(|e| e.to_string())? {
+    let run = match execute(plan, &terminal, &interrupt::STOP).map_err(|e| in_flags(&e))? {
         Ending::Finished(run) => run,
         Ending::Stopped(s) => {
             eprintln!(
@@ -264,4 +264,33 @@ pub fn run(args: RunArgs) -> CmdResult {
     } else {
         OK
     })
+}
+
+/// A run's error as the command line says it: the library's plan errors speak of the plan's
+/// fields, and here name the flag the user typed instead.
+fn in_flags(e: &tilebench::Error) -> String {
+    match e {
+        tilebench::Error::Plan(p) => plan_in_flags(p),
+        e => e.to_string(),
+    }
+}
+
+/// [`in_flags`] for a plan error.
+fn plan_in_flags(p: &tilebench::error::PlanError) -> String {
+    use tilebench::error::PlanError;
+    match p {
+        PlanError::Strategies(e) => format!("--strategy: {e}"),
+        PlanError::NoRepeats => "--repeat 0: give 1 or more".into(),
+        PlanError::NothingToRun => {
+            "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy"
+                .into()
+        }
+        PlanError::LabelTaken { .. } | PlanError::LabelsShareFile { .. } => {
+            format!("-s: {p} (-s LABEL=NAME:KEY=VALUE)")
+        }
+        PlanError::BaselineName { name } => {
+            format!("--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`")
+        }
+        p => p.to_string(),
+    }
 }

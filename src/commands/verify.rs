@@ -17,7 +17,7 @@ use super::{CmdResult, FAILED, OK};
 use crate::cli::VerifyArgs;
 
 pub fn run(args: VerifyArgs) -> CmdResult {
-    let v = tilebench::check::verify(&args.results, args.show)?;
+    let v = tilebench::check::verify(&args.results, args.show).map_err(|e| e.to_string())?;
     let path = v.path.display();
     eprintln!(
         "verify: {} rows, {} of {} solved paths replayed",

@@ -90,7 +90,7 @@ fn load(p: &Path) -> Result<Side, CompareError> {
     // One pass over two columns; the rows themselves are read when they are matched.
     let tally = Rows::open(&path)
         .and_then(Rows::tally)
-        .map_err(CompareError::Results)?;
+        .map_err(|e| CompareError::Results(e.to_string()))?;
     if tally.is_empty() {
         return Err(CompareError::Results(format!(
             "{}: no rows, only the header: that run recorded no cases, so there is nothing \

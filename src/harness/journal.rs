@@ -5,7 +5,7 @@
 //! - `manifest.json`: the run's identity (a `run.json` without results: inputs with their
 //!   checksums, strategies, options, shard), written atomically before any solving, so that
 //!   `--resume` can refuse a directory started from other inputs or options;
-//! - the records: `journal-slots.bin` and `journal-texts.bin`, the run's [`Store`], one
+//! - the records: `journal-slots.bin` and `journal-texts.bin`, the run's `Store`, one
 //!   fixed-width slot per case × strategy in its final place, each with a checksum (so that a
 //!   slot torn by a kill or a power loss is found and its job run again). A writer thread
 //!   writes each batch of records the workers hand over at once, and syncs both files to

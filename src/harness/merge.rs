@@ -576,7 +576,7 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
         hash = out.get_ref().hash;
         Ok(())
     })
-    .map_err(|e| failed.take().unwrap_or(e))?;
+    .map_err(|e| failed.take().unwrap_or_else(|| e.to_string()))?;
     for (r, p) in readers.into_iter().zip(parts) {
         r.check_sum(p.info.cases_fnv1a64.as_deref().unwrap_or_default(), changed)?;
     }
@@ -661,7 +661,8 @@ fn add_histograms(
 /// Adds a shard's pass times (its summary.csv `wall_s`) to `wall`.
 fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), String> {
     let spath = p.dir.join(crate::results::SUMMARY_CSV);
-    let summaries = read_summary_csv(&spath).map_err(|e| format!("{e}; {RERUN}"))?;
+    let summaries =
+        read_summary_csv(&spath).map_err(|e| format!("{}: {e}; {RERUN}", spath.display()))?;
     for (j, name) in names.iter().enumerate() {
         let s = summaries
             .iter()

@@ -15,7 +15,7 @@ pub mod plan;
 pub mod rundir;
 pub mod runner;
 pub(crate) mod spool;
-pub mod store;
+pub(crate) mod store;
 pub(crate) mod verdict;
 
 pub(crate) use runner::Session;

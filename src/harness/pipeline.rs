@@ -843,9 +843,9 @@ impl Sessions<'_> {
         if missing || (written.is_ok() && have < grid.len()) {
             return Err(grid.missing(have));
         }
-        written.map_err(|reason| OutputError::CasesCsv {
+        written.map_err(|e| OutputError::CasesCsv {
             path: grid.dir.join(crate::results::CASES_CSV),
-            reason,
+            reason: e.to_string(),
         })?;
         Ok((tally, digest, hash.hex()))
     }

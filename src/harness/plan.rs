@@ -243,12 +243,12 @@ impl RunPlan {
         if self.repeat == 0 {
             return Err(PlanError::NoRepeats);
         }
-        self.check_options().map_err(PlanError::Options)?;
+        self.check_options()?;
         for e in &self.exports {
-            check_writable(&e.path).map_err(PlanError::Output)?;
+            check_writable(&e.path)?;
         }
         if let Some(name) = &self.save_baseline {
-            check_baseline_name(name).map_err(PlanError::Output)?;
+            check_baseline_name(name)?;
         }
         Ok(())
     }
@@ -261,7 +261,7 @@ impl RunPlan {
     /// otherwise be taken and change nothing, its tables never checked), it applies under
     /// another option's value that no solver has (`--pdb-partition` without `heuristic=pdb`),
     /// or every configuration that reads it sets its own.
-    fn check_options(&self) -> Result<(), String> {
+    fn check_options(&self) -> Result<(), PlanError> {
         let mut plain: Vec<&Builtin> = if self.fitting_strategies {
             registry::defaults()
         } else {
@@ -312,53 +312,135 @@ impl RunPlan {
         let Some((option, text, flag)) = given.into_iter().next() else {
             return Ok(());
         };
-        let names: Vec<&str> = chosen.iter().map(|b| b.name).collect();
         let readers = registry::readers(option);
+        let (option, given) = (option.to_string(), text);
         Err(if !chosen.iter().any(|b| readers.contains(&b.name)) {
-            format!(
-                "{text} is read only by {}, and this run takes {}: it would change nothing \
-                 (and be checked against no board); add one of them with -s, or drop {flag}",
-                readers.join(", "),
-                if names.is_empty() {
-                    "no built-in strategy".to_string()
-                } else {
-                    names.join(", ")
-                }
-            )
-        } else if registry::knob(option).is_some_and(|k| !k.applies(&self.config))
+            PlanError::OptionUnread {
+                option,
+                given,
+                flag,
+                readers: readers.iter().map(|r| r.to_string()).collect(),
+                strategies: chosen.iter().map(|b| b.name.to_string()).collect(),
+            }
+        } else if registry::knob(&option).is_some_and(|k| !k.applies(&self.config))
             || flag == "--pdb-dir"
         {
-            format!(
-                "{text} is for pattern databases, and no solver of this run estimates with them: \
-                 add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop {flag}"
-            )
+            PlanError::OptionWithoutPdb {
+                option,
+                given,
+                flag,
+            }
         } else {
-            format!(
-                "{text} would change nothing: every configuration of this run that reads \
-                 `{option}` sets its own; drop {flag}"
-            )
+            PlanError::OptionOverridden {
+                option,
+                given,
+                flag,
+            }
         })
     }
 }
 
 /// Fails now, not after solving, when `path` cannot be written: its directory is missing,
 /// or it is a directory.
-fn check_writable(path: &Path) -> Result<(), String> {
+fn check_writable(path: &Path) -> Result<(), PlanError> {
     if path.is_dir() {
-        return Err(format!(
-            "{} is a directory; give a file name to export to",
-            path.display()
-        ));
+        return Err(PlanError::ExportIsDirectory {
+            path: path.to_path_buf(),
+        });
     }
     let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = parent {
         if !dir.is_dir() {
-            return Err(format!(
-                "cannot write {}: the directory {} does not exist; create it first",
-                path.display(),
-                dir.display()
-            ));
+            return Err(PlanError::ExportDirectoryMissing {
+                path: path.to_path_buf(),
+                dir: dir.to_path_buf(),
+            });
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each plan error has its fields and says what to do, before anything is read.
+    #[test]
+    fn plan_errors_have_their_fields_and_words() {
+        let plan = || {
+            RunPlan::new(vec!["cases.csv".into()])
+                .with_strategies("bfs-hash")
+                .unwrap()
+        };
+
+        let mut p = plan();
+        let weight = registry::knob("weight").unwrap();
+        p.config.set(weight, "2").unwrap();
+        let e = p.check().unwrap_err();
+        let PlanError::OptionUnread {
+            option,
+            given,
+            readers,
+            strategies,
+            ..
+        } = &e
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!(
+            (option.as_str(), strategies.as_slice()),
+            ("weight", &["bfs-hash".to_string()][..])
+        );
+        assert!(readers.iter().any(|r| r == "wastar"), "{readers:?}");
+        assert!(given.ends_with(" 2"), "{given}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("{given} is read only by ")),
+            "{text}"
+        );
+        assert!(
+            text.contains(", and this run takes bfs-hash: it would change nothing"),
+            "{text}"
+        );
+
+        let dir = std::env::temp_dir();
+        let mut p = plan();
+        p.exports.push(Export {
+            path: dir.clone(),
+            format: &crate::report::markdown::FORMAT,
+        });
+        let e = p.check().unwrap_err();
+        assert_eq!(e, PlanError::ExportIsDirectory { path: dir.clone() });
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a directory; give a file name to export to",
+                dir.display()
+            )
+        );
+
+        let mut p = plan();
+        let path = dir.join("tilebench-no-such-dir").join("run.md");
+        p.exports.push(Export {
+            path: path.clone(),
+            format: &crate::report::markdown::FORMAT,
+        });
+        let e = p.check().unwrap_err();
+        assert!(
+            matches!(&e, PlanError::ExportDirectoryMissing { dir: d, .. } if *d == dir.join("tilebench-no-such-dir"))
+        );
+        assert!(
+            e.to_string().ends_with("does not exist; create it first"),
+            "{e}"
+        );
+
+        let mut p = plan();
+        p.save_baseline = Some("a/b".into());
+        let e = p.check().unwrap_err();
+        assert_eq!(e, PlanError::BaselineName { name: "a/b".into() });
+        assert_eq!(
+            e.to_string(),
+            "`a/b` cannot name a baseline: a baseline name is one plain word, e.g. `main`"
+        );
+    }
 }

@@ -78,7 +78,7 @@ impl RunDir {
     ///
     /// # Errors
     /// The directory holds a run, is a file, or cannot be created or written.
-    pub fn create(
+    pub(crate) fn create(
         out: Option<&Path>,
         force: bool,
         started: SystemTime,
@@ -162,7 +162,8 @@ impl RunDir {
         let text = serde_json::to_string_pretty(info).expect("JSON") + "\n";
         atomic_write(&self.join(journal::MANIFEST), |w| {
             std::io::Write::write_all(w, text.as_bytes())
-        })
+        })?;
+        Ok(())
     }
 
     /// The directory `--resume` finishes: `out`, checked against this command's inputs and
@@ -272,7 +273,7 @@ impl RunDir {
     /// # Errors
     /// A name that is not one plain word, or a copy that fails.
     pub(crate) fn save_baseline(&self, name: &str) -> Result<PathBuf, String> {
-        check_baseline_name(name)?;
+        check_baseline_name(name).map_err(|e| e.to_string())?;
         let dest = Path::new(BASELINES_DIR).join(name);
         std::fs::create_dir_all(&dest)
             .map_err(|e| format!("cannot create {}: {e}", dest.display()))?;
@@ -385,11 +386,9 @@ fn no_manifest(dir: &Path) -> String {
 ///
 /// # Errors
 /// The name is empty, has a path separator, or starts with a dot.
-pub(crate) fn check_baseline_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_baseline_name(name: &str) -> Result<(), crate::error::PlanError> {
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        return Err(format!(
-            "--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`"
-        ));
+        return Err(crate::error::PlanError::BaselineName { name: name.into() });
     }
     Ok(())
 }

@@ -8,9 +8,9 @@
 //! every solver is prepared (tables, processes), outside every latency.
 //! `run_into` hands each record to a `Sink` as it finishes (the run's journal, so an
 //! interrupted run keeps its finished cases) and can run any subset of the case × solver grid
-//! (a resumed run, a shard); [`run`] keeps every record in memory, in input order then solver
-//! order. Every answer is timed by `super::measure` and judged by `super::judge`, whoever
-//! gave it.
+//! (a resumed run, a shard); the unit tests' `run` keeps every record in memory, in input
+//! order then solver order. Every answer is timed by `super::measure` and judged by
+//! `super::judge`, whoever gave it.
 
 use super::judge::{judge, Optimum};
 use super::measure::measure;
@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 /// How to run the solvers.
 #[derive(Clone, Debug)]
-pub struct RunConfig {
+pub(crate) struct RunConfig {
     /// Worker threads (0: one per core).
     pub threads: usize,
     /// The budget of each solve.
@@ -113,16 +113,12 @@ impl Order {
 }
 
 /// All records, in case-major order, and each solver's wall time.
-pub struct RunOutput {
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct RunOutput {
     /// One record per case × solver.
     pub records: Vec<Record>,
     /// Wall time of each solver's pass over the cases, in solver order.
     pub wall: Vec<Duration>,
-    /// Time each solver spent preparing (tables, processes) before its pass; not part of any
-    /// case's latency.
-    pub prepare: Vec<Duration>,
-    /// Worker threads used.
-    pub threads: usize,
 }
 
 /// Where a pass's records go as they finish, and when passes start and end.
@@ -254,11 +250,13 @@ pub(crate) fn prepare(
     Ok(took)
 }
 
-/// Prepares every solver and solves every case with it, records in memory.
+/// Prepares every solver and solves every case with it, records in memory: how the unit
+/// tests run solvers (a run goes through the pipeline's passes).
 ///
 /// # Errors
 /// The worker threads cannot start, or a solver cannot be prepared.
-pub fn run(
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn run(
     cases: &[Case],
     solvers: &mut [Box<dyn Solver>],
     cfg: &RunConfig,
@@ -304,8 +302,6 @@ pub fn run(
     Ok(RunOutput {
         records,
         wall: session.wall,
-        prepare: session.prepare,
-        threads: session.threads,
     })
 }
 
@@ -890,4 +886,103 @@ pub(crate) fn run_one(
     // Whatever a program printed, no raw control byte reaches cases.csv or a terminal.
     rec.message = crate::util::escape_controls(std::mem::take(&mut rec.message));
     rec
+}
+
+#[cfg(test)]
+mod tests {
+    /// A strategy that panics is caught by the runner (moved here from the integration
+    /// tests: the runner's `run` is crate-private).
+    mod panics {
+        use super::super::*;
+        use crate::dataset::{Case, Source};
+        use crate::puzzle::{Board, Shape};
+        use crate::report::RunReport;
+        use crate::results::record::RowStatus;
+        use crate::search::{registry, Config, Limits, Problem};
+
+        fn case(line: u64, start: Board, goal: Board) -> Case {
+            Case {
+                source: Source::new("lib.csv"),
+                line,
+                id: format!("c{line}").as_str().into(),
+                start_text: start.to_string(),
+                goal_text: goal.to_string(),
+                expected_steps: None,
+                problem: Ok(Problem { start, goal }),
+            }
+        }
+
+        /// The runner catches a panic inside a strategy and records it as an `error` row; the cases
+        /// around it are solved, and the reports count it.
+        ///
+        /// There is no test-only switch in the strategies to make them panic. The panic here is a
+        /// real one, reachable through the library: `Board::from_parts` trusts its caller's blank
+        /// position, and a board whose blank lies outside the board makes move generation index out
+        /// of bounds in every strategy (idastar, which masks its indices, checks the blank first and
+        /// panics with its own message). (CSV input cannot build such a board: `Board::parse` checks
+        /// every tile.) The `thread 'tilebench-N' panicked at …` lines this test prints on stderr are
+        /// the default panic hook reporting the panics that the runner then catches.
+        #[test]
+        fn a_strategy_that_panics_on_one_case_gives_error_rows_and_the_other_cases_are_solved() {
+            let s3 = Shape::new(3, 3).unwrap();
+            let goal = Board::standard_goal(s3);
+            let start: Board = "2 3 4 1 5 x 7 6 8".parse().unwrap();
+            let broken = Board::from_parts(s3, start.packed(), 200);
+            let cases = vec![
+                case(1, start, goal),
+                case(2, broken, goal),
+                case(3, "1 2 3 x 4 6 7 5 8".parse().unwrap(), goal),
+            ];
+            // `table` answers an unsolvable-looking pair by parity before touching the board, so it
+            // does not reach the panic; every searching strategy does.
+            let strategies: Vec<_> = registry::defaults()
+                .into_iter()
+                .filter(|s| s.name != "table")
+                .collect();
+            let names: Vec<String> = strategies.iter().map(|s| s.name.to_string()).collect();
+            for threads in [1, 2] {
+                let cfg = RunConfig {
+                    threads,
+                    limits: Limits::default(),
+                    repeat: 1,
+                    keep_paths: false,
+                    order: Order::Shuffled { seed: 3 },
+                };
+                // Past the parity test, which would answer the broken board without moving.
+                let config = Config {
+                    exhaustive: true,
+                    ..Config::default()
+                };
+                let mut solvers: Vec<_> = strategies.iter().map(|s| s.build(&config)).collect();
+                let out = run(&cases, &mut solvers, &cfg, &crate::observe::Silent)
+                    .expect("the run survives the panics");
+                assert_eq!(out.records.len(), 3 * strategies.len());
+                for (i, r) in out.records.iter().enumerate() {
+                    assert_eq!(
+                        r.case,
+                        i / strategies.len(),
+                        "input order, then strategy order"
+                    );
+                    assert_eq!(r.strategy, names[i % names.len()]);
+                    match r.case {
+                        1 => {
+                            assert_eq!(r.status, RowStatus::Error, "{r:?}");
+                            // An index out of bounds, or idastar's own check of the blank.
+                            let want = format!("lib.csv:2: {} panicked: ", r.strategy);
+                            assert!(r.message.starts_with(&want), "{}", r.message);
+                            assert_eq!(r.steps, None);
+                        }
+                        c => {
+                            assert_eq!(r.status, RowStatus::Solved, "{r:?}");
+                            assert_eq!(r.steps, Some(if c == 0 { 19 } else { 3 }));
+                        }
+                    }
+                }
+                let report = RunReport::new(&cases, &out.records, &names, &out.wall);
+                for s in &report.summaries {
+                    assert_eq!((s.solved, s.errors, s.cases), (2, 1, 3), "{}", s.strategy);
+                }
+            }
+        }
+    }
 }

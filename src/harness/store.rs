@@ -47,7 +47,7 @@ pub(crate) fn create_files(dir: &Path) -> io::Result<()> {
 
 /// Where a run's records go: its shard's cases × its solvers.
 #[derive(Clone, Copy, Debug)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// The run's shard.
     pub shard: Shard,
     /// Cases in the run's inputs (all shards).
@@ -245,7 +245,7 @@ fn decode(s: &[u8], case: usize, strategy: &str, text: &[u8], off: u64) -> Optio
 /// Some records encoded for the store of run `run` (by a worker, so that the writer thread
 /// only copies). [`Batch::default`] is run 0's, as [`Store::create`] makes.
 #[derive(Default)]
-pub struct Batch {
+pub(crate) struct Batch {
     run: u64,
     /// Per record: its slot and its bytes (text offsets relative to `text`).
     slots: Vec<(usize, [u8; SLOT])>,
@@ -262,7 +262,7 @@ impl Batch {
         }
     }
     /// Adds record `r` of solver `job`.
-    pub fn push(&mut self, layout: &Layout, job: usize, r: &Record) {
+    pub(crate) fn push(&mut self, layout: &Layout, job: usize, r: &Record) {
         let slot = layout.slot(r.case, job);
         let bytes = encode(self.run, slot, r, &mut self.text);
         self.slots.push((slot, bytes));
@@ -379,7 +379,7 @@ pub(crate) fn count_whole(dir: &Path, run: u64) -> io::Result<usize> {
 }
 
 /// The two files, open.
-pub struct Store {
+pub(crate) struct Store {
     layout: Layout,
     /// The run's identity, in every slot's checksum.
     run: u64,
@@ -390,7 +390,7 @@ pub struct Store {
 
 /// A store opened for a run, and what its slots held: per job (in slot order) whether it
 /// is done, empty when none is.
-pub struct Opened {
+pub(crate) struct Opened {
     /// The store, ready to take the jobs left.
     pub store: Store,
     /// Per slot: whether its job is done; empty when none is.
@@ -408,7 +408,8 @@ impl Store {
     ///
     /// # Errors
     /// A file that cannot be created or sized.
-    pub fn create(dir: &Path, layout: Layout) -> io::Result<Store> {
+    #[cfg(test)]
+    pub(crate) fn create(dir: &Path, layout: Layout) -> io::Result<Store> {
         create_files(dir)?;
         Ok(Store::open(dir, layout, 0)?.store)
     }
@@ -421,7 +422,7 @@ impl Store {
     ///
     /// # Errors
     /// A file that cannot be opened, read, written or sized.
-    pub fn open(dir: &Path, layout: Layout, run: u64) -> io::Result<Opened> {
+    pub(crate) fn open(dir: &Path, layout: Layout, run: u64) -> io::Result<Opened> {
         let open = |name: &str| {
             OpenOptions::new()
                 .read(true)
@@ -489,7 +490,7 @@ impl Store {
     ///
     /// # Errors
     /// A sync that fails.
-    pub fn sync(&self) -> io::Result<()> {
+    pub(crate) fn sync(&self) -> io::Result<()> {
         self.texts.sync_data()?;
         self.slots.sync_data()
     }
@@ -504,7 +505,7 @@ impl Store {
     ///
     /// # Errors
     /// A write that fails.
-    pub fn put(&mut self, mut batch: Batch) -> io::Result<()> {
+    pub(crate) fn put(&mut self, mut batch: Batch) -> io::Result<()> {
         let base = self.texts_len;
         self.texts.write_all_at(&batch.text, base)?;
         self.texts_len += batch.text.len() as u64;
@@ -553,7 +554,8 @@ impl Store {
     ///
     /// # Errors
     /// A read that fails.
-    pub fn read(
+    #[cfg(test)]
+    pub(crate) fn read(
         &self,
         from: usize,
         to: usize,
@@ -564,7 +566,7 @@ impl Store {
         Ok(out)
     }
 
-    /// As [`Store::read`], the records that are there, in the same order, and how many jobs
+    /// As `Store::read` (the tests'), the records that are there, in the same order, and how many jobs
     /// are not done: the final pass takes its chunks' records as they are decoded, without a
     /// second vector.
     ///
@@ -708,5 +710,126 @@ mod tests {
         let mid = store.read(2, 4, &names).unwrap();
         assert_eq!(mid.into_iter().flatten().collect::<Vec<_>>(), want[4..8]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every record reads back from the journal's store as it was put, and a resumed run
+    /// finds it whole (moved here from the integration tests: the store is crate-private).
+    mod round_trip {
+        use super::*;
+        use crate::results::record::{Counters, Record, RowStatus};
+        use proptest::prelude::*;
+
+        fn status() -> impl Strategy<Value = RowStatus> {
+            prop_oneof![
+                Just(RowStatus::Solved),
+                Just(RowStatus::Unsolvable),
+                Just(RowStatus::Limit),
+                Just(RowStatus::Invalid),
+                Just(RowStatus::Error),
+                Just(RowStatus::Wrong),
+            ]
+        }
+
+        /// Text with what breaks naive CSV and line-based formats: commas, quotes, line ends,
+        /// backslashes, leading and trailing spaces, non-ASCII.
+        fn text() -> impl Strategy<Value = String> {
+            proptest::collection::vec(
+                prop_oneof![
+                    Just(",".to_string()),
+                    Just("\"".to_string()),
+                    Just("\n".to_string()),
+                    Just("\r\n".to_string()),
+                    Just("\\".to_string()),
+                    Just("\\n".to_string()),
+                    Just(" ".to_string()),
+                    Just("é…".to_string()),
+                    "[a-z0-9:`]{1,6}",
+                ],
+                0..8,
+            )
+            .prop_map(|parts| parts.concat())
+        }
+
+        fn record(journal: bool) -> impl Strategy<Value = Record> {
+            (
+                (0usize..5000, "[a-z][a-z0-9._-]{0,12}", status()),
+                (
+                    proptest::option::of(-1i64..200),
+                    proptest::option::of(any::<bool>()),
+                    proptest::option::of(any::<bool>()),
+                ),
+                proptest::array::uniform4(proptest::option::of(0u64..u64::MAX)),
+                // u64::MAX is the store's "none" (no latency runs for 584 years).
+                proptest::array::uniform4(proptest::option::of(0u64..u64::MAX)),
+                proptest::option::of("[udlr]{0,40}"),
+                text(),
+            )
+                .prop_map(
+                    move |((case, strategy, status), (steps, m, o), c, t, path, message)| {
+                        let measured = journal || status.searched();
+                        Record {
+                            case,
+                            strategy: strategy.as_str().into(),
+                            status,
+                            steps,
+                            matches_expected: m,
+                            optimal: o,
+                            optimum_steps: steps.map(|s: i64| s.unsigned_abs()),
+                            counters: if measured {
+                                Counters {
+                                    expanded: c[0],
+                                    generated: c[1],
+                                    stored: c[2],
+                                    peak_frontier: c[3],
+                                }
+                            } else {
+                                Counters::default()
+                            },
+                            latency_ns: t[0].filter(|_| measured),
+                            latency_min_ns: t[1].filter(|_| measured),
+                            cpu_us: t[2].filter(|_| measured),
+                            max_rss_kb: t[3].filter(|_| measured),
+                            peak_heap_bytes: t[0].map(|v| v / 3).filter(|_| measured),
+                            // cases.csv writes no path and the empty path (start = goal) alike; `steps`
+                            // tells them apart. The journal keeps both.
+                            path: path.filter(|p| journal || !p.is_empty()),
+                            message,
+                            limit_reason: crate::search::LimitReason::ALL.get(case % 5).copied(),
+                        }
+                    },
+                )
+        }
+
+        proptest! {
+            #[test]
+        fn the_journal_reads_back_every_record(rec in record(true), solvers in 1usize..4) {
+            let dir = std::env::temp_dir().join(format!(
+                "tilebench-formats-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let layout = Layout {
+                shard: Shard::ALL,
+                cases: rec.case + 1,
+                solvers,
+            };
+            let job = rec.case % solvers;
+            let mut names: Vec<String> = (0..solvers).map(|j| format!("other{j}")).collect();
+            names[job] = rec.strategy.to_string();
+            let mut store = Store::create(&dir, layout).unwrap();
+            let mut batch = Batch::default();
+            batch.push(&layout, job, &rec);
+            store.put(batch).unwrap();
+            store.sync().unwrap();
+            let back = store.read(rec.case, rec.case + 1, &names).unwrap();
+            // Read again as a resumed run opens it: the one record is whole.
+            drop(store);
+            let opened = Store::open(&dir, layout, 0).unwrap();
+            let _ = std::fs::remove_dir_all(&dir);
+            prop_assert_eq!(back[job].as_ref(), Some(&rec));
+            prop_assert_eq!((opened.already, opened.cleared), (1, 0));
+        }
+        }
     }
 }

@@ -106,7 +106,7 @@ impl Report {
     ///
     /// # Errors
     /// A `--reference` that names no solver or more than one; a chart that cannot be drawn.
-    pub fn new(runs: &[RunData], selection: &Selection) -> Result<Report, String> {
+    pub fn new(runs: &[RunData], selection: &Selection) -> Result<Report, crate::plot::PlotError> {
         let drawn = crate::plot::draw(runs, selection)?;
         let (compared, not_compared) = comparisons(runs, &drawn.plan);
         let mut notes = drawn.notes;

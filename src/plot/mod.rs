@@ -28,6 +28,82 @@ pub enum LatencySource {
     CasesCsv,
 }
 
+/// Why runs cannot be plotted ([`results_dir`], [`load_all`], [`draw`]): each message names
+/// the path and says what to do; [`path`](PlotError::path) gives the path alone.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlotError {
+    /// The path does not exist.
+    #[error("{}: no such results directory; check the path (runs are written to results/run-<timestamp> unless `run --out` says otherwise)", .path.display())]
+    NoSuchDirectory {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The path is a file other than a run's summary.csv, cases.csv or latency.hlog.
+    #[error("{}: not a results directory; give a directory written by `tilebench run` (it holds {SUMMARY}, {CASES} and {HLOG})", .path.display())]
+    NotResults {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The directory has no summary.csv.
+    #[error("{}: missing; {} does not look like a `tilebench run` results directory", .path.display(), .dir.display())]
+    NoSummary {
+        /// The summary.csv it lacks.
+        path: PathBuf,
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// The directory has a summary.csv but no cases.csv.
+    #[error("{}: missing; {} does not look like a complete `tilebench run` results directory", .path.display(), .dir.display())]
+    NoCases {
+        /// The cases.csv it lacks.
+        path: PathBuf,
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// The summary.csv cannot be read.
+    #[error("{}: {source}", .path.display())]
+    Summary {
+        /// The summary.csv.
+        path: PathBuf,
+        /// The CSV reader's error, with its position.
+        source: csv::Error,
+    },
+    /// The cases.csv cannot be read.
+    #[error(transparent)]
+    Cases(#[from] cases_csv::ReadError),
+    /// The latency.hlog cannot be read.
+    #[error(transparent)]
+    Log(#[from] crate::results::hgrm::LogError),
+    /// The pairs to compare cannot be chosen (a `--reference` that names no solver or more
+    /// than one).
+    #[error(transparent)]
+    Select(#[from] select::SelectError),
+    /// A chart cannot be drawn.
+    #[error("{reason}")]
+    Draw {
+        /// What the drawing library said, naming the chart.
+        reason: String,
+    },
+}
+
+impl PlotError {
+    /// The file or directory the error is about (none for [`PlotError::Select`] and
+    /// [`PlotError::Draw`]).
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            PlotError::NoSuchDirectory { path }
+            | PlotError::NotResults { path }
+            | PlotError::NoSummary { path, .. }
+            | PlotError::NoCases { path, .. }
+            | PlotError::Summary { path, .. } => Some(path),
+            PlotError::Cases(e) => Some(e.path()),
+            PlotError::Log(e) => Some(e.path()),
+            PlotError::Select(_) | PlotError::Draw { .. } => None,
+        }
+    }
+}
+
 /// The charts of some runs, with the pairs they compare and what was left out.
 pub struct Drawn {
     /// The pairs compared (scatter charts, and `report`'s comparisons).
@@ -43,9 +119,9 @@ pub struct Drawn {
 ///
 /// # Errors
 /// A `--reference` that names no solver or more than one; a chart that cannot be drawn.
-pub fn draw(runs: &[RunData], selection: &select::Selection) -> Result<Drawn, String> {
-    let plan = selection.plan(runs).map_err(|e| e.to_string())?;
-    let charts = all_charts(runs, &plan)?;
+pub fn draw(runs: &[RunData], selection: &select::Selection) -> Result<Drawn, PlotError> {
+    let plan = selection.plan(runs)?;
+    let charts = all_charts(runs, &plan).map_err(|reason| PlotError::Draw { reason })?;
     let mut notes = plan.notes(runs);
     notes.extend(charts.notes());
     Ok(Drawn {
@@ -154,7 +230,7 @@ pub struct RunData {
 /// # Errors
 /// A path that does not exist, or that is neither a directory nor one of a run's
 /// summary.csv, cases.csv and latency.hlog ([`crate::results`]).
-pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
+pub fn results_dir(path: &Path) -> Result<PathBuf, PlotError> {
     if path.is_dir() {
         return Ok(path.to_path_buf());
     }
@@ -165,18 +241,11 @@ pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
             _ => PathBuf::from("."),
         });
     }
+    let path = path.to_path_buf();
     if path.exists() {
-        Err(format!(
-            "{}: not a results directory; give a directory written by `tilebench run` \
-             (it holds {SUMMARY}, {CASES} and {HLOG})",
-            path.display()
-        ))
+        Err(PlotError::NotResults { path })
     } else {
-        Err(format!(
-            "{}: no such results directory; check the path (runs are written to results/run-<timestamp> \
-             unless `run --out` says otherwise)",
-            path.display()
-        ))
+        Err(PlotError::NoSuchDirectory { path })
     }
 }
 
@@ -185,7 +254,7 @@ pub fn results_dir(path: &Path) -> Result<PathBuf, String> {
 /// # Errors
 /// As [`results_dir`]; also when summary.csv or cases.csv is missing or cannot be read, or
 /// when latency.hlog is damaged.
-pub(crate) fn load(path: &Path) -> Result<RunData, String> {
+pub(crate) fn load(path: &Path) -> Result<RunData, PlotError> {
     let dir = results_dir(path)?;
     let label = dir
         .canonicalize()
@@ -195,20 +264,21 @@ pub(crate) fn load(path: &Path) -> Result<RunData, String> {
 
     let summary_path = dir.join(SUMMARY);
     if !summary_path.is_file() {
-        return Err(format!(
-            "{}: missing; {} does not look like a `tilebench run` results directory",
-            summary_path.display(),
-            dir.display()
-        ));
+        return Err(PlotError::NoSummary {
+            path: summary_path,
+            dir,
+        });
     }
-    let summaries = read_summary_csv(&summary_path)?;
+    let summaries = read_summary_csv(&summary_path).map_err(|source| PlotError::Summary {
+        path: summary_path.clone(),
+        source,
+    })?;
     let cases_path = dir.join(CASES);
     if !cases_path.is_file() {
-        return Err(format!(
-            "{}: missing; {} does not look like a complete `tilebench run` results directory",
-            cases_path.display(),
-            dir.display()
-        ));
+        return Err(PlotError::NoCases {
+            path: cases_path,
+            dir,
+        });
     }
     let hlog_path = dir.join(HLOG);
     let logged = hlog_path.is_file();
@@ -264,7 +334,7 @@ pub(crate) fn load(path: &Path) -> Result<RunData, String> {
 ///
 /// # Errors
 /// As `load`, for the first run that cannot be read.
-pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, String> {
+pub fn load_all(paths: &[PathBuf]) -> Result<Vec<RunData>, PlotError> {
     let mut runs = paths
         .iter()
         .map(|p| load(p))
@@ -383,5 +453,55 @@ mod tests {
             .iter()
             .for_each(|&h| all.push(point(h)));
         assert_eq!((all.bits, all.points.len()), (0, MAX_POINTS));
+    }
+
+    /// A path that is not a run's results is refused with the path and what to do; a
+    /// directory without its files names the file it lacks.
+    #[test]
+    fn plot_errors_name_their_path() {
+        let dir = std::env::temp_dir().join(format!("tilebench-plterr-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing");
+        let e = results_dir(&missing).unwrap_err();
+        assert!(matches!(e, PlotError::NoSuchDirectory { .. }), "{e:?}");
+        assert_eq!(e.path(), Some(missing.as_path()));
+        assert!(e.to_string().starts_with(&format!(
+            "{}: no such results directory; check the path",
+            missing.display()
+        )));
+
+        let other = dir.join("notes.txt");
+        std::fs::write(&other, "x").unwrap();
+        let e = results_dir(&other).unwrap_err();
+        assert!(matches!(e, PlotError::NotResults { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: not a results directory; give a directory written by `tilebench run` (it \
+                 holds summary.csv, cases.csv and latency.hlog)",
+                other.display()
+            )
+        );
+
+        let e = load_all(std::slice::from_ref(&dir)).unwrap_err();
+        let PlotError::NoSummary { path, dir: d } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!((path, d), (&dir.join(SUMMARY), &dir));
+        assert!(e
+            .to_string()
+            .ends_with("does not look like a `tilebench run` results directory"));
+
+        std::fs::write(dir.join(SUMMARY), "strategy\n").unwrap();
+        let e = load_all(std::slice::from_ref(&dir)).unwrap_err();
+        assert!(matches!(e, PlotError::NoCases { .. }), "{e:?}");
+        assert_eq!(e.path(), Some(dir.join(CASES).as_path()));
+
+        std::fs::write(dir.join(CASES), "").unwrap();
+        let e = load_all(std::slice::from_ref(&dir)).unwrap_err();
+        assert!(matches!(e, PlotError::Cases(_)), "{e:?}");
+        assert_eq!(e.path(), Some(dir.join(CASES).as_path()));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -50,7 +50,8 @@ pub struct SolverId {
 
 /// A `--reference` that names no solver, or more than one.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub(crate) enum SelectError {
+#[non_exhaustive]
+pub enum SelectError {
     /// No solver has that name (or `run/name` label), and no run.
     #[error("--reference {name}: no solver or run is called that; choose a solver ({choices}) or, with several runs, a run")]
     NotFound {

@@ -207,5 +207,6 @@ pub(crate) fn write_run_files(
     text(
         crate::results::RUN_JSON,
         &(serde_json::to_string_pretty(info).expect("JSON") + "\n"),
-    )
+    )?;
+    Ok(())
 }

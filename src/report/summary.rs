@@ -373,21 +373,16 @@ impl SummaryExport for SummaryCsv {
 /// column it lacks reads as empty).
 ///
 /// # Errors
-/// A file that cannot be opened or read, or a row that is not a [`StrategySummary`]; the
-/// message names the file.
-pub(crate) fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, String> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let header = r
-        .headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
+/// A file that cannot be opened or read, or a row that is not a [`StrategySummary`] (the
+/// caller names the file).
+pub(crate) fn read_summary_csv(path: &std::path::Path) -> Result<Vec<StrategySummary>, csv::Error> {
+    let mut r = csv::Reader::from_path(path)?;
+    let header = r.headers()?.clone();
     let options = crate::results::cases_csv::OptionColumns::locate(&header);
     let mut out = Vec::new();
     for record in r.records() {
-        let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut s: StrategySummary = record
-            .deserialize(Some(&header))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let record = record?;
+        let mut s: StrategySummary = record.deserialize(Some(&header))?;
         s.options = options.cells(&record);
         out.push(s);
     }

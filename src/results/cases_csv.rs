@@ -409,7 +409,7 @@ pub(crate) const LATER_COLUMNS: [&str; 10] = [
 /// a file without the header line, or whose header lacks a column of [`FIXED_COLUMNS`] (other than
 /// `LATER_COLUMNS`: a missing column would read as empty cells); a row that is not a
 /// [`CaseRow`] (a value that does not parse).
-pub fn read(path: &Path) -> Result<Vec<CaseRow>, String> {
+pub fn read(path: &Path) -> Result<Vec<CaseRow>, ReadError> {
     Rows::open(path)?.collect()
 }
 
@@ -427,26 +427,140 @@ pub struct Rows {
 
 const REDO: &str = "give the cases.csv of a finished `tilebench run`, or run it again";
 
+/// Why a cases.csv cannot be read ([`read`], [`Rows`]): each message names the file and
+/// line (and the column, for a value) and says what to do; [`path`](ReadError::path) and
+/// [`line`](ReadError::line) give the position alone.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The file cannot be opened.
+    #[error("{}: cannot read: {source}", .path.display())]
+    Open {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The CSV reader's error (the system's, for a file that cannot be opened).
+        source: csv::Error,
+    },
+    /// The header line cannot be read (bytes that are not UTF-8, a quote never closed).
+    #[error("{}:1: cannot read the header line: {source}; {REDO}", .path.display())]
+    Header {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The CSV reader's error.
+        source: csv::Error,
+    },
+    /// The file is empty: the run that wrote it did not finish.
+    #[error("{} is empty ({bytes} bytes, no header line): a cases.csv starts with the line `{}`; the run that wrote it did not finish: {REDO}", .path.display(), header_start())]
+    Empty {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its size: 0, or a line of blank cells.
+        bytes: u64,
+    },
+    /// The first line names none of a cases.csv's columns: the header was lost, or this is
+    /// another kind of file.
+    #[error("{}:1: no header line: the first line (`{}`) names none of the columns of a cases.csv (`{}`); the header was lost or this is another kind of file: {REDO}", .path.display(), crate::util::clip(.first_line, 60), header_start())]
+    NoHeader {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its first line, as read.
+        first_line: String,
+    },
+    /// The header lacks columns every cases.csv has.
+    #[error("{}:1: the header has no `{}` column{}; a cases.csv written by tilebench has every one of `{}` (its cells would read as empty): {REDO}", .path.display(), .missing.join("`, `"), if .missing.len() > 1 { "s" } else { "" }, FIXED_COLUMNS.join(","))]
+    MissingColumns {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The columns it lacks, in [`FIXED_COLUMNS`]' order.
+        missing: Vec<String>,
+    },
+    /// A line the CSV reader cannot read (a quote never closed, bytes that are not UTF-8).
+    #[error("{}:{line}: {source}; the file is damaged: {REDO}", .path.display())]
+    Damaged {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The 1-based line (1 for the header).
+        line: u64,
+        /// The CSV reader's error.
+        source: csv::Error,
+    },
+    /// A row whose value in a column cannot be read (a status that is not one, a count that
+    /// is not a number).
+    #[error("{}:{line}: {reason}; {REDO}", .path.display())]
+    Row {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The row's 1-based line.
+        line: u64,
+        /// The column, where the reader can tell which.
+        column: Option<String>,
+        /// What is wrong, naming the column and its value.
+        reason: String,
+    },
+}
+
+impl ReadError {
+    /// The file.
+    pub fn path(&self) -> &Path {
+        match self {
+            ReadError::Open { path, .. }
+            | ReadError::Header { path, .. }
+            | ReadError::Empty { path, .. }
+            | ReadError::NoHeader { path, .. }
+            | ReadError::MissingColumns { path, .. }
+            | ReadError::Damaged { path, .. }
+            | ReadError::Row { path, .. } => path,
+        }
+    }
+
+    /// The 1-based line the error is on (1 for the header), where there is one.
+    pub fn line(&self) -> Option<u64> {
+        match self {
+            ReadError::Open { .. } | ReadError::Empty { .. } => None,
+            ReadError::Header { .. }
+            | ReadError::NoHeader { .. }
+            | ReadError::MissingColumns { .. } => Some(1),
+            ReadError::Damaged { line, .. } | ReadError::Row { line, .. } => Some(*line),
+        }
+    }
+
+    /// The column a [`ReadError::Row`] is about, where known.
+    pub fn column(&self) -> Option<&str> {
+        match self {
+            ReadError::Row { column, .. } => column.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// Readers of cases.csv that still report a sentence take this one as it reads.
+impl From<ReadError> for String {
+    fn from(e: ReadError) -> String {
+        e.to_string()
+    }
+}
+
+/// `input,line,id,strategy,…`: how a cases.csv starts, for messages.
+fn header_start() -> String {
+    format!("{},…", FIXED_COLUMNS[..4].join(","))
+}
+
 impl Rows {
     /// Opens a cases.csv and checks its header (see [`read`]).
     ///
     /// # Errors
     /// As [`read`], for the file and its header.
-    pub fn open(path: &Path) -> Result<Rows, String> {
-        let p = path.display();
-        let redo = REDO;
-        let mut r = csv::Reader::from_path(path).map_err(|e| format!("{p}: cannot read: {e}"))?;
+    pub fn open(path: &Path) -> Result<Rows, ReadError> {
+        let at = || path.to_path_buf();
+        let mut r = csv::Reader::from_path(path)
+            .map_err(|source| ReadError::Open { path: at(), source })?;
         let header = r
             .headers()
-            .map_err(|e| format!("{p}:1: cannot read the header line: {e}; {redo}"))?
+            .map_err(|source| ReadError::Header { path: at(), source })?
             .clone();
         if header.iter().all(|h| h.trim().is_empty()) {
             let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
-            return Err(format!(
-                "{p} is empty ({bytes} bytes, no header line): a cases.csv starts with the line \
-                 `{},…`; the run that wrote it did not finish: {redo}",
-                FIXED_COLUMNS[..4].join(",")
-            ));
+            return Err(ReadError::Empty { path: at(), bytes });
         }
         let missing: Vec<&str> = FIXED_COLUMNS
             .iter()
@@ -454,21 +568,16 @@ impl Rows {
             .copied()
             .collect();
         if missing.len() == FIXED_COLUMNS.len() - LATER_COLUMNS.len() {
-            return Err(format!(
-                "{p}:1: no header line: the first line (`{}`) names none of the columns of a \
-                 cases.csv (`{},…`); the header was lost or this is another kind of file: {redo}",
-                crate::util::clip(&header.iter().collect::<Vec<_>>().join(","), 60),
-                FIXED_COLUMNS[..4].join(",")
-            ));
+            return Err(ReadError::NoHeader {
+                path: at(),
+                first_line: header.iter().collect::<Vec<_>>().join(","),
+            });
         }
         if !missing.is_empty() {
-            return Err(format!(
-                "{p}:1: the header has no `{}` column{}; a cases.csv written by tilebench has \
-                 every one of `{}` (its cells would read as empty): {redo}",
-                missing.join("`, `"),
-                if missing.len() > 1 { "s" } else { "" },
-                FIXED_COLUMNS.join(",")
-            ));
+            return Err(ReadError::MissingColumns {
+                path: at(),
+                missing: missing.iter().map(|c| c.to_string()).collect(),
+            });
         }
         let options = OptionColumns::locate(&header);
         Ok(Rows {
@@ -482,20 +591,28 @@ impl Rows {
     }
 
     /// The next row, if any.
-    fn next_row(&mut self) -> Result<Option<CaseRow>, String> {
-        let (p, redo) = (self.path.display(), REDO);
+    fn next_row(&mut self) -> Result<Option<CaseRow>, ReadError> {
         match self.reader.read_record(&mut self.record) {
             Ok(true) => {}
             Ok(false) => return Ok(None),
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
-                return Err(format!("{p}:{line}: {e}; the file is damaged: {redo}"));
+            Err(source) => {
+                return Err(ReadError::Damaged {
+                    path: self.path.clone(),
+                    line: source.position().map_or(0, csv::Position::line),
+                    source,
+                });
             }
         }
         let (header, record) = (&self.header, &self.record);
-        let mut row: CaseRow = record
-            .deserialize(Some(header))
-            .map_err(|e| unreadable_row(&self.path, header, record, &e, redo))?;
+        let mut row: CaseRow = record.deserialize(Some(header)).map_err(|e| {
+            let (column, reason) = row_problem(header, record, &e);
+            ReadError::Row {
+                path: self.path.clone(),
+                line: record.position().map_or(0, csv::Position::line),
+                column,
+                reason,
+            }
+        })?;
         row.options = some_cells(self.options.cells(record));
         Ok(Some(row))
     }
@@ -510,10 +627,20 @@ pub(crate) fn unreadable_row(
     e: &csv::Error,
     redo: &str,
 ) -> String {
-    let p = path.display();
-    let line = record.position().map_or(0, |p| p.line());
+    let line = record.position().map_or(0, csv::Position::line);
+    let (_, reason) = row_problem(header, record, e);
+    format!("{}:{line}: {reason}; {redo}", path.display())
+}
+
+/// What is wrong with a row that is not a [`CaseRow`]: the column, where the reader can tell,
+/// and a clause naming it and its value (the caller adds the file, line and what to do).
+fn row_problem(
+    header: &csv::StringRecord,
+    record: &csv::StringRecord,
+    e: &csv::Error,
+) -> (Option<String>, String) {
     let csv::ErrorKind::Deserialize { err, .. } = e.kind() else {
-        return format!("{p}:{line}: {e}; {redo}");
+        return (None, e.to_string());
     };
     let column = |i: usize| Some((header.get(i)?, record.get(i)?));
     let field = err
@@ -526,21 +653,26 @@ pub(crate) fn unreadable_row(
             (!RowStatus::ALL.iter().any(|s| s.as_str() == value)).then_some((name, value))
         });
     match field {
-        Some(("status", value)) => format!(
-            "{p}:{line}: column `status`: `{}` is not a status (one of {}); the file was \
-             edited or is damaged: {redo}",
-            crate::util::clip(value, 40),
-            RowStatus::ALL
-                .map(|s| format!("`{}`", s.as_str()))
-                .join(", ")
+        Some(("status", value)) => (
+            Some("status".into()),
+            format!(
+                "column `status`: `{}` is not a status (one of {}); the file was edited or is \
+                 damaged",
+                crate::util::clip(value, 40),
+                RowStatus::ALL
+                    .map(|s| format!("`{}`", s.as_str()))
+                    .join(", ")
+            ),
         ),
-        Some((column, value)) => format!(
-            "{p}:{line}: column `{column}`: `{}` cannot be read ({}); the file was edited or \
-             is damaged: {redo}",
-            crate::util::clip(value, 40),
-            err.kind()
+        Some((column, value)) => (
+            Some(column.into()),
+            format!(
+                "column `{column}`: `{}` cannot be read ({}); the file was edited or is damaged",
+                crate::util::clip(value, 40),
+                err.kind()
+            ),
         ),
-        None => format!("{p}:{line}: {}; {redo}", err.kind()),
+        None => (None, err.kind().to_string()),
     }
 }
 
@@ -566,13 +698,17 @@ impl Rows {
     ///
     /// # Errors
     /// A line the CSV reader cannot read (the file is damaged), named by its line.
-    pub(crate) fn tally(mut self) -> Result<Vec<Tally>, String> {
+    pub(crate) fn tally(mut self) -> Result<Vec<Tally>, ReadError> {
         let column = |name: &str| self.header.iter().position(|h| h == name);
         let (Some(input), Some(strategy)) = (column("input"), column("strategy")) else {
-            return Err(format!(
-                "{}:1: the header has no `input` or no `strategy` column: {REDO}",
-                self.path.display()
-            ));
+            return Err(ReadError::MissingColumns {
+                path: self.path.clone(),
+                missing: ["input", "strategy"]
+                    .into_iter()
+                    .filter(|c| column(c).is_none())
+                    .map(String::from)
+                    .collect(),
+            });
         };
         // The configuration's cells, where the file has `algorithm` (an option column it
         // lacks reads as empty).
@@ -588,10 +724,12 @@ impl Rows {
             match self.reader.read_byte_record(&mut record) {
                 Ok(true) => {}
                 Ok(false) => return Ok(out),
-                Err(e) => {
-                    let line = e.position().map_or(0, |p| p.line());
-                    let p = self.path.display();
-                    return Err(format!("{p}:{line}: {e}; the file is damaged: {REDO}"));
+                Err(source) => {
+                    return Err(ReadError::Damaged {
+                        path: self.path.clone(),
+                        line: source.position().map_or(0, csv::Position::line),
+                        source,
+                    });
                 }
             }
             let cell = |i: usize| String::from_utf8_lossy(record.get(i).unwrap_or_default());
@@ -617,7 +755,7 @@ impl Rows {
 }
 
 impl Iterator for Rows {
-    type Item = Result<CaseRow, String>;
+    type Item = Result<CaseRow, ReadError>;
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
             return None;
@@ -737,5 +875,81 @@ mod tests {
         // Rows whose goal changes from one row to the next (each task formats a goal once).
         assert_eq!(read[9].goal, "x 1 2 3 4 5 6 7 8");
         assert_eq!(read[10].goal, "1 2 3 4 5 6 7 8 x");
+    }
+
+    /// Each way a cases.csv cannot be read has its file, line and column, and a sentence
+    /// that names them and says what to do.
+    #[test]
+    fn read_errors_have_their_position_and_words() {
+        let dir = std::env::temp_dir().join(format!("tilebench-readerr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        let header = FIXED_COLUMNS.join(",");
+
+        let p = file("empty.csv", "");
+        let e = read(&p).unwrap_err();
+        assert!(matches!(e, ReadError::Empty { bytes: 0, .. }), "{e:?}");
+        assert_eq!((e.path(), e.line()), (p.as_path(), None));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is empty (0 bytes, no header line): a cases.csv starts with the line \
+                 `input,line,id,strategy,…`; the run that wrote it did not finish: {REDO}",
+                p.display()
+            )
+        );
+
+        let p = file("other.csv", "a,b\n1,2\n");
+        let e = read(&p).unwrap_err();
+        assert!(matches!(&e, ReadError::NoHeader { first_line, .. } if first_line == "a,b"));
+        assert_eq!(e.line(), Some(1));
+        assert!(e.to_string().starts_with(&format!(
+            "{}:1: no header line: the first line (`a,b`)",
+            p.display()
+        )));
+
+        let without: Vec<&str> = FIXED_COLUMNS
+            .iter()
+            .filter(|c| **c != "expanded" && **c != "status")
+            .copied()
+            .collect();
+        let p = file("short.csv", &format!("{}\n", without.join(",")));
+        let e = read(&p).unwrap_err();
+        let ReadError::MissingColumns { missing, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(missing, &["status", "expanded"]);
+        assert!(e.to_string().starts_with(&format!(
+            "{}:1: the header has no `status`, `expanded` columns; ",
+            p.display()
+        )));
+
+        let mut cells = vec![String::new(); FIXED_COLUMNS.len()];
+        for (name, value) in [
+            ("input", "a.csv"),
+            ("line", "2"),
+            ("strategy", "bfs"),
+            ("status", "banana"),
+        ] {
+            cells[FIXED_COLUMNS.iter().position(|c| *c == name).unwrap()] = value.into();
+        }
+        let p = file("row.csv", &format!("{header}\n{}\n", cells.join(",")));
+        let e = read(&p).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some("status")));
+        assert!(e.to_string().starts_with(&format!(
+            "{}:2: column `status`: `banana` is not a status (one of `solved`, ",
+            p.display()
+        )));
+        assert!(e.to_string().ends_with(&format!("is damaged; {REDO}")));
+
+        let p = file("quote.csv", &format!("{header}\n\"a.csv,2\n"));
+        let e = read(&p).unwrap_err();
+        assert!(matches!(e, ReadError::Damaged { line: 2, .. }), "{e:?}");
+        assert!(e.to_string().starts_with(&format!("{}:2: ", p.display())));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

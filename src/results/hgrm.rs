@@ -96,19 +96,68 @@ pub(crate) fn write_interval_log(
     Ok(())
 }
 
+/// Why an interval log cannot be read ([`read_interval_log`]): the message names the file
+/// (and the line or histogram) and says what to do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LogError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {}", .path.display(), crate::util::io_reason(.source))]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is empty, a line is not an interval-log line, or a histogram has no tag or
+    /// does not decode.
+    #[error("{}: {}{reason}; the file is damaged: rerun the `tilebench run` that wrote it (`plot` reads latency from cases.csv instead when the file is deleted)", .path.display(), .histogram.map(|n| format!("histogram {n}: ")).unwrap_or_default())]
+    Damaged {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The 1-based line, for a line that is not an interval-log line.
+        line: Option<u64>,
+        /// The 1-based histogram, for one that has no tag or does not decode.
+        histogram: Option<usize>,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl LogError {
+    /// The file.
+    pub fn path(&self) -> &Path {
+        match self {
+            LogError::Read { path, .. } | LogError::Damaged { path, .. } => path,
+        }
+    }
+
+    /// The 1-based line, where the reader can tell.
+    pub fn line(&self) -> Option<u64> {
+        match self {
+            LogError::Damaged { line, .. } => *line,
+            LogError::Read { .. } => None,
+        }
+    }
+}
+
+/// Readers that still report a sentence take this one as it reads.
+impl From<LogError> for String {
+    fn from(e: LogError) -> String {
+        e.to_string()
+    }
+}
+
 /// Reads an interval log back: every tagged histogram, exactly, summed per tag (a log may
 /// hold several intervals of one solver). The one reader `plot` and `merge` use.
 ///
 /// # Errors
 /// The file cannot be read, or a line is not an interval-log line, has no tag, or does not
 /// decode; the message names the file and the line, and says what to do.
-pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>, String> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        format!(
-            "cannot read {}: {}",
-            path.display(),
-            crate::util::io_reason(&e)
-        )
+pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>, LogError> {
+    let bytes = std::fs::read(path).map_err(|source| LogError::Read {
+        path: path.to_path_buf(),
+        source,
     })?;
     parse_interval_log(&bytes, path)
 }
@@ -120,23 +169,24 @@ pub fn read_interval_log(path: &Path) -> Result<BTreeMap<String, Histogram<u64>>
 pub(crate) fn parse_interval_log(
     bytes: &[u8],
     path: &Path,
-) -> Result<BTreeMap<String, Histogram<u64>>, String> {
+) -> Result<BTreeMap<String, Histogram<u64>>, LogError> {
     let mut out: BTreeMap<String, Histogram<u64>> = BTreeMap::new();
     let mut deserializer = Deserializer::new();
-    let damaged = |what: String| {
-        format!(
-            "{}: {what}; the file is damaged: rerun the `tilebench run` that wrote it (`plot` \
-             reads latency from cases.csv instead when the file is deleted)",
-            path.display()
-        )
+    let damaged = |line: Option<u64>, histogram: Option<usize>, reason: String| LogError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        histogram,
+        reason,
     };
     if bytes.is_empty() {
         return Err(damaged(
+            None,
+            None,
             "the file is empty (0 bytes), probably cut short by an interrupted write".into(),
         ));
     }
     for (i, entry) in IntervalLogIterator::new(bytes).enumerate() {
-        let at = |what: String| damaged(format!("histogram {}: {what}", i + 1));
+        let at = |what: String| damaged(None, Some(i + 1), what);
         let interval = match entry {
             Ok(LogEntry::Interval(h)) => h,
             Ok(_) => continue,
@@ -146,10 +196,14 @@ pub(crate) fn parse_interval_log(
                     .filter(|&&b| b == b'\n')
                     .count()
                     + 1;
-                return Err(damaged(format!(
-                    "line {line} is not an interval log line (a `#` comment, or \
+                return Err(damaged(
+                    Some(line as u64),
+                    None,
+                    format!(
+                        "line {line} is not an interval log line (a `#` comment, or \
                      `Tag=NAME,start,length,max,histogram`)"
-                )));
+                    ),
+                ));
             }
         };
         let tag = interval
@@ -204,7 +258,17 @@ mod tests {
         let mut bad = bytes.clone();
         bad.extend_from_slice(b"not,an,interval\n");
         let e = parse_interval_log(&bad, Path::new("latency.hlog")).unwrap_err();
-        assert!(e.contains("is not an interval log line"), "{e}");
+        let lines = u64::try_from(bytes.iter().filter(|&&b| b == b'\n').count()).unwrap();
+        assert_eq!(e.line(), Some(lines + 1));
+        assert_eq!(e.path(), Path::new("latency.hlog"));
+        let e = e.to_string();
+        assert!(
+            e.starts_with(&format!(
+                "latency.hlog: line {} is not an interval log line",
+                lines + 1
+            )),
+            "{e}"
+        );
         assert!(!e.contains("ParseError"), "{e}");
     }
 
@@ -215,6 +279,18 @@ mod tests {
         let bad = b"#a comment\nTag=astar,0.000,1.000,1.000,AAAAAAAAAAA=\n";
         let e = parse_interval_log(bad, path).unwrap_err();
         assert!(
+            matches!(
+                e,
+                LogError::Damaged {
+                    histogram: Some(1),
+                    line: None,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        let e = e.to_string();
+        assert!(
             e.starts_with(
                 "shard/latency.hlog: histogram 1: Tag=astar: cannot be decoded (The cookie"
             ),
@@ -222,8 +298,17 @@ mod tests {
         );
         assert!(!e.contains("InvalidCookie"), "{e}");
         // An empty file (an interrupted write) says so.
-        let e = parse_interval_log(b"", path).unwrap_err();
+        let e = parse_interval_log(b"", path).unwrap_err().to_string();
         assert!(e.contains("the file is empty (0 bytes)"), "{e}");
         assert!(e.contains("rerun the `tilebench run` that wrote it"), "{e}");
+        // A file that cannot be read says why in words.
+        let e = read_interval_log(Path::new("/nonexistent/latency.hlog")).unwrap_err();
+        assert!(
+            matches!(&e, LogError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+        );
+        assert_eq!(
+            e.to_string(),
+            "cannot read /nonexistent/latency.hlog: no such file or directory"
+        );
     }
 }

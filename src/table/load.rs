@@ -263,8 +263,9 @@ fn read_run(path: &Path) -> Result<Run, TableError> {
     let (cases, dir) = locate(path)?;
     let mut rows = Vec::new();
     let mut names: Vec<String> = Vec::new();
-    for row in Rows::open(&cases).map_err(TableError::Read)? {
-        let row = row.map_err(TableError::Read)?;
+    let read = |e: crate::results::cases_csv::ReadError| TableError::Read(e.to_string());
+    for row in Rows::open(&cases).map_err(read)? {
+        let row = row.map_err(read)?;
         if !names.contains(&row.strategy) {
             names.push(row.strategy.clone());
         }

@@ -7,12 +7,12 @@ use super::{crash_point, io_reason};
 /// crash or a power loss.
 ///
 /// # Errors
-/// The temporary file cannot be created, filled (`fill`'s error), synced or renamed; the
-/// message names `path`, and the temporary file is removed.
+/// The temporary file cannot be created, filled (`fill`'s error), synced or renamed: a
+/// [`WriteError`] naming `path`; the temporary file is removed.
 pub fn atomic_write(
     path: &std::path::Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), WriteError> {
     use std::io::Write;
     let name = path
         .file_name()
@@ -34,10 +34,41 @@ pub fn atomic_write(
         }
         Ok::<_, std::io::Error>(())
     })();
-    result.map_err(|e| {
+    result.map_err(|source| {
         let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {}", path.display(), io_reason(&e))
+        WriteError {
+            path: path.to_path_buf(),
+            source,
+        }
     })
+}
+
+/// A file [`atomic_write`] could not write: "cannot write PATH: REASON", the reason in words
+/// (not "os error 28").
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {}", .path.display(), io_reason(.source))]
+pub struct WriteError {
+    path: std::path::PathBuf,
+    source: std::io::Error,
+}
+
+impl WriteError {
+    /// The file that was being written.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// What the system said.
+    pub fn io_error(&self) -> &std::io::Error {
+        &self.source
+    }
+}
+
+/// The library's functions that still report a sentence take this one as it reads.
+impl From<WriteError> for String {
+    fn from(e: WriteError) -> String {
+        e.to_string()
+    }
 }
 
 /// Asks the kernel to start writing `file`'s dirty pages to the disk now, without waiting
@@ -77,5 +108,34 @@ mod tests {
         f.sync_all().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), want);
         let _ = std::fs::remove_file(&path);
+    }
+
+    /// A write into a missing directory fails naming the file and the reason in words; no
+    /// temporary file is left.
+    #[test]
+    fn a_failed_write_names_its_file_and_reason() {
+        let dir = std::env::temp_dir().join(format!("tilebench-aw-{}", std::process::id()));
+        let path = dir.join("missing").join("out.csv");
+        let e = atomic_write(&path, |w| std::io::Write::write_all(w, b"x")).unwrap_err();
+        assert_eq!(e.path(), path.as_path());
+        assert_eq!(e.io_error().kind(), std::io::ErrorKind::NotFound);
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("cannot write {}: ", path.display())),
+            "{text}"
+        );
+        assert!(!text.contains("os error"), "{text}");
+
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("out.csv");
+        let e = atomic_write(&path, |_| Err(std::io::Error::other("the fill failed"))).unwrap_err();
+        assert_eq!(e.io_error().to_string(), "the fill failed");
+        assert!(!path.exists());
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            0,
+            "a temporary file was left"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,11 +1,10 @@
-//! Every format a record is written in reads back to the same record: the journal (the
-//! run's store of fixed-width slots), and cases.csv (through the typed row `compare`,
-//! `verify`, `merge` and `plot` read), which is derived from one column list that its typed
-//! row must follow.
+//! Every format a record is written in reads back to the same record: cases.csv (through the
+//! typed row `compare`, `verify`, `merge` and `plot` read), which is derived from one column
+//! list that its typed row must follow. The journal's round trip is a unit test beside the
+//! store (`harness::store`'s tests), which is crate-private.
 
 use proptest::prelude::*;
 use tilebench::dataset::{Case, Source};
-use tilebench::harness::store::{Batch, Layout, Store};
 use tilebench::results::cases_csv::{self, columns, CaseRow};
 use tilebench::results::record::{Column, Counters, Record, RowStatus};
 use tilebench::search::Problem;
@@ -92,36 +91,6 @@ fn record(journal: bool) -> impl Strategy<Value = Record> {
 }
 
 proptest! {
-    #[test]
-    fn the_journal_reads_back_every_record(rec in record(true), solvers in 1usize..4) {
-        let dir = std::env::temp_dir().join(format!(
-            "tilebench-formats-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let layout = Layout {
-            shard: tilebench::dataset::shard::Shard::ALL,
-            cases: rec.case + 1,
-            solvers,
-        };
-        let job = rec.case % solvers;
-        let mut names: Vec<String> = (0..solvers).map(|j| format!("other{j}")).collect();
-        names[job] = rec.strategy.to_string();
-        let mut store = Store::create(&dir, layout).unwrap();
-        let mut batch = Batch::default();
-        batch.push(&layout, job, &rec);
-        store.put(batch).unwrap();
-        store.sync().unwrap();
-        let back = store.read(rec.case, rec.case + 1, &names).unwrap();
-        // Read again as a resumed run opens it: the one record is whole.
-        drop(store);
-        let opened = Store::open(&dir, layout, 0).unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
-        prop_assert_eq!(back[job].as_ref(), Some(&rec));
-        prop_assert_eq!((opened.already, opened.cleared), (1, 0));
-    }
-
     #[test]
     fn cases_csv_reads_back_every_record(rec in record(false)) {
         let start = "2 3 4 1 5 x 7 6 8".parse().unwrap();

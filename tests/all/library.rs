@@ -317,7 +317,7 @@ fn an_unknown_strategy_is_a_typed_plan_error_listing_the_choices() {
     assert_eq!(
         err.to_string(),
         format!(
-            "--strategy: unknown strategy `Astra`; choose from {} (or `all`)",
+            "unknown strategy `Astra`; choose from {} (or `all`)",
             registry::names().join(", ")
         )
     );

@@ -632,3 +632,68 @@ fn runs_closing_line_gives_whole_and_solving_time() {
     let (whole, solving): (f64, f64) = (whole.parse().unwrap(), solving.parse().unwrap());
     assert!(whole >= solving && solving >= 0.0, "{line}");
 }
+
+/// Plan errors speak the plan's words in the library and name the flag on the command line:
+/// the binary adds `--strategy`, `--save-baseline` and `-s` where the user typed them.
+#[test]
+fn plan_errors_name_flags_only_on_the_command_line() {
+    use tilebench::error::PlanError;
+    use tilebench::harness::plan::RunPlan;
+    let cli = |args: &[&str]| {
+        let res = bin()
+            .args(["run", "inputs/seeds.csv", "-q"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(res.status.code(), Some(2), "{args:?}");
+        stderr(&res)
+    };
+    let err = cli(&["-s", "astar", "--save-baseline", "a/b"]);
+    assert!(
+        err.contains("--save-baseline `a/b`: a baseline name is one plain word, e.g. `main`"),
+        "{err}"
+    );
+    let err = cli(&["-s", "none"]);
+    assert!(
+        err.contains(
+            "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy"
+        ),
+        "{err}"
+    );
+    let err = cli(&["-s", "Astra"]);
+    assert!(
+        err.contains("--strategy: unknown strategy `Astra`"),
+        "{err}"
+    );
+    let err = cli(&["-s", "a=astar", "-s", "a=idastar:heuristic=manhattan"]);
+    assert!(
+        err.contains(
+            "-s: two configurations are labelled `a`; give one a label of its own (-s \
+             LABEL=NAME:KEY=VALUE)"
+        ),
+        "{err}"
+    );
+
+    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+        .with_strategies("astar")
+        .unwrap();
+    plan.save_baseline = Some("a/b".into());
+    let text = plan.check().unwrap_err().to_string();
+    assert_eq!(
+        text,
+        "`a/b` cannot name a baseline: a baseline name is one plain word, e.g. `main`"
+    );
+    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+        .with_strategies("astar")
+        .unwrap();
+    plan.repeat = 0;
+    let e = plan.check().unwrap_err();
+    assert_eq!(e, PlanError::NoRepeats);
+    for text in [
+        e.to_string(),
+        PlanError::NothingToRun.to_string(),
+        PlanError::LabelTaken { label: "a".into() }.to_string(),
+    ] {
+        assert!(!text.contains("--") && !text.contains("-s"), "{text}");
+    }
+}
