@@ -753,9 +753,9 @@ fn run_toys(data: &Path, out: &Path, toys: &[(&str, &str)]) {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
-/// A/B with the paired latency comparison: one program under one name, answering 20 ms
-/// later per case in the current run than in the baseline, is a regression past a 20% gate;
-/// the same program against itself (A/A) is not.
+/// A/B with the paired latency comparison: one program under one name, answering 80 ms
+/// later per case in the current run than in the baseline (3 times as long), is a regression
+/// past a 50% gate; the same program against itself (A/A) is not.
 #[test]
 fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
     let dir = temp_dir("cmp-ab");
@@ -765,14 +765,15 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
         run_toys(&data, &out, &[("prog", delay)]);
         out
     };
-    // Sleeps dominate the latency (10 ms, against a few ms of Python A*), so load on the
-    // machine moves it little; the slower build adds 20 ms.
+    // Sleeps dominate the latency (40 ms, against a few ms of Python A*), so load on the
+    // machine moves it little: A/A fails only if a run is slowed by 20 ms a case, which a
+    // 10 ms sleep and a 20% gate met at a load of 6; the slower build adds 80 ms.
     let (a, a2, b) = (
-        run_with("a", "10"),
-        run_with("a2", "10"),
-        run_with("b", "30"),
+        run_with("a", "40"),
+        run_with("a2", "40"),
+        run_with("b", "120"),
     );
-    let gate = ["--max-latency-increase", "20"];
+    let gate = ["--max-latency-increase", "50"];
     let (code, text) = compare(&a, &b, &gate);
     assert_eq!(code, 1, "{text}");
     let line = text
@@ -805,7 +806,7 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
     // how many runs each side has, and the JSON export holds the same figures with bounds.
     // Three runs a side: with two, Student's t has one or two degrees of freedom (12.7 or
     // 4.3), and one run slowed by the machine's load widens the interval past any verdict.
-    for (side, delay) in [("base", "10"), ("cur", "30")] {
+    for (side, delay) in [("base", "40"), ("cur", "120")] {
         for r in ["1", "2", "3"] {
             run_toys(&data, &dir.join(side).join(r), &[("prog", delay)]);
         }
@@ -830,7 +831,7 @@ fn a_genuinely_slower_build_regresses_and_the_same_build_does_not() {
         f("ratio_low") <= f("ratio") && f("ratio") <= f("ratio_high"),
         "{per_case}"
     );
-    // Sleeping 30 ms instead of 10 (plus a few ms of search each): 2 to 3 times as long,
+    // Sleeping 120 ms instead of 40 (plus a few ms of search each): about 3 times as long,
     // noise on top.
     assert!(f("ratio_low") > 1.5 && f("ratio_high") < 4.0, "{per_case}");
     assert_eq!(per_case["verdict"], "regressed");
