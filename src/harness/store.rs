@@ -22,6 +22,8 @@
 use crate::dataset::shard::Shard;
 use crate::results::record::{Record, RowStatus};
 use crate::search::Counters;
+#[cfg(test)]
+use crate::search::LimitReason;
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::FileExt;
@@ -623,6 +625,11 @@ impl Store {
     }
 }
 
+/// The arbitrary records of the journal's property test, shared with tests/all/formats.rs.
+#[cfg(test)]
+#[path = "../../tests/all/common/records.rs"]
+mod records;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -715,121 +722,40 @@ mod tests {
     /// Every record reads back from the journal's store as it was put, and a resumed run
     /// finds it whole (moved here from the integration tests: the store is crate-private).
     mod round_trip {
+        use super::super::records::record;
         use super::*;
-        use crate::results::record::{Counters, Record, RowStatus};
         use proptest::prelude::*;
-
-        fn status() -> impl Strategy<Value = RowStatus> {
-            prop_oneof![
-                Just(RowStatus::Solved),
-                Just(RowStatus::Unsolvable),
-                Just(RowStatus::Limit),
-                Just(RowStatus::Invalid),
-                Just(RowStatus::Error),
-                Just(RowStatus::Wrong),
-            ]
-        }
-
-        /// Text with what breaks naive CSV and line-based formats: commas, quotes, line ends,
-        /// backslashes, leading and trailing spaces, non-ASCII.
-        fn text() -> impl Strategy<Value = String> {
-            proptest::collection::vec(
-                prop_oneof![
-                    Just(",".to_string()),
-                    Just("\"".to_string()),
-                    Just("\n".to_string()),
-                    Just("\r\n".to_string()),
-                    Just("\\".to_string()),
-                    Just("\\n".to_string()),
-                    Just(" ".to_string()),
-                    Just("é…".to_string()),
-                    "[a-z0-9:`]{1,6}",
-                ],
-                0..8,
-            )
-            .prop_map(|parts| parts.concat())
-        }
-
-        fn record(journal: bool) -> impl Strategy<Value = Record> {
-            (
-                (0usize..5000, "[a-z][a-z0-9._-]{0,12}", status()),
-                (
-                    proptest::option::of(-1i64..200),
-                    proptest::option::of(any::<bool>()),
-                    proptest::option::of(any::<bool>()),
-                ),
-                proptest::array::uniform4(proptest::option::of(0u64..u64::MAX)),
-                // u64::MAX is the store's "none" (no latency runs for 584 years).
-                proptest::array::uniform4(proptest::option::of(0u64..u64::MAX)),
-                proptest::option::of("[udlr]{0,40}"),
-                text(),
-            )
-                .prop_map(
-                    move |((case, strategy, status), (steps, m, o), c, t, path, message)| {
-                        let measured = journal || status.searched();
-                        Record {
-                            case,
-                            strategy: strategy.as_str().into(),
-                            status,
-                            steps,
-                            matches_expected: m,
-                            optimal: o,
-                            optimum_steps: steps.map(|s: i64| s.unsigned_abs()),
-                            counters: if measured {
-                                Counters {
-                                    expanded: c[0],
-                                    generated: c[1],
-                                    stored: c[2],
-                                    peak_frontier: c[3],
-                                }
-                            } else {
-                                Counters::default()
-                            },
-                            latency_ns: t[0].filter(|_| measured),
-                            latency_min_ns: t[1].filter(|_| measured),
-                            cpu_us: t[2].filter(|_| measured),
-                            max_rss_kb: t[3].filter(|_| measured),
-                            peak_heap_bytes: t[0].map(|v| v / 3).filter(|_| measured),
-                            // cases.csv writes no path and the empty path (start = goal) alike; `steps`
-                            // tells them apart. The journal keeps both.
-                            path: path.filter(|p| journal || !p.is_empty()),
-                            message,
-                            limit_reason: crate::search::LimitReason::ALL.get(case % 5).copied(),
-                        }
-                    },
-                )
-        }
 
         proptest! {
             #[test]
-        fn the_journal_reads_back_every_record(rec in record(true), solvers in 1usize..4) {
-            let dir = std::env::temp_dir().join(format!(
-                "tilebench-formats-{}-{:?}",
-                std::process::id(),
-                std::thread::current().id()
-            ));
-            std::fs::create_dir_all(&dir).unwrap();
-            let layout = Layout {
-                shard: Shard::ALL,
-                cases: rec.case + 1,
-                solvers,
-            };
-            let job = rec.case % solvers;
-            let mut names: Vec<String> = (0..solvers).map(|j| format!("other{j}")).collect();
-            names[job] = rec.strategy.to_string();
-            let mut store = Store::create(&dir, layout).unwrap();
-            let mut batch = Batch::default();
-            batch.push(&layout, job, &rec);
-            store.put(batch).unwrap();
-            store.sync().unwrap();
-            let back = store.read(rec.case, rec.case + 1, &names).unwrap();
-            // Read again as a resumed run opens it: the one record is whole.
-            drop(store);
-            let opened = Store::open(&dir, layout, 0).unwrap();
-            let _ = std::fs::remove_dir_all(&dir);
-            prop_assert_eq!(back[job].as_ref(), Some(&rec));
-            prop_assert_eq!((opened.already, opened.cleared), (1, 0));
-        }
+            fn the_journal_reads_back_every_record(rec in record(true), solvers in 1usize..4) {
+                let dir = std::env::temp_dir().join(format!(
+                    "tilebench-formats-{}-{:?}",
+                    std::process::id(),
+                    std::thread::current().id()
+                ));
+                std::fs::create_dir_all(&dir).unwrap();
+                let layout = Layout {
+                    shard: Shard::ALL,
+                    cases: rec.case + 1,
+                    solvers,
+                };
+                let job = rec.case % solvers;
+                let mut names: Vec<String> = (0..solvers).map(|j| format!("other{j}")).collect();
+                names[job] = rec.strategy.to_string();
+                let mut store = Store::create(&dir, layout).unwrap();
+                let mut batch = Batch::default();
+                batch.push(&layout, job, &rec);
+                store.put(batch).unwrap();
+                store.sync().unwrap();
+                let back = store.read(rec.case, rec.case + 1, &names).unwrap();
+                // Read again as a resumed run opens it: the one record is whole.
+                drop(store);
+                let opened = Store::open(&dir, layout, 0).unwrap();
+                let _ = std::fs::remove_dir_all(&dir);
+                prop_assert_eq!(back[job].as_ref(), Some(&rec));
+                prop_assert_eq!((opened.already, opened.cleared), (1, 0));
+            }
         }
     }
 }
