@@ -13,7 +13,7 @@ use super::{Outcome, Problem, SolveOptions};
 pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "dida",
     describe: "dual IDA*: idastar that continues from a pattern database's dual board where it scores higher",
-    options: &[&super::heuristic::HEURISTIC],
+    options: &[&super::heuristic::HEURISTIC, &super::fsm::PRUNE],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Dida>::new("dida", c))
     }),

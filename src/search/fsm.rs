@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 /// blank: (column, row).
 const STEPS: [(i32, i32); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
 
-/// Which move sequences IDA\* leaves out on boards of more than 16 cells (`prune`).
+/// Which move sequences IDA\* leaves out ([`PRUNE`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Prune {
     /// The duplicates of shorter or earlier sequences of up to [`DEPTH`] moves.
@@ -64,6 +64,22 @@ impl std::str::FromStr for Prune {
         }
     }
 }
+
+/// `idastar`'s and `dida`'s option `prune`: which move sequences IDA\* leaves out. `fsm`
+/// (the default) the duplicates this machine knows; `parent` only the move straight back,
+/// whose node counts are Korf's (1985) and Korf and Felner's (2002).
+pub const PRUNE: super::options::Knob<Prune> = super::options::Knob {
+    name: "prune",
+    default: "fsm",
+    range: "fsm or parent",
+    help: "the move sequences IDA* leaves out: fsm, duplicate sequences of up to 12 moves \
+           (Taylor and Korf 1993); parent, the move straight back only (Korf's node counts)",
+    flag: "",
+    parse: str::parse,
+    show: |p| p.name().to_string(),
+    with: &[],
+    applies: None,
+};
 
 /// The longest sequences [`Prune::Fsm`] knows duplicates of: 2,317 forbidden sequences, a
 /// machine of 10,542 states (168 KB). Learning them takes about a second, so they are kept
@@ -363,7 +379,8 @@ mod tests {
     fn the_kept_sequences_are_the_learned_ones() {
         let found = duplicates(DEPTH);
         if std::env::var_os("TILEBENCH_WRITE_FSM").is_some() {
-            let head = "# Move sequences IDA* leaves out on boards of more than 16 cells (search/fsm.rs):\n\
+            let head =
+                "# Move sequences IDA* leaves out with prune=fsm, the default (search/fsm.rs):\n\
                         # each is a duplicate of a shorter or earlier one. Written by the test\n\
                         # search::fsm::tests::the_kept_sequences_are_the_learned_ones.\n";
             let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/fsm12.txt");

@@ -2,14 +2,17 @@
 //!
 //! Depth-first searches bounded by `f = g + h`, the bound raised each iteration to the
 //! smallest `f` that exceeded it. Memory is the path alone. Moves are applied and undone in
-//! place on one packed board, the move back to the parent is never generated, and the
-//! heuristic is updated incrementally.
+//! place on one packed board, and the heuristic is updated incrementally. A move that makes
+//! the path end in a duplicate move sequence is never generated ([`PRUNE`]: `fsm`, the
+//! default, the machine of [`super::fsm`]; `parent`, the move straight back only).
 //!
-//! Counting follows Korf's 1985 experiments, so that with the Manhattan heuristic the totals
-//! on his 100 instances equal the published ones: children are generated in the blank-move
-//! order up, left, right, down; `generated` counts every child generated over all iterations
-//! (Korf's "nodes generated" is `generated + 1`, the root); the search stops at the first
-//! goal found. `expanded` counts nodes whose children were generated, over all iterations.
+//! With `prune=parent` counting follows Korf's 1985 experiments, so that with the Manhattan
+//! heuristic the totals on his 100 instances equal the published ones: children are
+//! generated in the blank-move order up, left, right, down; `generated` counts every child
+//! generated over all iterations (Korf's "nodes generated" is `generated + 1`, the root); the
+//! search stops at the first goal found. `expanded` counts nodes whose children were
+//! generated, over all iterations. With `fsm` the same, less the children the machine
+//! refuses.
 //!
 //! With an inconsistent heuristic (a pattern database's dual lookups) the search propagates
 //! estimates between parents and children (BPMX, `Search::dfs_bpmx`), making a child's
@@ -17,6 +20,7 @@
 //! heuristic asks for it ([`Heuristic::eager`]), every child's before searching any; with a
 //! consistent one it is the plain search above, whose counts are Korf's.
 
+use super::fsm::{Fsm, Prune, PRUNE};
 use super::heuristic::Heuristic;
 use super::transpositions::{Seen, Transpositions};
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
@@ -41,6 +45,9 @@ struct Search<'a, H: Heuristic> {
     jump: bool,
     /// `idastar-tt`'s table (not read by the other variants).
     tt: &'a mut Transpositions,
+    /// The duplicate move sequences left out ([`PRUNE`]), read where the searches' `F` is
+    /// true.
+    fsm: &'static Fsm,
 }
 
 /// Which IDA*: plain, dual ([`solve_dual`]) or with a transposition table
@@ -66,6 +73,8 @@ struct Kid<M> {
     memo: M,
     /// The transposition table's bound on its paths that do not come back (0: none).
     bound: u32,
+    /// Its path's end as the pruning reads it (see [`Search::dfs`]'s `link`).
+    link: u32,
     /// This iteration entered it already, no deeper.
     repeated: bool,
     /// The size of its last finished search ([`Seen::subtree`]; 0: none).
@@ -82,8 +91,18 @@ enum Found {
 
 impl<H: Heuristic> Search<'_, H> {
     /// Searches below a node at depth `g` with estimate `h`, whose `f = g + h` is within
-    /// the bound (the caller checked).
-    fn dfs(&mut self, cells: u64, blank: usize, g: u32, h: u32, memo: H::Memo, last: u8) -> Found {
+    /// the bound (the caller checked). `link` is the path's end as the pruning reads it:
+    /// with `F` (duplicate sequences left out, [`Prune::Fsm`]) the machine's state, else the
+    /// move that made the node (`u8::MAX` at the root), whose reverse is left out.
+    fn dfs<const F: bool>(
+        &mut self,
+        cells: u64,
+        blank: usize,
+        g: u32,
+        h: u32,
+        memo: H::Memo,
+        link: u32,
+    ) -> Found {
         if cells == self.goal {
             return Found::Goal;
         }
@@ -93,7 +112,10 @@ impl<H: Heuristic> Search<'_, H> {
         let heuristic = self.h;
         self.stats.expanded += 1;
         let blank = blank & 15; // below 16: no bounds checks on the tables below
-        self.stats.generated += self.children[blank][last.min(4) as usize] as u64;
+        if !F {
+            // Korf's counting: every child but the move back, at once.
+            self.stats.generated += self.children[blank][link.min(4) as usize] as u64;
+        }
         if g as u64 >= self.stats.peak_frontier {
             self.stats.peak_frontier = g as u64 + 1; // the path to here: the only memory
         }
@@ -101,12 +123,24 @@ impl<H: Heuristic> Search<'_, H> {
         // searches do: in this, the hottest loop, the open-coded test is faster
         // (docs/performance-history.md, "Figures moved from the code").
         for m in 0..4u8 {
-            if last == 3 - m {
-                continue;
-            }
+            let next = if F {
+                let next = self.fsm.step(link, m as usize);
+                if next == Fsm::PRUNED {
+                    continue;
+                }
+                next
+            } else {
+                if link == 3 - m as u32 {
+                    continue;
+                }
+                m as u32
+            };
             let to = self.neighbors.target(blank, m as usize);
             if to == Neighbors::NONE {
                 continue;
+            }
+            if F {
+                self.stats.generated += 1;
             }
             let to = to as usize;
             let tile = ((cells >> (4 * to)) & 0xF) as u8;
@@ -120,12 +154,14 @@ impl<H: Heuristic> Search<'_, H> {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            let found = self.dfs(child, to, g + 1, ch, child_memo, m);
+            let found = self.dfs::<F>(child, to, g + 1, ch, child_memo, next);
             if found != Found::Nothing {
                 if found == Found::Goal {
                     self.path.push(m);
                 }
-                self.stats.generated -= self.not_generated_after(blank, last, m);
+                if !F {
+                    self.stats.generated -= self.not_generated_after(blank, link as u8, m);
+                }
                 return found;
             }
         }
@@ -146,14 +182,18 @@ impl<H: Heuristic> Search<'_, H> {
     /// generated but not searched again, and a child's bound from the table prunes it as its
     /// estimate does (see [`solve_transpositions`]). The bounds are not estimates of the
     /// distance (a path back through the parent may be shorter), so they never raise one.
-    fn dfs_bpmx<const TT: bool>(
+    /// `TT` searches with the move back left out only (`F` false).
+    ///
+    /// `F` and `link` as in [`Search::dfs`]. BPMX reads only estimates, true of a board
+    /// whatever path reached it, so it holds with duplicate sequences left out.
+    fn dfs_bpmx<const TT: bool, const F: bool>(
         &mut self,
         cells: u64,
         blank: usize,
         g: u32,
         h: u32,
         memo: H::Memo,
-        last: u8,
+        link: u32,
     ) -> (Found, u32, u32) {
         if cells == self.goal {
             return (Found::Goal, 0, 0);
@@ -163,21 +203,23 @@ impl<H: Heuristic> Search<'_, H> {
         }
         let heuristic = self.h;
         let eager = heuristic.eager();
-        let entered = (cells, last);
+        let entered = (cells, link as u8);
         // The children generated below this node, for the table's subtree sizes.
         let before = self.stats.generated;
         if TT {
             self.tt.enter(cells, g);
         }
-        let (mut cells, mut blank, mut h, mut memo, mut last) = (cells, blank & 15, h, memo, last);
+        let (mut cells, mut blank, mut h, mut memo, mut link) = (cells, blank & 15, h, memo, link);
         let mut jumped = None;
         if self.jump {
             let board = crate::puzzle::Board::from_parts(self.shape, cells, blank as u8);
             if let Some(j) = heuristic.jump(&board, &memo) {
                 // Dual IDA*: continue from the dual board, as far from the goal and scored
-                // higher; the move back to the parent has no meaning there.
+                // higher; the path's moves have no meaning there, so it is searched as from
+                // a start (nothing left out but what its own path repeats).
                 let (hx, mx) = heuristic.start(&j.board);
-                (cells, blank, memo, last) = (j.board.packed(), j.board.blank() & 15, mx, u8::MAX);
+                let fresh = if F { Fsm::START } else { u8::MAX as u32 };
+                (cells, blank, memo, link) = (j.board.packed(), j.board.blank() & 15, mx, fresh);
                 h = h.max(hx);
                 jumped = Some(j.moves);
                 // Not the goal: the goal is its own only dual, and this node is not it.
@@ -187,7 +229,7 @@ impl<H: Heuristic> Search<'_, H> {
         if g as u64 >= self.stats.peak_frontier {
             self.stats.peak_frontier = g as u64 + 1;
         }
-        let (kids, n) = self.generate::<TT>(cells, blank, g, &mut h, &memo, last);
+        let (kids, n) = self.generate::<TT, F>(cells, blank, g, &mut h, &memo, link);
         // The least `1 + bound` over the children: with `TT`, the node's bound.
         let mut least = u32::MAX;
         for &Kid {
@@ -197,6 +239,7 @@ impl<H: Heuristic> Search<'_, H> {
             ch,
             memo: child_memo,
             bound,
+            link: child_link,
             repeated,
             ..
         } in &kids[..n]
@@ -230,7 +273,7 @@ impl<H: Heuristic> Search<'_, H> {
                 continue;
             }
             let (found, raised, below) =
-                self.dfs_bpmx::<TT>(child, to as usize, g + 1, ch, child_memo, m);
+                self.dfs_bpmx::<TT, F>(child, to as usize, g + 1, ch, child_memo, child_link);
             match found {
                 Found::Goal => {
                     self.path.push(m);
@@ -242,7 +285,8 @@ impl<H: Heuristic> Search<'_, H> {
                 Found::OutOfBudget => return (found, h, h),
                 Found::Nothing => {
                     h = h.max(raised.saturating_sub(1));
-                    least = least.min(1 + below.max(bound));
+                    // A node whose children the machine all refused has no path below: `u32::MAX`.
+                    least = least.min(below.max(bound).saturating_add(1));
                 }
             }
         }
@@ -254,19 +298,20 @@ impl<H: Heuristic> Search<'_, H> {
         (Found::Nothing, h, below)
     }
 
-    /// [`Search::dfs_bpmx`]'s children of a node at depth `g` (the move back excluded),
-    /// counted as generated, in the order of their estimates; `h` raised by theirs. Their
+    /// [`Search::dfs_bpmx`]'s children of a node at depth `g` (the move back, or with `F` the
+    /// machine's refused moves, excluded), counted as generated, in the order of their
+    /// estimates; `h` raised by theirs. Their
     /// cheap lookups are asked for together, then the costly ones of those the cheap ones do
     /// not prune. Inlined: it is the body of the hot loop, split off only to be read.
     #[inline(always)]
-    fn generate<const TT: bool>(
+    fn generate<const TT: bool, const F: bool>(
         &mut self,
         cells: u64,
         blank: usize,
         g: u32,
         h: &mut u32,
         memo: &H::Memo,
-        last: u8,
+        link: u32,
     ) -> ([Kid<H::Memo>; 4], usize) {
         let heuristic = self.h;
         let mut kids = [Kid {
@@ -276,11 +321,27 @@ impl<H: Heuristic> Search<'_, H> {
             ch: 0,
             memo: *memo,
             bound: 0,
+            link: 0,
             repeated: false,
             subtree: 0,
         }; 4];
         let mut n = 0;
-        let children = self.neighbors.children(blank, last);
+        // The moves made: (move, the blank's cell after it, the child's link).
+        let mut moves = [(0u8, 0u8, 0u32); 4];
+        let mut made = 0;
+        let back = if F { u8::MAX } else { link as u8 };
+        for &(m, to) in self.neighbors.children(blank, back).as_slice() {
+            let next = if F {
+                self.fsm.step(link, m as usize)
+            } else {
+                m as u32
+            };
+            if next != Fsm::PRUNED {
+                moves[made] = (m, to, next);
+                made += 1;
+            }
+        }
+        let moves = &moves[..made];
         let mut ahead = [super::heuristic::Ahead::default(); 4];
         let slide = |to: usize| {
             let tile = ((cells >> (4 * to)) & 0xF) as u8;
@@ -288,14 +349,14 @@ impl<H: Heuristic> Search<'_, H> {
             let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
             (tile, child)
         };
-        for (a, &(_, to)) in ahead.iter_mut().zip(children.as_slice()) {
+        for (a, &(_, to, _)) in ahead.iter_mut().zip(moves) {
             let (tile, child) = slide((to & 15) as usize);
             *a = heuristic.prefetch(memo, tile, to as usize, blank);
             if TT {
                 self.tt.prefetch(child);
             }
         }
-        for (&a, &(m, to)) in ahead.iter().zip(children.as_slice()) {
+        for (&a, &(m, to, next)) in ahead.iter().zip(moves) {
             let (tile, child) = slide((to & 15) as usize);
             let after = crate::puzzle::Board::from_parts(self.shape, child, to);
             let (ch, child_memo) =
@@ -313,6 +374,7 @@ impl<H: Heuristic> Search<'_, H> {
                 ch,
                 memo: child_memo,
                 bound: seen.bound,
+                link: next,
                 repeated: seen.repeated,
                 subtree: seen.subtree,
             };
@@ -389,7 +451,7 @@ impl<H: Heuristic> Search<'_, H> {
 pub const STRATEGY: super::Builtin = super::Builtin {
     name: "idastar",
     describe: "IDA* with --heuristic (default Manhattan), Korf's node counting",
-    options: &[&super::heuristic::HEURISTIC],
+    options: &[&super::heuristic::HEURISTIC, &PRUNE],
     make: super::registry::Make::Custom(|c| {
         Box::new(super::informed::Informed::<Idastar>::new("idastar", c))
     }),
@@ -512,17 +574,27 @@ fn search_in<H: Heuristic>(
         budget: Budget::new(&opts.limits),
         jump: variant == Variant::Dual,
         tt,
+        fsm: PRUNE.get(&opts.config).machine(),
     };
+    // The table's bounds hold for paths that do not come straight back, whatever else they
+    // repeat: `idastar-tt` leaves out the move back only.
+    let fsm = variant != Variant::Transpositions && PRUNE.get(&opts.config) == Prune::Fsm;
+    let root = if fsm { Fsm::START } else { u8::MAX as u32 };
     loop {
         s.next_bound = u32::MAX;
         let (cells, blank) = (start.packed(), start.blank());
-        let found = if variant == Variant::Transpositions {
-            s.tt.next_iteration();
-            s.dfs_bpmx::<true>(cells, blank, 0, h0, memo, u8::MAX).0
-        } else if h.consistent() {
-            s.dfs(cells, blank, 0, h0, memo, u8::MAX)
-        } else {
-            s.dfs_bpmx::<false>(cells, blank, 0, h0, memo, u8::MAX).0
+        let found = match (variant == Variant::Transpositions, h.consistent(), fsm) {
+            (true, _, _) => {
+                s.tt.next_iteration();
+                s.dfs_bpmx::<true, false>(cells, blank, 0, h0, memo, root).0
+            }
+            (false, true, true) => s.dfs::<true>(cells, blank, 0, h0, memo, root),
+            (false, true, false) => s.dfs::<false>(cells, blank, 0, h0, memo, root),
+            (false, false, true) => s.dfs_bpmx::<false, true>(cells, blank, 0, h0, memo, root).0,
+            (false, false, false) => {
+                s.dfs_bpmx::<false, false>(cells, blank, 0, h0, memo, root)
+                    .0
+            }
         };
         // The boards held: the path's, or the table's (which holds the path's).
         s.stats.stored = s.stats.peak_frontier.max(s.tt.held());

@@ -2,7 +2,7 @@
 //! chosen in the [`Config`], built per goal in [`Solver::prepare`] (pattern databases loaded
 //! there too), so a timed solve does one map lookup and no allocation, lock or parse.
 
-use super::fsm::Prune;
+use super::fsm::PRUNE;
 use super::heuristic::pdb::{LookupMode, PdbOptions, PdbSet};
 use super::heuristic::{Guided, HeuristicKind, Ready, Shared};
 use super::wide::Estimate;
@@ -141,7 +141,12 @@ impl<G: Guided> Informed<G> {
     ) -> Result<Outcome, SolveError> {
         let goal = &problem.goal;
         if let Some(e) = self.wide_pdb.get(goal) {
-            return Ok(super::wide_pdb::ida(problem, opts, e, Prune::Fsm));
+            return Ok(super::wide_pdb::ida(
+                problem,
+                opts,
+                e,
+                PRUNE.get(&self.config),
+            ));
         }
         let set = self
             .wide_sets
@@ -157,7 +162,12 @@ impl<G: Guided> Informed<G> {
             })?;
         let mode = PdbOptions::of(&self.config).lookup_for(goal.shape());
         let e = WidePdb::new(goal, set.clone(), mode);
-        Ok(super::wide_pdb::ida(problem, opts, &e, Prune::Fsm))
+        Ok(super::wide_pdb::ida(
+            problem,
+            opts,
+            &e,
+            PRUNE.get(&self.config),
+        ))
     }
 
     /// The estimate of `goal`, a board of more than 16 cells.
@@ -187,6 +197,9 @@ impl<G: Guided> Solver for Informed<G> {
         // Goals of more than 16 cells are searched by `wide`, with its own estimate; a
         // configuration that does not take them answers each of their cases with why.
         let (goals, wide): (Vec<Board>, Vec<Board>) = all_goals.iter().partition(|g| g.is_packed());
+        // The IDA* searches' machine (made once per process, about a millisecond): made here,
+        // so that no timed case pays for it.
+        PRUNE.get(&self.config).machine();
         if self.kind == HeuristicKind::Pdb {
             self.prepare_wide_pdb(&wide, ctx)?;
         }

@@ -16,10 +16,11 @@
 //! whatever `--max-states` says (about 700 MB); past that the case ends as `limit`
 //! (`states`). IDA\* stores nothing but its
 //! path (`idastar-tt` runs without its transposition table on these boards), and leaves out
-//! duplicate move sequences (`super::fsm`), so its counts are below Korf's counting.
+//! the move sequences of the configuration's `prune` (`super::fsm::PRUNE`; `idastar-tt`
+//! reads none: the duplicates).
 
 use super::astar::Weight;
-use super::fsm::{Fsm, Prune};
+use super::fsm::{Fsm, PRUNE};
 use super::{Budget, LimitReason, Outcome, Problem, SolveOptions, Stats};
 use crate::puzzle::{Board, Move, Shape, MAX_CELLS};
 use rustc_hash::FxHashMap;
@@ -431,14 +432,14 @@ impl Ida<'_> {
 }
 
 /// IDA\*: depth-first searches bounded by `g + h`, the bound raised to the least value
-/// beyond it each iteration, leaving out duplicate move sequences ([`Prune::Fsm`]).
+/// beyond it each iteration, leaving out the move sequences of `opts.config`'s [`PRUNE`].
 /// Counters sum over the iterations.
 fn ida(problem: &Problem, opts: &SolveOptions, est: &Estimate) -> Outcome {
     let n = problem.start.shape().cells();
     let mut search = Ida {
         shape: problem.start.shape(),
         est,
-        fsm: Prune::Fsm.machine(),
+        fsm: PRUNE.get(&opts.config).machine(),
         goal: [0; MAX_CELLS],
         tiles: [0; MAX_CELLS],
         path: Vec::new(),

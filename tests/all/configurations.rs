@@ -725,3 +725,90 @@ fn a_column_an_older_file_lacks_is_no_difference() {
     assert!(text.contains("Correctness regressions"), "{text}");
     assert_eq!(o.status.code(), Some(1), "{text}");
 }
+
+/// `prune` (idastar's and dida's): `-s idastar --sweep prune=fsm,parent` on 3x3, 4x4 and
+/// 5x5 boards gives the same lengths with either (checked against expected_steps and each
+/// other), names the value in cases.csv's `prune` column (empty for a strategy that does not
+/// read it), and leaving out duplicate sequences generates fewer nodes in all on each shape.
+#[test]
+fn prune_gives_the_same_answers_and_fsm_fewer_nodes() {
+    let dir = temp_dir("configs-prune");
+    let (small, wide) = (dir.join("3x3.csv"), dir.join("5x5.csv"));
+    run_ok(&[
+        "gen",
+        "-n",
+        "60",
+        "--seed",
+        "5",
+        "-o",
+        small.to_str().unwrap(),
+    ]);
+    run_ok(&[
+        "gen",
+        "--size",
+        "5x5",
+        "--walk",
+        "40",
+        "-n",
+        "12",
+        "--seed",
+        "5",
+        "-o",
+        wide.to_str().unwrap(),
+    ]);
+    let out = dir.join("run");
+    run_ok(&[
+        "run",
+        small.to_str().unwrap(),
+        "inputs/4x4-shallow.csv",
+        wide.to_str().unwrap(),
+        "-s",
+        "idastar",
+        "-s",
+        "astar",
+        "--sweep",
+        "prune=fsm,parent",
+        "--check",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    let c = |n: &str| col(&h, n);
+    // input → prune value → (steps by line, generated in all)
+    let mut by: BTreeMap<(String, String), (BTreeMap<String, String>, u64)> = BTreeMap::new();
+    for r in &rows {
+        let (strategy, prune) = (&r[c("strategy")], &r[c("prune")]);
+        if r[c("algorithm")] == "astar" {
+            assert_eq!(prune, "", "astar reads no prune: {r:?}");
+            continue;
+        }
+        assert!(strategy.starts_with("idastar"), "{r:?}");
+        assert!(
+            ["solved", "unsolvable"].contains(&r[c("status")].as_str()),
+            "{r:?}"
+        );
+        let e = by
+            .entry((r[c("input")].clone(), prune.clone()))
+            .or_default();
+        e.0.insert(r[c("line")].clone(), r[c("steps")].clone());
+        e.1 += r[c("generated")].parse::<u64>().unwrap();
+    }
+    let inputs: Vec<&String> = by.keys().map(|k| &k.0).collect();
+    assert_eq!(inputs.len(), 6, "three inputs, two values: {inputs:?}");
+    for input in [
+        small.to_str().unwrap(),
+        "inputs/4x4-shallow.csv",
+        wide.to_str().unwrap(),
+    ] {
+        let fsm = &by[&(input.to_string(), "fsm".to_string())];
+        let parent = &by[&(input.to_string(), "parent".to_string())];
+        assert_eq!(fsm.0, parent.0, "{input}: the lengths differ");
+        assert!(
+            fsm.1 < parent.1,
+            "{input}: fsm {} nodes, parent {}",
+            fsm.1,
+            parent.1
+        );
+    }
+}
