@@ -646,6 +646,112 @@ fn shards_of_every_kind_of_line_and_bad_row_merge_into_the_single_run() {
     }
 }
 
+/// A bad row is read, judged and reported by the shard that owns it (row *i* is shard
+/// *i* mod N + 1's), and by no other: the other shards do not read its fields, so they finish
+/// with exit 0 and neither say nor write anything of it. Two bad rows, in two shards' shares
+/// (a repeated tile, which only a reading of the board finds, and an `expected_steps` that is
+/// not a number): over the four shards each is reported exactly once, on stderr, in
+/// cases.csv and in run.json's `invalid_rows`, and the merge is the unsharded run.
+#[test]
+fn a_bad_row_is_reported_once_by_the_shard_that_owns_it() {
+    let dir = temp_dir("shard-one-owner");
+    let data = dir.join("two-bad.csv");
+    let boards = [
+        "1 2 3 4 5 6 7 x 8",
+        "x 1 2 3 4 5 6 7 8",
+        "4 1 2 7 5 3 x 8 6",
+    ];
+    // Data rows 6 (shard 3/4's) and 9 (shard 2/4's) are bad; row i is on line i + 2.
+    let bad = [
+        (6usize, "start: cell 8: tile 7"),
+        (9, "expected_steps `oops`"),
+    ];
+    let mut text = String::from("id,start,expected_steps\n");
+    for i in 0..14 {
+        text.push_str(&match i {
+            6 => format!("{i},1 2 3 4 5 6 7 7 x,\n"),
+            9 => format!("{i},{},oops\n", boards[0]),
+            _ => format!("{i},{},\n", boards[i % 3]),
+        });
+    }
+    std::fs::write(&data, text).unwrap();
+    let whole = dir.join("whole");
+    let o = run_mixed(&data, &whole, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let name = data.display().to_string();
+    // The bad lines a run's stderr and cases.csv report, each (line, message) in order.
+    let reported = |o: &std::process::Output, out: &Path| {
+        let said: Vec<String> = stderr(o)
+            .lines()
+            .filter_map(|l| l.strip_prefix(&format!("invalid: {name}:")))
+            .map(|l| l.split(':').next().unwrap().to_string())
+            .collect();
+        let (h, rows) = read_csv(&out.join("cases.csv"));
+        let (status, line) = (col(&h, "status"), col(&h, "line"));
+        let written: Vec<String> = rows
+            .iter()
+            .filter(|r| r[status] == "invalid")
+            .map(|r| r[line].clone())
+            .collect();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        let counted = json["inputs"][0]["invalid_rows"].as_u64().unwrap() as usize;
+        (said, written, counted)
+    };
+    let (said, written, counted) = reported(&o, &whole);
+    assert_eq!((said.len(), counted), (2, 2), "{}", stderr(&o));
+    // Two strategies: each bad case has two rows in cases.csv.
+    assert_eq!(written.len(), 4);
+    let mut everywhere: Vec<String> = Vec::new();
+    let shards: Vec<PathBuf> = (1..=4).map(|i| dir.join(format!("s{i}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        let o = run_mixed(&data, s, &["--shard", &format!("{}/4", k + 1)]);
+        let own: Vec<String> = bad
+            .iter()
+            .filter(|(row, _)| row % 4 == k)
+            .map(|(row, _)| (row + 2).to_string())
+            .collect();
+        let code = if own.is_empty() { 0 } else { 2 };
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "shard {}: {}",
+            k + 1,
+            stderr(&o)
+        );
+        let (said, written, counted) = reported(&o, s);
+        assert_eq!(said, own, "shard {}: {}", k + 1, stderr(&o));
+        assert_eq!(counted, own.len(), "shard {}", k + 1);
+        let twice: Vec<String> = own.iter().flat_map(|l| [l.clone(), l.clone()]).collect();
+        assert_eq!(written, twice, "shard {}", k + 1);
+        for (row, what) in bad.iter().filter(|(row, _)| row % 4 == k) {
+            assert!(
+                stderr(&o).contains(&format!("{name}:{}: {what}", row + 2)),
+                "shard {}: {}",
+                k + 1,
+                stderr(&o)
+            );
+        }
+        everywhere.extend(said);
+    }
+    everywhere.sort();
+    assert_eq!(everywhere, ["11", "8"]);
+    let merged = dir.join("merged");
+    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let o = merge(&refs, &merged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        without(&merged.join("cases.csv"), &TIMING),
+        without(&whole.join("cases.csv"), &TIMING)
+    );
+    let inputs = |d: &Path| -> serde_json::Value {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
+        json["inputs"].clone()
+    };
+    assert_eq!(inputs(&merged), inputs(&whole));
+}
+
 /// With no `-s`, the strategies are those that fit every valid board of the inputs: each
 /// shard reads the other rows' boards for their shapes, so shards with and without the one
 /// 4x4 row run the same strategies as the whole run, and merge into it.
