@@ -111,6 +111,9 @@ fn learned() -> Vec<Vec<u8>> {
 #[derive(Debug, Clone)]
 pub(crate) struct Fsm {
     next: Vec<[u32; 4]>,
+    /// Per state, the moves it allows as bits (`1 << m`): one byte read tells a node's
+    /// children before any transition is.
+    allowed: Vec<u8>,
 }
 
 impl Fsm {
@@ -121,9 +124,23 @@ impl Fsm {
 
     /// The machine that refuses the sequences `forbidden`.
     fn new(forbidden: &[Vec<u8>]) -> Fsm {
-        Fsm {
-            next: automaton(forbidden),
-        }
+        let next = automaton(forbidden);
+        let allowed = next
+            .iter()
+            .map(|row| {
+                (0..4)
+                    .filter(|&m| row[m] != Fsm::PRUNED)
+                    .map(|m| 1u8 << m)
+                    .sum()
+            })
+            .collect();
+        Fsm { next, allowed }
+    }
+
+    /// The moves `state` allows, as bits `1 << m` ([`Fsm::step`] is not [`Fsm::PRUNED`]).
+    #[inline(always)]
+    pub(crate) fn allowed(&self, state: u32) -> u8 {
+        self.allowed[state as usize]
     }
 
     /// The state after move `m` (an index into [`crate::puzzle::MOVE_ORDER`]) from `state`,

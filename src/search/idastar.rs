@@ -33,6 +33,8 @@ struct Search<'a, H: Heuristic> {
     /// lengths of `Neighbors::children`'s lists in a table of their own, which is faster than
     /// reading the lists (docs/performance-history.md, "Figures moved from the code").
     children: [[u8; 5]; 16],
+    /// `on_board[blank]`: the moves that stay on the board, as bits `1 << m`.
+    on_board: [u8; 16],
     shape: crate::puzzle::Shape,
     goal: u64,
     bound: u32,
@@ -112,10 +114,18 @@ impl<H: Heuristic> Search<'_, H> {
         let heuristic = self.h;
         self.stats.expanded += 1;
         let blank = blank & 15; // below 16: no bounds checks on the tables below
-        if !F {
-            // Korf's counting: every child but the move back, at once.
-            self.stats.generated += self.children[blank][link.min(4) as usize] as u64;
-        }
+                                // With `F`, the moves the machine allows and the board has room for, as bits.
+        let allowed = if F {
+            self.fsm.allowed(link) & self.on_board[blank]
+        } else {
+            0
+        };
+        // Every child at once (Korf's counting: all but the move back).
+        self.stats.generated += if F {
+            allowed.count_ones() as u64
+        } else {
+            self.children[blank][link.min(4) as usize] as u64
+        };
         if g as u64 >= self.stats.peak_frontier {
             self.stats.peak_frontier = g as u64 + 1; // the path to here: the only memory
         }
@@ -124,11 +134,10 @@ impl<H: Heuristic> Search<'_, H> {
         // (docs/performance-history.md, "Figures moved from the code").
         for m in 0..4u8 {
             let next = if F {
-                let next = self.fsm.step(link, m as usize);
-                if next == Fsm::PRUNED {
+                if allowed & (1 << m) == 0 {
                     continue;
                 }
-                next
+                self.fsm.step(link, m as usize)
             } else {
                 if link == 3 - m as u32 {
                     continue;
@@ -136,13 +145,10 @@ impl<H: Heuristic> Search<'_, H> {
                 m as u32
             };
             let to = self.neighbors.target(blank, m as usize);
-            if to == Neighbors::NONE {
+            if !F && to == Neighbors::NONE {
                 continue;
             }
-            if F {
-                self.stats.generated += 1;
-            }
-            let to = to as usize;
+            let to = to as usize & 15;
             let tile = ((cells >> (4 * to)) & 0xF) as u8;
             // The tile slides from `to` into the blank's cell.
             let child = cells - ((tile as u64) << (4 * to)) + ((tile as u64) << (4 * blank));
@@ -159,9 +165,12 @@ impl<H: Heuristic> Search<'_, H> {
                 if found == Found::Goal {
                     self.path.push(m);
                 }
-                if !F {
-                    self.stats.generated -= self.not_generated_after(blank, link as u8, m);
-                }
+                // The children after `m`, counted above, were never generated.
+                self.stats.generated -= if F {
+                    (allowed >> (m + 1)).count_ones() as u64
+                } else {
+                    self.not_generated_after(blank, link as u8, m)
+                };
                 return found;
             }
         }
@@ -561,10 +570,17 @@ fn search_in<H: Heuristic>(
     let children = std::array::from_fn(|pos| {
         std::array::from_fn(|last| neighbors.children(pos, last as u8).as_slice().len() as u8)
     });
+    let on_board = std::array::from_fn(|pos| {
+        (0..4)
+            .filter(|&m| pos < start.shape().cells() && neighbors.target(pos, m) != Neighbors::NONE)
+            .map(|m| 1u8 << m)
+            .sum()
+    });
     let mut s = Search {
         h,
         neighbors,
         children,
+        on_board,
         shape: start.shape(),
         goal: problem.goal.packed(),
         bound: h0,
