@@ -113,8 +113,9 @@ impl<H: Heuristic> Search<'_, H> {
         }
         let heuristic = self.h;
         self.stats.expanded += 1;
-        let blank = blank & 15; // below 16: no bounds checks on the tables below
-                                // With `F`, the moves the machine allows and the board has room for, as bits.
+        // Below 16: no bounds checks on the tables below.
+        let blank = blank & 15;
+        // With `F`, the moves the machine allows and the board has room for, as bits.
         let allowed = if F {
             self.fsm.allowed(link) & self.on_board[blank]
         } else {
