@@ -110,11 +110,22 @@ fn idastar_leaving_out_duplicate_sequences_finds_korfs_lengths_in_fewer_nodes() 
         .into_iter()
         .filter(|i| i.nodes < 60_000_000)
         .collect();
+    let (fsm, korf) = korfs_lengths_with(&chosen, idastar::solve);
+    assert!(fsm < korf / 2, "{fsm} nodes against Korf's {korf}");
+}
+
+/// Solves `chosen` with Manhattan distance by `solve`, checks every length against Korf's
+/// and every path by replay; returns the nodes generated in all, counted as Korf counts
+/// (the root included), and Korf's total for the same instances.
+fn korfs_lengths_with(
+    chosen: &[Instance],
+    solve: fn(&Problem, &SolveOptions, &Manhattan) -> tilebench::search::Outcome,
+) -> (u64, u64) {
     let results: Vec<(u32, Option<usize>, usize, u64, u64)> = chosen
         .par_iter()
         .map(|i| {
             let h = Manhattan::new(&i.problem.goal);
-            let out = idastar::solve(&i.problem, &SolveOptions::default(), &h);
+            let out = solve(&i.problem, &SolveOptions::default(), &h);
             let replayed = i.problem.start.replay(out.path.as_ref().unwrap()).ok();
             assert_eq!(replayed, Some(i.problem.goal), "instance {}", i.id);
             (
@@ -129,8 +140,7 @@ fn idastar_leaving_out_duplicate_sequences_finds_korfs_lengths_in_fewer_nodes() 
     for &(id, steps, optimal, _, _) in &results {
         assert_eq!(steps, Some(optimal), "instance {id}");
     }
-    let (fsm, korf) = results.iter().fold((0, 0), |(a, b), r| (a + r.3, b + r.4));
-    assert!(fsm < korf / 2, "{fsm} nodes against Korf's {korf}");
+    results.iter().fold((0, 0), |(a, b), r| (a + r.3, b + r.4))
 }
 
 /// With the regular and reflected lookups (consistent), and with the maximum of all four
@@ -258,25 +268,6 @@ fn idastar_with_a_transposition_table_finds_korfs_lengths_in_fewer_nodes() {
     let mut chosen: Vec<Instance> = instances();
     chosen.sort_by_key(|i| i.nodes);
     chosen.truncate(20);
-    let results: Vec<(u32, Option<usize>, usize, u64, u64)> = chosen
-        .par_iter()
-        .map(|i| {
-            let h = Manhattan::new(&i.problem.goal);
-            let out = idastar::solve_transpositions(&i.problem, &SolveOptions::default(), &h);
-            let replayed = i.problem.start.replay(out.path.as_ref().unwrap()).ok();
-            assert_eq!(replayed, Some(i.problem.goal), "instance {}", i.id);
-            (
-                i.id,
-                out.steps(),
-                i.optimal,
-                out.stats.generated + 1,
-                i.nodes,
-            )
-        })
-        .collect();
-    for &(id, steps, optimal, _, _) in &results {
-        assert_eq!(steps, Some(optimal), "instance {id}");
-    }
-    let (tt, korf) = results.iter().fold((0, 0), |(a, b), r| (a + r.3, b + r.4));
+    let (tt, korf) = korfs_lengths_with(&chosen, idastar::solve_transpositions);
     assert!(tt < korf * 3 / 4, "{tt} nodes against Korf's {korf}");
 }
