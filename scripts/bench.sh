@@ -35,7 +35,8 @@
 # only part 6: scripts/bench.sh --weights; the 24-puzzle's easy tier: scripts/bench.sh --korf24. Pattern-database rows: the fastest of 3 runs.
 # The scale benchmark (10,000,000 rows; SCALE_ROWS=N for another size), not run by default:
 # scripts/bench.sh --scale. Against an older binary, end to end in alternating rounds (Korf's
-# 100 with the 7-8 tables, 1M rows of -s table): scripts/bench.sh --against OLD [ROUNDS=N].
+# 100 with the 7-8 tables, 1M rows of -s table with one goal and over 2,000 goals made by
+# scripts/many_goals.py): scripts/bench.sh --against OLD [ROUNDS=N].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS=10000 BFS_PAIRS=${BFS_PAIRS:-1000} ROWS=1000000 PEER_CASES=2000 PEER_BFS=300
@@ -213,7 +214,8 @@ scale() {
 }
 # Side by side with an older binary, end to end (process start to exit), ROUNDS rounds (default
 # 10), each round running the older binary and then this one: Korf's 100 with the default
-# pattern-database run (when the 7-8 tables are cached) and 1,000,000 rows of `-s table`.
+# pattern-database run (when the 7-8 tables are cached) and 1,000,000 rows of `-s table`, with
+# one goal and over 2,000 goals (scripts/many_goals.py).
 # Prints each binary's median and range and the ratio of the medians (this ÷ older).
 against() {
   local old=$1 rounds=${ROUNDS:-10}
@@ -244,6 +246,9 @@ against() {
     echo "Korf's 100: the 7-8 tables are not cached, skipped"
   fi
   side_by_side "1,000,000 rows, -s table" "$tmp/m1.csv" -s table
+  # The same over 2,000 distinct goals, rows shuffled (issue 43: per-goal work).
+  python3 scripts/many_goals.py "$T" 1000000 2000 11 "$tmp/g2000.csv"
+  side_by_side "1,000,000 rows over 2,000 goals, -s table" "$tmp/g2000.csv" -s table
 }
 if [ "${1:-}" = "--against" ]; then
   cargo build --release -q --bin tilebench

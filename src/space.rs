@@ -39,6 +39,25 @@ pub struct TooLarge {
     pub shape: Shape,
 }
 
+/// A state's first move closer to the goal, as [`DistanceTable::build_with`] sets it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Toward {
+    /// The state's rank.
+    pub state: usize,
+    /// The state's blank cell.
+    pub blank: u8,
+    /// The rank of the state that move reaches, one move closer (its parent in the search).
+    pub parent: usize,
+    /// The parent's blank cell.
+    pub parent_blank: u8,
+    /// The parent's distance (the state's less one).
+    pub parent_distance: u8,
+    /// The parent's own first move closer (final; meaningless when the parent is the goal).
+    pub parent_toward: u8,
+    /// The move from the state to its parent.
+    pub back: u8,
+}
+
 impl DistanceTable {
     /// Whether a table for this shape is allowed, and if not, why.
     ///
@@ -56,6 +75,22 @@ impl DistanceTable {
     /// # Errors
     /// A goal of more than 12 cells ([`TooLarge`]).
     pub fn build(goal: Board) -> Result<DistanceTable, TooLarge> {
+        Self::build_with(goal, |_| ())
+    }
+
+    /// As [`DistanceTable::build`], telling `on_toward` each time the search sets a state's
+    /// first move closer ([`DistanceTable::toward_at`]): when it finds the state, and again
+    /// whenever another state of the level before that the state reaches by a move earlier in
+    /// move order is expanded. The last call for a state is its final move; the parent's own
+    /// move and every state of the parent's level are final by then, so whatever depends only
+    /// on the path to the goal (`table`'s written-out walks) is built during the search.
+    ///
+    /// # Errors
+    /// A goal of more than 12 cells ([`TooLarge`]).
+    pub(crate) fn build_with(
+        goal: Board,
+        mut on_toward: impl FnMut(Toward),
+    ) -> Result<DistanceTable, TooLarge> {
         let shape = goal.shape();
         Self::check(shape)?;
         let ranker = Ranker::new(shape);
@@ -64,16 +99,22 @@ impl DistanceTable {
         let mut toward = vec![0u8; size.div_ceil(4)];
         let field = |r: usize| (r / 4, 2 * (r % 4));
         let neighbors = Neighbors::new(shape);
-        // Each state with the move that reached it, so the move back is never tried.
-        let mut frontier: Vec<(u64, u8, u8)> = vec![(goal.packed(), goal.blank() as u8, 4)];
-        let mut next: Vec<(u64, u8, u8)> = Vec::new();
-        dist[ranker.rank(goal.packed()) as usize] = 0;
+        // Each state with the move that reached it, so the move back is never tried, and its
+        // rank (12! < 2^32).
+        let rank32 = |r: u64| u32::try_from(r).expect("at most 12 cells: ranks fit in 32 bits");
+        let goal_rank = ranker.rank(goal.packed());
+        let mut frontier: Vec<(u64, u8, u8, u32)> =
+            vec![(goal.packed(), goal.blank() as u8, 4, rank32(goal_rank))];
+        let mut next: Vec<(u64, u8, u8, u32)> = Vec::new();
+        dist[goal_rank as usize] = 0;
         let mut counts = vec![1u64];
         let mut d = 0u8;
         while !frontier.is_empty() {
             next.clear();
-            for &(cells, blank, last) in &frontier {
+            for &(cells, blank, last, parent) in &frontier {
                 let b = Board::from_parts(shape, cells, blank);
+                let (pat, pshift) = field(parent as usize);
+                let parent_toward = (toward[pat] >> pshift) & 3;
                 for &(m, to) in neighbors.children(blank as usize, last).as_slice() {
                     let c = b.slide_blank_to(to as usize);
                     let r = ranker.rank(c.packed()) as usize;
@@ -81,12 +122,27 @@ impl DistanceTable {
                     // all such, the first in move order.
                     let back = 3 - m;
                     let (at, shift) = field(r);
-                    if dist[r] == UNREACHABLE {
+                    let set = if dist[r] == UNREACHABLE {
                         dist[r] = d + 1;
                         toward[at] |= back << shift;
-                        next.push((c.packed(), to, m));
+                        next.push((c.packed(), to, m, rank32(r as u64)));
+                        true
                     } else if dist[r] == d + 1 && back < (toward[at] >> shift) & 3 {
                         toward[at] = toward[at] & !(3 << shift) | back << shift;
+                        true
+                    } else {
+                        false
+                    };
+                    if set {
+                        on_toward(Toward {
+                            state: r,
+                            blank: to,
+                            parent: parent as usize,
+                            parent_blank: blank,
+                            parent_distance: d,
+                            parent_toward,
+                            back,
+                        });
                     }
                 }
             }
@@ -106,6 +162,7 @@ impl DistanceTable {
     }
 
     /// The goal the distances are to.
+    #[cfg(test)]
     pub(crate) fn goal(&self) -> Board {
         self.goal
     }
@@ -141,6 +198,7 @@ impl DistanceTable {
         (self.toward[r / 4] >> (2 * (r % 4))) & 3
     }
     /// How many ranks the table has (every arrangement, reachable or not).
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.dist.len()
     }

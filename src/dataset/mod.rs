@@ -1121,21 +1121,42 @@ impl CaseMaker<'_> {
     }
 }
 
-/// The last goal a piece's rows named, with its text and size: the rows of a dataset mostly
-/// share one goal, which is then parsed once for them all instead of once a row.
+/// The goals a piece's rows named, by text and size: the rows of a dataset mostly share one
+/// goal, or a few thousand, each then parsed once a piece instead of once a row. The last
+/// one is tested first (one comparison of texts, no hashing, for a dataset of one goal).
 #[derive(Default)]
-struct LastGoal(Option<(String, Option<Shape>, Board)>);
+struct LastGoal {
+    /// The last goal's text, size and board (`None` before the first).
+    last: Option<(Option<Shape>, Board)>,
+    text: String,
+    /// Every goal parsed so far (up to [`LastGoal::KEPT`]).
+    seen: rustc_hash::FxHashMap<Box<str>, (Option<Shape>, Board)>,
+}
 
 impl LastGoal {
-    /// `Board::parse(text, size)`, from the last goal when it was the same text and size.
+    /// How many distinct goals a piece keeps; beyond, the others are parsed each time.
+    const KEPT: usize = 1 << 14;
+
+    /// `Board::parse(text, size)`, from a goal of the same text and size met before.
     fn parse(&mut self, text: &str, size: Option<Shape>) -> Result<Board, BoardError> {
-        if let Some((t, s, b)) = &self.0 {
-            if t == text && *s == size {
-                return Ok(*b);
+        if let Some((s, b)) = self.last {
+            if s == size && self.text == text {
+                return Ok(b);
             }
         }
-        let b = Board::parse(text, size)?;
-        self.0 = Some((text.to_string(), size, b));
+        let b = match self.seen.get(text) {
+            Some(&(s, b)) if s == size => b,
+            _ => {
+                let b = Board::parse(text, size)?;
+                if self.seen.len() < Self::KEPT {
+                    self.seen.insert(text.into(), (size, b));
+                }
+                b
+            }
+        };
+        self.text.clear();
+        self.text.push_str(text);
+        self.last = Some((size, b));
         Ok(b)
     }
 }
@@ -1347,6 +1368,52 @@ fn in_share(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Goals met in any order (repeated, alternating, thousands of them, the same text with
+    /// and without a size, malformed ones) parse through the cache as `Board::parse` parses
+    /// them, past the number it keeps too.
+    #[test]
+    fn goals_parsed_through_the_cache_are_the_goals_parsed_each_time() {
+        let mut rng = crate::util::Rng::new(5);
+        let goals: Vec<String> = (0..LastGoal::KEPT + 3000)
+            .map(|k| match k % 97 {
+                0 => "1 2 3 4 5 6 7 8 8".to_string(),
+                1 => "1 2 3 x 4 5 6 7 8 9 10 11 12 13 14 15".to_string(),
+                // A random arrangement: any is a goal.
+                _ => {
+                    let mut tiles: Vec<usize> = (0..9).collect();
+                    for i in (1..9).rev() {
+                        tiles.swap(i, rng.index(i as u64 + 1) as usize);
+                    }
+                    let words: Vec<String> = tiles
+                        .iter()
+                        .map(|&t| if t == 0 { "x".into() } else { t.to_string() })
+                        .collect();
+                    words.join(" ")
+                }
+            })
+            .collect();
+        let distinct: std::collections::HashSet<&String> = goals.iter().collect();
+        assert!(distinct.len() > LastGoal::KEPT);
+        let mut cache = LastGoal::default();
+        let sizes = [None, Some(Shape::S3X3), Some(Shape::S4X4)];
+        for i in 0..4 * goals.len() {
+            let text = &goals[if i % 3 == 0 {
+                i / 4
+            } else {
+                rng.index(goals.len() as u64) as usize
+            }];
+            let size = sizes[rng.index(3) as usize];
+            let got = cache.parse(text, size);
+            let want = Board::parse(text, size);
+            assert_eq!(
+                got.map_err(|e| e.to_string()),
+                want.map_err(|e| e.to_string()),
+                "{text} {size:?}"
+            );
+        }
+        assert_eq!(cache.seen.len(), LastGoal::KEPT);
+    }
 
     #[test]
     fn bad_utf8_is_placed_on_its_line_whatever_the_line_ends() {

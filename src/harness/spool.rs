@@ -461,12 +461,16 @@ fn encode_piece(file: usize, portion: &Portion) -> Piece {
         ids: Vec::new(),
         rising: Rising::Empty,
     };
+    // The piece's goals so far, looked up by hash: a piece of a dataset with thousands of
+    // goals holds thousands (a scan of `p.goals` for each row was most of such a run's
+    // reading time). Rows mostly repeat the row before's goal: that is tested first.
+    let mut seen = rustc_hash::FxHashSet::default();
     for c in cases {
         encode(file, c, &mut p.bytes);
         p.ends
             .push(u32::try_from(p.bytes.len()).expect("a piece is under 4 GB"));
         if let Ok(pr) = &c.problem {
-            if !p.goals.contains(&pr.goal) {
+            if p.goals.last() != Some(&pr.goal) && seen.insert(pr.goal) {
                 p.goals.push(pr.goal);
             }
             if !p.shapes.contains(&pr.start.shape()) {

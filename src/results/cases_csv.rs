@@ -246,16 +246,19 @@ const CHUNK: usize = 8192;
 const BATCH: usize = 16;
 
 /// The last goal's text in the rows a task formats (rows of a dataset mostly share their
-/// goal, formatted once for them all).
+/// goal, formatted once for them all; another goal is formatted into the same buffer, with
+/// no allocation).
 #[derive(Default)]
-struct LastGoal(Option<(crate::puzzle::Board, String)>);
+struct LastGoal(Option<crate::puzzle::Board>, String);
 
 impl LastGoal {
     fn text(&mut self, b: crate::puzzle::Board) -> &str {
-        if !matches!(&self.0, Some((g, _)) if *g == b) {
-            self.0 = Some((b, b.to_string()));
+        if self.0 != Some(b) {
+            self.1.clear();
+            let _ = b.write_to(&mut self.1, "x");
+            self.0 = Some(b);
         }
-        self.0.as_ref().map_or("", |(_, text)| text)
+        &self.1
     }
 }
 

@@ -28,12 +28,7 @@ pub(crate) struct TableSet {
 
 impl TableSet {
     fn table(&self, shape: Shape, blank: usize) -> &Walks {
-        self.tables[blank].get_or_init(|| {
-            Walks::new(
-                DistanceTable::build(crate::space::canonical_goal(shape, blank))
-                    .expect("shape checked"),
-            )
-        })
+        self.tables[blank].get_or_init(|| Walks::new(crate::space::canonical_goal(shape, blank)))
     }
 }
 
@@ -52,47 +47,39 @@ pub(crate) struct Walks {
 }
 
 impl Walks {
-    /// Writes out the walk of every state of `table`, nearest first (a state's walk is its
-    /// first move and then the walk of the state that move reaches).
-    fn new(table: DistanceTable) -> Walks {
-        let shape = table.goal().shape();
+    /// Builds the distance table to `goal` and writes out every state's walk while its
+    /// search runs: a state's walk is its first move and then the walk of the state that
+    /// move reaches, which is one level nearer and so already final when the search sets the
+    /// state's move ([`DistanceTable::build_with`]). No state is unranked or ranked again
+    /// after the search (a pass over the finished table did that for every state, and cost
+    /// twice the search: the nine tables of a dataset with many goals were most of its
+    /// preparation).
+    fn new(goal: Board) -> Walks {
+        let shape = goal.shape();
         let neighbors = Neighbors::of(shape);
-        let ranker = table.ranker();
-        let n = table.len();
+        let n = crate::puzzle::factorial(shape.cells()) as usize;
         let mut moves = vec![0u64; n];
         // The neighbours looked up after the first step (the step from a state whose move
         // before is the walk's own), then with the first step's.
         let mut after = vec![0u8; n];
         let mut generated = vec![0u8; n];
-        let looked = |blank: usize, last: u8, m: u8| {
+        let looked = |blank: u8, last: u8, m: u8| {
             neighbors
-                .index_of(blank, last, m)
+                .index_of(blank as usize, last, m)
                 .expect("a distance table always has a neighbour one move closer") as u8
                 + 1
         };
-        // A level's states depend only on the level before: each level in parallel.
-        for (d, ranks) in table.ranks_by_distance().iter().enumerate().skip(1) {
-            let (moves_, after_) = (&moves, &after);
-            let level: Vec<(usize, u64, u8, u8)> = ranks
-                .par_iter()
-                .map(|&r| {
-                    let b = table.unrank(r);
-                    let m = table.toward_at(r);
-                    let next = b.slide_blank_to(neighbors.target(b.blank(), m as usize) as usize);
-                    let q = ranker.rank(next.packed());
-                    let then = if d > 1 {
-                        looked(next.blank(), m, table.toward_at(q)) + after_[q as usize]
-                    } else {
-                        0
-                    };
-                    let walk = u64::from(m) | moves_[q as usize] << 2;
-                    (r as usize, walk, then, looked(b.blank(), u8::MAX, m) + then)
-                })
-                .collect();
-            for (r, walk, then, all) in level {
-                (moves[r], after[r], generated[r]) = (walk, then, all);
-            }
-        }
+        let table = DistanceTable::build_with(goal, |t| {
+            let then = if t.parent_distance > 0 {
+                looked(t.parent_blank, t.back, t.parent_toward) + after[t.parent]
+            } else {
+                0
+            };
+            moves[t.state] = u64::from(t.back) | moves[t.parent] << 2;
+            after[t.state] = then;
+            generated[t.state] = looked(t.blank, u8::MAX, t.back) + then;
+        })
+        .expect("shape checked");
         Walks {
             table,
             moves,
@@ -329,9 +316,7 @@ mod tests {
             }
             let nb = Neighbors::of(shape);
             let tables: Vec<Walks> = (0..shape.cells())
-                .map(|blank| {
-                    Walks::new(DistanceTable::build(canonical_goal(shape, blank)).unwrap())
-                })
+                .map(|blank| Walks::new(canonical_goal(shape, blank)))
                 .collect();
             for blank in 0..shape.cells() {
                 // A goal with its own names: a canonical goal scrambled; its table is the
@@ -371,6 +356,112 @@ mod tests {
         }
         assert!(walked > 1000);
         assert!(long > 0, "no walk was longer than an entry holds");
+    }
+
+    /// The walks as they were written out before the search did it: level by level over the
+    /// finished table, each state unranked and the state its move reaches ranked again.
+    fn walks_by_levels(table: &DistanceTable) -> (Vec<u64>, Vec<u8>) {
+        let neighbors = Neighbors::of(table.goal().shape());
+        let ranker = table.ranker();
+        let n = table.len();
+        let (mut moves, mut after, mut generated) = (vec![0u64; n], vec![0u8; n], vec![0u8; n]);
+        let looked =
+            |blank: usize, last: u8, m: u8| neighbors.index_of(blank, last, m).unwrap() as u8 + 1;
+        for (d, ranks) in table.ranks_by_distance().iter().enumerate().skip(1) {
+            for &r in ranks {
+                let b = table.unrank(r);
+                let m = table.toward_at(r);
+                let next = b.slide_blank_to(neighbors.target(b.blank(), m as usize) as usize);
+                let q = ranker.rank(next.packed()) as usize;
+                let then = if d > 1 {
+                    looked(next.blank(), m, table.toward_at(q as u64)) + after[q]
+                } else {
+                    0
+                };
+                moves[r as usize] = u64::from(m) | moves[q] << 2;
+                after[r as usize] = then;
+                generated[r as usize] = looked(b.blank(), u8::MAX, m) + then;
+            }
+        }
+        (moves, generated)
+    }
+
+    /// On every shape `table` takes and every cell of the goal's blank, the walks written
+    /// out during the search are, state for state, the ones a pass over the finished table
+    /// writes, and the table itself is [`DistanceTable::build`]'s.
+    #[test]
+    fn walks_written_during_the_search_are_the_walks_written_after_it() {
+        let mut states = 0;
+        for (w, h) in crate::puzzle::TEST_SHAPES {
+            let shape = Shape::new(w, h).unwrap();
+            if check(shape).is_err() {
+                continue;
+            }
+            for blank in 0..shape.cells() {
+                let goal = canonical_goal(shape, blank);
+                let walks = Walks::new(goal);
+                let plain = DistanceTable::build(goal).unwrap();
+                let (moves, generated) = walks_by_levels(&plain);
+                for r in 0..plain.len() as u64 {
+                    assert_eq!(
+                        walks.table.step_at(r),
+                        plain.step_at(r),
+                        "{shape} blank {blank} rank {r}"
+                    );
+                }
+                assert!(walks.moves == moves, "{shape} blank {blank}: moves differ");
+                assert!(
+                    walks.generated == generated,
+                    "{shape} blank {blank}: generated differ"
+                );
+                assert!(generated.iter().any(|&g| g > 0));
+                states += plain.len();
+            }
+        }
+        assert!(states > 9 * 362_880, "3x3 was not among the shapes");
+    }
+
+    /// A pair with an arbitrary goal (random names, blank anywhere), answered through the
+    /// shared table of its blank cell (relabelled onto the canonical goal), gets the length
+    /// its own table (a search from that very goal) gives, and a path that replays from the
+    /// start to the goal; a start of the other parity is unsolvable, as its own table says.
+    #[test]
+    fn an_arbitrary_goal_through_the_shared_table_is_answered_as_by_its_own() {
+        let mut rng = crate::util::Rng::new(43);
+        let mut checked = 0;
+        for (w, h) in crate::puzzle::TEST_SHAPES {
+            let shape = Shape::new(w, h).unwrap();
+            if check(shape).is_err() {
+                continue;
+            }
+            let nb = Neighbors::of(shape);
+            for _ in 0..6 {
+                let goal = nb.random_walk(
+                    canonical_goal(shape, rng.index(shape.cells() as u64) as usize),
+                    40,
+                    &mut rng,
+                );
+                let own = DistanceTable::build(goal).unwrap();
+                for k in 0..40 {
+                    let mut start = nb.random_walk(goal, rng.index(60), &mut rng);
+                    if k % 5 == 4 {
+                        start = start.with_parity_flipped();
+                    }
+                    let got = solve(&Problem { start, goal });
+                    match own.distance(&start) {
+                        Some(d) => {
+                            assert_eq!(got.status, Status::Solved, "{start} → {goal}");
+                            let path = got.path.as_ref().unwrap();
+                            assert_eq!(path.len(), usize::from(d), "{start} → {goal}");
+                            assert_eq!(start.replay(path).unwrap(), goal, "{start} → {goal}");
+                        }
+                        None => assert_eq!(got.status, Status::Unsolvable, "{start} → {goal}"),
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500);
     }
 
     fn got_len(o: &Outcome) -> usize {
