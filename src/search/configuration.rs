@@ -231,7 +231,7 @@ fn tail(rest: &str) -> String {
 /// ```
 /// use tilebench::search::configuration::columns;
 /// assert_eq!(columns()[0], "algorithm");
-/// assert_eq!(columns()[1..], ["hash_buckets", "heuristic", "partition", "lookup", "weight"]);
+/// assert_eq!(columns()[1..], ["hash_buckets", "heuristic", "partition", "lookup", "prune", "weight"]);
 /// ```
 pub fn columns() -> &'static [&'static str] {
     static COLUMNS: OnceLock<Vec<&'static str>> = OnceLock::new();

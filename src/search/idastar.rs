@@ -520,14 +520,17 @@ pub fn solve_dual<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -
 /// `s_j` is the goal. The same argument shows the next bound never passes `k`.
 ///
 /// ```
-/// use tilebench::search::{heuristic::Manhattan, idastar, Problem, SolveOptions};
+/// use tilebench::search::{fsm::PRUNE, heuristic::Manhattan, idastar, Config, Limits, Problem};
 /// let p = Problem::new(
 ///     "2 3 4 1 5 x 7 6 8".parse().unwrap(),
 ///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
 /// ).unwrap();
 /// let h = Manhattan::new(&p.goal);
-/// let plain = idastar::solve(&p, &SolveOptions::default(), &h);
-/// let tt = idastar::solve_transpositions(&p, &SolveOptions::default(), &h);
+/// // IDA* leaving out the same moves as the table's search: the moves straight back.
+/// let mut config = Config::default();
+/// config.set(&PRUNE, "parent").unwrap();
+/// let plain = idastar::solve(&p, &config.options(&Limits::default()), &h);
+/// let tt = idastar::solve_transpositions(&p, &config.options(&Limits::default()), &h);
 /// assert_eq!(tt.steps(), plain.steps());
 /// assert!(tt.stats.generated < plain.stats.generated);
 /// ```
