@@ -362,7 +362,9 @@ pub const LOOKUP: crate::search::options::Knob<LookupMode> = crate::search::opti
     flag: "--pdb-lookup",
     parse: |v| match v.trim() {
         "default" => Ok(LookupMode::Max),
-        m => m.parse(),
+        m => m
+            .parse()
+            .map_err(|e: crate::util::UnknownName| e.to_string()),
     },
     show: |m| m.to_string(),
     with: &[],
