@@ -37,7 +37,7 @@ impl Partition {
     /// # Errors
     /// A [`PartitionError`]: text that is not sizes separated by `-`, a size out of range, a
     /// group of 0, sizes that do not add up to the shape's tiles (cells − 1), or a group with
-    /// more than [`MAX_PLACEMENTS`] placements.
+    /// more than `MAX_PLACEMENTS` placements.
     pub fn parse(s: &str, shape: Shape) -> Result<Partition, PartitionError> {
         let tiles = shape.cells() - 1;
         let error = |kind| PartitionError {
@@ -265,7 +265,7 @@ pub enum PartitionErrorKind {
         /// What they add up to.
         total: usize,
     },
-    /// A group with more placements than the builder takes ([`MAX_PLACEMENTS`]).
+    /// A group with more placements than the builder takes (`MAX_PLACEMENTS`).
     TooManyPlacements {
         /// The group's size.
         size: usize,

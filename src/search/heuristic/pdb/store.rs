@@ -464,7 +464,7 @@ fn bytes_text(n: u64) -> String {
     }
 }
 
-/// A table [`write`] could not cache; its message names the file or directory and says what
+/// A table [`write()`] could not cache; its message names the file or directory and says what
 /// to do.
 #[derive(Debug, thiserror::Error)]
 #[error("{}", save_message(.path, .kind))]
