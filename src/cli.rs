@@ -15,9 +15,10 @@ use tilebench::search::pdb::LookupMode;
 /// A parser that lists `names` in the help and parses the chosen one with `FromStr`.
 fn one_of<T>(names: Vec<&'static str>) -> impl TypedValueParser<Value = T>
 where
-    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::fmt::Display,
 {
-    PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
+    PossibleValuesParser::new(names).try_map(|s| s.parse::<T>().map_err(|e| e.to_string()))
 }
 
 /// `run --order`: how the solvers take turns at the cases.

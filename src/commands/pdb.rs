@@ -151,7 +151,7 @@ fn verify(sets: &[(Shape, usize, Partition)], dir: &std::path::Path) -> i32 {
                 ),
                 Err(why) => {
                     bad += 1;
-                    eprintln!("pdb: {} cannot be used: {why}", v.path.display());
+                    eprintln!("pdb: {} cannot be used: {}", v.path.display(), why.kind());
                 }
             }
         }

@@ -127,15 +127,21 @@ impl fmt::Display for LookupMode {
     }
 }
 
+/// Reads a mode by its name ([`LookupMode::name`]).
+///
+/// # Errors
+/// Another name ([`crate::util::UnknownName`]: "unknown lookup mode `NAME`; choose regular,
+/// …").
 impl FromStr for LookupMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::util::UnknownName;
+    fn from_str(s: &str) -> Result<Self, crate::util::UnknownName> {
         LookupMode::ALL
             .into_iter()
             .find(|m| m.name() == s.trim())
-            .ok_or_else(|| {
-                let names: Vec<&str> = LookupMode::ALL.iter().map(|m| m.name()).collect();
-                format!("unknown lookup mode `{s}`; choose {}", names.join(", "))
+            .ok_or_else(|| crate::util::UnknownName {
+                what: "lookup mode",
+                name: s.to_string(),
+                choices: LookupMode::ALL.iter().map(|m| m.name()).collect(),
             })
     }
 }
@@ -838,5 +844,25 @@ fn dual_cell<'a>(d: &'a Dual, read: &'a [u8; 16], board: u64) -> impl Fn(usize) 
     move |j| {
         let tile = (board >> (4 * (read[j & 15] & 15))) & 0xF;
         d.cell_of[tile as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every mode reads back from its name; another name is an `UnknownName` listing them.
+    #[test]
+    fn modes_read_by_name_and_an_unknown_one_lists_the_choices() {
+        for m in LookupMode::ALL {
+            assert_eq!(m.name().parse::<LookupMode>(), Ok(m));
+        }
+        let e = " maximum".parse::<LookupMode>().unwrap_err();
+        assert_eq!((e.what, e.name.as_str()), ("lookup mode", " maximum"));
+        assert_eq!(e.choices.len(), LookupMode::ALL.len());
+        assert_eq!(
+            e.to_string(),
+            "unknown lookup mode ` maximum`; choose regular, reflected, dual, max, eager, walked"
+        );
     }
 }

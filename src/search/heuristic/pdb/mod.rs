@@ -26,12 +26,13 @@ mod table;
 pub(crate) use direct::DirectTable;
 pub(crate) use index::placements;
 pub use lookup::{LookupMode, Pdb, PdbMemo};
-pub use partition::Partition;
+pub use partition::{Partition, PartitionError, PartitionErrorKind};
 pub(crate) use sources::Source;
 pub(crate) use store::default_dir;
 pub(crate) use table::PatternTable;
 
 use crate::puzzle::{Board, Shape};
+use crate::search::options::OptionError;
 use crate::search::{Config, SolveError};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -173,7 +174,7 @@ pub struct Verified {
     /// The table's cache file.
     pub path: PathBuf,
     /// Its entries, or why it cannot be used (missing, truncated, damaged, another table).
-    pub result: Result<u64, String>,
+    pub result: Result<u64, store::OpenError>,
 }
 
 /// Checks every byte of the cache files of a partition's tables in `dir` against their
@@ -191,7 +192,7 @@ pub fn verify(shape: Shape, blank: usize, partition: &Partition, dir: &Path) -> 
             let result = if path.exists() {
                 store::open(&path, shape, blank, home, &tiles, true).map(|(t, _)| t.len())
             } else {
-                Err("it is missing".to_string())
+                Err(store::OpenError::missing(&path))
             };
             Verified { path, result }
         })
@@ -220,14 +221,11 @@ fn load_or_build_one(
             path.display(),
             t.len()
         ));
-        Ok::<_, String>(t)
+        Ok::<_, store::OpenError>(t)
     };
     match opened("") {
         Ok(t) => return (t, Cache::Loaded),
-        Err(why) if path.exists() => log(format!(
-            "pdb: cannot use {}: {why}; rebuilding it",
-            path.display()
-        )),
+        Err(e) if path.exists() => log(format!("pdb: {e}; rebuilding it")),
         Err(_) => {}
     }
     // One builder at a time: a process that finds the lock taken waits, then maps what the
@@ -289,7 +287,7 @@ fn load_or_build_one(
             log(format!(
                 "pdb: the table is not cached: {e} (it is used anyway; choose a writable --pdb-dir with room to keep it)"
             ));
-            (t, Cache::NotWritten(e))
+            (t, Cache::NotWritten(e.to_string()))
         }
     }
 }
@@ -364,7 +362,9 @@ pub const LOOKUP: crate::search::options::Knob<LookupMode> = crate::search::opti
     flag: "--pdb-lookup",
     parse: |v| match v.trim() {
         "default" => Ok(LookupMode::Max),
-        m => m.parse(),
+        m => m
+            .parse()
+            .map_err(|e: crate::util::UnknownName| e.to_string()),
     },
     show: |m| m.to_string(),
     with: &[],
@@ -405,8 +405,8 @@ impl PdbOptions {
     /// a configuration's own stay its own.
     ///
     /// # Errors
-    /// A lookup or partition that does not read.
-    pub fn apply(&self, config: &mut Config) -> Result<(), String> {
+    /// A lookup or partition that does not read ([`OptionError`]).
+    pub fn apply(&self, config: &mut Config) -> Result<(), OptionError> {
         if let Some(p) = &self.partition {
             config.set(&PARTITION, p)?;
         }
@@ -420,14 +420,13 @@ impl PdbOptions {
     /// The partition for `shape`.
     ///
     /// # Errors
-    /// The partition given does not fit boards of this shape (with what would).
-    pub fn partition_for(&self, shape: Shape) -> Result<Partition, String> {
+    /// A [`PartitionError`]: boards of this shape are too large for pattern databases, or
+    /// the partition given does not fit them (the message says what would).
+    pub fn partition_for(&self, shape: Shape) -> Result<Partition, PartitionError> {
         if shape.cells() > MAX_CELLS {
-            return Err(format!(
-                "pattern databases are built for boards of at most {MAX_CELLS} cells (5x5), and \
-                 a {shape} board has {}; for larger boards use --heuristic manhattan or \
-                 linear-conflict",
-                shape.cells()
+            return Err(PartitionError::board_too_large(
+                self.partition.as_deref().unwrap_or("default"),
+                shape,
             ));
         }
         match &self.partition {
@@ -451,13 +450,13 @@ impl PdbOptions {
     /// process (astar and idastar in one run share them); notices go to `observer`.
     ///
     /// # Errors
-    /// The partition does not fit the shape.
+    /// The partition does not fit the shape ([`PartitionError`]).
     pub fn tables(
         &self,
         shape: Shape,
         blank: usize,
         observer: &dyn crate::observe::Observer,
-    ) -> Result<Arc<PdbSet>, String> {
+    ) -> Result<Arc<PdbSet>, PartitionError> {
         let partition = self.partition_for(shape)?;
         Ok(shared(shape, blank, &partition, &self.dir(), observer))
     }

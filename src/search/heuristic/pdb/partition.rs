@@ -31,54 +31,49 @@ impl Partition {
         Partition { sizes }
     }
 
-    /// Reads `--pdb-partition`: group sizes separated by `-`, e.g. `6-6-3`.
+    /// Reads a partition: group sizes separated by `-`, e.g. `6-6-3` (`--pdb-partition`, a
+    /// configuration's `partition`).
     ///
     /// # Errors
-    /// Text that is not sizes separated by `-`, a group of 0, sizes that do not add up to the
-    /// shape's tiles (cells − 1), or a group with more than [`MAX_PLACEMENTS`] placements.
-    pub fn parse(s: &str, shape: Shape) -> Result<Partition, String> {
-        let (tiles, example) = (shape.cells() - 1, Partition::default_for(shape).name());
+    /// A [`PartitionError`]: text that is not sizes separated by `-`, a size out of range, a
+    /// group of 0, sizes that do not add up to the shape's tiles (cells − 1), or a group with
+    /// more than `MAX_PLACEMENTS` placements.
+    pub fn parse(s: &str, shape: Shape) -> Result<Partition, PartitionError> {
+        let tiles = shape.cells() - 1;
+        let error = |kind| PartitionError {
+            text: s.to_string(),
+            shape,
+            kind,
+        };
         let sizes: Vec<usize> = s
             .split('-')
             .map(|p| {
                 let p = p.trim();
-                p.parse::<usize>().map_err(|e| match e.kind() {
-                    std::num::IntErrorKind::PosOverflow => format!(
-                        "partition {s}: a group of {p} tiles is out of range: a {shape} board has \
-                         {tiles} tiles (the blank is in no group); give group sizes that add up \
-                         to {tiles}, e.g. {example}"
-                    ),
-                    _ => format!(
-                        "`{s}` is not a partition: write the group sizes of a {shape} board \
-                         separated by `-`, adding up to its {tiles} tiles, e.g. {example}"
-                    ),
+                p.parse::<usize>().map_err(|e| {
+                    error(match e.kind() {
+                        std::num::IntErrorKind::PosOverflow => PartitionErrorKind::OutOfRange {
+                            group: p.to_string(),
+                        },
+                        _ => PartitionErrorKind::NotSizes,
+                    })
                 })
             })
             .collect::<Result<_, _>>()?;
         if sizes.contains(&0) {
-            return Err(format!(
-                "partition {s} has a group of 0 tiles: the sizes say how many tiles each group \
-                 holds (not a range of tiles), at least 1, adding up to the {tiles} tiles of a \
-                 {shape} board (the blank is in no group), e.g. {example}"
-            ));
+            return Err(error(PartitionErrorKind::EmptyGroup));
         }
         let total: usize = sizes.iter().sum();
         if total != tiles {
-            return Err(format!(
-                "partition {s} covers {total} tiles, but a {shape} board has {tiles} (the blank \
-                 is in no group): give group sizes that add up to {tiles}, e.g. {example}"
-            ));
+            return Err(error(PartitionErrorKind::WrongTotal { total }));
         }
-        if let Some(&big) = sizes
+        if let Some(&size) = sizes
             .iter()
             .find(|&&g| placements(shape.cells(), g) > MAX_PLACEMENTS)
         {
-            return Err(format!(
-                "a group of {big} tiles on a {shape} board has {} placements; tilebench builds \
-                 groups of up to {MAX_PLACEMENTS} (8 tiles on 4x4): use smaller groups, e.g. \
-                 {example}",
-                placements(shape.cells(), big),
-            ));
+            return Err(error(PartitionErrorKind::TooManyPlacements {
+                size,
+                placements: placements(shape.cells(), size),
+            }));
         }
         Ok(Partition { sizes })
     }
@@ -214,6 +209,117 @@ impl Partition {
     }
 }
 
+/// A partition that does not read, or does not fit the board ([`Partition::parse`],
+/// [`super::PdbOptions::partition_for`]): the text given, the board's shape and what is
+/// wrong. The message says what would fit, with an example.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", message(.text, *.shape, .kind))]
+#[non_exhaustive]
+pub struct PartitionError {
+    text: String,
+    shape: Shape,
+    kind: PartitionErrorKind,
+}
+
+impl PartitionError {
+    /// The error for boards too large for pattern databases, whatever the partition.
+    pub(crate) fn board_too_large(text: &str, shape: Shape) -> PartitionError {
+        PartitionError {
+            text: text.to_string(),
+            shape,
+            kind: PartitionErrorKind::BoardTooLarge,
+        }
+    }
+
+    /// The partition as given (`6-6`; `default` when none was).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The shape of the boards it was read for.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &PartitionErrorKind {
+        &self.kind
+    }
+}
+
+/// What is wrong with a partition ([`PartitionError::kind`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PartitionErrorKind {
+    /// Not group sizes separated by `-` (`six-two`).
+    NotSizes,
+    /// A group size too large to be read (`99999999999999999999`).
+    OutOfRange {
+        /// The size as given.
+        group: String,
+    },
+    /// A group of 0 tiles.
+    EmptyGroup,
+    /// The sizes do not add up to the board's tiles (cells − 1).
+    WrongTotal {
+        /// What they add up to.
+        total: usize,
+    },
+    /// A group with more placements than the builder takes (`MAX_PLACEMENTS`).
+    TooManyPlacements {
+        /// The group's size.
+        size: usize,
+        /// Its placements on the board.
+        placements: u64,
+    },
+    /// A board with more cells than pattern databases take ([`super::MAX_CELLS`]).
+    BoardTooLarge,
+}
+
+/// The message of a [`PartitionError`].
+fn message(s: &str, shape: Shape, kind: &PartitionErrorKind) -> String {
+    let (tiles, example) = (shape.cells() - 1, Partition::default_for(shape).name());
+    match kind {
+        PartitionErrorKind::NotSizes => format!(
+            "`{s}` is not a partition: write the group sizes of a {shape} board separated by \
+             `-`, adding up to its {tiles} tiles, e.g. {example}"
+        ),
+        PartitionErrorKind::OutOfRange { group } => format!(
+            "partition {s}: a group of {group} tiles is out of range: a {shape} board has \
+             {tiles} tiles (the blank is in no group); give group sizes that add up to {tiles}, \
+             e.g. {example}"
+        ),
+        PartitionErrorKind::EmptyGroup => format!(
+            "partition {s} has a group of 0 tiles: the sizes say how many tiles each group \
+             holds (not a range of tiles), at least 1, adding up to the {tiles} tiles of a \
+             {shape} board (the blank is in no group), e.g. {example}"
+        ),
+        PartitionErrorKind::WrongTotal { total } => format!(
+            "partition {s} covers {total} tiles, but a {shape} board has {tiles} (the blank is \
+             in no group): give group sizes that add up to {tiles}, e.g. {example}"
+        ),
+        PartitionErrorKind::TooManyPlacements { size, placements } => format!(
+            "a group of {size} tiles on a {shape} board has {placements} placements; tilebench \
+             builds groups of up to {MAX_PLACEMENTS} (8 tiles on 4x4): use smaller groups, e.g. \
+             {example}"
+        ),
+        PartitionErrorKind::BoardTooLarge => format!(
+            "pattern databases are built for boards of at most {} cells (5x5), and a {shape} \
+             board has {}; for larger boards use --heuristic manhattan or linear-conflict",
+            super::MAX_CELLS,
+            shape.cells()
+        ),
+    }
+}
+
+// The message, for callers that still build a sentence of their own (`?` into a `String`,
+// `SolveError::new`).
+impl From<PartitionError> for String {
+    fn from(e: PartitionError) -> String {
+        e.to_string()
+    }
+}
+
 /// The corner of the 4x4 board nearest `cell` (fewest moves; ties go to the corner first in
 /// 15, 0, 3, 12, the bottom right first as in the standard goal).
 fn nearest_corner(cell: u8) -> u8 {
@@ -228,19 +334,80 @@ fn nearest_corner(cell: u8) -> u8 {
 mod tests {
     use super::*;
 
+    /// Each kind of bad partition: its fields, and its message word for word (users read
+    /// these through `--pdb-partition` and `:partition=`).
     #[test]
     fn bad_partitions_say_what_is_wrong() {
-        let e = Partition::parse("0-8", Shape::S3X3).unwrap_err();
-        assert!(e.contains("has a group of 0 tiles"), "{e}");
-        let e = Partition::parse("4-5", Shape::S3X3).unwrap_err();
-        assert!(
-            e.contains(
-                "covers 9 tiles, but a 3x3 board has 8 (the blank is in no group): give group \
-                 sizes that add up to 8"
+        let s3 = Shape::S3X3;
+        let cases: [(&str, PartitionErrorKind, &str); 5] = [
+            (
+                "0-8",
+                PartitionErrorKind::EmptyGroup,
+                "partition 0-8 has a group of 0 tiles: the sizes say how many tiles each group \
+                 holds (not a range of tiles), at least 1, adding up to the 8 tiles of a 3x3 \
+                 board (the blank is in no group), e.g. 6-2",
             ),
-            "{e}"
+            (
+                "4-5",
+                PartitionErrorKind::WrongTotal { total: 9 },
+                "partition 4-5 covers 9 tiles, but a 3x3 board has 8 (the blank is in no \
+                 group): give group sizes that add up to 8, e.g. 6-2",
+            ),
+            (
+                "six-two",
+                PartitionErrorKind::NotSizes,
+                "`six-two` is not a partition: write the group sizes of a 3x3 board separated \
+                 by `-`, adding up to its 8 tiles, e.g. 6-2",
+            ),
+            (
+                "4- 99999999999999999999",
+                PartitionErrorKind::OutOfRange {
+                    group: "99999999999999999999".into(),
+                },
+                "partition 4- 99999999999999999999: a group of 99999999999999999999 tiles is \
+                 out of range: a 3x3 board has 8 tiles (the blank is in no group); give group \
+                 sizes that add up to 8, e.g. 6-2",
+            ),
+            (
+                "-8",
+                PartitionErrorKind::NotSizes,
+                "`-8` is not a partition: write the group sizes of a 3x3 board separated by \
+                 `-`, adding up to its 8 tiles, e.g. 6-2",
+            ),
+        ];
+        for (text, kind, message) in cases {
+            let e = Partition::parse(text, s3).unwrap_err();
+            assert_eq!((e.text(), e.shape(), e.kind()), (text, s3, &kind), "{text}");
+            assert_eq!(e.to_string(), message, "{text}");
+            assert_eq!(String::from(e), message, "{text}");
+        }
+        // 9 tiles of 5x5: 25!/16! placements, beyond what the builder takes.
+        let e = Partition::parse("9-5-5-5", Shape::S5X5).unwrap_err();
+        let placements = (17..=25u64).product::<u64>();
+        assert!(placements > MAX_PLACEMENTS);
+        assert_eq!(
+            e.kind(),
+            &PartitionErrorKind::TooManyPlacements {
+                size: 9,
+                placements
+            }
         );
-        assert_eq!(Partition::parse("4-4", Shape::S3X3).unwrap().sizes, [4, 4]);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "a group of 9 tiles on a 5x5 board has {placements} placements; tilebench \
+                 builds groups of up to 518918400 (8 tiles on 4x4): use smaller groups, e.g. \
+                 6-6-6-6"
+            )
+        );
+        let e = PartitionError::board_too_large("default", "6x6".parse().unwrap());
+        assert_eq!(e.kind(), &PartitionErrorKind::BoardTooLarge);
+        assert_eq!(
+            e.to_string(),
+            "pattern databases are built for boards of at most 25 cells (5x5), and a 6x6 board \
+             has 36; for larger boards use --heuristic manhattan or linear-conflict"
+        );
+        assert_eq!(Partition::parse("4-4", s3).unwrap().sizes, [4, 4]);
     }
 
     #[test]

@@ -191,19 +191,14 @@ impl Stamp {
 }
 
 /// Where a table's header ends in `head` (its first bytes), or why the file is not one.
-fn header_len(head: &[u8], want: &str, bytes: u64) -> Result<usize, String> {
-    let truncated = || {
-        format!(
-            "the file is truncated ({bytes} bytes, within its header), probably by an \
-             interrupted write"
-        )
-    };
+fn header_len(head: &[u8], want: &str, bytes: u64) -> Result<usize, OpenErrorKind> {
+    let truncated = || OpenErrorKind::TruncatedHeader { bytes };
     let magic = MAGIC.as_bytes();
     if !head.starts_with(magic) {
         return Err(if magic.starts_with(head) {
             truncated()
         } else {
-            "not a table of this tilebench version (its first line is not `TBPDB03`)".into()
+            OpenErrorKind::OtherVersion
         });
     }
     let second = head
@@ -217,18 +212,16 @@ fn header_len(head: &[u8], want: &str, bytes: u64) -> Result<usize, String> {
             if head.len() as u64 == bytes && head.len() < want.len() + 64 {
                 truncated()
             } else {
-                "its header is damaged (no second line)".into()
+                OpenErrorKind::NoSecondLine
             },
         );
     };
     let got = String::from_utf8_lossy(&head[..end]);
     if got != want {
-        return Err(format!(
-            "its header is not this table's (`{}`, where this one is `{}`): the file of \
-             another table, or damaged",
-            got.trim().replace('\n', " "),
-            want.trim().replace('\n', " ")
-        ));
+        return Err(OpenErrorKind::OtherTable {
+            found: got.trim().replace('\n', " "),
+            want: want.trim().replace('\n', " "),
+        });
     }
     Ok(end)
 }
@@ -245,9 +238,9 @@ fn header_len(head: &[u8], want: &str, bytes: u64) -> Result<usize, String> {
 /// it passed.
 ///
 /// # Errors
-/// A file that cannot be opened or mapped, an empty or truncated file (an interrupted write),
-/// a header of another version or another table, a file longer than its header says, or a
-/// checksum that does not match.
+/// An [`OpenError`] naming `path`: a file that cannot be opened or mapped, an empty or
+/// truncated file (an interrupted write), a header of another version or another table, a
+/// file longer than its header says, or a checksum that does not match.
 pub fn open(
     path: &Path,
     shape: Shape,
@@ -255,8 +248,22 @@ pub fn open(
     home: &[u8],
     tiles: &[u8],
     full: bool,
-) -> Result<(PatternTable, Checked), String> {
-    let reason = |e: std::io::Error| crate::util::io_reason(&e);
+) -> Result<(PatternTable, Checked), OpenError> {
+    open_checked(path, shape, blank, (home, tiles), full).map_err(|kind| OpenError {
+        path: path.to_path_buf(),
+        kind,
+    })
+}
+
+/// [`open`], its errors without the path.
+fn open_checked(
+    path: &Path,
+    shape: Shape,
+    blank: usize,
+    (home, tiles): (&[u8], &[u8]),
+    full: bool,
+) -> Result<(PatternTable, Checked), OpenErrorKind> {
+    let reason = OpenErrorKind::Unreadable;
     // Looked at before it is opened: opening a FIFO waits for a writer, forever.
     not_a_table_file(&std::fs::metadata(path).map_err(reason)?)?;
     let file = open_without_waiting(path).map_err(reason)?;
@@ -265,13 +272,12 @@ pub fn open(
     not_a_table_file(&meta)?;
     let bytes = meta.len();
     if bytes == 0 {
-        return Err("the file is empty (0 bytes), probably left by an interrupted write".into());
+        return Err(OpenErrorKind::Empty);
     }
     // SAFETY: cache files are replaced whole by a rename (`atomic_write`), never written in
     // place, so the mapped file keeps its bytes while this process runs; a user who
     // truncates a file in place while a run maps it stops that run (SIGBUS), as documented.
-    let map = unsafe { memmap2::Mmap::map(&file) }
-        .map_err(|e| format!("cannot map it into memory: {}", reason(e)))?;
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(OpenErrorKind::Map)?;
     // Huge pages for the lookups' random reads, before the first byte is touched: where the
     // kernel keeps files in large folios (Linux 6.x on ext4, XFS, tmpfs…), a mapping advised
     // so reads the file in 2 MiB folios and maps them whole, so a lookup misses no TLB entry
@@ -288,26 +294,17 @@ pub fn open(
     );
     let head = header_len(&map[..map.len().min(want.len() + 64)], &want, bytes)?;
     let total = head + len + 16;
+    let header_says = total as u64;
     if map.len() < total {
-        return Err(format!(
-            "the file is truncated ({bytes} bytes, shorter than the {total} its header says), \
-             probably by an interrupted write"
-        ));
+        return Err(OpenErrorKind::Truncated { bytes, header_says });
     }
     if map.len() > total {
-        return Err(format!(
-            "the file is {} longer than its header says ({bytes} bytes, not {total}): it is \
-             damaged",
-            match map.len() - total {
-                1 => "1 byte".to_string(),
-                n => format!("{n} bytes"),
-            }
-        ));
+        return Err(OpenErrorKind::TooLong { bytes, header_says });
     }
     let trailer = std::str::from_utf8(&map[head + len..])
         .ok()
         .and_then(|t| u64::from_str_radix(t, 16).ok())
-        .ok_or("the checksum at its end is not 16 hex digits (the file is damaged)")?;
+        .ok_or(OpenErrorKind::BadChecksumText)?;
     let entries = &map[head..head + len];
     let id = identity(&meta);
     let stamp = Stamp::read(path)
@@ -317,7 +314,7 @@ pub fn open(
         _ => {
             let stamp = Stamp::of(entries, id);
             if stamp.checksum != trailer {
-                return Err("its checksum does not match its entries (the file is damaged)".into());
+                return Err(OpenErrorKind::Checksum);
             }
             stamp.write(path);
             Checked::Full
@@ -329,6 +326,208 @@ pub fn open(
         len,
     };
     Ok((PatternTable::new(shape, home, tiles, entries), checked))
+}
+
+/// A cache file [`open`] cannot use: "cannot use PATH: REASON". The caller rebuilds the table
+/// (a run) or reports it (`tilebench pdb verify`).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot use {}: {kind}", .path.display())]
+#[non_exhaustive]
+pub struct OpenError {
+    path: PathBuf,
+    #[source]
+    kind: OpenErrorKind,
+}
+
+impl OpenError {
+    /// The error for a table file that is not there (`pdb verify`).
+    pub(crate) fn missing(path: &Path) -> OpenError {
+        OpenError {
+            path: path.to_path_buf(),
+            kind: OpenErrorKind::Missing,
+        }
+    }
+
+    /// The table's cache file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Why it cannot be used; its message is the reason alone, for a caller that names the
+    /// file its own way.
+    pub fn kind(&self) -> &OpenErrorKind {
+        &self.kind
+    }
+}
+
+/// Why a cache file cannot be used ([`OpenError::kind`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenErrorKind {
+    /// There is no file.
+    #[error("it is missing")]
+    Missing,
+    /// The system refused to look at it or open it.
+    #[error("{}", crate::util::io_reason(.0))]
+    Unreadable(std::io::Error),
+    /// A directory stands at its path.
+    #[error("it {IN_THE_WAY}")]
+    Directory,
+    /// Something other than a regular file or a directory stands at its path.
+    #[error(
+        "it is {what}, not a table file (tilebench reads a table only from a regular file it \
+         wrote); remove it (`rm`) so the table can be built and cached there"
+    )]
+    NotAFile {
+        /// What it is: `a named pipe (FIFO)`, `a socket`, `a device`.
+        what: &'static str,
+    },
+    /// The file has no bytes.
+    #[error("the file is empty (0 bytes), probably left by an interrupted write")]
+    Empty,
+    /// The file cannot be mapped into memory.
+    #[error("cannot map it into memory: {}", crate::util::io_reason(.0))]
+    Map(std::io::Error),
+    /// The file ends within its header.
+    #[error(
+        "the file is truncated ({bytes} bytes, within its header), probably by an \
+         interrupted write"
+    )]
+    TruncatedHeader {
+        /// The file's size.
+        bytes: u64,
+    },
+    /// The first line is not this version's.
+    #[error("not a table of this tilebench version (its first line is not `{MAGIC}`)")]
+    OtherVersion,
+    /// The header has no second line.
+    #[error("its header is damaged (no second line)")]
+    NoSecondLine,
+    /// The header is another table's (shape, goal blank, tiles or entries differ).
+    #[error(
+        "its header is not this table's (`{found}`, where this one is `{want}`): the file of \
+         another table, or damaged"
+    )]
+    OtherTable {
+        /// The header read, on one line.
+        found: String,
+        /// This table's header, on one line.
+        want: String,
+    },
+    /// The file is shorter than its header says.
+    #[error(
+        "the file is truncated ({bytes} bytes, shorter than the {header_says} its header \
+         says), probably by an interrupted write"
+    )]
+    Truncated {
+        /// The file's size.
+        bytes: u64,
+        /// The size its header gives.
+        header_says: u64,
+    },
+    /// The file is longer than its header says.
+    #[error(
+        "the file is {} longer than its header says ({bytes} bytes, not {header_says}): it is \
+         damaged",
+        bytes_text(.bytes - .header_says)
+    )]
+    TooLong {
+        /// The file's size.
+        bytes: u64,
+        /// The size its header gives.
+        header_says: u64,
+    },
+    /// The checksum at the end is not 16 hex digits.
+    #[error("the checksum at its end is not 16 hex digits (the file is damaged)")]
+    BadChecksumText,
+    /// The entries do not hash to the checksum.
+    #[error("its checksum does not match its entries (the file is damaged)")]
+    Checksum,
+}
+
+impl OpenErrorKind {
+    /// What the system said, where it refused ([`OpenErrorKind::Unreadable`],
+    /// [`OpenErrorKind::Map`]).
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        match self {
+            OpenErrorKind::Unreadable(e) | OpenErrorKind::Map(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// `1 byte`, `2 bytes`.
+fn bytes_text(n: u64) -> String {
+    match n {
+        1 => "1 byte".to_string(),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// A table [`write()`] could not cache; its message names the file or directory and says what
+/// to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", save_message(.path, .kind))]
+#[non_exhaustive]
+pub struct SaveError {
+    path: PathBuf,
+    kind: SaveErrorKind,
+}
+
+impl SaveError {
+    /// The table's cache file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &SaveErrorKind {
+        &self.kind
+    }
+}
+
+/// Why a table could not be cached ([`SaveError::kind`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SaveErrorKind {
+    /// The cache directory cannot be created.
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// A file standing where it or one of its parents should be, if that is why.
+        file: Option<PathBuf>,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A directory stands at the table's path.
+    Directory,
+    /// The file cannot be written (a full disk, a file size limit).
+    Write(crate::util::WriteError),
+}
+
+/// The message of a [`SaveError`].
+fn save_message(path: &Path, kind: &SaveErrorKind) -> String {
+    match kind {
+        SaveErrorKind::CreateDir { dir, file, source } => match file {
+            Some(f) if f == dir => format!(
+                "{} is a file, not a directory; give a directory as --pdb-dir",
+                dir.display()
+            ),
+            Some(f) => format!(
+                "cannot create the directory {}: {} is a file, not a directory; give another \
+                 --pdb-dir",
+                dir.display(),
+                f.display()
+            ),
+            None => format!(
+                "cannot create the directory {}: {}",
+                dir.display(),
+                crate::util::io_reason(source)
+            ),
+        },
+        SaveErrorKind::Directory => format!("{} {IN_THE_WAY}", path.display()),
+        SaveErrorKind::Write(e) => e.to_string(),
+    }
 }
 
 /// The lock the builders of one table take, held while this value lives: an exclusive
@@ -394,20 +593,26 @@ fn flock(f: &std::fs::File, path: &Path, waiting: impl FnOnce(Option<u32>)) -> b
 /// renamed into place, and removed on any error), creating the directory.
 ///
 /// # Errors
-/// The directory cannot be created (a file in the way, no permission) or the table cannot be
-/// written (a full disk, a file size limit): a sentence that says which and what to do.
-pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Result<(), String> {
+/// A [`SaveError`] naming `path`: the directory cannot be created (a file in the way, no
+/// permission), a directory stands at `path`, or the table cannot be written (a full disk, a
+/// file size limit); its message says which and what to do.
+pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Result<(), SaveError> {
+    let error = |kind| SaveError {
+        path: path.to_path_buf(),
+        kind,
+    };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        create_dir(dir)?;
+        create_dir(dir).map_err(error)?;
     }
     if path.is_dir() {
-        return Err(in_the_way(&path.display().to_string()));
+        return Err(error(SaveErrorKind::Directory));
     }
     crate::util::atomic_write(path, |f| {
         f.write_all(header(shape, blank, &t.tiles, t.len()).as_bytes())?;
         f.write_all(t.packed())?;
         write!(f, "{:016x}", checksum(t.packed()))
-    })?;
+    })
+    .map_err(|e| error(SaveErrorKind::Write(e)))?;
     // The bytes just written are the table's: stamp them, so the next start need not read
     // them all.
     if let Ok(meta) = std::fs::metadata(path) {
@@ -432,12 +637,12 @@ fn forget_cached_pages(path: &Path) {
 
 /// Why what is at a table's path, when it is not a regular file (a directory, a FIFO, a
 /// socket, a device), cannot be used, and what to do.
-fn not_a_table_file(meta: &std::fs::Metadata) -> Result<(), String> {
+fn not_a_table_file(meta: &std::fs::Metadata) -> Result<(), OpenErrorKind> {
     if meta.is_file() {
         return Ok(());
     }
     if meta.is_dir() {
-        return Err(in_the_way("it"));
+        return Err(OpenErrorKind::Directory);
     }
     let kind = {
         use std::os::unix::fs::FileTypeExt;
@@ -452,10 +657,7 @@ fn not_a_table_file(meta: &std::fs::Metadata) -> Result<(), String> {
             "not a regular file"
         }
     };
-    Err(format!(
-        "it is {kind}, not a table file (tilebench reads a table only from a regular file it \
-         wrote); remove it (`rm`) so the table can be built and cached there"
-    ))
+    Err(OpenErrorKind::NotAFile { what: kind })
 }
 
 /// Opens a file for reading without waiting on it (`O_NONBLOCK`: a FIFO put there after it
@@ -467,33 +669,18 @@ fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
-/// Why a directory at a table's path cannot be used, and what to do.
-fn in_the_way(subject: &str) -> String {
-    format!(
-        "{subject} is a directory, not a table file; remove it (`rmdir`, if it is empty) so \
-         the table can be cached there"
-    )
-}
+/// What a directory at a table's path is, and what to do (the end of two messages).
+const IN_THE_WAY: &str = "is a directory, not a table file; remove it (`rmdir`, if it is \
+                          empty) so the table can be cached there";
 
 /// Creates the cache directory, naming a file that stands in the way.
-fn create_dir(dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        match dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
-            Some(f) if f == dir => format!(
-                "{} is a file, not a directory; give a directory as --pdb-dir",
-                dir.display()
-            ),
-            Some(f) => format!(
-                "cannot create the directory {}: {} is a file, not a directory; give another \
-                 --pdb-dir",
-                dir.display(),
-                f.display()
-            ),
-            None => format!(
-                "cannot create the directory {}: {}",
-                dir.display(),
-                crate::util::io_reason(&e)
-            ),
+fn create_dir(dir: &Path) -> Result<(), SaveErrorKind> {
+    std::fs::create_dir_all(dir).map_err(|source| {
+        let file = dir.ancestors().find(|a| a.exists() && !a.is_dir());
+        SaveErrorKind::CreateDir {
+            dir: dir.to_path_buf(),
+            file: file.map(Path::to_path_buf),
+            source,
         }
     })
 }
@@ -625,6 +812,143 @@ mod tests {
             Path::new("/t")
         );
         assert_eq!(env(&[("HOME", "")]), Path::new("results/pdb"));
+    }
+
+    /// Each way a cache file cannot be used: the kind, the path, and the message (the
+    /// reason alone from `kind()`, "cannot use PATH: reason" in all).
+    #[test]
+    fn a_damaged_table_file_says_which_file_and_what_is_wrong() {
+        let dir = std::env::temp_dir().join(format!("tilebench-open-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (shape, blank, home, tiles) = (Shape::S3X3, 8, [0u8, 1, 2], [1u8, 2, 3]);
+        let (t, _) = super::super::table::build_table(shape, blank, &home, &tiles, &|_, _| {});
+        let path = dir.join(file_name(shape, blank, &tiles));
+        write(&path, shape, blank, &t).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let len = good.len() as u64;
+        let open_bytes = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            open(&path, shape, blank, &home, &tiles, false)
+                .map(|_| ())
+                .unwrap_err()
+        };
+        assert!(open(&path, shape, blank, &home, &tiles, true).is_ok());
+
+        let e = open_bytes(&good[..good.len() - 3]);
+        assert_eq!(e.path(), path.as_path());
+        assert!(matches!(
+            e.kind(),
+            OpenErrorKind::Truncated { bytes, header_says } if *bytes == len - 3 && *header_says == len
+        ));
+        assert_eq!(
+            e.kind().to_string(),
+            format!(
+                "the file is truncated ({} bytes, shorter than the {len} its header says), \
+                 probably by an interrupted write",
+                len - 3
+            )
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("cannot use {}: {}", path.display(), e.kind())
+        );
+        let e = open_bytes(&[good.as_slice(), b"x"].concat());
+        assert_eq!(
+            e.kind().to_string(),
+            format!(
+                "the file is 1 byte longer than its header says ({} bytes, not {len}): it is \
+                 damaged",
+                len + 1
+            )
+        );
+        let mut flipped = good.clone();
+        let last = flipped.len() - 20;
+        flipped[last] ^= 1;
+        let e = open_bytes(&flipped);
+        assert!(matches!(e.kind(), OpenErrorKind::Checksum), "{e}");
+        assert_eq!(
+            e.kind().to_string(),
+            "its checksum does not match its entries (the file is damaged)"
+        );
+        let e = open_bytes(&good[..5]);
+        assert!(
+            matches!(e.kind(), OpenErrorKind::TruncatedHeader { bytes: 5 }),
+            "{e}"
+        );
+        let e = open_bytes(b"");
+        assert!(matches!(e.kind(), OpenErrorKind::Empty), "{e}");
+        let e = open_bytes(b"TBPDB02\n");
+        assert_eq!(
+            e.kind().to_string(),
+            "not a table of this tilebench version (its first line is not `TBPDB03`)"
+        );
+        let other = good.iter().position(|&b| b == b']').unwrap();
+        let mut header = good.clone();
+        header[other - 1] = b'4';
+        let e = open_bytes(&header);
+        assert!(
+            matches!(e.kind(), OpenErrorKind::OtherTable { found, want }
+                if found == "TBPDB03 3x3 8 [1, 2, 4] 504" && want == "TBPDB03 3x3 8 [1, 2, 3] 504"),
+            "{e}"
+        );
+        std::fs::remove_file(&path).unwrap();
+        let e = open(&path, shape, blank, &home, &tiles, false)
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            e.kind().io_error().map(std::io::Error::kind),
+            Some(std::io::ErrorKind::NotFound)
+        );
+        assert!(!e.to_string().contains("os error"), "{e}");
+        assert_eq!(
+            OpenError::missing(&path).kind().to_string(),
+            "it is missing"
+        );
+
+        // Saving: a directory where the table goes, a file where the directory goes.
+        std::fs::create_dir(&path).unwrap();
+        let e = write(&path, shape, blank, &t).unwrap_err();
+        assert_eq!(e.path(), path.as_path());
+        assert!(matches!(e.kind(), SaveErrorKind::Directory));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a directory, not a table file; remove it (`rmdir`, if it is empty) so \
+                 the table can be cached there",
+                path.display()
+            )
+        );
+        let e = open(&path, shape, blank, &home, &tiles, false)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(e
+            .kind()
+            .to_string()
+            .starts_with("it is a directory, not a table file"));
+        let file = dir.join("file");
+        std::fs::write(&file, "x").unwrap();
+        let e = write(&file.join("t.pdb"), shape, blank, &t).unwrap_err();
+        assert!(
+            matches!(e.kind(), SaveErrorKind::CreateDir { dir, file: Some(f), .. } if dir == f)
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a file, not a directory; give a directory as --pdb-dir",
+                file.display()
+            )
+        );
+        let e = write(&file.join("sub/t.pdb"), shape, blank, &t).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot create the directory {}: {} is a file, not a directory; give another \
+                 --pdb-dir",
+                file.join("sub").display(),
+                file.display()
+            )
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
