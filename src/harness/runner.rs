@@ -523,7 +523,13 @@ pub(crate) fn run_into(
         if judged {
             pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }
-        let turns = cfg.order.turns(block, threads);
+        // One solver has no one to take turns with: its block is one turn (each turn costs
+        // a hand-off to the workers and back, a quarter of a 1M-row `table` run).
+        let turns = if k == 1 {
+            Order::Blocked.turns(block, threads)
+        } else {
+            cfg.order.turns(block, threads)
+        };
         let last = turns.len() - 1;
         for (t, turn) in turns.into_iter().enumerate() {
             for j in cfg.order.solvers(k, turn.start) {
