@@ -100,6 +100,26 @@ impl Order {
         }
     }
 
+    /// The turns of `block` for `k` solvers: [`Order::turns`], but one turn when `k` is 1,
+    /// since one solver has no one to take turns with and each turn costs a hand-off to the
+    /// workers and back (a quarter of a 1M-row `table` run).
+    ///
+    /// ```
+    /// use tilebench::harness::runner::Order;
+    /// let shuffled = Order::Shuffled { seed: 1 };
+    /// assert_eq!(shuffled.turns_of(1, 0..100, 2), [0..100]);
+    /// assert_eq!(shuffled.turns_of(2, 0..100, 2), shuffled.turns(0..100, 2));
+    /// ```
+    pub fn turns_of(
+        self,
+        k: usize,
+        block: std::ops::Range<usize>,
+        threads: usize,
+    ) -> Vec<std::ops::Range<usize>> {
+        let order = if k == 1 { Order::Blocked } else { self };
+        order.turns(block, threads)
+    }
+
     /// The order of `k` solvers at the turn that starts at position `at`.
     pub fn solvers(self, k: usize, at: usize) -> Vec<usize> {
         let mut order: Vec<usize> = (0..k).collect();
@@ -523,13 +543,7 @@ pub(crate) fn run_into(
         if judged {
             pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }
-        // One solver has no one to take turns with: its block is one turn (each turn costs
-        // a hand-off to the workers and back, a quarter of a 1M-row `table` run).
-        let turns = if k == 1 {
-            Order::Blocked.turns(block, threads)
-        } else {
-            cfg.order.turns(block, threads)
-        };
+        let turns = cfg.order.turns_of(k, block, threads);
         let last = turns.len() - 1;
         for (t, turn) in turns.into_iter().enumerate() {
             for j in cfg.order.solvers(k, turn.start) {
