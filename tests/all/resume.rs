@@ -414,6 +414,20 @@ fn run_dir(name: &str, extra: &[&str]) -> PathBuf {
     out
 }
 
+/// Merges the shard directories `shards` into `dir/merged`, which must succeed and give the
+/// cases.csv of the unsharded run `whole` (timings aside); returns the merged directory.
+fn merged_as_whole(dir: &Path, shards: &[PathBuf], whole: &Path) -> PathBuf {
+    let merged = dir.join("merged");
+    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let o = merge(&refs, &merged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        without(&merged.join("cases.csv"), &TIMING),
+        without(&whole.join("cases.csv"), &TIMING)
+    );
+    merged
+}
+
 fn merge(dirs: &[&Path], out: &Path) -> std::process::Output {
     bin()
         .arg("merge")
@@ -601,15 +615,8 @@ fn shards_of_every_kind_of_line_and_bad_row_merge_into_the_single_run() {
             assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         }
     }
-    let merged = dir.join("merged");
-    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
-    let o = merge(&refs, &merged);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let merged = merged_as_whole(&dir, &shards, &whole);
     let (h, rows) = without(&merged.join("cases.csv"), &TIMING);
-    assert_eq!(
-        (h.clone(), rows.clone()),
-        without(&whole.join("cases.csv"), &TIMING)
-    );
     // Bad rows of every kind, in every shard's share, each on its line.
     let (status, line, error) = (col(&h, "status"), col(&h, "line"), col(&h, "message"));
     let invalid: Vec<(&str, &str)> = rows
@@ -736,14 +743,7 @@ fn a_bad_row_is_reported_once_by_the_shard_that_owns_it() {
     }
     everywhere.sort();
     assert_eq!(everywhere, ["11", "8"]);
-    let merged = dir.join("merged");
-    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
-    let o = merge(&refs, &merged);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        without(&merged.join("cases.csv"), &TIMING),
-        without(&whole.join("cases.csv"), &TIMING)
-    );
+    let merged = merged_as_whole(&dir, &shards, &whole);
     let inputs = |d: &Path| -> serde_json::Value {
         let json: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
@@ -803,14 +803,7 @@ fn shards_with_the_default_strategies_run_those_of_the_whole_file() {
         );
         assert_eq!(strategies(s), strategies(&whole), "shard {}", i + 1);
     }
-    let merged = dir.join("merged");
-    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
-    let o = merge(&refs, &merged);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        without(&merged.join("cases.csv"), &TIMING),
-        without(&whole.join("cases.csv"), &TIMING)
-    );
+    merged_as_whole(&dir, &shards, &whole);
 }
 
 /// A byte that is not UTF-8 in one row refuses the whole file, in every shard (whichever
