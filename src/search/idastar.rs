@@ -580,6 +580,7 @@ fn search_in<H: Heuristic>(
             .map(|m| 1u8 << m)
             .sum()
     });
+    let prune = PRUNE.get(&opts.config);
     let mut s = Search {
         h,
         neighbors,
@@ -594,11 +595,11 @@ fn search_in<H: Heuristic>(
         budget: Budget::new(&opts.limits),
         jump: variant == Variant::Dual,
         tt,
-        fsm: PRUNE.get(&opts.config).machine(),
+        fsm: prune.machine(),
     };
     // The table's bounds hold for paths that do not come straight back, whatever else they
     // repeat: `idastar-tt` leaves out the move back only.
-    let fsm = variant != Variant::Transpositions && PRUNE.get(&opts.config) == Prune::Fsm;
+    let fsm = variant != Variant::Transpositions && prune == Prune::Fsm;
     let root = if fsm { Fsm::START } else { u8::MAX as u32 };
     loop {
         s.next_bound = u32::MAX;
