@@ -36,6 +36,7 @@ compile_error!(
 );
 
 pub mod check;
+pub mod cli_support;
 pub mod compare;
 pub mod dataset;
 pub mod error;

@@ -660,7 +660,7 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
 /// let g = astar::solve_with(&p, &SolveOptions::default(), &h, Order::Greedy);
 /// assert_eq!(p.start.replay(g.path.as_ref().unwrap()).unwrap(), p.goal);
 /// ```
-pub fn solve_with<H: Heuristic>(
+pub(crate) fn solve_with<H: Heuristic>(
     problem: &Problem,
     opts: &SolveOptions,
     h: &H,

@@ -2,12 +2,11 @@
 //! strategies that need no table (`search::wide`), refused by the others with a sentence,
 //! and run end to end from `gen` to cases.csv.
 
-use crate::common::{col, read_csv, run_ok, temp_dir, walk};
+use crate::common::{col, read_csv, run_ok, temp_dir, walk, Rng};
 use tilebench::puzzle::{is_solvable, Board, Shape};
 use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
 use tilebench::search::wide::{self, Estimate, Mode};
 use tilebench::search::{astar, idastar, registry, Config, Limits, Problem, SolveOptions, Status};
-use tilebench::util::Rng;
 
 fn config(heuristic: HeuristicKind, weight: &str) -> Config {
     Config::default()

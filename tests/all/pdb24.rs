@@ -4,7 +4,7 @@
 //! the reflected sum is at least the regular one, and IDA* with them finds paths as short as
 //! IDA* with Manhattan distance, every path replayed.
 
-use crate::common::{run_ok, temp_dir, walk};
+use crate::common::{run_ok, temp_dir, walk, Rng};
 use tilebench::observe::Silent;
 use tilebench::puzzle::{Board, Shape};
 use tilebench::search::fsm::Prune;
@@ -12,7 +12,6 @@ use tilebench::search::pdb::{self, LookupMode, Partition};
 use tilebench::search::wide::{self, Estimate, Mode};
 use tilebench::search::wide_pdb::{self, WidePdb};
 use tilebench::search::{Problem, SolveOptions};
-use tilebench::util::Rng;
 
 fn pdb_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pdb24-tests")

@@ -9,7 +9,7 @@
 //! blank, see [`crate::space::canonical_goal`]), so one set serves every goal with its blank
 //! in the same cell: a problem's tiles are renamed on the fly. How a table is built:
 //! [`build`] (a breadth-first search over placements and blank regions, 4 bits an entry).
-//! Files: [`store`] (header, entries, checksum; mapped into memory, checked as [`store::open`]
+//! Files: `store` (header, entries, checksum; mapped into memory, checked as `store::open`
 //! says, rebuilt when missing or damaged, one builder at a time). Which tiles share a table: [`Partition`]. The lookups (regular, Korf
 //! and Felner's reflection, the dual boards) and their maximum: [`Pdb`], [`LookupMode`].
 
@@ -20,7 +20,7 @@ mod lookup;
 mod memory;
 mod partition;
 mod sources;
-pub mod store;
+pub(crate) mod store;
 mod table;
 
 pub(crate) use direct::DirectTable;
@@ -29,6 +29,7 @@ pub use lookup::{LookupMode, Pdb, PdbMemo};
 pub use partition::{Partition, PartitionError, PartitionErrorKind};
 pub(crate) use sources::Source;
 pub(crate) use store::default_dir;
+pub use store::{OpenError, OpenErrorKind};
 pub(crate) use table::PatternTable;
 
 use crate::puzzle::{Board, Shape};
@@ -174,7 +175,7 @@ pub struct Verified {
     /// The table's cache file.
     pub path: PathBuf,
     /// Its entries, or why it cannot be used (missing, truncated, damaged, another table).
-    pub result: Result<u64, store::OpenError>,
+    pub result: Result<u64, OpenError>,
 }
 
 /// Checks every byte of the cache files of a partition's tables in `dir` against their

@@ -474,19 +474,19 @@ pub struct SaveError {
     kind: SaveErrorKind,
 }
 
+// The unit tests read a `SaveError` through these; the library shows only its message.
+#[cfg(test)]
 impl SaveError {
-    /// The table's cache file.
-    pub fn path(&self) -> &Path {
+    fn path(&self) -> &Path {
         &self.path
     }
 
-    /// What went wrong.
-    pub fn kind(&self) -> &SaveErrorKind {
+    fn kind(&self) -> &SaveErrorKind {
         &self.kind
     }
 }
 
-/// Why a table could not be cached ([`SaveError::kind`]).
+/// Why a table could not be cached.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SaveErrorKind {
