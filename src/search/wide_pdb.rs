@@ -166,6 +166,7 @@ impl WidePdb {
         WidePdb::with_layout(goal, set, mode, true)
     }
 
+    #[cfg(test)]
     /// [`WidePdb::new`], reading the tables as they are stored (each lookup ranks its
     /// placement) rather than in the direct layout: the same estimates and searches, each
     /// lookup slower. For comparisons, and for groups too large for the direct layout.
@@ -263,11 +264,13 @@ impl WidePdb {
         self.duals.iter().any(|d| !d.is_empty())
     }
 
+    #[cfg(test)]
     /// Whether the reflected lookups are made.
     pub fn reflects(&self) -> bool {
         self.reflect
     }
 
+    #[cfg(test)]
     /// The estimates of `board`'s dual boards, one per symmetry that takes the goal's blank
     /// cell to the board's (none where there is none, or when the lookups take no duals).
     pub fn dual_estimates(&self, board: &Board) -> Vec<u32> {
@@ -884,3 +887,6 @@ pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb, prune: Prune) ->
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

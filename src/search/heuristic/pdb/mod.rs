@@ -93,7 +93,7 @@ impl PdbSet {
 
 /// The symmetries of the board (cell maps that keep adjacency: `map[cell]`), the identity
 /// first, then those that are their own inverses (the diagonals of a square first).
-pub fn symmetry_maps(shape: Shape) -> Vec<Vec<u8>> {
+pub(crate) fn symmetry_maps(shape: Shape) -> Vec<Vec<u8>> {
     lookup::symmetry_maps(shape)
 }
 
