@@ -272,7 +272,7 @@ pub enum PartitionErrorKind {
         /// Its placements on the board.
         placements: u64,
     },
-    /// A board with more cells than pattern databases take ([`super::MAX_CELLS`]).
+    /// A board with more cells than pattern databases take (25).
     BoardTooLarge,
 }
 

@@ -328,7 +328,7 @@ fn open_checked(
     Ok((PatternTable::new(shape, home, tiles, entries), checked))
 }
 
-/// A cache file [`open`] cannot use: "cannot use PATH: REASON". The caller rebuilds the table
+/// A cache file the table store cannot use: "cannot use PATH: REASON". The caller rebuilds the table
 /// (a run) or reports it (`tilebench pdb verify`).
 #[derive(Debug, thiserror::Error)]
 #[error("cannot use {}: {kind}", .path.display())]
