@@ -33,7 +33,7 @@ pub(crate) const MAX_STATES: u64 = 2_000_000;
 
 /// How the search ranks states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// A\*: `g + h`, shortest paths.
     Astar,
     /// Weighted A\*: `g + w·h`, paths at most `w` times the shortest.
@@ -48,7 +48,7 @@ pub enum Mode {
 /// conflicts of every row and column, as `linear-conflict` counts them: for each line,
 /// 2 × (the tiles in their goal line − the longest run of them in goal order).
 #[derive(Clone, Debug)]
-pub struct Estimate {
+pub(crate) struct Estimate {
     width: usize,
     height: usize,
     /// `dist[tile * cells + pos]`: the tile's Manhattan distance from `pos` to its goal cell.
@@ -60,7 +60,7 @@ pub struct Estimate {
 
 impl Estimate {
     /// Manhattan distance (plus linear conflicts when `conflicts`) towards `goal`.
-    pub fn new(goal: &Board, conflicts: bool) -> Estimate {
+    pub(crate) fn new(goal: &Board, conflicts: bool) -> Estimate {
         let shape = goal.shape();
         let n = shape.cells();
         let mut goal_row = [0u8; MAX_CELLS];
@@ -93,7 +93,7 @@ impl Estimate {
     }
 
     /// The estimate of a whole board, given as its tiles.
-    pub fn of(&self, tiles: &[u8]) -> u32 {
+    pub(crate) fn of(&self, tiles: &[u8]) -> u32 {
         let n = self.cells();
         let mut h: u32 = (0..n)
             .map(|p| self.dist[tiles[p] as usize * n + p] as u32)
@@ -213,7 +213,7 @@ fn target(shape: Shape, pos: usize, m: Move) -> Option<usize> {
 
 /// Solves `problem` (a solvable pair, or with `opts.exhaustive` any pair; boards of any
 /// size) by `mode` with estimate `h`.
-pub fn solve(problem: &Problem, opts: &SolveOptions, h: &Estimate, mode: Mode) -> Outcome {
+pub(crate) fn solve(problem: &Problem, opts: &SolveOptions, h: &Estimate, mode: Mode) -> Outcome {
     match mode {
         Mode::Ida => ida(problem, opts, h),
         _ => best_first(problem, opts, h, mode),

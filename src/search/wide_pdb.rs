@@ -43,7 +43,7 @@ struct Lookup {
 
 /// The pattern-database estimate of one goal on a board of more than 16 cells.
 #[derive(Clone)]
-pub struct WidePdb {
+pub(crate) struct WidePdb {
     set: Arc<PdbSet>,
     shape: Shape,
     /// The regular lookups, then (with the reflection) the reflected ones.
@@ -162,7 +162,7 @@ impl WidePdb {
     /// The estimate towards `goal` (a board of at most 32 cells whose goal blank is that of
     /// `set`) with the lookups `mode` asks for: the regular sum, and the reflected one
     /// unless `mode` is [`LookupMode::Regular`] or the goal's blank has no reflection.
-    pub fn new(goal: &Board, set: Arc<PdbSet>, mode: LookupMode) -> WidePdb {
+    pub(crate) fn new(goal: &Board, set: Arc<PdbSet>, mode: LookupMode) -> WidePdb {
         WidePdb::with_layout(goal, set, mode, true)
     }
 
@@ -260,7 +260,7 @@ impl WidePdb {
 
     /// Whether any dual lookup is made (the estimate is then inconsistent, and IDA\*
     /// propagates it, BPMX).
-    pub fn duals(&self) -> bool {
+    pub(crate) fn duals(&self) -> bool {
         self.duals.iter().any(|d| !d.is_empty())
     }
 
@@ -294,7 +294,7 @@ impl WidePdb {
 
     /// The estimate of `board`: the largest of its regular sum and, as the lookups take
     /// them, its reflected and dual sums.
-    pub fn estimate(&self, board: &Board) -> u32 {
+    pub(crate) fn estimate(&self, board: &Board) -> u32 {
         let live = self.live();
         let pos = positions(board);
         let md = self.manhattan(board);
@@ -824,7 +824,7 @@ fn neighbours(shape: Shape) -> ([[(u8, u8); 4]; CELLS], [u8; CELLS]) {
 /// IDA\* from `problem.start` to `problem.goal` (whose estimate `h` is) with the pattern
 /// databases: the bound raised to the least `g + h` beyond it each iteration, the moves
 /// `prune` refuses left out; counters sum over the iterations.
-pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb, prune: Prune) -> Outcome {
+pub(crate) fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb, prune: Prune) -> Outcome {
     let start = &problem.start;
     assert_eq!(problem.goal, h.goal, "the estimate is of another goal");
     let (next, next_len) = neighbours(start.shape());

@@ -176,7 +176,7 @@ pub(crate) struct WalkTables {
 
 impl WalkTables {
     /// The tables for goals of `shape` with the blank at `blank`.
-    pub fn new(shape: Shape, blank: usize) -> WalkTables {
+    pub(crate) fn new(shape: Shape, blank: usize) -> WalkTables {
         let (w, h) = (shape.width(), shape.height());
         let (r, c) = shape.row_col(blank);
         let (mut col_major, mut place_h) = ([0; 16], [0; 16]);
