@@ -12,6 +12,8 @@
 mod cases;
 #[path = "common/peer.rs"]
 mod peer;
+#[path = "common/rng.rs"]
+mod rng;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

@@ -19,6 +19,8 @@
 mod cases;
 #[path = "../benches/common/peer.rs"]
 mod peer;
+#[path = "../benches/common/rng.rs"]
+mod rng;
 
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -20,6 +20,9 @@
 //! user's own type (see `examples/greedy.rs`) or closure ([`search::solver_fn`]). The domain lives in [`puzzle`]. The library
 //! never prints: notices and progress go to an [`observe::Observer`]. [`plot`] draws SVG
 //! charts of finished runs.
+//!
+//! [`cli_support`] holds what only the `tilebench` binary needs (signal handling, per-solver
+//! flags, the resume line); a program using the library can ignore it.
 
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -36,6 +39,7 @@ compile_error!(
 );
 
 pub mod check;
+pub mod cli_support;
 pub mod compare;
 pub mod dataset;
 pub mod error;

@@ -2,7 +2,7 @@
 //! allocate more under `--max-memory`.
 //!
 //! [`CountingAlloc`] wraps the system allocator and keeps, per thread, the bytes it holds
-//! now ([`live`]) and the most it held since the last [`begin_case`]. The `tilebench`
+//! now (`live`) and the most it held since the last `begin_case`. The `tilebench`
 //! binary installs it (`#[global_allocator]` in `src/main.rs`, behind the default cargo
 //! feature `heap-accounting`); a library user may install it too. Without it, [`counting`]
 //! is false and nothing here measures (cases.csv's `peak_heap_bytes` stays empty).
@@ -86,7 +86,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
 
 /// The bytes this thread holds now (0 without [`CountingAlloc`]).
 #[inline]
-pub fn live() -> isize {
+pub(crate) fn live() -> isize {
     LIVE.with(Cell::get)
 }
 
@@ -109,7 +109,7 @@ pub fn counting() -> bool {
 
 /// Starts a case on this thread: its peak is measured from what the thread holds now.
 /// Returns the mark to pass to [`peak_since`].
-pub fn begin_case() -> isize {
+pub(crate) fn begin_case() -> isize {
     let now = live();
     PEAK.with(|p| p.set(now));
     MARK.with(|m| m.set(Some(now)));
@@ -118,14 +118,14 @@ pub fn begin_case() -> isize {
 
 /// The most bytes this thread held beyond `mark` since the [`begin_case`] that gave it;
 /// `None` without [`CountingAlloc`]. Ends the case.
-pub fn peak_since(mark: isize) -> Option<u64> {
+pub(crate) fn peak_since(mark: isize) -> Option<u64> {
     MARK.with(|m| m.set(None));
     counting().then(|| (PEAK.with(Cell::get) - mark).max(0) as u64)
 }
 
 /// What this thread held when the case in flight began ([`begin_case`]), or now when no
 /// case is (a search called outside the harness): a heap budget counts from there.
-pub fn case_mark() -> isize {
+pub(crate) fn case_mark() -> isize {
     MARK.with(Cell::get).unwrap_or_else(live)
 }
 
@@ -136,7 +136,7 @@ pub fn case_mark() -> isize {
 /// (at least 4 entries, at least `len`) and the old block is given back at once (the
 /// accounting counts the difference); a `HashMap`/`HashSet` allocates a table of twice its
 /// buckets, with a control byte per bucket, while it still holds the old one.
-pub fn growth(len: usize, capacity: usize, entry: usize, table: bool) -> usize {
+pub(crate) fn growth(len: usize, capacity: usize, entry: usize, table: bool) -> usize {
     if len <= capacity {
         return 0;
     }
@@ -156,7 +156,7 @@ pub fn growth(len: usize, capacity: usize, entry: usize, table: bool) -> usize {
 }
 
 /// [`growth`] of a `Vec` that is to take `more` entries.
-pub fn vec_growth<T>(v: &Vec<T>, more: usize) -> usize {
+pub(crate) fn vec_growth<T>(v: &Vec<T>, more: usize) -> usize {
     growth(
         v.len() + more,
         v.capacity(),
@@ -166,7 +166,7 @@ pub fn vec_growth<T>(v: &Vec<T>, more: usize) -> usize {
 }
 
 /// [`growth`] of a hash set or map of `len` entries and `capacity` that is to take `more`.
-pub fn table_growth<T>(len: usize, capacity: usize, more: usize) -> usize {
+pub(crate) fn table_growth<T>(len: usize, capacity: usize, more: usize) -> usize {
     growth(len + more, capacity, std::mem::size_of::<T>(), true)
 }
 

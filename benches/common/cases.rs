@@ -2,9 +2,10 @@
 //! from the standard goal (exact, from the distance table), deterministic per seed.
 #![allow(dead_code)]
 
+use crate::rng::Rng;
+
 use tilebench::puzzle::{is_solvable, Board, Shape};
 use tilebench::space::DistanceTable;
-use tilebench::util::Rng;
 
 /// `n` starts whose optimal lengths lie in `depths`, uniform among such states.
 pub fn at_depths(n: usize, depths: std::ops::RangeInclusive<u8>, seed: u64) -> Vec<Board> {

@@ -20,7 +20,8 @@
 //! ```
 
 mod digest;
-pub use digest::{Digest, Judged, Kept};
+pub use digest::Digest;
+pub(crate) use digest::{Judged, Kept};
 
 use crate::dataset::Case;
 use crate::puzzle::Shape;

@@ -5,8 +5,8 @@
 use super::{CmdResult, FAILED, OK};
 use crate::cli::CompareArgs;
 use std::path::Path;
+use tilebench::cli_support::BASELINES_DIR;
 use tilebench::compare::{self, render, Plan, Subject, Thresholds};
-use tilebench::harness::rundir::BASELINES_DIR;
 
 /// The plan the arguments ask for.
 fn plan(args: &CompareArgs) -> Result<Plan, String> {
@@ -71,7 +71,9 @@ pub fn run(args: CompareArgs) -> CmdResult {
     print!("{}", render::text(&c));
     for (format, file) in &exports {
         let text = format.export.render(&c);
-        tilebench::util::atomic_write(file, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+        tilebench::cli_support::atomic_write(file, |w| {
+            std::io::Write::write_all(w, text.as_bytes())
+        })?;
     }
     Ok(if c.regressed() { FAILED } else { OK })
 }

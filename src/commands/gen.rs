@@ -4,8 +4,8 @@
 use super::{CmdResult, OK};
 use crate::cli::GenArgs;
 use std::io::Write;
+use tilebench::cli_support::shell_command;
 use tilebench::gen::{check_out, GenError, GenSpec, Generator, Goal};
-use tilebench::util::shell_command;
 
 pub fn run(args: GenArgs) -> CmdResult {
     let spec = GenSpec {

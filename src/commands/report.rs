@@ -27,7 +27,9 @@ pub fn run(args: ReportArgs) -> CmdResult {
         _ => std::path::PathBuf::from("."),
     };
     let text = html::page(&title, &runs, &report, &page_dir);
-    tilebench::util::atomic_write(&args.out, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+    tilebench::cli_support::atomic_write(&args.out, |w| {
+        std::io::Write::write_all(w, text.as_bytes())
+    })?;
     for note in &report.notes {
         eprintln!("report: {note}");
     }

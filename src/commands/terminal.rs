@@ -49,7 +49,7 @@ impl Observer for Terminal {
         // Line ends are the notice's own; any other control character is escaped.
         let text: Vec<String> = text
             .split('\n')
-            .map(|l| tilebench::util::escape_controls(l.to_string()))
+            .map(|l| tilebench::cli_support::escape_controls(l.to_string()))
             .collect();
         let text = text.join("\n");
         self.bars.suspend(|| eprintln!("{text}"));

@@ -24,11 +24,11 @@ static PREPARING: AtomicBool = AtomicBool::new(false);
 /// Marks the time the run prepares its solvers, until dropped: a signal then ends the
 /// process at once (nothing is solved yet, so nothing is lost), instead of after the
 /// preparation, which may build pattern databases for minutes.
-pub struct Preparing(());
+pub(crate) struct Preparing(());
 
 impl Preparing {
     /// Marks the preparation as begun.
-    pub fn begin() -> Preparing {
+    pub(crate) fn begin() -> Preparing {
         PREPARING.store(true, Ordering::SeqCst);
         Preparing(())
     }
@@ -77,7 +77,7 @@ fn lines(resume: &str) -> (Vec<u8>, Vec<u8>) {
 
 /// Formats the lines a signal prints from now on, with `resume`, the shell command that
 /// finishes the run.
-pub fn arm(resume: &str) {
+pub(crate) fn arm(resume: &str) {
     let new = Box::into_raw(Box::new(lines(resume)));
     // The old lines stay allocated: a handler may be writing them.
     LINES.store(new, Ordering::SeqCst);

@@ -2,7 +2,7 @@
 //! `--solver-claim valid` for every solver not named), repeatable, as `--allow-limit` takes.
 //!
 //! ```
-//! use tilebench::harness::per_solver::PerSolver;
+//! use tilebench::cli_support::PerSolver;
 //! use tilebench::search::Claim;
 //! let values = ["valid".to_string(), "bob=within=1.5".to_string()];
 //! let claims = PerSolver::<Claim>::parse("--solver-claim", &values).unwrap();

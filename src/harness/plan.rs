@@ -42,7 +42,8 @@ pub struct RunPlan {
     pub solvers: Vec<Chosen>,
     /// Also run every optimal built-in strategy that fits the boards
     /// ([`crate::search::registry::defaults`]), before `solvers`: true until a strategy is
-    /// chosen ([`RunPlan::with_strategies`]).
+    /// chosen ([`RunPlan::with_strategies`], [`RunPlan::with`]) or the defaults are turned
+    /// off ([`RunPlan::without_builtins`]).
     pub fitting_strategies: bool,
     /// The built-ins' run-wide options (heuristic, pattern databases, …).
     pub config: Config,
@@ -155,6 +156,28 @@ impl RunPlan {
             self.fitting_strategies = false;
         }
         self.solvers.push(solver);
+        self
+    }
+
+    /// Runs no built-in strategy but those chosen: without it, a plan whose solvers are all
+    /// the user's own also runs every optimal built-in strategy that fits the boards, first.
+    /// (`with_strategies("none")` in a word, for a plan built in code.)
+    ///
+    /// ```
+    /// use tilebench::prelude::*;
+    ///
+    /// let mine = || solver_fn("mine", |p: &Problem, _: &Limits| {
+    ///     Ok(shortcut(p, false).unwrap_or_else(|| Outcome::without_path(Status::Limit, Stats::default())))
+    /// });
+    /// let files = vec!["inputs/seeds.csv".to_string()];
+    /// let alone = RunPlan::new(files.clone()).without_builtins().with_solver(mine());
+    /// assert!(!alone.fitting_strategies && alone.solvers.len() == 1);
+    /// // Without it, the fitting built-ins run beside `mine`.
+    /// assert!(RunPlan::new(files).with_solver(mine()).fitting_strategies);
+    /// ```
+    #[must_use]
+    pub fn without_builtins(mut self) -> RunPlan {
+        self.fitting_strategies = false;
         self
     }
 

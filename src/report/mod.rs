@@ -81,7 +81,7 @@ pub(crate) fn percentile_us(h: &Histogram<u64>, q: f64) -> f64 {
 }
 
 /// A latency histogram in nanoseconds: 1 ns to 1 hour, 3 significant digits.
-pub fn new_histogram() -> Histogram<u64> {
+pub(crate) fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 

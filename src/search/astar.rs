@@ -239,7 +239,7 @@ impl Open for Heap {
 
 /// How the open list ranks a node of cost `g` and estimate `h`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
+pub(crate) enum Order {
     /// A*: `g + h`.
     Astar,
     /// Weighted A*: `g + w·h`, compared exactly as `den·g + num·h` for `w = num/den`.
@@ -645,22 +645,9 @@ pub fn solve<H: Heuristic>(problem: &Problem, opts: &SolveOptions, h: &H) -> Out
 
 /// Best-first search with heuristic `h`, the open list ranked by `order`: A* (shortest
 /// paths), weighted A* (paths at most `w` times the shortest, with an admissible `h`), or
-/// greedy best-first (any path, usually found fastest).
-///
-/// ```
-/// use tilebench::search::astar::{self, Order};
-/// use tilebench::search::{heuristic::Manhattan, Problem, SolveOptions};
-/// let p = Problem::new(
-///     "2 3 4 1 5 x 7 6 8".parse().unwrap(),
-///     "1 2 3 4 5 6 7 8 x".parse().unwrap(),
-/// ).unwrap();
-/// let h = Manhattan::new(&p.goal);
-/// let w = astar::solve_with(&p, &SolveOptions::default(), &h, Order::Weighted("2".parse().unwrap()));
-/// assert!(w.steps().unwrap() <= 2 * 19);
-/// let g = astar::solve_with(&p, &SolveOptions::default(), &h, Order::Greedy);
-/// assert_eq!(p.start.replay(g.path.as_ref().unwrap()).unwrap(), p.goal);
-/// ```
-pub fn solve_with<H: Heuristic>(
+/// greedy best-first (any path, usually found fastest). `wastar::solve` and
+/// `greedy::solve` are its public doors.
+pub(crate) fn solve_with<H: Heuristic>(
     problem: &Problem,
     opts: &SolveOptions,
     h: &H,
@@ -923,6 +910,23 @@ fn estimate(h: u32) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Weighted A*'s path is at most twice the shortest (19 moves) and greedy's replays to the
+    /// goal (the example `solve_with`'s documentation gave while it was public).
+    #[test]
+    fn weighted_and_greedy_orders_find_paths() {
+        let p = Problem::new(
+            "2 3 4 1 5 x 7 6 8".parse().unwrap(),
+            "1 2 3 4 5 6 7 8 x".parse().unwrap(),
+        )
+        .unwrap();
+        let h = crate::search::heuristic::Manhattan::new(&p.goal);
+        let opts = SolveOptions::default();
+        let w = solve_with(&p, &opts, &h, Order::Weighted("2".parse().unwrap()));
+        assert!(w.steps().unwrap() <= 2 * 19);
+        let g = solve_with(&p, &opts, &h, Order::Greedy);
+        assert_eq!(p.start.replay(g.path.as_ref().unwrap()).unwrap(), p.goal);
+    }
 
     fn node(cells: u64) -> Node {
         Node {

@@ -26,7 +26,7 @@ const STEPS: [(i32, i32); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
 /// Which move sequences IDA\* leaves out ([`PRUNE`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Prune {
-    /// The duplicates of shorter or earlier sequences of up to [`DEPTH`] moves.
+    /// The duplicates of shorter or earlier sequences of up to 12 moves (the machine of `fsm12.txt`).
     #[default]
     Fsm,
     /// Only the move straight back (Korf's programs, and their node counts).
@@ -84,7 +84,8 @@ pub const PRUNE: super::options::Knob<Prune> = super::options::Knob {
 /// The longest sequences [`Prune::Fsm`] knows duplicates of: 2,317 forbidden sequences, a
 /// machine of 10,542 states (168 KB). Learning them takes about a second, so they are kept
 /// in `fsm12.txt`, which a test learns again.
-pub const DEPTH: usize = 12;
+#[cfg(test)]
+pub(crate) const DEPTH: usize = 12;
 
 /// The forbidden sequences of [`DEPTH`] moves or fewer, as `fsm12.txt` lists them.
 fn learned() -> Vec<Vec<u8>> {

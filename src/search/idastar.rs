@@ -458,7 +458,7 @@ impl<H: Heuristic> Search<'_, H> {
 }
 
 /// The registry entry: idastar with the heuristic of the run's [`super::Config`].
-pub const STRATEGY: super::Builtin = super::Builtin {
+pub(crate) const STRATEGY: super::Builtin = super::Builtin {
     name: "idastar",
     describe: "IDA* with --heuristic (default Manhattan), Korf's node counting",
     options: &[&super::heuristic::HEURISTIC, &PRUNE],
@@ -468,7 +468,7 @@ pub const STRATEGY: super::Builtin = super::Builtin {
 };
 
 /// idastar as a [`super::heuristic::Guided`] search.
-pub struct Idastar;
+pub(crate) struct Idastar;
 
 impl super::heuristic::Guided for Idastar {
     fn wide(_config: &super::Config) -> Option<super::wide::Mode> {
@@ -643,7 +643,7 @@ fn search_in<H: Heuristic>(
 
 /// The largest optimal solution length of any pair, where it is known (the "God's number"
 /// of the shape): no solvable pair needs more moves.
-pub fn diameter(shape: crate::puzzle::Shape) -> Option<u32> {
+pub(crate) fn diameter(shape: crate::puzzle::Shape) -> Option<u32> {
     let (w, h) = (
         shape.width().min(shape.height()),
         shape.width().max(shape.height()),

@@ -17,7 +17,7 @@ use std::sync::Arc;
 const MAX_READY: usize = 4096;
 
 /// A heuristic search with its heuristic.
-pub struct Informed<G: Guided> {
+pub(crate) struct Informed<G: Guided> {
     name: &'static str,
     config: Config,
     /// The configuration's heuristic ([`super::heuristic::HEURISTIC`]).
@@ -35,7 +35,7 @@ pub struct Informed<G: Guided> {
 
 impl<G: Guided> Informed<G> {
     /// The solver `name`, configured by `config`.
-    pub fn new(name: &'static str, config: &Config) -> Informed<G> {
+    pub(crate) fn new(name: &'static str, config: &Config) -> Informed<G> {
         Informed {
             name,
             config: config.clone(),

@@ -18,8 +18,8 @@ pub mod options;
 pub mod registry;
 mod solver;
 mod transpositions;
-pub mod wide;
-pub mod wide_pdb;
+pub(crate) mod wide;
+pub(crate) mod wide_pdb;
 
 // The built-in strategies, one file each (with a `pub(crate) const STRATEGY: Builtin`).
 // Adding one is its file, its `pub(crate) mod` line and its place in `BUILTINS`, the order

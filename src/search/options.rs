@@ -166,8 +166,9 @@ impl From<OptionError> for String {
 pub struct Config {
     /// Search unsolvable pairs to exhaustion instead of answering by the parity test.
     pub exhaustive: bool,
-    /// Where pattern databases are cached (`--pdb-dir`; default
-    /// [`super::heuristic::pdb::default_dir`]): where tables are kept, not what they hold.
+    /// Where pattern databases are cached (`--pdb-dir`; default `$TILEBENCH_PDB_DIR`,
+    /// `$XDG_CACHE_HOME/tilebench/pdb` or `~/.cache/tilebench/pdb`): where tables are kept,
+    /// not what they hold.
     pub pdb_dir: Option<PathBuf>,
     /// The options given ([`Config::set`], [`Config::text`]).
     pub options: Options,

@@ -187,9 +187,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
 ///     Ok(shortcut(p, false).unwrap_or_else(|| Outcome::without_path(Status::Limit, Stats::default())))
 /// })
 /// .claiming(Claim::Valid);
-/// // `none`: without the built-in strategies that run by default.
+/// // Without the built-in strategies that run by default.
 /// let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
-///     .with_strategies("none")?
+///     .without_builtins()
 ///     .with_solver(lazy);
 /// plan.out = Some(std::env::temp_dir().join(format!("tilebench-doc-fn-{}", std::process::id())));
 /// plan.mode = OutMode::Force;

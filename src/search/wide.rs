@@ -33,7 +33,7 @@ pub(crate) const MAX_STATES: u64 = 2_000_000;
 
 /// How the search ranks states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// A\*: `g + h`, shortest paths.
     Astar,
     /// Weighted A\*: `g + w·h`, paths at most `w` times the shortest.
@@ -48,7 +48,7 @@ pub enum Mode {
 /// conflicts of every row and column, as `linear-conflict` counts them: for each line,
 /// 2 × (the tiles in their goal line − the longest run of them in goal order).
 #[derive(Clone, Debug)]
-pub struct Estimate {
+pub(crate) struct Estimate {
     width: usize,
     height: usize,
     /// `dist[tile * cells + pos]`: the tile's Manhattan distance from `pos` to its goal cell.
@@ -60,7 +60,7 @@ pub struct Estimate {
 
 impl Estimate {
     /// Manhattan distance (plus linear conflicts when `conflicts`) towards `goal`.
-    pub fn new(goal: &Board, conflicts: bool) -> Estimate {
+    pub(crate) fn new(goal: &Board, conflicts: bool) -> Estimate {
         let shape = goal.shape();
         let n = shape.cells();
         let mut goal_row = [0u8; MAX_CELLS];
@@ -93,7 +93,7 @@ impl Estimate {
     }
 
     /// The estimate of a whole board, given as its tiles.
-    pub fn of(&self, tiles: &[u8]) -> u32 {
+    pub(crate) fn of(&self, tiles: &[u8]) -> u32 {
         let n = self.cells();
         let mut h: u32 = (0..n)
             .map(|p| self.dist[tiles[p] as usize * n + p] as u32)
@@ -213,18 +213,7 @@ fn target(shape: Shape, pos: usize, m: Move) -> Option<usize> {
 
 /// Solves `problem` (a solvable pair, or with `opts.exhaustive` any pair; boards of any
 /// size) by `mode` with estimate `h`.
-///
-/// ```
-/// use tilebench::search::wide::{self, Estimate, Mode};
-/// use tilebench::search::{Problem, SolveOptions};
-/// use tilebench::puzzle::Board;
-/// let goal = Board::standard_goal("5x5".parse().unwrap());
-/// let start = goal.apply(tilebench::puzzle::Move::Up).unwrap();
-/// let p = Problem::new(start, goal).unwrap();
-/// let out = wide::solve(&p, &SolveOptions::default(), &Estimate::new(&goal, true), Mode::Astar);
-/// assert_eq!(out.steps(), Some(1));
-/// ```
-pub fn solve(problem: &Problem, opts: &SolveOptions, h: &Estimate, mode: Mode) -> Outcome {
+pub(crate) fn solve(problem: &Problem, opts: &SolveOptions, h: &Estimate, mode: Mode) -> Outcome {
     match mode {
         Mode::Ida => ida(problem, opts, h),
         _ => best_first(problem, opts, h, mode),
@@ -463,5 +452,95 @@ fn ida(problem: &Problem, opts: &SolveOptions, est: &Estimate) -> Outcome {
             }
             Some(next) => bound = next,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Move, Shape};
+    use crate::search::heuristic::{Heuristic, LinearConflict, Manhattan};
+    use crate::search::{astar, idastar};
+    use crate::util::Rng;
+
+    /// The board `n` random moves (those off the board skipped) lead to from `goal`.
+    fn random_walk(goal: Board, n: usize, rng: &mut Rng) -> Board {
+        let mut b = goal;
+        for _ in 0..n {
+            if let Some(next) = b.apply(Move::from_index(rng.index(4) as u8)) {
+                b = next;
+            }
+        }
+        b
+    }
+
+    /// A 5x5 board one move from the goal is solved in one move (the example this function's
+    /// documentation gave while it was public).
+    #[test]
+    fn a_5x5_board_one_move_away_is_one_move() {
+        let goal = Board::standard_goal("5x5".parse().unwrap());
+        let start = goal.apply(Move::Up).unwrap();
+        let p = Problem::new(start, goal).unwrap();
+        let out = solve(
+            &p,
+            &SolveOptions::default(),
+            &Estimate::new(&goal, true),
+            Mode::Astar,
+        );
+        assert_eq!(out.steps(), Some(1));
+    }
+
+    /// On 3x3 and 4x4 boards, where the tuned searches run, the byte-a-cell searches give
+    /// the same estimates and the same optimal lengths, and their paths replay to the goal.
+    #[test]
+    fn wide_searches_agree_with_the_tuned_ones_on_small_boards() {
+        let mut rng = Rng::new(8);
+        let opts = SolveOptions::default();
+        for (shape, depth) in [(Shape::S3X3, 60), (Shape::S4X4, 40)] {
+            let goal = Board::standard_goal(shape);
+            for _ in 0..25 {
+                let start = random_walk(goal, depth, &mut rng);
+                let p = Problem::new(start, goal).unwrap();
+                let (md, lc) = (Manhattan::new(&goal), LinearConflict::new(&goal));
+                let (wmd, wlc) = (Estimate::new(&goal, false), Estimate::new(&goal, true));
+                assert_eq!(wmd.of(&start.tiles()), md.estimate(&start), "{start}");
+                assert_eq!(wlc.of(&start.tiles()), lc.estimate(&start), "{start}");
+                let want = astar::solve(&p, &opts, &lc).steps().unwrap();
+                assert_eq!(idastar::solve(&p, &opts, &md).steps(), Some(want));
+                for (mode, est) in [(Mode::Astar, &wmd), (Mode::Astar, &wlc), (Mode::Ida, &wlc)] {
+                    let out = solve(&p, &opts, est, mode);
+                    let path = out.path.as_ref().expect("solved");
+                    assert_eq!(path.len(), want, "{mode:?} on {start}");
+                    assert_eq!(start.replay(path), Ok(goal));
+                }
+            }
+        }
+    }
+
+    /// Korf's 50 24-puzzle instances (`inputs/korf50-24.csv`): each optimal length is at
+    /// least the start's Manhattan distance and linear-conflict estimate and of the Manhattan
+    /// distance's parity (every move changes it by one).
+    #[test]
+    fn korfs_50_lengths_fit_their_estimates() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/inputs/korf50-24.csv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some("id,start,goal,expected_steps,korf_felner_nodes")
+        );
+        let mut seen = 0;
+        for line in lines {
+            let f: Vec<&str> = line.split(',').collect();
+            let (id, start, goal): (&str, Board, Board) =
+                (f[0], f[1].parse().unwrap(), f[2].parse().unwrap());
+            let steps: u32 = f[3].parse().unwrap();
+            let md = Estimate::new(&goal, false).of(&start.tiles());
+            let lc = Estimate::new(&goal, true).of(&start.tiles());
+            assert!(md <= lc && lc <= steps, "instance {id}: {md} {lc} {steps}");
+            assert_eq!(md % 2, steps % 2, "instance {id}");
+            seen += 1;
+        }
+        assert_eq!(seen, 50);
     }
 }

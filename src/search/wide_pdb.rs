@@ -43,7 +43,7 @@ struct Lookup {
 
 /// The pattern-database estimate of one goal on a board of more than 16 cells.
 #[derive(Clone)]
-pub struct WidePdb {
+pub(crate) struct WidePdb {
     set: Arc<PdbSet>,
     shape: Shape,
     /// The regular lookups, then (with the reflection) the reflected ones.
@@ -162,10 +162,11 @@ impl WidePdb {
     /// The estimate towards `goal` (a board of at most 32 cells whose goal blank is that of
     /// `set`) with the lookups `mode` asks for: the regular sum, and the reflected one
     /// unless `mode` is [`LookupMode::Regular`] or the goal's blank has no reflection.
-    pub fn new(goal: &Board, set: Arc<PdbSet>, mode: LookupMode) -> WidePdb {
+    pub(crate) fn new(goal: &Board, set: Arc<PdbSet>, mode: LookupMode) -> WidePdb {
         WidePdb::with_layout(goal, set, mode, true)
     }
 
+    #[cfg(test)]
     /// [`WidePdb::new`], reading the tables as they are stored (each lookup ranks its
     /// placement) rather than in the direct layout: the same estimates and searches, each
     /// lookup slower. For comparisons, and for groups too large for the direct layout.
@@ -259,15 +260,17 @@ impl WidePdb {
 
     /// Whether any dual lookup is made (the estimate is then inconsistent, and IDA\*
     /// propagates it, BPMX).
-    pub fn duals(&self) -> bool {
+    pub(crate) fn duals(&self) -> bool {
         self.duals.iter().any(|d| !d.is_empty())
     }
 
+    #[cfg(test)]
     /// Whether the reflected lookups are made.
     pub fn reflects(&self) -> bool {
         self.reflect
     }
 
+    #[cfg(test)]
     /// The estimates of `board`'s dual boards, one per symmetry that takes the goal's blank
     /// cell to the board's (none where there is none, or when the lookups take no duals).
     pub fn dual_estimates(&self, board: &Board) -> Vec<u32> {
@@ -291,7 +294,7 @@ impl WidePdb {
 
     /// The estimate of `board`: the largest of its regular sum and, as the lookups take
     /// them, its reflected and dual sums.
-    pub fn estimate(&self, board: &Board) -> u32 {
+    pub(crate) fn estimate(&self, board: &Board) -> u32 {
         let live = self.live();
         let pos = positions(board);
         let md = self.manhattan(board);
@@ -821,7 +824,7 @@ fn neighbours(shape: Shape) -> ([[(u8, u8); 4]; CELLS], [u8; CELLS]) {
 /// IDA\* from `problem.start` to `problem.goal` (whose estimate `h` is) with the pattern
 /// databases: the bound raised to the least `g + h` beyond it each iteration, the moves
 /// `prune` refuses left out; counters sum over the iterations.
-pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb, prune: Prune) -> Outcome {
+pub(crate) fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb, prune: Prune) -> Outcome {
     let start = &problem.start;
     assert_eq!(problem.goal, h.goal, "the estimate is of another goal");
     let (next, next_len) = neighbours(start.shape());
@@ -884,3 +887,6 @@ pub fn ida(problem: &Problem, opts: &SolveOptions, h: &WidePdb, prune: Prune) ->
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

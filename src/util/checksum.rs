@@ -1,13 +1,14 @@
 //! Checksums of files: FNV-1a, and readers and writers that hash what passes through.
 
 /// FNV-1a, 64 bits, as hex: a checksum of input files for run.json.
-pub fn fnv1a64(bytes: &[u8]) -> String {
+#[cfg(test)]
+pub(crate) fn fnv1a64(bytes: &[u8]) -> String {
     let mut h = Fnv1a64::default();
     h.update(bytes);
     h.hex()
 }
 
-/// [`fnv1a64`] fed piece by piece, for bytes that are written as they are made.
+/// `fnv1a64` fed piece by piece, for bytes that are written as they are made.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fnv1a64(u64);
 

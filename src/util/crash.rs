@@ -1,7 +1,7 @@
 //! Fault injection for the kill tests.
 
 /// The environment variable that names a crash point (see [`crash_point`]).
-pub const CRASH_AT: &str = "TILEBENCH_CRASH_AT";
+pub(crate) const CRASH_AT: &str = "TILEBENCH_CRASH_AT";
 
 /// A fault-injection point for the kill tests: when `TILEBENCH_CRASH_AT` is `point` (or
 /// `point:N`, the N-th time it is reached; `point` is `kind` or `kind:detail`), the process
@@ -14,7 +14,7 @@ pub const CRASH_AT: &str = "TILEBENCH_CRASH_AT";
 /// `write:FILE` (a final file written to its temporary name, not yet renamed), `finished`
 /// (every final file written, the journal still there), `removing` (the manifest removed, the
 /// journal not yet).
-pub fn crash_point(kind: &str, detail: &str) {
+pub(crate) fn crash_point(kind: &str, detail: &str) {
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::OnceLock;
     static AT: OnceLock<Option<(String, u64)>> = OnceLock::new();

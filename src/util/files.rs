@@ -76,7 +76,7 @@ impl From<WriteError> for String {
 /// at a time is then mostly on the disk when it is synced, and the sync at its end (which
 /// the run waits for) has less left to do. Only a hint: it changes no data and no ordering,
 /// does nothing elsewhere, and leaves errors to the sync.
-pub fn start_writeback(file: &std::fs::File) {
+pub(crate) fn start_writeback(file: &std::fs::File) {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::io::AsRawFd;

@@ -6,29 +6,29 @@
 mod checksum;
 mod crash;
 mod csv_row;
-mod files;
+pub(crate) mod files;
 mod io;
 mod machine;
 mod prefetch;
 mod registry;
 mod rng;
-mod text;
+pub(crate) mod text;
 mod time;
 mod workers;
 
-pub use checksum::fnv1a64;
+#[cfg(test)]
+pub(crate) use checksum::fnv1a64;
 pub(crate) use checksum::{Fnv1a64, Hashed};
 pub(crate) use crash::crash_point;
 pub(crate) use csv_row::{ratio_text, CsvRow};
-pub(crate) use files::start_writeback;
-pub use files::{atomic_write, WriteError};
+pub use files::WriteError;
+pub(crate) use files::{atomic_write, start_writeback};
 pub(crate) use io::io_reason;
 pub(crate) use machine::{cpu_model, git_commit};
 pub(crate) use prefetch::prefetch;
 pub(crate) use registry::registered;
 pub use registry::{Registered, UnknownName};
-pub use rng::Rng;
-pub(crate) use text::clip;
-pub use text::{escape_controls, shell_command};
+pub(crate) use rng::Rng;
+pub(crate) use text::{clip, escape_controls, shell_command};
 pub(crate) use time::{compact_timestamp, rfc3339};
 pub(crate) use workers::for_worker;

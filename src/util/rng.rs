@@ -3,11 +3,11 @@
 /// SplitMix64: a tiny, fast, seedable generator. Datasets made with `--seed S` are the same
 /// on every machine and every version of tilebench, which no external RNG crate promises.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
     /// A generator seeded with `seed`: the same seed gives the same sequence.
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(seed)
     }
     /// The next 64 uniformly random bits.
@@ -19,7 +19,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     /// Uniform in `0..n` (n > 0), without modulo bias.
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         let zone = u64::MAX - u64::MAX % n;
         loop {
             let x = self.next_u64();
@@ -31,7 +31,7 @@ impl Rng {
     /// Uniform in `0..n` (n > 0), without bias, by a multiplication instead of a division
     /// (Lemire's method): for drawing many indices. Its sequence differs from
     /// [`Rng::below`]'s, which datasets are made with and must not change.
-    pub fn index(&mut self, n: u64) -> u64 {
+    pub(crate) fn index(&mut self, n: u64) -> u64 {
         let mut m = u128::from(self.next_u64()) * u128::from(n);
         if (m as u64) < n {
             let t = n.wrapping_neg() % n;
@@ -46,7 +46,7 @@ impl Rng {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
     /// Fisher–Yates shuffle.
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+    pub(crate) fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
             let j = self.below(i as u64 + 1) as usize;
             v.swap(i, j);

@@ -1,13 +1,12 @@
 //! Boards of more than 16 cells (5x5, 6x6, 7x7): read and written back, searched by the
-//! strategies that need no table (`search::wide`), refused by the others with a sentence,
-//! and run end to end from `gen` to cases.csv.
+//! strategies that need no table (`search::wide`, whose searches against the tuned ones on
+//! small boards are its unit tests), refused by the others with a sentence, and run end to
+//! end from `gen` to cases.csv.
 
-use crate::common::{col, read_csv, run_ok, temp_dir, walk};
+use crate::common::{col, read_csv, run_ok, temp_dir, walk, Rng};
 use tilebench::puzzle::{is_solvable, Board, Shape};
-use tilebench::search::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
-use tilebench::search::wide::{self, Estimate, Mode};
-use tilebench::search::{astar, idastar, registry, Config, Limits, Problem, SolveOptions, Status};
-use tilebench::util::Rng;
+use tilebench::search::heuristic::HeuristicKind;
+use tilebench::search::{registry, Config, Limits, Problem, Status};
 
 fn config(heuristic: HeuristicKind, weight: &str) -> Config {
     Config::default()
@@ -51,33 +50,6 @@ fn big_boards_read_and_write_back() {
     assert!(e.contains("64 cells"), "{e}");
     let e = "8x8".parse::<Shape>().unwrap_err().to_string();
     assert!(e.contains("at most 49"), "{e}");
-}
-
-/// On 3x3 and 4x4 boards, where the tuned searches run, the byte-a-cell searches give
-/// the same estimates and the same optimal lengths, and their paths replay to the goal.
-#[test]
-fn wide_searches_agree_with_the_tuned_ones_on_small_boards() {
-    let mut rng = Rng::new(8);
-    let opts = SolveOptions::default();
-    for (shape, depth) in [(Shape::S3X3, 60), (Shape::S4X4, 40)] {
-        let goal = Board::standard_goal(shape);
-        for _ in 0..25 {
-            let start = random_walk(goal, depth, &mut rng);
-            let p = Problem::new(start, goal).unwrap();
-            let (md, lc) = (Manhattan::new(&goal), LinearConflict::new(&goal));
-            let (wmd, wlc) = (Estimate::new(&goal, false), Estimate::new(&goal, true));
-            assert_eq!(wmd.of(&start.tiles()), md.estimate(&start), "{start}");
-            assert_eq!(wlc.of(&start.tiles()), lc.estimate(&start), "{start}");
-            let want = astar::solve(&p, &opts, &lc).steps().unwrap();
-            assert_eq!(idastar::solve(&p, &opts, &md).steps(), Some(want));
-            for (mode, est) in [(Mode::Astar, &wmd), (Mode::Astar, &wlc), (Mode::Ida, &wlc)] {
-                let out = wide::solve(&p, &opts, est, mode);
-                let path = out.path.as_ref().expect("solved");
-                assert_eq!(path.len(), want, "{mode:?} on {start}");
-                assert_eq!(start.replay(path), Ok(goal));
-            }
-        }
-    }
 }
 
 /// Shallow 5x5 and 6x6 boards (random walks): astar, idastar and idastar-tt with Manhattan

@@ -320,7 +320,7 @@ fn how_a_dataset_was_made_goes_to_stderr_or_a_sidecar() {
     );
     assert_eq!(made["rows"], 7);
     assert_eq!(made["bytes"], bytes.len());
-    assert_eq!(made["fnv1a64"], tilebench::util::fnv1a64(&bytes));
+    assert_eq!(made["fnv1a64"], fnv1a64(&bytes));
     assert_eq!(
         made["columns"],
         serde_json::json!(["id", "start", "goal", "expected_steps"])
@@ -341,7 +341,7 @@ fn the_bundled_datasets_sidecars_match_and_their_commands_remake_them() {
         sidecars += 1;
         let bytes = std::fs::read(csv).unwrap();
         let made: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
-        assert_eq!(made["fnv1a64"], tilebench::util::fnv1a64(&bytes), "{csv}");
+        assert_eq!(made["fnv1a64"], fnv1a64(&bytes), "{csv}");
         assert_eq!(made["bytes"], bytes.len(), "{csv}");
         let rows = String::from_utf8(bytes.clone()).unwrap().lines().count() - 1;
         assert_eq!(made["rows"], rows, "{csv}");

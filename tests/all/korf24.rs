@@ -3,7 +3,6 @@
 //! can be computed from the boards alone.
 
 use tilebench::puzzle::{is_solvable, Board, Shape};
-use tilebench::search::wide::Estimate;
 
 struct Row {
     id: u32,
@@ -35,11 +34,10 @@ fn rows() -> Vec<Row> {
 }
 
 /// 50 instances in the paper's order, Korf's goal (blank first), every start a 5x5
-/// permutation that can reach it; each optimal length is at least the start's Manhattan
-/// distance and linear-conflict estimate and of the Manhattan distance's parity (every move
-/// changes it by one).
+/// permutation that can reach it. (That each optimal length fits the start's estimates is a
+/// unit test of `search::wide`, whose estimates they are.)
 #[test]
-fn korfs_50_are_solvable_5x5_boards_and_their_lengths_fit_their_estimates() {
+fn korfs_50_are_solvable_5x5_boards() {
     let all = rows();
     assert_eq!(all.len(), 50);
     let korf_goal: Board = (0..25)
@@ -53,15 +51,6 @@ fn korfs_50_are_solvable_5x5_boards_and_their_lengths_fit_their_estimates() {
         assert_eq!(r.start.shape(), Shape::S5X5);
         assert_eq!(r.goal, korf_goal, "instance {}", r.id);
         assert!(is_solvable(&r.start, &r.goal), "instance {}", r.id);
-        let md = Estimate::new(&r.goal, false).of(&r.start.tiles());
-        let lc = Estimate::new(&r.goal, true).of(&r.start.tiles());
-        assert!(
-            md <= lc && lc <= r.steps,
-            "instance {}: {md} {lc} {}",
-            r.id,
-            r.steps
-        );
-        assert_eq!(md % 2, r.steps % 2, "instance {}", r.id);
     }
 }
 

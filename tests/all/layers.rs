@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["plot"],
     &["harness"],
     &["compare", "table", "gen"],
+    &["cli_support"],
 ];
 
 /// The binary's files, over every layer.

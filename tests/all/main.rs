@@ -3,6 +3,8 @@
 //! `cargo test --test all resume::` runs one file's tests.
 
 mod common;
+#[path = "../../benches/common/rng.rs"]
+mod rng;
 
 mod answers;
 

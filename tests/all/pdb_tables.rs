@@ -95,7 +95,7 @@ fn exact(
 fn sampled_entries_of_7_and_8_tile_tables_equal_an_exact_search() {
     let shape: Shape = "3x4".parse().unwrap();
     let goal_blank = 11u8;
-    let mut rng = tilebench::util::Rng::new(7);
+    let mut rng = crate::common::Rng::new(7);
     for partition in ["8-3", "7-4"] {
         let p = Partition::parse(partition, shape).unwrap();
         let set = load_or_build(shape, goal_blank as usize, &p, &pdb_dir(), &Silent);

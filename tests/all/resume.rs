@@ -484,7 +484,7 @@ fn three_shards_merge_into_the_single_run() {
     for ((mt, mh), (wt, wh)) in m.iter().zip(&w) {
         assert_eq!(mt, wt);
         assert_eq!(mh.len(), wh.len(), "{mt}");
-        let mut sum = tilebench::report::new_histogram();
+        let mut sum = hdrhistogram::Histogram::<u64>::new_from(mh);
         for s in &shards {
             for (t, h) in hist(s) {
                 if t == *mt {
@@ -510,7 +510,7 @@ fn three_shards_merge_into_the_single_run() {
         let bytes = std::fs::read(d.join("cases.csv")).unwrap();
         assert_eq!(
             json["cases_fnv1a64"].as_str(),
-            Some(tilebench::util::fnv1a64(&bytes).as_str()),
+            Some(fnv1a64(&bytes).as_str()),
             "{}",
             d.display()
         );

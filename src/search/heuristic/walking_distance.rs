@@ -44,7 +44,7 @@ const NONE: u32 = u32::MAX;
 /// The walking-distance table of one axis: every matrix reachable from the goal's, its
 /// distance, and its transitions.
 #[derive(Debug)]
-pub struct WalkTable {
+pub(crate) struct WalkTable {
     lines: usize,
     bits: u32,
     index: FxHashMap<u128, u32>,
@@ -129,14 +129,10 @@ impl WalkTable {
         m
     }
 
+    #[cfg(test)]
     /// Matrices in the table.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.dist.len()
-    }
-
-    /// Whether the table is empty (never: it holds the goal's matrix).
-    pub fn is_empty(&self) -> bool {
-        self.dist.is_empty()
     }
 
     /// The state of a board's matrix: `line[cell]` is the cell's line, `class[tile]` the
@@ -167,7 +163,7 @@ impl WalkTable {
 /// The two tables a goal needs: rows and columns; and for the inversion distance, the
 /// column-by-column order of the cells and the moves that undo a count of inversions.
 #[derive(Debug)]
-pub struct WalkTables {
+pub(crate) struct WalkTables {
     rows: WalkTable,
     cols: WalkTable,
     /// The cell at each place of the board read column by column, and each cell's place.
@@ -180,7 +176,7 @@ pub struct WalkTables {
 
 impl WalkTables {
     /// The tables for goals of `shape` with the blank at `blank`.
-    pub fn new(shape: Shape, blank: usize) -> WalkTables {
+    pub(crate) fn new(shape: Shape, blank: usize) -> WalkTables {
         let (w, h) = (shape.width(), shape.height());
         let (r, c) = shape.row_col(blank);
         let (mut col_major, mut place_h) = ([0; 16], [0; 16]);
@@ -198,8 +194,9 @@ impl WalkTables {
         }
     }
 
+    #[cfg(test)]
     /// The row table (vertical moves) and the column table (horizontal moves).
-    pub fn tables(&self) -> (&WalkTable, &WalkTable) {
+    pub(crate) fn tables(&self) -> (&WalkTable, &WalkTable) {
         (&self.rows, &self.cols)
     }
 }
@@ -484,6 +481,21 @@ impl Family for WalkingDistance {
 mod tests {
     use super::*;
     use crate::puzzle::MOVE_ORDER;
+
+    /// The published size of the 15-puzzle's walking-distance table (Takahashi): 24,964
+    /// matrices, the same for rows and columns, wherever the goal's blank is.
+    #[test]
+    fn the_4x4_walking_distance_table_has_24964_matrices() {
+        for blank in [0, 5, 15] {
+            let t = WalkTables::new(Shape::S4X4, blank);
+            let (rows, cols) = t.tables();
+            assert_eq!(
+                (rows.len(), cols.len()),
+                (24_964, 24_964),
+                "blank at {blank}"
+            );
+        }
+    }
 
     /// The inversion tables against a breadth-first search over counter values whose moves
     /// change the count by `k`'s parity and at most `k`.

@@ -177,3 +177,16 @@ pub fn walk(goal: tilebench::puzzle::Board, moves: &[u8]) -> tilebench::puzzle::
     }
     b
 }
+
+/// The FNV-1a 64-bit hash of `bytes` as 16 hex digits: the checksum run.json and gen's
+/// sidecar give a file, computed here apart from the library's own.
+pub fn fnv1a64(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+pub use crate::rng::Rng;

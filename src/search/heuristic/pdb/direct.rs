@@ -13,11 +13,11 @@
 use rayon::prelude::*;
 
 /// The largest direct table made (bytes); a larger group keeps its ranked lookups.
-pub const MAX_DIRECT_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_DIRECT_BYTES: u64 = 256 << 20;
 
 /// One table's entries in the direct layout, 4 bits each (entry `i` in byte `i / 2`, the low
 /// half for even `i`), in anonymous memory advised into huge pages.
-pub struct DirectTable {
+pub(crate) struct DirectTable {
     map: memmap2::MmapMut,
     powers: [u32; 16],
 }
@@ -26,7 +26,7 @@ impl DirectTable {
     /// The direct layout of `packed`, the ranked entries of `k` tiles' placements on `n`
     /// cells; `None` when it would take more than [`MAX_DIRECT_BYTES`] or the memory cannot
     /// be had (the search then ranks, as without it).
-    pub fn expand(packed: &[u8], n: usize, k: usize) -> Option<DirectTable> {
+    pub(crate) fn expand(packed: &[u8], n: usize, k: usize) -> Option<DirectTable> {
         if k == 0 || k > 16 || n > 32 || k > n {
             return None;
         }
@@ -71,12 +71,12 @@ impl DirectTable {
     }
 
     /// The entries, 4 bits each.
-    pub fn entries(&self) -> &[u8] {
+    pub(crate) fn entries(&self) -> &[u8] {
         &self.map
     }
 
     /// The weight of slot `s` in an index: n^(k−1−s).
-    pub fn power(&self, s: usize) -> u32 {
+    pub(crate) fn power(&self, s: usize) -> u32 {
         self.powers[s]
     }
 }

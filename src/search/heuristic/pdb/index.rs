@@ -4,7 +4,7 @@ use crate::puzzle::Shape;
 
 /// `n! / (n - k)!`: ordered placements of `k` items in `n` cells (`u64::MAX` where that
 /// overflows: more than 16 cells make factorials too large for a `u64`).
-pub fn placements(n: usize, k: usize) -> u64 {
+pub(crate) fn placements(n: usize, k: usize) -> u64 {
     (n - k + 1..=n).fold(1u64, |p, x| p.saturating_mul(x as u64))
 }
 

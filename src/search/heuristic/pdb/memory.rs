@@ -12,7 +12,7 @@ use memmap2::MmapMut;
 use std::marker::PhantomData;
 
 /// `len` zeroed values of `T` in anonymous memory advised into huge pages; derefs to `[T]`.
-pub struct Zeroed<T: Zeroable> {
+pub(crate) struct Zeroed<T: Zeroable> {
     map: MmapMut,
     len: usize,
     kind: PhantomData<T>,
@@ -21,7 +21,7 @@ pub struct Zeroed<T: Zeroable> {
 impl<T: Zeroable> Zeroed<T> {
     /// Maps `len` zeroed values. Panics when the system has no memory for them (as a `Vec`
     /// that cannot allocate aborts).
-    pub fn new(len: usize) -> Zeroed<T> {
+    pub(crate) fn new(len: usize) -> Zeroed<T> {
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
             .expect("array size overflows the address space");
@@ -46,7 +46,7 @@ impl<T: Zeroable> Zeroed<T> {
     }
 
     /// The values' bytes, once no thread shares them any longer.
-    pub fn bytes(&mut self) -> &[u8] {
+    pub(crate) fn bytes(&mut self) -> &[u8] {
         &self.map[..self.len * std::mem::size_of::<T>()]
     }
 }

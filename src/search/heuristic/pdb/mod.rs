@@ -6,10 +6,10 @@
 //! per-group costs add up to an admissible estimate that dominates Manhattan distance.
 //!
 //! Tables are built for canonical goals (tiles numbered in reading order around the goal's
-//! blank, see [`crate::space::canonical_goal`]), so one set serves every goal with its blank
+//! blank, see `space::canonical_goal`), so one set serves every goal with its blank
 //! in the same cell: a problem's tiles are renamed on the fly. How a table is built:
 //! [`build`] (a breadth-first search over placements and blank regions, 4 bits an entry).
-//! Files: [`store`] (header, entries, checksum; mapped into memory, checked as [`store::open`]
+//! Files: `store` (header, entries, checksum; mapped into memory, checked as `store::open`
 //! says, rebuilt when missing or damaged, one builder at a time). Which tiles share a table: [`Partition`]. The lookups (regular, Korf
 //! and Felner's reflection, the dual boards) and their maximum: [`Pdb`], [`LookupMode`].
 
@@ -20,7 +20,7 @@ mod lookup;
 mod memory;
 mod partition;
 mod sources;
-pub mod store;
+pub(crate) mod store;
 mod table;
 
 pub(crate) use direct::DirectTable;
@@ -29,6 +29,7 @@ pub use lookup::{LookupMode, Pdb, PdbMemo};
 pub use partition::{Partition, PartitionError, PartitionErrorKind};
 pub(crate) use sources::Source;
 pub(crate) use store::default_dir;
+pub use store::{OpenError, OpenErrorKind};
 pub(crate) use table::PatternTable;
 
 use crate::puzzle::{Board, Shape};
@@ -92,7 +93,7 @@ impl PdbSet {
 
 /// The symmetries of the board (cell maps that keep adjacency: `map[cell]`), the identity
 /// first, then those that are their own inverses (the diagonals of a square first).
-pub fn symmetry_maps(shape: Shape) -> Vec<Vec<u8>> {
+pub(crate) fn symmetry_maps(shape: Shape) -> Vec<Vec<u8>> {
     lookup::symmetry_maps(shape)
 }
 
@@ -153,7 +154,11 @@ pub fn load_or_build(
 /// Each group's [`Source`] and the groups whose tables are built, in table order: on
 /// boards of at most 16 cells every group's own table (as ever); on larger boards a group
 /// that a symmetry maps onto an earlier one reads that one's table (see `sources.rs`).
-pub fn shared_tables(shape: Shape, blank: usize, homes: &[Vec<u8>]) -> (Vec<Source>, Vec<usize>) {
+pub(crate) fn shared_tables(
+    shape: Shape,
+    blank: usize,
+    homes: &[Vec<u8>],
+) -> (Vec<Source>, Vec<usize>) {
     if shape.is_packed() {
         let own = homes
             .iter()
@@ -174,7 +179,7 @@ pub struct Verified {
     /// The table's cache file.
     pub path: PathBuf,
     /// Its entries, or why it cannot be used (missing, truncated, damaged, another table).
-    pub result: Result<u64, store::OpenError>,
+    pub result: Result<u64, OpenError>,
 }
 
 /// Checks every byte of the cache files of a partition's tables in `dir` against their
@@ -372,12 +377,12 @@ pub const LOOKUP: crate::search::options::Knob<LookupMode> = crate::search::opti
 };
 
 /// Whether `config` estimates with pattern databases.
-pub fn uses_pdb(config: &Config) -> bool {
+pub(crate) fn uses_pdb(config: &Config) -> bool {
     super::HEURISTIC.get(config) == super::HeuristicKind::Pdb
 }
 
 /// The most cells of a board the pattern databases take (5x5; cell masks are 32 bits).
-pub const MAX_CELLS: usize = 25;
+pub(crate) const MAX_CELLS: usize = 25;
 
 /// Pattern-database settings (`--pdb-partition`, `--pdb-dir`, `--pdb-lookup`; a
 /// configuration's `partition` and `lookup`).
@@ -385,7 +390,8 @@ pub const MAX_CELLS: usize = 25;
 pub struct PdbOptions {
     /// Partition for every shape whose cell count it fits (default: [`Partition::default_for`]).
     pub partition: Option<String>,
-    /// Cache directory (default: [`default_dir`]).
+    /// Cache directory (default: `$TILEBENCH_PDB_DIR`, `$XDG_CACHE_HOME/tilebench/pdb` or
+    /// `~/.cache/tilebench/pdb`).
     pub dir: Option<PathBuf>,
     /// Which lookups to take the maximum of (default: [`LookupMode::default_for`]).
     pub lookup: Option<LookupMode>,

@@ -5,7 +5,7 @@ use crate::puzzle::Shape;
 
 /// The largest group the builder takes: 16!/8! placements (8 tiles on 4x4, 1.3 GB while
 /// building, 260 MB after).
-pub const MAX_PLACEMENTS: u64 = 518_918_400;
+pub(crate) const MAX_PLACEMENTS: u64 = 518_918_400;
 
 /// A partition of the non-blank cells into groups, by sizes, e.g. `6-6-3`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -272,7 +272,7 @@ pub enum PartitionErrorKind {
         /// Its placements on the board.
         placements: u64,
     },
-    /// A board with more cells than pattern databases take ([`super::MAX_CELLS`]).
+    /// A board with more cells than pattern databases take (25).
     BoardTooLarge,
 }
 

@@ -23,7 +23,7 @@ const MAGIC: &str = "TBPDB03";
 /// counts as unset (`TILEBENCH_PDB_DIR= tilebench run …` would otherwise cache the tables in
 /// the current directory), and so does a relative `$XDG_CACHE_HOME`, as the XDG
 /// specification says.
-pub fn default_dir() -> PathBuf {
+pub(crate) fn default_dir() -> PathBuf {
     dir_from(|name| std::env::var_os(name))
 }
 
@@ -44,7 +44,7 @@ fn dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
 
 /// The cache file's name for the table of `tiles` on a goal with its blank at `blank`:
 /// `4x4-blank15-tiles1_2_3_4_5_6_7.pdb`.
-pub fn file_name(shape: Shape, blank: usize, tiles: &[u8]) -> String {
+pub(crate) fn file_name(shape: Shape, blank: usize, tiles: &[u8]) -> String {
     let names: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
     format!("{shape}-blank{blank}-tiles{}.pdb", names.join("_"))
 }
@@ -55,7 +55,7 @@ fn header(shape: Shape, blank: usize, tiles: &[u8], entries: u64) -> String {
 
 /// A 64-bit checksum of a table, four FNV-1a lanes over 8-byte words (a byte-at-a-time
 /// FNV-1a took 0.4 s over the 8-tile table; this takes a tenth of that).
-pub fn checksum(bytes: &[u8]) -> u64 {
+pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     const PRIME: u64 = 0x0100_0000_01b3;
     let mut lanes = [0xcbf2_9ce4_8422_2325u64; 4];
     let mut chunks = bytes.chunks_exact(32);
@@ -84,7 +84,7 @@ const SAMPLED_BLOCKS: usize = 4;
 
 /// How an opened cache file was checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Checked {
+pub(crate) enum Checked {
     /// Header, size and a few sampled blocks: the file is the one a full check passed.
     Sampled,
     /// Every byte against the checksum (first use, a changed file, or `pdb verify`).
@@ -241,7 +241,7 @@ fn header_len(head: &[u8], want: &str, bytes: u64) -> Result<usize, OpenErrorKin
 /// An [`OpenError`] naming `path`: a file that cannot be opened or mapped, an empty or
 /// truncated file (an interrupted write), a header of another version or another table, a
 /// file longer than its header says, or a checksum that does not match.
-pub fn open(
+pub(crate) fn open(
     path: &Path,
     shape: Shape,
     blank: usize,
@@ -328,7 +328,7 @@ fn open_checked(
     Ok((PatternTable::new(shape, home, tiles, entries), checked))
 }
 
-/// A cache file [`open`] cannot use: "cannot use PATH: REASON". The caller rebuilds the table
+/// A cache file the table store cannot use: "cannot use PATH: REASON". The caller rebuilds the table
 /// (a run) or reports it (`tilebench pdb verify`).
 #[derive(Debug, thiserror::Error)]
 #[error("cannot use {}: {kind}", .path.display())]
@@ -469,27 +469,27 @@ fn bytes_text(n: u64) -> String {
 #[derive(Debug, thiserror::Error)]
 #[error("{}", save_message(.path, .kind))]
 #[non_exhaustive]
-pub struct SaveError {
+pub(crate) struct SaveError {
     path: PathBuf,
     kind: SaveErrorKind,
 }
 
+// The unit tests read a `SaveError` through these; the library shows only its message.
+#[cfg(test)]
 impl SaveError {
-    /// The table's cache file.
-    pub fn path(&self) -> &Path {
+    fn path(&self) -> &Path {
         &self.path
     }
 
-    /// What went wrong.
-    pub fn kind(&self) -> &SaveErrorKind {
+    fn kind(&self) -> &SaveErrorKind {
         &self.kind
     }
 }
 
-/// Why a table could not be cached ([`SaveError::kind`]).
+/// Why a table could not be cached.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum SaveErrorKind {
+pub(crate) enum SaveErrorKind {
     /// The cache directory cannot be created.
     CreateDir {
         /// The directory.
@@ -534,7 +534,7 @@ fn save_message(path: &Path, kind: &SaveErrorKind) -> String {
 /// `flock(2)` on `.NAME.pdb.lock` beside the table, which holds the builder's process id. The
 /// kernel releases it when the builder exits or is killed (`kill -9` too), so a lock is
 /// never stale; the file itself stays (removing it could let two builders in at once).
-pub struct BuildLock {
+pub(crate) struct BuildLock {
     _file: Option<std::fs::File>,
 }
 
@@ -542,7 +542,7 @@ pub struct BuildLock {
 /// `waiting(pid)` is called first if it does (with the holder's id, when its file gives
 /// one). Without a lock (a directory that cannot be written, a system without `flock`),
 /// returns at once: the build goes on unlocked, as it would alone.
-pub fn lock(path: &Path, waiting: impl FnOnce(Option<u32>)) -> BuildLock {
+pub(crate) fn lock(path: &Path, waiting: impl FnOnce(Option<u32>)) -> BuildLock {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let lock_path = path.with_file_name(format!(".{name}.lock"));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -596,7 +596,12 @@ fn flock(f: &std::fs::File, path: &Path, waiting: impl FnOnce(Option<u32>)) -> b
 /// A [`SaveError`] naming `path`: the directory cannot be created (a file in the way, no
 /// permission), a directory stands at `path`, or the table cannot be written (a full disk, a
 /// file size limit); its message says which and what to do.
-pub fn write(path: &Path, shape: Shape, blank: usize, t: &PatternTable) -> Result<(), SaveError> {
+pub(crate) fn write(
+    path: &Path,
+    shape: Shape,
+    blank: usize,
+    t: &PatternTable,
+) -> Result<(), SaveError> {
     let error = |kind| SaveError {
         path: path.to_path_buf(),
         kind,
@@ -691,7 +696,7 @@ fn create_dir(dir: &Path) -> Result<(), SaveErrorKind> {
 /// file while anyone holds that table's build lock: a builder in another PID namespace (a
 /// container sharing the cache) or on another NFS host has a process id this process cannot
 /// see, but it writes while holding the lock. Returns the names removed, sorted.
-pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
+pub(crate) fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

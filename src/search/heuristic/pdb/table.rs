@@ -23,7 +23,7 @@ pub struct PatternTable {
 
 /// A table's packed entries: built in memory, or a cache file mapped into memory (pages are
 /// read from the disk, or the page cache, when a lookup first touches them).
-pub enum Entries {
+pub(crate) enum Entries {
     /// Entries in memory (a table just built).
     Owned(Vec<u8>),
     /// `len` bytes at `offset` of a mapped cache file.
