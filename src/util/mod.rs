@@ -16,8 +16,8 @@ mod text;
 mod time;
 mod workers;
 
-pub use checksum::fnv1a64;
-pub(crate) use checksum::{Fnv1a64, Hashed};
+pub use checksum::{fnv1a64, xxh3_64};
+pub(crate) use checksum::{Fnv1a64, Hashed, Sum, Xxh3};
 pub(crate) use crash::crash_point;
 pub(crate) use csv_row::{ratio_text, CsvRow};
 pub(crate) use files::start_writeback;
