@@ -969,15 +969,15 @@ impl Verification {
     }
 }
 
-/// The FNV-1a checksum of the file at `path` (run.json's `cases_fnv1a64`), read a block at a
-/// time.
-fn file_checksum(path: &std::path::Path) -> Result<String, VerifyError> {
+/// The checksum `H` of the file at `path` (run.json's `cases_xxh3_64`, or an older run's
+/// `cases_fnv1a64`), read a block at a time.
+fn file_checksum<H: crate::util::Sum>(path: &std::path::Path) -> Result<String, VerifyError> {
     let unreadable = |source| VerifyError::Read {
         path: path.to_path_buf(),
         source,
     };
     let file = std::fs::File::open(path).map_err(unreadable)?;
-    let mut hashed = crate::util::Hashed::new(file);
+    let mut hashed = crate::util::Hashed::<_, H>::new(file);
     std::io::copy(&mut hashed, &mut std::io::sink()).map_err(unreadable)?;
     Ok(hashed.hash.hex())
 }
@@ -1101,8 +1101,16 @@ pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, Ve
     if found.rows == 0 {
         return Err(VerifyError::NoRows { path });
     }
-    if let Some(want) = found.info.as_ref().and_then(|i| i.cases_fnv1a64.clone()) {
-        let got = file_checksum(&path)?;
+    let sums = found
+        .info
+        .as_ref()
+        .map(|i| (i.cases_xxh3_64.clone(), i.cases_fnv1a64.clone()));
+    let checked = match sums {
+        Some((Some(want), _)) => Some((want, file_checksum::<crate::util::Xxh3>(&path)?)),
+        Some((None, Some(want))) => Some((want, file_checksum::<crate::util::Fnv1a64>(&path)?)),
+        _ => None,
+    };
+    if let Some((want, got)) = checked {
         if got != want {
             let msg = format!(
                 "{}: the file is not the one the run wrote (run.json records the checksum \

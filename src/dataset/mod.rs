@@ -1052,7 +1052,17 @@ impl CaseMaker<'_> {
     ) -> (Portion, usize) {
         let mut records = Records::new(text, from, line);
         let mut goals = LastGoal::default();
-        let (mut own, mut others) = (Vec::new(), Vec::new());
+        // Sized once, for a row per line end (more than there are rows only by the blank
+        // lines, comments and a header) in the shard's share: a piece's cases grown by
+        // doubling were copied about twice over. A `--rows` selection may own none.
+        let mine = match share.rows {
+            None => {
+                let most = memchr::memchr_iter(b'\n', &text.as_bytes()[from..]).count() + 1;
+                most / share.shard.count as usize + 1
+            }
+            Some(_) => 0,
+        };
+        let (mut own, mut others) = (Vec::with_capacity(mine), Vec::new());
         let mut rows = 0;
         let lines = share.partial() && !share.shapes && !rule.unfixed();
         if lines && memchr::memchr(b'"', &text.as_bytes()[from..]).is_none() {

@@ -160,7 +160,8 @@ fn write(
         sessions: None,
         merged_from: parts.iter().map(|p| p.dir.display().to_string()).collect(),
         solver_facts: Default::default(),
-        cases_fnv1a64: Some(checksum),
+        cases_xxh3_64: Some(checksum),
+        cases_fnv1a64: None,
         // A shard counts only its own invalid rows: the merged counts are the rows'.
         inputs: info
             .inputs
@@ -451,9 +452,9 @@ fn input_of(info: &RunInfo, case: usize) -> usize {
 fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), String> {
     let names = &info.strategies;
     let want = p.shard.len(grid.total) * names.len();
-    let Some(sum) = p.info.cases_fnv1a64.clone() else {
+    let Some(sum) = p.info.cases_xxh3_64.clone() else {
         return Err(format!(
-            "{}: no checksum of cases.csv (`cases_fnv1a64`): the shard was run by an older \
+            "{}: no checksum of cases.csv (`cases_xxh3_64`): the shard was run by an older \
              tilebench, so its rows cannot be checked; {RERUN}",
             p.dir.join(crate::results::RUN_JSON).display()
         ));
@@ -536,12 +537,12 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
     let mut tallies: Vec<SummaryTally> = (0..k).map(|_| SummaryTally::default()).collect();
     let mut settings: Vec<Setting> = vec![crate::search::configuration::unset(); k];
     let mut failed = None;
-    let mut hash = crate::util::Fnv1a64::default();
+    let mut hash = crate::util::Xxh3::default();
     let info = &parts[0].info;
     let mut invalid = vec![0; info.inputs.len()];
     let changed = " (it changed during the merge)";
     atomic_write(&out_dir.join(crate::results::CASES_CSV), |w| {
-        let mut out = csv::Writer::from_writer(Hashed::new(w));
+        let mut out = csv::Writer::from_writer(Hashed::<_, crate::util::Xxh3>::new(w));
         out.write_record(columns())?;
         for i in 0..total {
             let part = &mut readers[i % n as usize];
@@ -573,12 +574,12 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
             }
         }
         out.flush()?;
-        hash = out.get_ref().hash;
+        hash = out.get_ref().hash.clone();
         Ok(())
     })
     .map_err(|e| failed.take().unwrap_or_else(|| e.to_string()))?;
     for (r, p) in readers.into_iter().zip(parts) {
-        r.check_sum(p.info.cases_fnv1a64.as_deref().unwrap_or_default(), changed)?;
+        r.check_sum(p.info.cases_xxh3_64.as_deref().unwrap_or_default(), changed)?;
     }
     Ok(Written {
         tallies,

@@ -235,6 +235,7 @@ fn info_of(
                   with --repeat K, latency_ns is the median and latency_min_ns the fastest"
             .into(),
         external_solvers: plan.programs().map(|e| e.info()).collect(),
+        cases_xxh3_64: None,
         cases_fnv1a64: None,
         size: plan.input.size.map(|s| s.to_string()),
         goal: plan.input.goal.clone(),
@@ -773,7 +774,7 @@ impl Sessions<'_> {
             )))
         };
         // The file's checksum, for run.json (merge checks a shard's rows against it).
-        let mut hash = crate::util::Fnv1a64::default();
+        let mut hash = crate::util::Xxh3::default();
         let written = atomic_write(&grid.dir.join(crate::results::CASES_CSV), |w| {
             let mut header = Vec::new();
             cases_csv::write_header(&mut header).map_err(std::io::Error::other)?;
@@ -811,7 +812,7 @@ impl Sessions<'_> {
                                 Ok(()) => {
                                     let mut out = crate::util::Hashed {
                                         inner: w.get_mut(),
-                                        hash,
+                                        hash: std::mem::take(&mut hash),
                                     };
                                     let done = cases_csv::write_rows(
                                         &mut out,
@@ -873,7 +874,7 @@ impl Sessions<'_> {
         let prepare = sum(&self.earlier.prepare, &self.session.prepare);
         let sessions = self.this_session.unwrap_or(self.earlier.last_session);
         let (tally, digest, checksum) = self.write_cases(grid, rows)?;
-        info.cases_fnv1a64 = Some(checksum);
+        info.cases_xxh3_64 = Some(checksum);
         let mut report = tally.report(&wall);
         for (s, cells) in report.summaries.iter_mut().zip(rows.3) {
             s.set_setting(&cells.setting);

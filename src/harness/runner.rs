@@ -60,8 +60,14 @@ pub enum Order {
     },
 }
 
-/// The most cases in a turn of [`Order::Shuffled`].
+/// The most cases in a turn of [`Order::Shuffled`] before the solvers' speed is known.
 pub(crate) const TURN_MAX: usize = 256;
+
+/// The work a turn of [`Order::Shuffled`] aims at once the solvers' speed is known (their
+/// wall time per case so far, together): long enough that handing the turn to the workers
+/// and back, and its checkpoint, are a small part of it; short enough that slow drift of the
+/// machine falls alike on the solvers within it.
+pub(crate) const TURN_WORK: std::time::Duration = std::time::Duration::from_millis(20);
 
 impl Order {
     /// Its name: `blocked` or `shuffled`.
@@ -100,24 +106,51 @@ impl Order {
         }
     }
 
-    /// The turns of `block` for `k` solvers: [`Order::turns`], but one turn when `k` is 1,
-    /// since one solver has no one to take turns with and each turn costs a hand-off to the
-    /// workers and back (a quarter of a 1M-row `table` run).
+    /// The turns of `block` for `k` solvers whose wall time per case so far, together, is
+    /// `per_case` (`None` before each has run): one turn when `k` is 1, since one solver has
+    /// no one to take turns with and each turn costs a hand-off to the workers and back (a
+    /// quarter of a 1M-row `table` run); shuffled, turns of about [`TURN_WORK`] once the
+    /// solvers' speed is known (cheap solvers get long turns: with two `table` solvers, a
+    /// turn of 256 cases cost more in hand-offs than in solving), from 4 cases a worker to a
+    /// sixteenth of the block; before that, [`Order::turns`].
     ///
     /// ```
+    /// use std::time::Duration;
     /// use tilebench::harness::runner::Order;
     /// let shuffled = Order::Shuffled { seed: 1 };
-    /// assert_eq!(shuffled.turns_of(1, 0..100, 2), [0..100]);
-    /// assert_eq!(shuffled.turns_of(2, 0..100, 2), shuffled.turns(0..100, 2));
+    /// assert_eq!(shuffled.turns_of(1, 0..100, 2, None), [0..100]);
+    /// assert_eq!(shuffled.turns_of(2, 0..100, 2, None), shuffled.turns(0..100, 2));
+    /// // 2 µs a case: 20 ms is 10,000 cases, but at most a sixteenth of the block.
+    /// let cheap = shuffled.turns_of(2, 0..65_536, 2, Some(Duration::from_micros(2)));
+    /// assert_eq!((cheap.len(), cheap[0].clone()), (16, 0..4096));
+    /// // 10 ms a case: 2 cases, but at least 4 a worker.
+    /// let slow = shuffled.turns_of(2, 0..100, 2, Some(Duration::from_millis(10)));
+    /// assert_eq!((slow.len(), slow[0].clone()), (13, 0..8));
     /// ```
     pub fn turns_of(
         self,
         k: usize,
         block: std::ops::Range<usize>,
         threads: usize,
+        per_case: Option<std::time::Duration>,
     ) -> Vec<std::ops::Range<usize>> {
-        let order = if k == 1 { Order::Blocked } else { self };
-        order.turns(block, threads)
+        match (self, per_case) {
+            _ if k == 1 => Order::Blocked.turns(block, threads),
+            (Order::Shuffled { .. }, Some(cost)) => {
+                let fit = TURN_WORK.as_nanos() / cost.as_nanos().max(1);
+                let len = usize::try_from(fit)
+                    .unwrap_or(usize::MAX)
+                    .min(block.len() / 16)
+                    .max(4 * threads)
+                    .max(1);
+                let end = block.end;
+                block
+                    .step_by(len)
+                    .map(|from| from..(from + len).min(end))
+                    .collect()
+            }
+            _ => self.turns(block, threads),
+        }
     }
 
     /// The order of `k` solvers at the turn that starts at position `at`.
@@ -175,6 +208,8 @@ pub(crate) trait Sink: Sync {
 pub(crate) struct Session {
     /// Wall time of each solver's pass in this session (zero for solvers with nothing to do).
     pub wall: Vec<Duration>,
+    /// Positions each solver was handed in its turns this session.
+    pub handed: Vec<usize>,
     /// Time each solver spent preparing before its pass.
     pub prepare: Vec<Duration>,
     /// Worker threads used.
@@ -192,12 +227,23 @@ impl Session {
     fn new(prepared: &[Duration], threads: usize) -> Session {
         Session {
             wall: vec![Duration::ZERO; prepared.len()],
+            handed: vec![0; prepared.len()],
             prepare: prepared.to_vec(),
             threads,
             solved: 0,
             stopped: false,
             facts: vec![Vec::new(); prepared.len()],
         }
+    }
+
+    /// The solvers' wall time per case this session, together (each one's wall over the
+    /// positions it was handed), once every one has had a turn.
+    fn per_case(&self) -> Option<Duration> {
+        let mut sum = Duration::ZERO;
+        for (wall, &n) in self.wall.iter().zip(&self.handed) {
+            sum += wall.checked_div(u32::try_from(n).ok().filter(|&n| n > 0)?)?;
+        }
+        Some(sum)
     }
 }
 
@@ -440,15 +486,20 @@ impl Jobs {
         block.clone().filter(|&p| self.is_left(job, p)).count()
     }
     /// The cases of positions `block` solver `job` has left, in order, as a parallel
-    /// iterator.
+    /// iterator. Its jobs hold at most a 64th of a worker's share of the block: rayon would
+    /// otherwise run a quarter or an eighth of it as one job, and a few slow cases in one
+    /// left the other workers idle at the end (Korf's 100: a turn of 100 cases, each
+    /// worker's last job 12 or 25 of them); a block of 65,536 cases still has jobs of 512.
     fn cases(
         &self,
         job: usize,
         block: std::ops::Range<usize>,
     ) -> impl ParallelIterator<Item = usize> + '_ {
         let shard = self.layout.shard;
+        let most = block.len() / (64 * rayon::current_num_threads().max(1));
         block
             .into_par_iter()
+            .with_max_len(most.max(1))
             .filter(move |&p| self.is_left(job, p))
             .map(move |p| shard.case_at(p))
     }
@@ -543,7 +594,7 @@ pub(crate) fn run_into(
         if judged {
             pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }
-        let turns = cfg.order.turns_of(k, block, threads);
+        let turns = cfg.order.turns_of(k, block, threads, session.per_case());
         let last = turns.len() - 1;
         for (t, turn) in turns.into_iter().enumerate() {
             for j in cfg.order.solvers(k, turn.start) {
@@ -613,6 +664,7 @@ fn take_turn(
     pass.sink.pass_start(j, one.name(), prepare, so_far);
     solve_block(workers, one, pass, turn, tick);
     session.wall[j] += t0.elapsed();
+    session.handed[j] += turn.positions.len();
 }
 
 /// Ends what prepare started (an external program's processes), outside the passes' wall
@@ -910,6 +962,26 @@ pub(crate) fn run_one(
 
 #[cfg(test)]
 mod tests {
+    /// The solvers' wall per case is unknown until each has been handed positions, then the
+    /// sum of each one's wall over its positions; the turns it sizes hold about
+    /// `TURN_WORK` of it.
+    #[test]
+    fn turns_are_sized_by_the_solvers_wall_per_case() {
+        use super::*;
+        let mut s = Session::new(&[Duration::ZERO; 2], 2);
+        assert_eq!(s.per_case(), None);
+        s.wall = vec![Duration::from_millis(3), Duration::from_millis(1)];
+        s.handed = vec![1000, 0];
+        assert_eq!(s.per_case(), None);
+        s.handed = vec![1000, 500];
+        let cost = s.per_case().unwrap();
+        assert_eq!(cost, Duration::from_micros(5));
+        let turns = Order::Shuffled { seed: 3 }.turns_of(2, 0..65_536, 2, Some(cost));
+        assert_eq!(turns[0].len(), (TURN_WORK.as_micros() / 5) as usize);
+        assert_eq!(turns.iter().map(|t| t.len()).sum::<usize>(), 65_536);
+        assert!(turns.windows(2).all(|w| w[0].end == w[1].start));
+    }
+
     /// A strategy that panics is caught by the runner (moved here from the integration
     /// tests: the runner's `run` is crate-private).
     mod panics {

@@ -307,11 +307,23 @@ fn write_row(
     r.write_last(&mut row);
     match &case.problem {
         Ok(p) => {
-            // `WxH` formatted on the stack: no allocation per row.
-            let mut buf = [0u8; 8];
-            let mut w = &mut buf[..];
-            let _ = write!(w, "{}", p.start.shape());
-            let n = 8 - w.len();
+            // `WxH` (as `Shape`'s Display) without the formatting machinery: a side is at
+            // most two digits.
+            let shape = p.start.shape();
+            let mut buf = [0u8; 5];
+            let mut n = 0;
+            for (i, side) in [shape.width(), shape.height()].into_iter().enumerate() {
+                if i == 1 {
+                    buf[n] = b'x';
+                    n += 1;
+                }
+                if side >= 10 {
+                    buf[n] = b'0' + (side / 10) as u8;
+                    n += 1;
+                }
+                buf[n] = b'0' + (side % 10) as u8;
+                n += 1;
+            }
             row.plain(&buf[..n]);
         }
         Err(_) => row.plain(""),

@@ -212,10 +212,10 @@ impl<'a> CsvRow<'a> {
             return self.sep();
         };
         self.number(q / 10_000);
-        let frac = fraction_digits(q);
-        if !frac.is_empty() {
+        let (digits, n) = fraction_digits(q);
+        if n > 0 {
             self.raw(b".");
-            self.raw(frac.as_bytes());
+            self.raw(&digits[..n]);
         }
     }
 
@@ -245,14 +245,22 @@ impl<'a> CsvRow<'a> {
 }
 
 /// The decimals of a number of ten-thousandths, trailing zeros dropped (`11050` → `105`).
-fn fraction_digits(q: u64) -> String {
-    let f = format!("{:04}", q % 10_000);
-    f.trim_end_matches('0').to_string()
+/// The four decimals of `q / 10_000` without their trailing zeros: the digits and how many.
+fn fraction_digits(q: u64) -> ([u8; 4], usize) {
+    let mut f = q % 10_000;
+    let mut digits = [b'0'; 4];
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (f % 10) as u8;
+        f /= 10;
+    }
+    let n = digits.iter().rposition(|&d| d != b'0').map_or(0, |i| i + 1);
+    (digits, n)
 }
 
 /// A ratio given in ten-thousandths as [`CsvRow::ratio`] writes it: `1.1053`, `1.5`, `1`.
 pub(crate) fn ratio_text(q: u64) -> String {
-    let frac = fraction_digits(q);
+    let (digits, n) = fraction_digits(q);
+    let frac = std::str::from_utf8(&digits[..n]).unwrap_or_default();
     if frac.is_empty() {
         (q / 10_000).to_string()
     } else {
@@ -277,6 +285,29 @@ mod tests {
     /// `number`, `signed` and `maybe` write what `itoa` writes, at every length from 1 to
     /// 20 digits (each power of ten and the number below it), and rows longer than the
     /// buffer they are gathered in come out whole, as the csv crate writes them.
+    /// A ratio's text is the number the ten-thousandths make, shortest: parsed back it is
+    /// `q / 10_000` exactly, it has no trailing zero after a point, and `ratio` writes the
+    /// same text as a field.
+    #[test]
+    fn ratios_are_written_exactly_and_shortest() {
+        let mut rng = Rng::new(7);
+        let mut qs: Vec<u64> = vec![0, 1, 10, 100, 1000, 9999, 10_000, 10_001, 11_053, 15_000];
+        qs.extend((0..2000).map(|_| rng.below(10_000_000)));
+        for q in qs {
+            let text = ratio_text(q);
+            let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
+            assert_eq!(whole.parse::<u64>().unwrap(), q / 10_000, "{q}: {text}");
+            assert!(frac.len() <= 4 && !frac.ends_with('0'), "{q}: {text}");
+            let frac_value = format!("{frac:0<4}").parse::<u64>().unwrap();
+            assert_eq!(frac_value, q % 10_000, "{q}: {text}");
+            let mut out = Vec::new();
+            let mut row = CsvRow::new(&mut out);
+            row.ratio(Some(q));
+            row.end();
+            assert_eq!(String::from_utf8(out).unwrap(), format!("{text}\n"), "{q}");
+        }
+    }
+
     #[test]
     fn a_rows_numbers_and_long_fields_are_written_whole() {
         let mut values = vec![0u64, 1, 9, u64::MAX, u64::MAX - 1];

@@ -491,6 +491,26 @@ fn verify_names_each_fault_and_fails_closed() {
         err.contains("the file is not the one the run wrote"),
         "{err}"
     );
+    // A run made on 2026-12-04 or 12-05 recorded cases.csv's FNV-1a (`cases_fnv1a64`) in
+    // place of XXH3: verify still checks it, and still catches the edit.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(good.join("run.json")).unwrap()).unwrap();
+    let fields = json.as_object_mut().unwrap();
+    assert!(fields.remove("cases_xxh3_64").is_some());
+    for (name, file, code_wanted) in [("older-edited", &edited, 1), ("older", &good, 0)] {
+        let dir = temp_dir(&format!("verify-{name}"));
+        let bytes = std::fs::read(good.join("cases.csv")).unwrap();
+        fields.insert("cases_fnv1a64".into(), fnv1a64(&bytes).into());
+        std::fs::copy(file.join("cases.csv"), dir.join("cases.csv")).unwrap();
+        std::fs::write(dir.join("run.json"), serde_json::to_string(fields).unwrap()).unwrap();
+        let (code, err) = verify(&[dir.as_os_str()]);
+        assert_eq!(code, Some(code_wanted), "{name}: {err}");
+        assert_eq!(
+            err.contains("the file is not the one the run wrote"),
+            code_wanted == 1,
+            "{name}: {err}"
+        );
+    }
 
     let (code, err) = verify(&["/nonexistent".as_ref()]);
     assert_eq!(code, Some(2), "{err}");

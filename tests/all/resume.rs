@@ -509,8 +509,8 @@ fn three_shards_merge_into_the_single_run() {
             serde_json::from_str(&std::fs::read_to_string(d.join("run.json")).unwrap()).unwrap();
         let bytes = std::fs::read(d.join("cases.csv")).unwrap();
         assert_eq!(
-            json["cases_fnv1a64"].as_str(),
-            Some(fnv1a64(&bytes).as_str()),
+            json["cases_xxh3_64"].as_str(),
+            Some(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes)).as_str()),
             "{}",
             d.display()
         );
