@@ -60,15 +60,27 @@ pub struct PdbSet {
 }
 
 /// Where a table of a [`PdbSet`] came from, and whether its cache file holds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Cache {
     /// Mapped from its cache file.
     Loaded,
     /// Built (the file was missing or could not be used) and written to its cache file.
     Written,
-    /// Built, but its cache file could not be written: why, as a sentence.
-    NotWritten(String),
+    /// Built, but its cache file could not be written: why ([`store::SaveError`]: the file,
+    /// and what went wrong).
+    NotWritten(Arc<store::SaveError>),
 }
+
+// Two caches are alike when they say the same: a table not written for the same reason.
+impl PartialEq for Cache {
+    fn eq(&self, other: &Cache) -> bool {
+        match (self, other) {
+            (Cache::NotWritten(a), Cache::NotWritten(b)) => a.to_string() == b.to_string(),
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+    }
+}
+impl Eq for Cache {}
 
 impl PdbSet {
     /// Bytes of all tables in memory.
@@ -287,7 +299,7 @@ fn load_or_build_one(
             log(format!(
                 "pdb: the table is not cached: {e} (it is used anyway; choose a writable --pdb-dir with room to keep it)"
             ));
-            (t, Cache::NotWritten(e.to_string()))
+            (t, Cache::NotWritten(Arc::new(e)))
         }
     }
 }
