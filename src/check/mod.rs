@@ -15,8 +15,9 @@
 //! let allow = AllowLimit::new(["bfs-set=all", "3"])?;
 //! assert_eq!(allow.named, vec![("bfs-set".to_string(), Allowed::All)]);
 //! assert_eq!(allow.others, Allowed::Rows(3));
-//! assert!(AllowLimit::new(["2", "5"]).is_err());
-//! # Ok::<(), String>(())
+//! let twice = AllowLimit::new(["2", "5"]).unwrap_err();
+//! assert_eq!(twice.value(), "5");
+//! # Ok::<(), tilebench::check::AllowError>(())
 //! ```
 
 mod digest;
