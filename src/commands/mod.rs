@@ -31,3 +31,29 @@ pub fn stdout_written(written: std::io::Result<i32>) -> CmdResult {
         Err(e) => Err(format!("cannot write to standard output: {e}")),
     }
 }
+
+/// A solver's error as the command line says it: the option at fault (`partition: …` in the
+/// library's words) named by its flag (`--pdb-partition: …`). A run's error names its solver
+/// first (`astar: partition: …`, the run's text: a solver's name holds no `: `).
+pub fn solve_in_flags(e: &tilebench::search::SolveError) -> String {
+    if let Some(option) = e.option().filter(|o| !o.flag().is_empty()) {
+        return format!("{}: {}", option.flag(), e.reason());
+    }
+    let text = e.message();
+    if let Some((solver, rest)) = text.split_once(": ") {
+        let flagged = tilebench::search::registry::all()
+            .iter()
+            .flat_map(|b| {
+                b.options
+                    .iter()
+                    .chain(b.options.iter().flat_map(|o| o.with()))
+            })
+            .filter(|o| !o.flag().is_empty());
+        for option in flagged {
+            if let Some(reason) = rest.strip_prefix(&format!("{}: ", option.name())) {
+                return format!("{solver}: {}: {reason}", option.flag());
+            }
+        }
+    }
+    text.to_string()
+}

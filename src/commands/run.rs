@@ -283,6 +283,7 @@ pub fn run(args: RunArgs) -> CmdResult {
 fn in_flags(e: &tilebench::Error) -> String {
     match e {
         tilebench::Error::Plan(p) => plan_in_flags(p),
+        tilebench::Error::Solver(e) => super::solve_in_flags(e),
         e => e.to_string(),
     }
 }

@@ -97,7 +97,10 @@ impl<G: Guided> Informed<G> {
     fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
         let opts = PdbOptions::of(&self.config);
         opts.partition_for(shape).map_err(|e| {
-            SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)"))
+            SolveError::of_option(
+                &super::pdb::PARTITION,
+                format!("{e} (for the {shape} boards)"),
+            )
         })?;
         match opts.lookup_for(shape) {
             LookupMode::Walked => Err(SolveError::new(format!(

@@ -348,30 +348,80 @@ pub struct ProblemError {
 
 /// A solver could not run on a problem (for example, a board too large for its table). The
 /// text is a sentence for the user: what went wrong and what to do. Made with
-/// [`SolveError::new`], read with [`SolveError::message`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveError(String);
+/// [`SolveError::new`], or [`SolveError::of_option`] when an option's value is at fault
+/// (its message then starts with the option's name, `partition: …`, and
+/// [`SolveError::option`] gives the option, whose [`Opt::flag`](options::Opt::flag) a command
+/// line can name instead); read with [`SolveError::message`].
+#[derive(Clone, Debug)]
+pub struct SolveError {
+    /// The option at fault, if one is.
+    option: Option<&'static dyn options::Opt>,
+    /// The whole message.
+    text: String,
+    /// Where the reason starts in `text` (after `OPTION: `).
+    reason_at: usize,
+}
 
 impl SolveError {
     /// An error with this message.
     pub fn new(message: impl Into<String>) -> SolveError {
-        SolveError(message.into())
+        SolveError {
+            option: None,
+            text: message.into(),
+            reason_at: 0,
+        }
     }
 
-    /// The message: a sentence for the user.
+    /// An error in the value of `option` (its [`Opt::name`](options::Opt::name) starts the
+    /// message): `reason` says what is wrong and what to give.
+    ///
+    /// ```
+    /// use tilebench::search::{pdb::PARTITION, SolveError};
+    /// let e = SolveError::of_option(&PARTITION, "the tables do not fit");
+    /// assert_eq!(e.to_string(), "partition: the tables do not fit");
+    /// assert_eq!((e.option().map(|o| o.flag()), e.reason()), (Some("--pdb-partition"), "the tables do not fit"));
+    /// ```
+    pub fn of_option(option: &'static dyn options::Opt, reason: impl Into<String>) -> SolveError {
+        let reason = reason.into();
+        SolveError {
+            option: Some(option),
+            reason_at: option.name().len() + 2,
+            text: format!("{}: {reason}", option.name()),
+        }
+    }
+
+    /// The option whose value is at fault, if one is ([`SolveError::of_option`]).
+    pub fn option(&self) -> Option<&'static dyn options::Opt> {
+        self.option
+    }
+
+    /// The message: a sentence for the user (after the option's name, when one is at fault).
     pub fn message(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// The message without the option's name: what is wrong with its value (the whole
+    /// message when no option is at fault).
+    pub fn reason(&self) -> &str {
+        &self.text[self.reason_at..]
     }
 
     /// The message, taken.
     pub fn into_message(self) -> String {
-        self.0
+        self.text
     }
 }
 
+impl PartialEq for SolveError {
+    fn eq(&self, other: &SolveError) -> bool {
+        self.text == other.text && self.option.map(|o| o.name()) == other.option.map(|o| o.name())
+    }
+}
+impl Eq for SolveError {}
+
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text)
     }
 }
 impl std::error::Error for SolveError {}

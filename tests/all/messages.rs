@@ -697,3 +697,77 @@ fn plan_errors_name_flags_only_on_the_command_line() {
         assert!(!text.contains("--") && !text.contains("-s"), "{text}");
     }
 }
+
+/// A solver's option at fault (a partition that does not fit the boards) is named in the
+/// library's words (`partition`), and by its flag (`--pdb-partition`) on the command line;
+/// the rest of the sentence is the same.
+#[test]
+fn solver_errors_name_flags_only_on_the_command_line() {
+    use tilebench::prelude::{run, RunPlan};
+    use tilebench::search::configuration::Configuration;
+    use tilebench::search::{Config, Solver};
+    let reason = "partition 4-5 covers 9 tiles, but a 3x3 board has 8 (the blank is in no \
+                  group): give group sizes that add up to 8, e.g. 6-2 (for the 3x3 boards)";
+    // The solver's own error: the option, typed.
+    let c = Configuration::parse("astar:heuristic=pdb:partition=4-5", &Config::default()).unwrap();
+    let e = c
+        .build()
+        .supports(tilebench::puzzle::Shape::new(3, 3).unwrap())
+        .unwrap_err();
+    assert_eq!(e.option().map(|o| o.name()), Some("partition"));
+    assert_eq!(e.reason(), reason);
+    assert_eq!(e.to_string(), format!("partition: {reason}"));
+    // A run through the library: the solver's name, then the option in its words.
+    let out = temp_dir("solver-error-words");
+    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()]).with(c);
+    plan.out = Some(out.join("lib"));
+    let text = run(plan).err().unwrap().to_string();
+    let label = "astar:heuristic=pdb:partition=4-5";
+    assert_eq!(text, format!("{label}: partition: {reason}"));
+    assert!(!text.contains("--"), "{text}");
+    // The command line: the flag, whether the partition came from it or a configuration.
+    for (args, label) in [
+        (
+            &[
+                "-s",
+                "astar",
+                "--heuristic",
+                "pdb",
+                "--pdb-partition",
+                "4-5",
+            ][..],
+            "astar",
+        ),
+        (&["-s", label][..], label),
+    ] {
+        let o = bin()
+            .args(["run", "inputs/seeds.csv", "-q"])
+            .args(args)
+            .arg("--out")
+            .arg(out.join("cli"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("error: {label}: --pdb-partition: {reason}")),
+            "{args:?}: {err}"
+        );
+    }
+    let o = bin()
+        .args([
+            "solve",
+            "--heuristic",
+            "pdb",
+            "--pdb-partition",
+            "4-5",
+            "1 2 3 4 5 6 7 x 8",
+        ])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("error: board 1: --pdb-partition: {reason}")),
+        "{err}"
+    );
+}

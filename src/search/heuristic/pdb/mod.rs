@@ -483,7 +483,7 @@ impl super::Family for Pdb {
         PdbOptions::of(config)
             .partition_for(shape)
             .map(|_| ())
-            .map_err(|e| SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)")))
+            .map_err(|e| SolveError::of_option(&PARTITION, format!("{e} (for the {shape} boards)")))
     }
 
     fn prepare(
