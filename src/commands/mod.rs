@@ -33,12 +33,15 @@ pub fn stdout_written(written: std::io::Result<i32>) -> CmdResult {
 }
 
 /// A solver's error as the command line says it: the option at fault (`partition: …` in the
-/// library's words) named by its flag (`--pdb-partition: …`). A run's error names its solver
-/// first (`astar: partition: …`, the run's text: a solver's name holds no `: `).
+/// library's words) named by its flag (`--pdb-partition: …`), after the solver's name where
+/// the error names one (`astar: partition: …`; a solver's name holds no `: `).
 pub fn solve_in_flags(e: &tilebench::search::SolveError) -> String {
     if let Some(option) = e.option().filter(|o| !o.flag().is_empty()) {
-        return format!("{}: {}", option.flag(), e.reason());
+        let solver = e.solver().map(|s| format!("{s}: ")).unwrap_or_default();
+        return format!("{solver}{}: {}", option.flag(), e.reason());
     }
+    // The runner says a solver's error as text (`SolveError::new("SOLVER: …")`): the option
+    // is found again after the solver's name.
     let text = e.message();
     if let Some((solver, rest)) = text.split_once(": ") {
         let flagged = tilebench::search::registry::all()

@@ -356,6 +356,8 @@ pub struct ProblemError {
 pub struct SolveError {
     /// The option at fault, if one is.
     option: Option<&'static dyn options::Opt>,
+    /// The solver the error is about, when it names one ([`SolveError::in_solver`]).
+    solver: Option<String>,
     /// The whole message.
     text: String,
     /// Where the reason starts in `text` (after `OPTION: `).
@@ -367,6 +369,7 @@ impl SolveError {
     pub fn new(message: impl Into<String>) -> SolveError {
         SolveError {
             option: None,
+            solver: None,
             text: message.into(),
             reason_at: 0,
         }
@@ -385,9 +388,33 @@ impl SolveError {
         let reason = reason.into();
         SolveError {
             option: Some(option),
+            solver: None,
             reason_at: option.name().len() + 2,
             text: format!("{}: {reason}", option.name()),
         }
+    }
+
+    /// The same error, said of solver `name` (the message starts `NAME: `), its option kept.
+    ///
+    /// ```
+    /// use tilebench::search::{pdb::PARTITION, SolveError};
+    /// let e = SolveError::of_option(&PARTITION, "the tables do not fit").in_solver("astar");
+    /// assert_eq!(e.to_string(), "astar: partition: the tables do not fit");
+    /// assert_eq!((e.solver(), e.reason()), (Some("astar"), "the tables do not fit"));
+    /// ```
+    #[must_use]
+    pub fn in_solver(self, name: &str) -> SolveError {
+        SolveError {
+            reason_at: name.len() + 2 + self.reason_at,
+            text: format!("{name}: {}", self.text),
+            solver: Some(name.to_string()),
+            option: self.option,
+        }
+    }
+
+    /// The solver the error is said of, if it is ([`SolveError::in_solver`]).
+    pub fn solver(&self) -> Option<&str> {
+        self.solver.as_deref()
     }
 
     /// The option whose value is at fault, if one is ([`SolveError::of_option`]).

@@ -771,3 +771,22 @@ fn solver_errors_name_flags_only_on_the_command_line() {
         "{err}"
     );
 }
+
+/// A solver's error said of the solver keeps its option: the command line names the flag
+/// after the solver's name, as it does for the runner's text.
+#[test]
+fn a_solver_error_in_a_solver_keeps_its_option() {
+    use tilebench::search::{pdb::PARTITION, SolveError};
+    let e = SolveError::of_option(&PARTITION, "it does not fit").in_solver("astar:lookup=max");
+    assert_eq!(
+        e.to_string(),
+        "astar:lookup=max: partition: it does not fit"
+    );
+    assert_eq!(e.option().map(|o| o.name()), Some("partition"));
+    assert_eq!(
+        (e.solver(), e.reason()),
+        (Some("astar:lookup=max"), "it does not fit")
+    );
+    assert_eq!(SolveError::new("plain").reason(), "plain");
+    assert_eq!(SolveError::new("plain").option().map(|o| o.name()), None);
+}
