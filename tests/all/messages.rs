@@ -790,3 +790,110 @@ fn a_solver_error_in_a_solver_keeps_its_option() {
     assert_eq!(SolveError::new("plain").reason(), "plain");
     assert_eq!(SolveError::new("plain").option().map(|o| o.name()), None);
 }
+
+/// The run's settings parsed by the library (configurations, sweeps, external solvers,
+/// allowances, per-solver options) say what is wrong in the library's words; the command line
+/// says it with the flag the user typed, word for word as it always has.
+#[test]
+fn option_errors_name_flags_only_on_the_command_line() {
+    use tilebench::check::AllowLimit;
+    use tilebench::external::protocol::{Blank, Protocol, Spawn};
+    use tilebench::external::ExternalSolver;
+    use tilebench::harness::per_solver::PerSolver;
+    use tilebench::search::configuration::{sweep, Configuration};
+    use tilebench::search::{Claim, Config};
+    let cli = |args: &[&str]| {
+        let res = bin()
+            .args(["run", "inputs/seeds.csv", "-q", "--out"])
+            .arg(temp_dir("option-errors").join("run"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(res.status.code(), Some(2), "{args:?}");
+        stderr(&res)
+    };
+    let base = Config::default();
+    let external = |spec: &str| {
+        ExternalSolver::parse(spec, Protocol::Moves, Blank::X, Spawn::Persistent)
+            .unwrap_err()
+            .to_string()
+    };
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let cases: Vec<(Vec<&str>, String, &str)> = vec![
+        (
+            vec!["-s", "=astar"],
+            Configuration::parse("=astar", &base).err().unwrap().to_string(),
+            "-s =astar: the label before `=` is empty; give a word (`-s fast=wastar`), or drop \
+             the `=`",
+        ),
+        (
+            vec!["-s", "wastar:weight=2:weight=3"],
+            Configuration::parse("wastar:weight=2:weight=3", &base).err().unwrap().to_string(),
+            "-s wastar:weight=2:weight=3: `weight` is given twice",
+        ),
+        (
+            vec!["-s", "astar", "--sweep", "heuristic"],
+            sweep(names(&["astar"]), "heuristic", &base).unwrap_err().to_string(),
+            "--sweep heuristic: write KEY=V1,V2,…, e.g. --sweep heuristic=manhattan,linear-conflict",
+        ),
+        (
+            vec!["-s", "astar", "--sweep", "speed=1"],
+            sweep(names(&["astar"]), "speed=1", &base).unwrap_err().to_string(),
+            "--sweep speed=1: no strategy takes an option `speed` (`run -s list` lists each one's)",
+        ),
+        (
+            vec!["-s", "astar", "--sweep", "weight=2,3"],
+            sweep(names(&["astar"]), "weight=2,3", &base).unwrap_err().to_string(),
+            "--sweep weight=2,3: no strategy chosen with -s takes `weight` (it is read by \
+             wastar), or each sets it already; sweep a key once, over all its values",
+        ),
+        (
+            vec!["--solver", "./x"],
+            external("./x"),
+            "--solver `./x`: write NAME=COMMAND, e.g. --solver mine=\"./eight\"",
+        ),
+        (
+            vec!["--solver", "astar=./x"],
+            external("astar=./x"),
+            "--solver `astar=./x`: `astar` is the name of a built-in strategy (or a keyword of \
+             --strategy); choose another name, e.g. `my-astar`",
+        ),
+        (
+            vec!["--solver", "mine="],
+            external("mine="),
+            "--solver `mine=`: no command after `=`; give the program to run, e.g. --solver \
+             mine=\"./eight\"",
+        ),
+        (
+            vec!["--check", "--allow-limit", "a=1", "--allow-limit", "A=2"],
+            AllowLimit::new(["a=1", "A=2"]).unwrap_err().to_string(),
+            "--allow-limit A=2: `A` is given twice; give each solver once",
+        ),
+        (
+            vec!["--check", "--allow-limit", "1", "--allow-limit", "2"],
+            AllowLimit::new(["1", "2"]).unwrap_err().to_string(),
+            "--allow-limit 2: a number for the solvers not named is given twice; give it once",
+        ),
+        (
+            vec!["--solver", "bob=./x", "--solver-claim", "eve=valid"],
+            PerSolver::<Claim>::parse("solver-claim", &names(&["eve=valid"]))
+                .unwrap()
+                .check_names("solver-claim", &["bob"])
+                .unwrap_err()
+                .to_string(),
+            "--solver-claim eve=…: `eve` is not a --solver NAME (the run's are bob); name an \
+             external solver of the run",
+        ),
+    ];
+    for (args, library, command_line) in cases {
+        let err = cli(&args);
+        assert!(
+            err.contains(&format!("error: {command_line}\n")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !library.contains("--") && !library.contains("-s "),
+            "{library}"
+        );
+    }
+}
