@@ -118,7 +118,7 @@ pub fn run(args: PdbArgs) -> CmdResult {
         for c in &set.cache {
             if let Cache::NotWritten(e) = c {
                 not_cached += 1;
-                let why = e.to_string();
+                let why = e.message_with_flags();
                 if !reasons.contains(&why) {
                     reasons.push(why);
                 }

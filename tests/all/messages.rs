@@ -897,3 +897,56 @@ fn option_errors_name_flags_only_on_the_command_line() {
         );
     }
 }
+
+/// A table that cannot be cached says so in the library's words (the directory for the
+/// tables) to a library user, and names `--pdb-dir` on the command line.
+#[test]
+fn pdb_notices_name_flags_only_on_the_command_line() {
+    use tilebench::observe::Collect;
+    use tilebench::search::pdb::{load_or_build, Partition};
+    let dir = temp_dir("pdb-notice-words");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let shape = tilebench::puzzle::Shape::new(3, 3).unwrap();
+    let seen = Collect::default();
+    let set = load_or_build(
+        shape,
+        8,
+        &Partition::parse("4-4", shape).unwrap(),
+        &file,
+        &seen,
+    );
+    assert_eq!(set.tables.len(), 2);
+    let words = format!(
+        "pdb: the table is not cached: {} is a file, not a directory; give a directory for the \
+         tables (it is used anyway; choose a writable directory for the tables with room to \
+         keep it)",
+        file.display()
+    );
+    let notices = seen.notices();
+    assert!(notices.contains(&words), "{notices:#?}");
+    assert!(notices.iter().all(|n| !n.contains("--")), "{notices:#?}");
+    let o = bin()
+        .args([
+            "run",
+            "inputs/seeds.csv",
+            "-q",
+            "-s",
+            "astar",
+            "--heuristic",
+            "pdb",
+        ])
+        .args(["--pdb-partition", "4-4", "--pdb-dir"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("run"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let flags = format!(
+        "pdb: the table is not cached: {} is a file, not a directory; give a directory as \
+         --pdb-dir (it is used anyway; choose a writable --pdb-dir with room to keep it)",
+        file.display()
+    );
+    assert!(stderr(&o).contains(&flags), "{}", stderr(&o));
+}

@@ -31,6 +31,7 @@ pub(crate) use sources::Source;
 pub(crate) use store::default_dir;
 pub(crate) use table::PatternTable;
 
+use crate::observe::Part;
 use crate::puzzle::{Board, Shape};
 use crate::search::options::OptionError;
 use crate::search::{Config, SolveError};
@@ -254,8 +255,8 @@ fn load_or_build_one(
     }
     let entries = index::placements(shape.cells(), tiles.len());
     let memory = build::memory(shape.cells(), tiles.len());
-    log(format!(
-        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {} of memory while building{}",
+    let building = format!(
+        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {} of memory while building",
         tiles.len(),
         tile_list(tiles),
         if memory >= 1e9 as u64 {
@@ -263,16 +264,28 @@ fn load_or_build_one(
         } else {
             format!("{:.1} MB", memory as f64 / 1e6)
         },
-        match entries {
-            e if e > 100_000_000 && shape.is_packed() => {
-                "; this takes about a minute on 2 cores, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
-            }
-            e if e > 100_000_000 => {
-                "; this takes about a minute and a half on 2 cores, once (it is cached; --pdb-partition 5-5-5-5-4 builds in seconds)"
-            }
-            _ => "",
-        }
-    ));
+    );
+    // A long build names a partition that builds fast (the option, or its flag).
+    let (takes, faster) = match entries {
+        e if e > 100_000_000 && shape.is_packed() => ("about a minute", "6-6-3"),
+        e if e > 100_000_000 => ("about a minute and a half", "5-5-5-5-4"),
+        _ => ("", ""),
+    };
+    if takes.is_empty() {
+        log(building);
+    } else {
+        let takes = format!("; this takes {takes} on 2 cores, once (it is cached; ");
+        let faster = format!(" {faster} builds in seconds)");
+        observer.notice_parts(&[
+            Part::Text(&building),
+            Part::Text(&takes),
+            Part::Naming {
+                words: PARTITION.name,
+                flags: PARTITION.flag,
+            },
+            Part::Text(&faster),
+        ]);
+    }
     let bar = observer.progress(&format!("pdb {}-tile table", tiles.len()), entries);
     let t0 = std::time::Instant::now();
     let (t, built) = table::build_table(shape, blank, home, tiles, &|done, _| bar.set(done));
@@ -296,9 +309,17 @@ fn load_or_build_one(
     match store::write(&path, shape, blank, &t) {
         Ok(()) => (t, Cache::Written),
         Err(e) => {
-            log(format!(
-                "pdb: the table is not cached: {e} (it is used anyway; choose a writable --pdb-dir with room to keep it)"
-            ));
+            let (words, flags) = (
+                format!("{e} (it is used anyway; choose a writable directory for the tables with room to keep it)"),
+                format!("{} (it is used anyway; choose a writable --pdb-dir with room to keep it)", e.message_with_flags()),
+            );
+            observer.notice_parts(&[
+                Part::Text("pdb: the table is not cached: "),
+                Part::Naming {
+                    words: &words,
+                    flags: &flags,
+                },
+            ]);
             (t, Cache::NotWritten(Arc::new(e)))
         }
     }
