@@ -1,10 +1,11 @@
 //! `tilebench run`: the arguments become a [`RunPlan`], the library runs it, and the outcome
 //! becomes messages and an exit code.
 
+use super::flags::{self, in_flags, plan_in_flags};
 use super::{CmdResult, BAD_INPUT, FAILED, OK};
 use crate::cli::RunArgs;
 use std::time::Duration;
-use tilebench::check::{AllowError, AllowLimit};
+use tilebench::check::AllowLimit;
 use tilebench::dataset::InputOptions;
 use tilebench::external::protocol::{Blank, Protocol};
 use tilebench::external::ExternalSolver;
@@ -56,7 +57,7 @@ fn strategy_texts(args: &RunArgs, base: &tilebench::search::Config) -> Result<Ve
             .collect();
         for s in &args.sweep {
             texts = tilebench::search::configuration::sweep(texts, s, base)
-                .map_err(|e| sweep_in_flags(&e))?;
+                .map_err(|e| flags::sweep_in_flags(&e))?;
         }
         texts = texts
             .into_iter()
@@ -100,13 +101,14 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         size: args.size,
         goal: args.goal.clone(),
     };
-    let per = |e| per_solver_in_flags(&e);
+    let per = |e| flags::per_solver_in_flags(&e);
     let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim).map_err(per)?;
     let protocols =
         PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol).map_err(per)?;
     let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank).map_err(per)?;
     for text in configured {
-        let c = Configuration::parse(text, &plan.config).map_err(|e| configuration_in_flags(&e))?;
+        let c = Configuration::parse(text, &plan.config)
+            .map_err(|e| flags::configuration_in_flags(&e))?;
         plan = plan.with(c);
     }
     let programs: Vec<ExternalSolver> = args
@@ -114,7 +116,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         .iter()
         .map(|spec| {
             let mut e = ExternalSolver::parse(spec, Protocol::Moves, Blank::X, args.solver_spawn)
-                .map_err(|e| external_in_flags(&e))?;
+                .map_err(|e| flags::external_in_flags(&e))?;
             e.stdout = args.solver_stdout;
             e.strict = args.solver_strict;
             e.claim = claims.get(&e.name).copied().unwrap_or_default();
@@ -171,13 +173,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
 /// `--allow-limit`'s values, each naming a solver of the run: a built-in strategy, a
 /// configuration's label or a `--solver` program.
 fn allow_limit(values: &[String], plan: &RunPlan) -> Result<AllowLimit, String> {
-    // The values given twice name the flag they were given to.
-    let allow = AllowLimit::new(values).map_err(|e| match e {
-        AllowError::OthersTwice { .. } | AllowError::SolverTwice { .. } => {
-            format!("--allow-limit {e}")
-        }
-        e => e.to_string(),
-    })?;
+    let allow = AllowLimit::new(values).map_err(|e| flags::allow_in_flags(&e))?;
     for (name, _) in &allow.named {
         let label = plan
             .configurations()
@@ -276,108 +272,4 @@ pub fn run(args: RunArgs) -> CmdResult {
     } else {
         OK
     })
-}
-
-/// A run's error as the command line says it: the library's plan errors speak of the plan's
-/// fields, and here name the flag the user typed instead.
-fn in_flags(e: &tilebench::Error) -> String {
-    match e {
-        tilebench::Error::Plan(p) => plan_in_flags(p),
-        tilebench::Error::Solver(e) => super::solve_in_flags(e),
-        e => e.to_string(),
-    }
-}
-
-/// A configuration's error as the command line says it: the text after its `-s`.
-fn configuration_in_flags(e: &tilebench::search::configuration::ConfigurationError) -> String {
-    use tilebench::search::configuration::ConfigurationErrorKind as Kind;
-    match &e.kind {
-        Kind::EmptyLabel => format!(
-            "-s {}: the label before `=` is empty; give a word (`-s fast=wastar`), or drop the `=`",
-            e.text
-        ),
-        kind => format!("-s {}: {kind}", e.text),
-    }
-}
-
-/// A sweep's error as the command line says it: after `--sweep`, with the flags to use.
-fn sweep_in_flags(e: &tilebench::search::configuration::SweepError) -> String {
-    use tilebench::search::configuration::SweepErrorKind as Kind;
-    let why = match &e.kind {
-        Kind::NotKeyValues => {
-            "write KEY=V1,V2,…, e.g. --sweep heuristic=manhattan,linear-conflict".to_string()
-        }
-        Kind::NoSuchOption { key } => {
-            format!("no strategy takes an option `{key}` (`run -s list` lists each one's)")
-        }
-        Kind::NotTaken { key, readers } => format!(
-            "no strategy chosen with -s takes `{key}` (it is read by {}), or each sets it \
-             already; sweep a key once, over all its values",
-            readers.join(", ")
-        ),
-        kind => kind.to_string(),
-    };
-    format!("--sweep {}: {why}", e.spec)
-}
-
-/// A per-solver option's error as the command line says it: its flag was given as the
-/// option's name; a solver not in the run is one no `--solver NAME` gave.
-fn per_solver_in_flags(e: &tilebench::harness::per_solver::PerSolverError) -> String {
-    use tilebench::harness::per_solver::PerSolverError;
-    match e {
-        PerSolverError::UnknownSolver {
-            option,
-            solver,
-            solvers,
-        } => {
-            let list = if solvers.is_empty() {
-                "the run has none".to_string()
-            } else {
-                format!("the run's are {}", solvers.join(", "))
-            };
-            format!(
-                "{option} {solver}=…: `{solver}` is not a --solver NAME ({list}); name an \
-                 external solver of the run"
-            )
-        }
-        e => e.to_string(),
-    }
-}
-
-/// An external solver's error as the command line says it: after `--solver`, with the flags
-/// in its examples.
-fn external_in_flags(e: &tilebench::external::ExternalSolverError) -> String {
-    use tilebench::external::ExternalSolverErrorKind as Kind;
-    let why = match &e.kind {
-        Kind::NoCommandGiven => "write NAME=COMMAND, e.g. --solver mine=\"./eight\"".to_string(),
-        Kind::NameTaken { name } => format!(
-            "`{name}` is the name of a built-in strategy (or a keyword of --strategy); choose \
-             another name, e.g. `my-{name}`"
-        ),
-        Kind::NoCommand { name } => format!(
-            "no command after `=`; give the program to run, e.g. --solver {name}=\"./eight\""
-        ),
-        kind => kind.to_string(),
-    };
-    format!("--solver `{}`: {why}", e.spec)
-}
-
-/// [`in_flags`] for a plan error.
-fn plan_in_flags(p: &tilebench::error::PlanError) -> String {
-    use tilebench::error::PlanError;
-    match p {
-        PlanError::Strategies(e) => format!("--strategy: {e}"),
-        PlanError::NoRepeats => "--repeat 0: give 1 or more".into(),
-        PlanError::NothingToRun => {
-            "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy"
-                .into()
-        }
-        PlanError::LabelTaken { .. } | PlanError::LabelsShareFile { .. } => {
-            format!("-s: {p} (-s LABEL=NAME:KEY=VALUE)")
-        }
-        PlanError::BaselineName { name } => {
-            format!("--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`")
-        }
-        p => p.to_string(),
-    }
 }
