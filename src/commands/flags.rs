@@ -121,9 +121,8 @@ pub fn allow_in_flags(e: &tilebench::check::AllowError) -> String {
 /// library's words) named by its flag (`--pdb-partition: …`), after the solver's name where
 /// the error names one (`astar: partition: …`; a solver's name holds no `: `).
 pub fn solve_in_flags(e: &tilebench::search::SolveError) -> String {
-    if let Some(option) = e.option().filter(|o| !o.flag().is_empty()) {
-        let solver = e.solver().map(|s| format!("{s}: ")).unwrap_or_default();
-        return format!("{solver}{}: {}", option.flag(), e.reason());
+    if e.option().is_some() {
+        return e.message_with_flags();
     }
     // The runner says a solver's error as text (`SolveError::new("SOLVER: …")`): the option
     // is found again after the solver's name.

@@ -229,7 +229,10 @@ impl<G: Guided> Solver for Informed<G> {
         }
         let opts = self.config.options(limits);
         if !problem.goal.is_packed() {
-            self.supports_wide(problem.goal.shape())?;
+            // A row's message is as the command line has always written it (cases.csv
+            // keeps it): an option at fault is named by its flag.
+            self.supports_wide(problem.goal.shape())
+                .map_err(|e| SolveError::new(e.message_with_flags()))?;
             if self.kind == HeuristicKind::Pdb {
                 return self.solve_wide_pdb(problem, &opts);
             }

@@ -401,6 +401,7 @@ impl SolveError {
     /// let e = SolveError::of_option(&PARTITION, "the tables do not fit").in_solver("astar");
     /// assert_eq!(e.to_string(), "astar: partition: the tables do not fit");
     /// assert_eq!((e.solver(), e.reason()), (Some("astar"), "the tables do not fit"));
+    /// assert_eq!(e.message_with_flags(), "astar: --pdb-partition: the tables do not fit");
     /// ```
     #[must_use]
     pub fn in_solver(self, name: &str) -> SolveError {
@@ -436,6 +437,18 @@ impl SolveError {
     /// The message, taken.
     pub fn into_message(self) -> String {
         self.text
+    }
+
+    /// The message as a command line says it: the option at fault named by its flag
+    /// (`astar: --pdb-partition: …`); the message itself when no option with a flag is.
+    pub fn message_with_flags(&self) -> String {
+        match self.option.filter(|o| !o.flag().is_empty()) {
+            Some(option) => {
+                let solver = self.solver().map(|s| format!("{s}: ")).unwrap_or_default();
+                format!("{solver}{}: {}", option.flag(), self.reason())
+            }
+            None => self.text.clone(),
+        }
     }
 }
 

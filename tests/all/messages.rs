@@ -770,6 +770,28 @@ fn solver_errors_name_flags_only_on_the_command_line() {
         err.contains(&format!("error: board 1: --pdb-partition: {reason}")),
         "{err}"
     );
+    // A row's message is kept as the command line has always written it (cases.csv): a 6x6
+    // board is beyond the pattern databases' boards, found when its case is solved.
+    let six = out.join("six.csv");
+    let cells: Vec<String> = (1..=34).map(|i| i.to_string()).collect();
+    std::fs::write(&six, format!("start\n{} x 35\n", cells.join(" "))).unwrap();
+    let o = bin()
+        .args(["run", "-q", "-s", "idastar", "--heuristic", "pdb", "--out"])
+        .arg(out.join("six"))
+        .arg(&six)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let rows = tilebench::results::cases_csv::read(&out.join("six").join("cases.csv")).unwrap();
+    assert_eq!(
+        rows[0].message,
+        format!(
+            "{}:2: idastar: --pdb-partition: pattern databases are built for boards of at most \
+             25 cells (5x5), and a 6x6 board has 36; for larger boards use --heuristic \
+             manhattan or linear-conflict (for the 6x6 boards)",
+            six.display()
+        )
+    );
 }
 
 /// A solver's error said of the solver keeps its option: the command line names the flag
