@@ -133,7 +133,9 @@ fn directory(s: &str) -> Result<PathBuf, String> {
 }
 
 fn allow_limit(s: &str) -> Result<String, String> {
-    tilebench::check::AllowLimit::entry(s).map(|_| s.to_string())
+    tilebench::check::AllowLimit::entry(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 fn shard(s: &str) -> Result<Shard, String> {

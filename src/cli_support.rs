@@ -4,7 +4,7 @@
 //! user would, and they may change with the command line.
 //!
 //! - [`interrupt`]: Ctrl-C and SIGTERM during `tilebench run` (the handler, the exit code);
-//! - [`PerSolver`]: options given per solver in the `[SOLVER=]VALUE` form;
+//! - [`PerSolver`] (and its [`PerSolverError`]): options given per solver in the `[SOLVER=]VALUE` form;
 //! - [`resume_command`] and [`BASELINES_DIR`]: the `--resume` line and where `--baseline`
 //!   saves;
 //! - [`atomic_write`] (its error is [`crate::util::WriteError`]): an output file written whole
@@ -13,7 +13,7 @@
 //!
 //! Nothing in the library imports this module (`tests/all/layers.rs`).
 
-pub use crate::harness::per_solver::PerSolver;
+pub use crate::harness::per_solver::{PerSolver, PerSolverError};
 pub use crate::harness::rundir::{resume_command, BASELINES_DIR};
 pub use crate::util::files::atomic_write;
 pub use crate::util::text::{escape_controls, shell_command};

@@ -174,8 +174,8 @@ pub(crate) fn table_growth<T>(len: usize, capacity: usize, more: usize) -> usize
 /// suffix `K`, `M`, `G` or `T` (powers of 1,024; `KB`, `MiB`, … too, any case): `512M`, `2G`.
 ///
 /// # Errors
-/// A sentence saying what is wrong and what is expected.
-pub fn parse_bytes(text: &str) -> Result<u64, String> {
+/// [`BytesError`]: not a count of bytes, or more than a `u64` holds.
+pub fn parse_bytes(text: &str) -> Result<u64, BytesError> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, suffix) = t.split_at(digits);
@@ -188,15 +188,42 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         _ => 0,
     };
     let n: Option<u64> = number.parse().ok();
+    let error = |kind| BytesError {
+        text: text.to_string(),
+        kind,
+    };
     match (n, unit) {
         (Some(n), u) if u > 0 && n > 0 => n
             .checked_mul(u)
-            .ok_or_else(|| format!("'{text}' is more bytes than this machine can count")),
-        _ => Err(format!(
-            "'{text}' is not a number of bytes: give a whole number from 1 up, with or without \
-             a suffix K, M, G or T (powers of 1024), e.g. 512M or 2G"
-        )),
+            .ok_or_else(|| error(BytesErrorKind::TooMany)),
+        _ => Err(error(BytesErrorKind::NotBytes)),
     }
+}
+
+/// A byte count [`parse_bytes`] refuses: the text given and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' {kind}")]
+#[non_exhaustive]
+pub struct BytesError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub kind: BytesErrorKind,
+}
+
+/// What is wrong with a byte count ([`BytesError::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BytesErrorKind {
+    /// Not a whole number from 1 up with an optional suffix.
+    #[error(
+        "is not a number of bytes: give a whole number from 1 up, with or without a suffix K, \
+         M, G or T (powers of 1024), e.g. 512M or 2G"
+    )]
+    NotBytes,
+    /// More bytes than a `u64` counts.
+    #[error("is more bytes than this machine can count")]
+    TooMany,
 }
 
 #[cfg(test)]
@@ -211,8 +238,26 @@ mod tests {
         assert_eq!(parse_bytes("3 KiB"), Ok(3 << 10));
         for bad in ["", "0", "1.5G", "-3M", "12Q", "M", "99999999999T"] {
             let e = parse_bytes(bad).unwrap_err();
-            assert!(e.starts_with(&format!("'{bad}'")), "{e}");
+            assert_eq!(e.text, bad);
+            assert!(e.to_string().starts_with(&format!("'{bad}'")), "{e}");
         }
+    }
+
+    #[test]
+    fn a_refused_byte_count_keeps_its_text_and_kind_and_says_what_to_give() {
+        let e = parse_bytes("12Q").unwrap_err();
+        assert_eq!((e.text.as_str(), e.kind), ("12Q", BytesErrorKind::NotBytes));
+        assert_eq!(
+            e.to_string(),
+            "'12Q' is not a number of bytes: give a whole number from 1 up, with or without a \
+             suffix K, M, G or T (powers of 1024), e.g. 512M or 2G"
+        );
+        let e = parse_bytes("99999999999T").unwrap_err();
+        assert_eq!(e.kind, BytesErrorKind::TooMany);
+        assert_eq!(
+            e.to_string(),
+            "'99999999999T' is more bytes than this machine can count"
+        );
     }
 
     #[test]

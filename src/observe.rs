@@ -15,10 +15,54 @@ pub trait Progress: Send + Sync {
     fn finish(&self) {}
 }
 
+/// A piece of a notice ([`Observer::notice_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Part<'a> {
+    /// Text, the same for every reader.
+    Text(&'a str),
+    /// Text that names options: in the library's words (`partition`, `the table
+    /// directory`), and as a command line names them (`--pdb-partition`, `--pdb-dir`).
+    Naming {
+        /// In the library's words.
+        words: &'a str,
+        /// With the command line's flags.
+        flags: &'a str,
+    },
+}
+
+impl Part<'_> {
+    /// The notice in the library's words.
+    pub fn in_words(parts: &[Part<'_>]) -> String {
+        parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) | Part::Naming { words: t, .. } => *t,
+            })
+            .collect()
+    }
+
+    /// The notice with the command line's flags.
+    pub fn in_flags(parts: &[Part<'_>]) -> String {
+        parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) | Part::Naming { flags: t, .. } => *t,
+            })
+            .collect()
+    }
+}
+
 /// Where a run's notices and progress go.
 pub trait Observer: Sync {
     /// A line for the user: a table loaded or built, a warning, a hint.
     fn notice(&self, _text: &str) {}
+    /// A notice that names options, in [`Part`]s: by default [`Observer::notice`] of it in
+    /// the library's words ([`Part::in_words`]); a command line names its flags instead
+    /// ([`Part::in_flags`]).
+    fn notice_parts(&self, parts: &[Part<'_>]) {
+        self.notice(&Part::in_words(parts));
+    }
     /// A task of `total` units starts; `label` says what it is.
     fn progress(&self, _label: &str, _total: u64) -> Box<dyn Progress> {
         Box::new(NoProgress)
@@ -56,5 +100,36 @@ impl Observer for Collect {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(text.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_in_parts_reads_in_the_librarys_words_or_with_flags() {
+        let parts = [
+            Part::Text("cached; "),
+            Part::Naming {
+                words: "partition",
+                flags: "--pdb-partition",
+            },
+            Part::Text(" 6-6-3 builds in seconds"),
+        ];
+        assert_eq!(
+            Part::in_words(&parts),
+            "cached; partition 6-6-3 builds in seconds"
+        );
+        assert_eq!(
+            Part::in_flags(&parts),
+            "cached; --pdb-partition 6-6-3 builds in seconds"
+        );
+        let seen = Collect::default();
+        seen.notice_parts(&parts);
+        assert_eq!(
+            seen.notices(),
+            ["cached; partition 6-6-3 builds in seconds"]
+        );
     }
 }

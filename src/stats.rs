@@ -199,47 +199,117 @@ fn run_label(r: usize, k: usize) -> String {
     }
 }
 
+/// Why two sides cannot be paired ([`Paired::new`]): which side, run and pair, and the value.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PairError {
+    /// A side has no runs.
+    #[error("a side without runs: each side needs at least one run")]
+    NoRuns,
+    /// The runs hold no cases.
+    #[error("no case is in both runs, so there is nothing to compare")]
+    NoCases,
+    /// A run's length differs from the first baseline run's.
+    #[error(
+        "{pairs} pairs but {values} {side} values{}: a paired comparison needs one value per \
+         case in every run",
+        run_label(*.run, *.runs)
+    )]
+    Lengths {
+        /// `baseline` or `current`.
+        side: &'static str,
+        /// The run, from 0, and how many the side has.
+        run: usize,
+        /// How many runs the side has.
+        runs: usize,
+        /// The pairs (the first baseline run's length).
+        pairs: usize,
+        /// This run's values.
+        values: usize,
+    },
+    /// A value that has no logarithm: 0, negative, or not a finite number.
+    #[error(
+        "pair {} has the {side} latency {value}{}: each must be a positive number",
+        .pair + 1,
+        run_label(*.run, *.runs)
+    )]
+    NotPositive {
+        /// `baseline` or `current`.
+        side: &'static str,
+        /// The run, from 0.
+        run: usize,
+        /// How many runs the side has.
+        runs: usize,
+        /// The pair, from 0.
+        pair: usize,
+        /// The value.
+        value: f64,
+    },
+    /// A logarithm that is not finite ([`Paired`] built from logarithms).
+    #[error(
+        "pair {} has the {side} log latency {value}{}: each must be a finite number",
+        .pair + 1,
+        run_label(*.run, *.runs)
+    )]
+    NotFinite {
+        /// `baseline` or `current`.
+        side: &'static str,
+        /// The run, from 0.
+        run: usize,
+        /// How many runs the side has.
+        runs: usize,
+        /// The pair, from 0.
+        pair: usize,
+        /// The logarithm.
+        value: f32,
+    },
+}
+
 /// Checks one side's runs of logarithms: `n` values each, all finite; the error names the
-/// run and the pair.
-fn check_side(side: &str, runs: &[Vec<f32>], n: usize) -> Result<(), String> {
-    for (r, values) in runs.iter().enumerate() {
-        let run = run_label(r, runs.len());
+/// bad run and pair.
+fn check_side(side: &'static str, runs: &[Vec<f32>], n: usize) -> Result<(), PairError> {
+    for (run, values) in runs.iter().enumerate() {
         if values.len() != n {
-            return Err(format!(
-                "{n} pairs but {} {side} values{run}: a paired comparison needs one value per \
-                 case in every run",
-                values.len()
-            ));
+            return Err(PairError::Lengths {
+                side,
+                run,
+                runs: runs.len(),
+                pairs: n,
+                values: values.len(),
+            });
         }
-        if let Some(i) = values.iter().position(|x| !x.is_finite()) {
-            return Err(format!(
-                "pair {} has the {side} log latency {}{run}: each must be a finite number",
-                i + 1,
-                values[i]
-            ));
+        if let Some(pair) = values.iter().position(|x| !x.is_finite()) {
+            return Err(PairError::NotFinite {
+                side,
+                run,
+                runs: runs.len(),
+                pair,
+                value: values[pair],
+            });
         }
     }
     Ok(())
 }
 
 /// The logarithms of one side's runs, each checked: the error names the bad value.
-fn logs(side: &str, runs: &[Vec<f64>]) -> Result<Vec<Vec<f32>>, String> {
+fn logs(side: &'static str, runs: &[Vec<f64>]) -> Result<Vec<Vec<f32>>, PairError> {
     runs.iter()
         .enumerate()
-        .map(|(r, values)| {
+        .map(|(run, values)| {
             values
                 .iter()
                 .enumerate()
-                .map(|(i, &x)| {
-                    if x.is_finite() && x > 0.0 {
-                        Ok(x.ln() as f32)
+                .map(|(pair, &value)| {
+                    if value.is_finite() && value > 0.0 {
+                        Ok(value.ln() as f32)
                     } else {
-                        let run = run_label(r, runs.len());
-                        Err(format!(
-                            "pair {} has the {side} latency {x}{run}: each must be a positive \
-                             number",
-                            i + 1
-                        ))
+                        Err(PairError::NotPositive {
+                            side,
+                            run,
+                            runs: runs.len(),
+                            pair,
+                            value,
+                        })
                     }
                 })
                 .collect()
@@ -271,9 +341,9 @@ impl Paired {
     /// Pairs `baseline[i]` with `current[i]`: one run a side.
     ///
     /// # Errors
-    /// Lengths that differ, no pairs, or a value that is not a positive finite number (a
-    /// latency of 0 or a missing one has no ratio); the message says which pair.
-    pub fn new(baseline: &[f64], current: &[f64]) -> Result<Paired, String> {
+    /// [`PairError`]: lengths that differ, no pairs, or a value that is not a positive finite
+    /// number (a latency of 0 or a missing one has no ratio); it says which pair.
+    pub fn new(baseline: &[f64], current: &[f64]) -> Result<Paired, PairError> {
         Paired::replicated(&[baseline.to_vec()], &[current.to_vec()])
     }
 
@@ -286,7 +356,7 @@ impl Paired {
     pub(crate) fn replicated(
         baseline: &[Vec<f64>],
         current: &[Vec<f64>],
-    ) -> Result<Paired, String> {
+    ) -> Result<Paired, PairError> {
         Paired::from_logs(logs("baseline", baseline)?, logs("current", current)?)
     }
 
@@ -300,13 +370,13 @@ impl Paired {
     pub(crate) fn from_logs(
         baseline: Vec<Vec<f32>>,
         current: Vec<Vec<f32>>,
-    ) -> Result<Paired, String> {
+    ) -> Result<Paired, PairError> {
         let (Some(first), false) = (baseline.first(), current.is_empty()) else {
-            return Err("a side without runs: each side needs at least one run".into());
+            return Err(PairError::NoRuns);
         };
         let n = first.len();
         if n == 0 {
-            return Err("no case is in both runs, so there is nothing to compare".into());
+            return Err(PairError::NoCases);
         }
         check_side("baseline", &baseline, n)?;
         check_side("current", &current, n)?;
@@ -875,12 +945,66 @@ mod tests {
     #[test]
     fn unpairable_values_are_refused_with_the_pair_named() {
         let e = Paired::new(&[1.0, 0.0], &[1.0, 2.0]).unwrap_err();
-        assert!(e.contains("pair 2"), "{e}");
-        assert!(Paired::new(&[1.0], &[1.0, 2.0]).is_err());
-        assert!(Paired::new(&[], &[]).is_err());
+        let PairError::NotPositive {
+            side,
+            run,
+            runs,
+            pair,
+            value,
+        } = e.clone()
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!((side, run, runs, pair, value), ("baseline", 0, 1, 1, 0.0));
+        assert_eq!(
+            e.to_string(),
+            "pair 2 has the baseline latency 0: each must be a positive number"
+        );
+        let e = Paired::new(&[1.0], &[1.0, 2.0]).unwrap_err();
+        assert_eq!(
+            e,
+            PairError::Lengths {
+                side: "current",
+                run: 0,
+                runs: 1,
+                pairs: 1,
+                values: 2
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "1 pairs but 2 current values: a paired comparison needs one value per case in every run"
+        );
+        assert_eq!(Paired::new(&[], &[]).unwrap_err(), PairError::NoCases);
         let e = Paired::replicated(&[vec![1.0, 2.0], vec![1.0, f64::NAN]], &[vec![1.0, 2.0]])
             .unwrap_err();
-        assert!(e.contains("pair 2") && e.contains("run 2 of 2"), "{e}");
-        assert!(Paired::replicated(&[], &[vec![1.0]]).is_err());
+        assert!(
+            matches!(
+                e,
+                PairError::NotPositive {
+                    run: 1,
+                    runs: 2,
+                    pair: 1,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "pair 2 has the baseline latency NaN (run 2 of 2): each must be a positive number"
+        );
+        let e = Paired::replicated(&[], &[vec![1.0]]).unwrap_err();
+        assert_eq!(e, PairError::NoRuns);
+        assert_eq!(
+            e.to_string(),
+            "a side without runs: each side needs at least one run"
+        );
+        let e =
+            Paired::from_logs(vec![vec![0.0, f32::INFINITY]], vec![vec![0.0, 0.0]]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "pair 2 has the baseline log latency inf: each must be a finite number"
+        );
     }
 }

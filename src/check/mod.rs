@@ -15,8 +15,9 @@
 //! let allow = AllowLimit::new(["bfs-set=all", "3"])?;
 //! assert_eq!(allow.named, vec![("bfs-set".to_string(), Allowed::All)]);
 //! assert_eq!(allow.others, Allowed::Rows(3));
-//! assert!(AllowLimit::new(["2", "5"]).is_err());
-//! # Ok::<(), String>(())
+//! let twice = AllowLimit::new(["2", "5"]).unwrap_err();
+//! assert_eq!(twice.value(), "5");
+//! # Ok::<(), tilebench::check::AllowError>(())
 //! ```
 
 mod digest;
@@ -568,6 +569,56 @@ impl Allowed {
     }
 }
 
+/// An allowance of `limit` rows that [`AllowLimit::entry`] or [`AllowLimit::new`] refuses:
+/// the value as given (`SOLVER=N`, `N`, `all`) and what is wrong with it. The messages of
+/// the values given twice start with the value; the command line puts `--allow-limit`
+/// before it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AllowError {
+    /// `=N` with no solver before the `=`.
+    #[error("`{value}`: no solver name before `=`; write SOLVER=N or N")]
+    NoSolver {
+        /// The value as given.
+        value: String,
+    },
+    /// The count is neither a number of rows nor `all`.
+    #[error(
+        "`{value}`: give a number of rows (0 or more) or `all`, optionally after SOLVER=, e.g. \
+         10, all, bfs-set=all"
+    )]
+    NotRows {
+        /// The value as given.
+        value: String,
+    },
+    /// A second value for the solvers not named.
+    #[error("{value}: a number for the solvers not named is given twice; give it once")]
+    OthersTwice {
+        /// The second value.
+        value: String,
+    },
+    /// A second value for one solver.
+    #[error("{value}: `{solver}` is given twice; give each solver once")]
+    SolverTwice {
+        /// The second value.
+        value: String,
+        /// The solver, as the second value names it.
+        solver: String,
+    },
+}
+
+impl AllowError {
+    /// The value as given.
+    pub fn value(&self) -> &str {
+        match self {
+            AllowError::NoSolver { value }
+            | AllowError::NotRows { value }
+            | AllowError::OthersTwice { value }
+            | AllowError::SolverTwice { value, .. } => value,
+        }
+    }
+}
+
 /// The `limit` rows `run --check` accepts (`--allow-limit [SOLVER=]N|all`, repeatable):
 /// a named solver may have that many; the solvers not named may have `others` in total.
 /// Nothing else that is not verified is ever accepted.
@@ -592,14 +643,13 @@ impl AllowLimit {
     /// One `--allow-limit` value: `N`, `all`, `SOLVER=N` or `SOLVER=all`.
     ///
     /// # Errors
-    /// A value of another form, as a sentence that says what to write.
-    pub fn entry(s: &str) -> Result<(Option<String>, Allowed), String> {
+    /// A value of another form ([`AllowError::NoSolver`], [`AllowError::NotRows`]): the
+    /// message says what to write.
+    pub fn entry(s: &str) -> Result<(Option<String>, Allowed), AllowError> {
         // At the last `=`: a configuration's label may hold `=` (`astar:heuristic=pdb=all`).
         let (name, count) = match s.rsplit_once('=') {
             Some((n, _)) if n.trim().is_empty() => {
-                return Err(format!(
-                    "`{s}`: no solver name before `=`; write SOLVER=N or N"
-                ))
+                return Err(AllowError::NoSolver { value: s.into() })
             }
             Some((n, c)) => (Some(n.trim().to_string()), c.trim()),
             None => (None, s.trim()),
@@ -607,12 +657,11 @@ impl AllowLimit {
         let allowed = if count.eq_ignore_ascii_case("all") {
             Allowed::All
         } else {
-            Allowed::Rows(count.parse().map_err(|_| {
-                format!(
-                    "`{s}`: give a number of rows (0 or more) or `all`, optionally after \
-                     SOLVER=, e.g. 10, all, bfs-set=all"
-                )
-            })?)
+            Allowed::Rows(
+                count
+                    .parse()
+                    .map_err(|_| AllowError::NotRows { value: s.into() })?,
+            )
         };
         Ok((name, allowed))
     }
@@ -620,28 +669,28 @@ impl AllowLimit {
     /// The allowance of every `--allow-limit` value given.
     ///
     /// # Errors
-    /// A value that [`AllowLimit::entry`] refuses, or two values for the same solver (or
-    /// two without a solver).
-    pub fn new<S: AsRef<str>>(values: impl IntoIterator<Item = S>) -> Result<AllowLimit, String> {
+    /// A value that [`AllowLimit::entry`] refuses, or two values for the same solver
+    /// ([`AllowError::SolverTwice`]) or two without a solver ([`AllowError::OthersTwice`]).
+    pub fn new<S: AsRef<str>>(
+        values: impl IntoIterator<Item = S>,
+    ) -> Result<AllowLimit, AllowError> {
         let mut out = AllowLimit::default();
         let mut others_given = false;
         for v in values {
             let v = v.as_ref();
             match AllowLimit::entry(v)? {
                 (None, _) if others_given => {
-                    return Err(format!(
-                        "--allow-limit {v}: a number for the solvers not named is given twice; \
-                         give it once"
-                    ))
+                    return Err(AllowError::OthersTwice { value: v.into() })
                 }
                 (None, a) => {
                     out.others = a;
                     others_given = true;
                 }
                 (Some(n), _) if out.named.iter().any(|(m, _)| m.eq_ignore_ascii_case(&n)) => {
-                    return Err(format!(
-                        "--allow-limit {v}: `{n}` is given twice; give each solver once"
-                    ))
+                    return Err(AllowError::SolverTwice {
+                        value: v.into(),
+                        solver: n,
+                    })
                 }
                 (Some(n), a) => out.named.push((n, a)),
             }
@@ -1383,11 +1432,50 @@ mod tests {
         );
         for bad in ["=3", "x=", "-1", "some", "a=1.5"] {
             let e = AllowLimit::new([bad]).unwrap_err();
-            assert!(e.contains(bad), "{e}");
+            assert_eq!(e.value(), bad);
+            assert!(e.to_string().contains(bad), "{e}");
         }
-        assert!(AllowLimit::new(["a=1", "A=2"])
-            .unwrap_err()
-            .contains("given twice"));
+        let e = AllowLimit::new(["=3"]).unwrap_err();
+        assert_eq!(e, AllowError::NoSolver { value: "=3".into() });
+        assert_eq!(
+            e.to_string(),
+            "`=3`: no solver name before `=`; write SOLVER=N or N"
+        );
+        let e = AllowLimit::new(["a=1.5"]).unwrap_err();
+        assert_eq!(
+            e,
+            AllowError::NotRows {
+                value: "a=1.5".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "`a=1.5`: give a number of rows (0 or more) or `all`, optionally after SOLVER=, \
+             e.g. 10, all, bfs-set=all"
+        );
+        let e = AllowLimit::new(["a=1", "A=2"]).unwrap_err();
+        assert_eq!(
+            e,
+            AllowError::SolverTwice {
+                value: "A=2".into(),
+                solver: "A".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "A=2: `A` is given twice; give each solver once"
+        );
+        let e = AllowLimit::new(["1", "all"]).unwrap_err();
+        assert_eq!(
+            e,
+            AllowError::OthersTwice {
+                value: "all".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "all: a number for the solvers not named is given twice; give it once"
+        );
     }
 
     /// Each way `verify` cannot check a run names its file (and line) in words.

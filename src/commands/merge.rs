@@ -13,7 +13,8 @@ pub fn run(args: MergeArgs) -> CmdResult {
         &args.out,
         args.force,
         std::env::args().collect(),
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     if !args.quiet {
         print!("{}", Table.render(&merged.summaries));
     }

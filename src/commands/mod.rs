@@ -2,6 +2,7 @@
 //! 0 success, 1 a check failed (regression, wrong answer), 2 bad input or usage.
 
 pub mod compare;
+pub mod flags;
 pub mod gen;
 pub mod merge;
 pub mod pdb;

@@ -116,10 +116,11 @@ pub fn run(args: PdbArgs) -> CmdResult {
         );
         tables += set.tables.len();
         for c in &set.cache {
-            if let Cache::NotWritten(why) = c {
+            if let Cache::NotWritten(e) = c {
                 not_cached += 1;
-                if !reasons.contains(why) {
-                    reasons.push(why.clone());
+                let why = e.message_with_flags();
+                if !reasons.contains(&why) {
+                    reasons.push(why);
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! `tilebench run`: the arguments become a [`RunPlan`], the library runs it, and the outcome
 //! becomes messages and an exit code.
 
+use super::flags::{self, in_flags, plan_in_flags};
 use super::{CmdResult, BAD_INPUT, FAILED, OK};
 use crate::cli::RunArgs;
 use std::time::Duration;
@@ -55,7 +56,8 @@ fn strategy_texts(args: &RunArgs, base: &tilebench::search::Config) -> Result<Ve
             })
             .collect();
         for s in &args.sweep {
-            texts = tilebench::search::configuration::sweep(texts, s, base)?;
+            texts = tilebench::search::configuration::sweep(texts, s, base)
+                .map_err(|e| flags::sweep_in_flags(&e))?;
         }
         texts = texts
             .into_iter()
@@ -99,18 +101,22 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         size: args.size,
         goal: args.goal.clone(),
     };
-    let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim)?;
-    let protocols = PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol)?;
-    let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank)?;
+    let per = |e| flags::per_solver_in_flags(&e);
+    let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim).map_err(per)?;
+    let protocols =
+        PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol).map_err(per)?;
+    let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank).map_err(per)?;
     for text in configured {
-        let c = Configuration::parse(text, &plan.config)?;
+        let c = Configuration::parse(text, &plan.config)
+            .map_err(|e| flags::configuration_in_flags(&e))?;
         plan = plan.with(c);
     }
     let programs: Vec<ExternalSolver> = args
         .solvers
         .iter()
         .map(|spec| {
-            let mut e = ExternalSolver::parse(spec, Protocol::Moves, Blank::X, args.solver_spawn)?;
+            let mut e = ExternalSolver::parse(spec, Protocol::Moves, Blank::X, args.solver_spawn)
+                .map_err(|e| flags::external_in_flags(&e))?;
             e.stdout = args.solver_stdout;
             e.strict = args.solver_strict;
             e.claim = claims.get(&e.name).copied().unwrap_or_default();
@@ -120,9 +126,11 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         })
         .collect::<Result<_, String>>()?;
     let names: Vec<&str> = programs.iter().map(|e| e.name.as_str()).collect();
-    claims.check_names("--solver-claim", &names)?;
-    protocols.check_names("--solver-protocol", &names)?;
-    blanks.check_names("--solver-blank", &names)?;
+    claims.check_names("--solver-claim", &names).map_err(per)?;
+    protocols
+        .check_names("--solver-protocol", &names)
+        .map_err(per)?;
+    blanks.check_names("--solver-blank", &names).map_err(per)?;
     plan.solvers
         .extend(programs.into_iter().map(Chosen::Program));
     plan.limits = Limits {
@@ -165,7 +173,7 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
 /// `--allow-limit`'s values, each naming a solver of the run: a built-in strategy, a
 /// configuration's label or a `--solver` program.
 fn allow_limit(values: &[String], plan: &RunPlan) -> Result<AllowLimit, String> {
-    let allow = AllowLimit::new(values)?;
+    let allow = AllowLimit::new(values).map_err(|e| flags::allow_in_flags(&e))?;
     for (name, _) in &allow.named {
         let label = plan
             .configurations()
@@ -264,33 +272,4 @@ pub fn run(args: RunArgs) -> CmdResult {
     } else {
         OK
     })
-}
-
-/// A run's error as the command line says it: the library's plan errors speak of the plan's
-/// fields, and here name the flag the user typed instead.
-fn in_flags(e: &tilebench::Error) -> String {
-    match e {
-        tilebench::Error::Plan(p) => plan_in_flags(p),
-        e => e.to_string(),
-    }
-}
-
-/// [`in_flags`] for a plan error.
-fn plan_in_flags(p: &tilebench::error::PlanError) -> String {
-    use tilebench::error::PlanError;
-    match p {
-        PlanError::Strategies(e) => format!("--strategy: {e}"),
-        PlanError::NoRepeats => "--repeat 0: give 1 or more".into(),
-        PlanError::NothingToRun => {
-            "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy"
-                .into()
-        }
-        PlanError::LabelTaken { .. } | PlanError::LabelsShareFile { .. } => {
-            format!("-s: {p} (-s LABEL=NAME:KEY=VALUE)")
-        }
-        PlanError::BaselineName { name } => {
-            format!("--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`")
-        }
-        p => p.to_string(),
-    }
 }

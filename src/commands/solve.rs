@@ -152,7 +152,7 @@ impl Session<'_> {
         let (outcome, t0) = match outcome {
             Ok(o) => o,
             Err(e) => {
-                eprintln!("error: {label}: {e}");
+                eprintln!("error: {label}: {}", super::flags::solve_in_flags(&e));
                 writeln!(out, "error")?;
                 return Ok(false);
             }

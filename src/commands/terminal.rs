@@ -54,6 +54,10 @@ impl Observer for Terminal {
         let text = text.join("\n");
         self.bars.suspend(|| eprintln!("{text}"));
     }
+    fn notice_parts(&self, parts: &[tilebench::observe::Part<'_>]) {
+        // The command line names its flags.
+        self.notice(&tilebench::observe::Part::in_flags(parts));
+    }
     fn progress(&self, label: &str, total: u64) -> Box<dyn Progress> {
         if self.quiet || self.bars.is_hidden() {
             return Box::new(tilebench::observe::NoProgress);

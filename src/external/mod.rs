@@ -47,6 +47,52 @@ pub struct ExternalSolver {
     pub claim: crate::search::Claim,
 }
 
+/// A `NAME=COMMAND` that [`ExternalSolver::parse`] refuses: the text and what is wrong with
+/// it. The command line names its `--solver`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("external solver `{spec}`: {kind}")]
+#[non_exhaustive]
+pub struct ExternalSolverError {
+    /// The text as given.
+    pub spec: String,
+    /// What is wrong with it.
+    pub kind: ExternalSolverErrorKind,
+}
+
+/// What is wrong with an external solver's `NAME=COMMAND` ([`ExternalSolverError::kind`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExternalSolverErrorKind {
+    /// No `=`: a name without a command, or a command without a name.
+    #[error("write NAME=COMMAND, e.g. mine=\"./eight\"")]
+    NoCommandGiven,
+    /// A name of other characters than letters, digits, `-`, `_` or `.`, or not starting
+    /// with a letter or digit.
+    #[error(
+        "the name `{name}` must be letters, digits, `-`, `_` or `.`, starting with a letter or \
+         digit (it names output files)"
+    )]
+    BadName {
+        /// The name.
+        name: String,
+    },
+    /// The name of a built-in strategy, or `all` or `none`.
+    #[error(
+        "`{name}` is the name of a built-in strategy (or the keyword `all` or `none`); choose \
+         another name, e.g. `my-{name}`"
+    )]
+    NameTaken {
+        /// The name.
+        name: String,
+    },
+    /// Nothing after the `=`.
+    #[error("no command after `=`; give the program to run, e.g. {name}=\"./eight\"")]
+    NoCommand {
+        /// The name.
+        name: String,
+    },
+}
+
 /// Names that are not free for external solvers.
 const RESERVED: [&str; 2] = ["all", "none"];
 
@@ -54,19 +100,21 @@ impl ExternalSolver {
     /// Reads `NAME=COMMAND`, the value of `--solver`; its stdout is [`Stdout::Auto`].
     ///
     /// # Errors
-    /// When there is no `=`, when the name is not letters, digits, `-`, `_` or `.` (starting
-    /// with a letter or digit), when it is the name of a built-in strategy or `all`/`none`, or
-    /// when the command is empty. The message names the `--solver` value.
+    /// [`ExternalSolverError`]: when there is no `=`, when the name is not letters, digits,
+    /// `-`, `_` or `.` (starting with a letter or digit), when it is the name of a built-in
+    /// strategy or `all`/`none`, or when the command is empty.
     pub fn parse(
         spec: &str,
         protocol: Protocol,
         blank: Blank,
         spawn: Spawn,
-    ) -> Result<ExternalSolver, String> {
+    ) -> Result<ExternalSolver, ExternalSolverError> {
+        let error = |kind| ExternalSolverError {
+            spec: spec.to_string(),
+            kind,
+        };
         let Some((name, command)) = spec.split_once('=') else {
-            return Err(format!(
-                "--solver `{spec}`: write NAME=COMMAND, e.g. --solver mine=\"./eight\""
-            ));
+            return Err(error(ExternalSolverErrorKind::NoCommandGiven));
         };
         let (name, command) = (name.trim(), command.trim());
         let good_name = name
@@ -77,23 +125,20 @@ impl ExternalSolver {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
         if !good_name {
-            return Err(format!(
-                "--solver `{spec}`: the name `{name}` must be letters, digits, `-`, `_` or `.`, \
-                 starting with a letter or digit (it names output files)"
-            ));
+            return Err(error(ExternalSolverErrorKind::BadName {
+                name: name.into(),
+            }));
         }
         if registry::find(name).is_some() || RESERVED.contains(&name.to_ascii_lowercase().as_str())
         {
-            return Err(format!(
-                "--solver `{spec}`: `{name}` is the name of a built-in strategy (or a keyword of \
-                 --strategy); choose another name, e.g. `my-{name}`"
-            ));
+            return Err(error(ExternalSolverErrorKind::NameTaken {
+                name: name.into(),
+            }));
         }
         if command.is_empty() {
-            return Err(format!(
-                "--solver `{spec}`: no command after `=`; give the program to run, e.g. \
-                 --solver {name}=\"./eight\""
-            ));
+            return Err(error(ExternalSolverErrorKind::NoCommand {
+                name: name.into(),
+            }));
         }
         Ok(ExternalSolver {
             name: name.to_string(),
@@ -183,4 +228,71 @@ pub struct ExternalInfo {
     /// The default per-case timeout, when --timeout is not given.
     #[serde(default)]
     pub default_timeout_s: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(spec: &str) -> Result<ExternalSolver, ExternalSolverError> {
+        ExternalSolver::parse(spec, Protocol::Moves, Blank::X, Spawn::Persistent)
+    }
+
+    #[test]
+    fn external_solver_errors_keep_the_text_and_name_in_the_librarys_words() {
+        let e = parse("./x").unwrap_err();
+        assert_eq!(
+            (e.spec.as_str(), &e.kind),
+            ("./x", &ExternalSolverErrorKind::NoCommandGiven)
+        );
+        assert_eq!(
+            e.to_string(),
+            "external solver `./x`: write NAME=COMMAND, e.g. mine=\"./eight\""
+        );
+        let e = parse("-x=./x").unwrap_err();
+        assert_eq!(
+            e.kind,
+            ExternalSolverErrorKind::BadName { name: "-x".into() }
+        );
+        assert_eq!(
+            e.to_string(),
+            "external solver `-x=./x`: the name `-x` must be letters, digits, `-`, `_` or `.`, \
+             starting with a letter or digit (it names output files)"
+        );
+        let e = parse("None=./x").unwrap_err();
+        assert_eq!(
+            e.kind,
+            ExternalSolverErrorKind::NameTaken {
+                name: "None".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "external solver `None=./x`: `None` is the name of a built-in strategy (or the \
+             keyword `all` or `none`); choose another name, e.g. `my-None`"
+        );
+        assert_eq!(
+            parse("astar=./x").unwrap_err().kind,
+            ExternalSolverErrorKind::NameTaken {
+                name: "astar".into()
+            }
+        );
+        let e = parse("mine= ").unwrap_err();
+        assert_eq!(
+            e.kind,
+            ExternalSolverErrorKind::NoCommand {
+                name: "mine".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "external solver `mine= `: no command after `=`; give the program to run, e.g. \
+             mine=\"./eight\""
+        );
+        for spec in ["./x", "-x=./x", "None=./x", "mine= "] {
+            let m = parse(spec).unwrap_err().to_string();
+            assert!(!m.contains("--"), "{m}");
+        }
+        assert_eq!(parse(" mine = ./eight ").unwrap().name, "mine");
+    }
 }

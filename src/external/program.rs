@@ -327,7 +327,7 @@ impl Program {
         if fresh {
             match Session::start(&self.spec.command, launch) {
                 Ok(s) => *slot = Some(s),
-                Err(e) => return Ok(Exchange::Failed(e)),
+                Err(e) => return Ok(Exchange::Failed(e.to_string())),
             }
             if let Some(s) = slot.as_ref() {
                 self.set_pid(s.pid());

@@ -50,6 +50,80 @@ pub struct Merged {
     pub summaries: Vec<StrategySummary>,
 }
 
+/// Why shards were not merged ([`merge`]); nothing is left in the output directory then.
+/// The message names the file (and the line where there is one) and says what to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+#[non_exhaustive]
+pub struct MergeError {
+    kind: MergeErrorKind,
+    path: Option<PathBuf>,
+    line: Option<u64>,
+    message: String,
+}
+
+/// What kind of failure a [`MergeError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MergeErrorKind {
+    /// No shard was given.
+    NoShard,
+    /// A shard is refused: unfinished, unreadable, damaged, or its files disagree with its
+    /// run.json.
+    Shard,
+    /// The shards are not one split: of different runs, of different N, one given twice, or
+    /// some missing.
+    Split,
+    /// The output directory cannot be created or written.
+    Output,
+}
+
+impl MergeError {
+    fn shard(path: &Path, line: Option<u64>, message: String) -> MergeError {
+        let path = Some(path.to_path_buf());
+        MergeError {
+            kind: MergeErrorKind::Shard,
+            path,
+            line,
+            message,
+        }
+    }
+
+    fn split(dir: &Path, message: String) -> MergeError {
+        MergeError {
+            kind: MergeErrorKind::Split,
+            path: Some(dir.to_path_buf()),
+            line: None,
+            message,
+        }
+    }
+
+    fn output(path: &Path, message: String) -> MergeError {
+        MergeError {
+            kind: MergeErrorKind::Output,
+            path: Some(path.to_path_buf()),
+            line: None,
+            message,
+        }
+    }
+
+    /// What kind of failure it is.
+    pub fn kind(&self) -> MergeErrorKind {
+        self.kind
+    }
+
+    /// The file or directory at fault, where there is one: the shard's file, the second of
+    /// two shards that disagree, the output directory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The line of [`MergeError::path`] at fault, where there is one (from 1).
+    pub fn line(&self) -> Option<u64> {
+        self.line
+    }
+}
+
 /// One shard's output directory.
 struct Part {
     dir: PathBuf,
@@ -61,22 +135,28 @@ struct Part {
 /// there); `command` is recorded in the merged run.json.
 ///
 /// # Errors
-/// A shard is missing, repeated, of another run, unfinished or damaged (each message names
-/// the file, and the line where there is one, and says what to do), or `out` cannot be
-/// written. Nothing is left in `out` then.
+/// [`MergeError`]: a shard is missing, repeated, of another run, unfinished or damaged
+/// (each message names the file, and the line where there is one, and says what to do; so
+/// do [`MergeError::path`] and [`MergeError::line`]), or `out` cannot be written. Nothing is
+/// left in `out` then.
 pub fn merge(
     shards: &[PathBuf],
     out: &Path,
     force: bool,
     command: Vec<String>,
-) -> Result<Merged, String> {
+) -> Result<Merged, MergeError> {
     let started = SystemTime::now();
     let mut parts = shards
         .iter()
         .map(|d| read_part(d))
         .collect::<Result<Vec<_>, _>>()?;
     if parts.is_empty() {
-        return Err("no shard given: pass the output directory of every shard".into());
+        return Err(MergeError {
+            kind: MergeErrorKind::NoShard,
+            path: None,
+            line: None,
+            message: "no shard given: pass the output directory of every shard".into(),
+        });
     }
     check_one_run(&parts)?;
     let n = check_every_shard(&mut parts)?;
@@ -121,7 +201,7 @@ fn write(
     measures: Measures,
     command: Vec<String>,
     started: SystemTime,
-) -> Result<Vec<StrategySummary>, String> {
+) -> Result<Vec<StrategySummary>, MergeError> {
     let info = &parts[0].info;
     let names = &info.strategies;
     let Written {
@@ -174,7 +254,8 @@ fn write(
             .collect(),
         ..info.clone()
     };
-    crate::report::write_run_files(dir, &report, &wall, started, &merged)?;
+    crate::report::write_run_files(dir, &report, &wall, started, &merged)
+        .map_err(|e| MergeError::output(dir, e))?;
     Ok(report.summaries)
 }
 
@@ -191,7 +272,7 @@ struct Staged {
 }
 
 impl Staged {
-    fn open(out: &Path, force: bool, started: SystemTime) -> Result<Staged, String> {
+    fn open(out: &Path, force: bool, started: SystemTime) -> Result<Staged, MergeError> {
         let created = !out.exists();
         let locked_new = !out.join(LOCK).exists();
         let undo = || {
@@ -202,7 +283,9 @@ impl Staged {
                 let _ = std::fs::remove_dir(out);
             }
         };
-        let dir = RunDir::make(Some(out), force, started).inspect_err(|_| undo())?;
+        let dir = RunDir::make(Some(out), force, started)
+            .inspect_err(|_| undo())
+            .map_err(|e| MergeError::output(out, e))?;
         let tmp = out.join(format!(".merge-{}", std::process::id()));
         let staged = Staged {
             out: dir,
@@ -216,14 +299,15 @@ impl Staged {
                 staged.tmp.display(),
                 io_reason(&e)
             );
+            let e = MergeError::output(&staged.tmp, why);
             staged.abandon();
-            return Err(why);
+            return Err(e);
         }
         Ok(staged)
     }
 
     /// Moves the written files into place.
-    fn commit(self) -> Result<(), String> {
+    fn commit(self) -> Result<(), MergeError> {
         let moved = (|| -> std::io::Result<()> {
             let mut names: Vec<_> = std::fs::read_dir(&self.tmp)?
                 .map(|e| e.map(|e| e.file_name()))
@@ -237,11 +321,12 @@ impl Staged {
             File::open(self.out.path())?.sync_all()
         })();
         moved.map_err(|e| {
-            format!(
+            let why = format!(
                 "cannot move the merged files into {}: {}",
                 self.out.path().display(),
                 io_reason(&e)
-            )
+            );
+            MergeError::output(self.out.path(), why)
         })
     }
 
@@ -260,7 +345,7 @@ impl Staged {
 }
 
 /// Checks that the parts are shards of one run: the same identity and the same N.
-fn check_one_run(parts: &[Part]) -> Result<(), String> {
+fn check_one_run(parts: &[Part]) -> Result<(), MergeError> {
     let first = &parts[0];
     for p in &parts[1..] {
         let diffs = p.info.differences(
@@ -271,21 +356,27 @@ fn check_one_run(parts: &[Part]) -> Result<(), String> {
             ),
         );
         if !diffs.is_empty() {
-            return Err(format!(
-                "{} and {} are not shards of one run:\n  {}\nmerge only the shards of one \
+            return Err(MergeError::split(
+                &p.dir,
+                format!(
+                    "{} and {} are not shards of one run:\n  {}\nmerge only the shards of one \
                  `run --shard I/N` split (same tilebench, inputs, strategies and options)",
-                p.dir.display(),
-                first.dir.display(),
-                diffs.join("\n  ")
+                    p.dir.display(),
+                    first.dir.display(),
+                    diffs.join("\n  ")
+                ),
             ));
         }
         if p.shard.count != first.shard.count {
-            return Err(format!(
-                "{} is shard {} but {} is shard {}: shards of one split have the same N",
-                p.dir.display(),
-                p.shard,
-                first.dir.display(),
-                first.shard
+            return Err(MergeError::split(
+                &p.dir,
+                format!(
+                    "{} is shard {} but {} is shard {}: shards of one split have the same N",
+                    p.dir.display(),
+                    p.shard,
+                    first.dir.display(),
+                    first.shard
+                ),
             ));
         }
     }
@@ -294,16 +385,19 @@ fn check_one_run(parts: &[Part]) -> Result<(), String> {
 
 /// Sorts the parts by shard index and checks that each index from 1 to N is there once;
 /// returns N.
-fn check_every_shard(parts: &mut [Part]) -> Result<u32, String> {
+fn check_every_shard(parts: &mut [Part]) -> Result<u32, MergeError> {
     let n = parts[0].shard.count;
     parts.sort_by_key(|p| p.shard.index);
     for w in parts.windows(2) {
         if w[0].shard == w[1].shard {
-            return Err(format!(
-                "{} and {} are both shard {}: pass each shard once",
-                w[0].dir.display(),
-                w[1].dir.display(),
-                w[0].shard
+            return Err(MergeError::split(
+                &w[1].dir,
+                format!(
+                    "{} and {} are both shard {}: pass each shard once",
+                    w[0].dir.display(),
+                    w[1].dir.display(),
+                    w[0].shard
+                ),
             ));
         }
     }
@@ -312,11 +406,16 @@ fn check_every_shard(parts: &mut [Part]) -> Result<u32, String> {
         .map(|i| format!("{i}/{n}"))
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "shard(s) {} missing: pass the output directory of every shard of the split \
-             (run them with `tilebench run … --shard I/{n}`)",
-            missing.join(", ")
-        ));
+        return Err(MergeError {
+            kind: MergeErrorKind::Split,
+            path: None,
+            line: None,
+            message: format!(
+                "shard(s) {} missing: pass the output directory of every shard of the split \
+                 (run them with `tilebench run … --shard I/{n}`)",
+                missing.join(", ")
+            ),
+        });
     }
     Ok(n)
 }
@@ -342,26 +441,37 @@ struct ShardRows {
 
 impl ShardRows {
     /// Opens `p`'s cases.csv and checks its header.
-    fn open(p: &Part) -> Result<ShardRows, String> {
+    fn open(p: &Part) -> Result<ShardRows, MergeError> {
         let path = p.dir.join(crate::results::CASES_CSV);
         let file = File::open(&path).map_err(|e| not_a_shard(&path, &e))?;
         let mut reader = csv::Reader::from_reader(Hashed::new(file));
         let header = reader
             .headers()
-            .map_err(|e| format!("{}:1: {}; {RERUN}", path.display(), csv_reason(&e)))?
+            .map_err(|e| {
+                let why = format!("{}:1: {}; {RERUN}", path.display(), csv_reason(&e));
+                MergeError::shard(&path, Some(1), why)
+            })?
             .clone();
         if header.is_empty() {
-            return Err(format!(
-                "{} is empty (no header line): the shard did not finish writing it; {RERUN}",
-                path.display()
+            return Err(MergeError::shard(
+                &path,
+                None,
+                format!(
+                    "{} is empty (no header line): the shard did not finish writing it; {RERUN}",
+                    path.display()
+                ),
             ));
         }
         if header.iter().ne(columns().iter().copied()) {
-            return Err(format!(
-                "{}:1: the columns are not those of this tilebench's cases.csv (`{},…`): the \
+            return Err(MergeError::shard(
+                &path,
+                Some(1),
+                format!(
+                    "{}:1: the columns are not those of this tilebench's cases.csv (`{},…`): the \
                  file was edited, or written by another version; {RERUN}",
-                path.display(),
-                FIXED_COLUMNS[..4].join(",")
+                    path.display(),
+                    FIXED_COLUMNS[..4].join(",")
+                ),
             ));
         }
         Ok(ShardRows {
@@ -374,22 +484,23 @@ impl ShardRows {
     }
 
     /// The next row, or `None` at the end of the file.
-    fn next(&mut self) -> Result<Option<CaseRow>, String> {
+    fn next(&mut self) -> Result<Option<CaseRow>, MergeError> {
         let more = self.reader.read_record(&mut self.record).map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
-            format!(
+            let why = format!(
                 "{}:{line}: {}; the file is damaged: {RERUN}",
                 self.path.display(),
                 csv_reason(&e)
-            )
+            );
+            MergeError::shard(&self.path, Some(line), why)
         })?;
         if !more {
             return Ok(None);
         }
-        let mut row: CaseRow = self
-            .record
-            .deserialize(Some(&self.header))
-            .map_err(|e| unreadable_row(&self.path, &self.header, &self.record, &e, RERUN))?;
+        let mut row: CaseRow = self.record.deserialize(Some(&self.header)).map_err(|e| {
+            let why = unreadable_row(&self.path, &self.header, &self.record, &e, RERUN);
+            MergeError::shard(&self.path, Some(self.line()), why)
+        })?;
         row.options = cases_csv::some_cells(self.options.cells(&self.record));
         Ok(Some(row))
     }
@@ -400,21 +511,26 @@ impl ShardRows {
     }
 
     /// Reads to the end and checks the file's bytes against `want` (run.json's checksum).
-    fn check_sum(mut self, want: &str, extra: &str) -> Result<(), String> {
+    fn check_sum(mut self, want: &str, extra: &str) -> Result<(), MergeError> {
         if self.next()?.is_some() {
-            return Err(format!(
+            let why = format!(
                 "{}:{}: a row past the last case of the shard{extra}; {RERUN}",
                 self.path.display(),
                 self.line()
-            ));
+            );
+            return Err(MergeError::shard(&self.path, Some(self.line()), why));
         }
         let got = self.reader.get_ref().hash.hex();
         if got != want {
-            return Err(format!(
-                "{}: the rows are not those the run wrote (its run.json records the checksum \
+            return Err(MergeError::shard(
+                &self.path,
+                None,
+                format!(
+                    "{}: the rows are not those the run wrote (its run.json records the checksum \
                  {want}, the file's is {got}): the file was edited or damaged after the \
                  run{extra}; {RERUN}",
-                self.path.display()
+                    self.path.display()
+                ),
             ));
         }
         Ok(())
@@ -449,48 +565,55 @@ fn input_of(info: &RunInfo, case: usize) -> usize {
 /// Checks a shard's cases.csv, reading it once and keeping nothing: the columns, every value,
 /// one row per case of the shard × strategy, the strategies in order, the cases in input
 /// order (each case in its input, the lines rising), and the file's checksum.
-fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), String> {
+fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), MergeError> {
     let names = &info.strategies;
     let want = p.shard.len(grid.total) * names.len();
     let Some(sum) = p.info.cases_xxh3_64.clone() else {
-        return Err(format!(
+        let path = p.dir.join(crate::results::RUN_JSON);
+        let why = format!(
             "{}: no checksum of cases.csv (`cases_xxh3_64`): the shard was run by an older \
              tilebench, so its rows cannot be checked; {RERUN}",
-            p.dir.join(crate::results::RUN_JSON).display()
-        ));
+            path.display()
+        );
+        return Err(MergeError::shard(&path, None, why));
     };
     let mut rows = ShardRows::open(p)?;
     let mut last: Option<(usize, u64)> = None;
     for n in 0..want {
         let Some(row) = rows.next()? else {
-            return Err(format!(
-                "{}: {n} rows, but shard {} of {} cases × {} strategies has {want}: rows were \
+            return Err(MergeError::shard(
+                &rows.path,
+                None,
+                format!(
+                    "{}: {n} rows, but shard {} of {} cases × {} strategies has {want}: rows were \
                  deleted; {RERUN}",
-                rows.path.display(),
-                p.shard,
-                grid.total,
-                names.len()
+                    rows.path.display(),
+                    p.shard,
+                    grid.total,
+                    names.len()
+                ),
             ));
         };
         let at = format!("{}:{}", rows.path.display(), rows.line());
+        let refused = |why: String| MergeError::shard(&rows.path, Some(rows.line()), why);
         let strategy = &names[n % names.len()];
         if row.strategy != *strategy {
-            return Err(format!(
+            return Err(refused(format!(
                 "{at}: strategy `{}` where `{strategy}` belongs (a case's rows list the \
                  strategies in run.json's order): the file was changed after the run; {RERUN}",
                 row.strategy
-            ));
+            )));
         }
         let case = p.shard.case_at(n / names.len());
         let input = input_of(info, case);
         let named = info.inputs.get(input).map(|f| f.path.as_str());
         if named != Some(row.input.as_str()) {
-            return Err(format!(
+            return Err(refused(format!(
                 "{at}: input `{}` where a row of `{}` belongs: the rows are not in input order \
                  (the file was changed after the run); {RERUN}",
                 row.input,
                 named.unwrap_or("?")
-            ));
+            )));
         }
         let key = (input, row.line);
         let in_order = match last {
@@ -499,13 +622,13 @@ fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), String> {
             Some(prev) => prev == key,
         };
         if !in_order {
-            return Err(format!(
+            return Err(refused(format!(
                 "{at}: a row of line {} of `{}` out of place (after line {}): the rows are not \
                  in input order (rows were deleted, moved or reordered after the run); {RERUN}",
                 row.line,
                 row.input,
                 last.map_or(0, |l| l.1)
-            ));
+            )));
         }
         last = Some(key);
     }
@@ -528,12 +651,12 @@ struct Written {
 /// input order as they are read (case i is the next row group of shard i mod N), each shard
 /// read once, in order, side by side with the others, and checked again against its
 /// checksum; returns what it added up on the way.
-fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, String> {
+fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, MergeError> {
     let Grid { total, n, k } = grid;
     let mut readers = parts
         .iter()
         .map(ShardRows::open)
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, MergeError>>()?;
     let mut tallies: Vec<SummaryTally> = (0..k).map(|_| SummaryTally::default()).collect();
     let mut settings: Vec<Setting> = vec![crate::search::configuration::unset(); k];
     let mut failed = None;
@@ -541,7 +664,8 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
     let info = &parts[0].info;
     let mut invalid = vec![0; info.inputs.len()];
     let changed = " (it changed during the merge)";
-    atomic_write(&out_dir.join(crate::results::CASES_CSV), |w| {
+    let cases_csv = out_dir.join(crate::results::CASES_CSV);
+    atomic_write(&cases_csv, |w| {
         let mut out = csv::Writer::from_writer(Hashed::<_, crate::util::Xxh3>::new(w));
         out.write_record(columns())?;
         for i in 0..total {
@@ -550,10 +674,9 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
                 let row = match part.next() {
                     Ok(Some(row)) => row,
                     Ok(None) => {
-                        failed = Some(format!(
-                            "{}: it ended early{changed}; {RERUN}",
-                            part.path.display()
-                        ));
+                        let why =
+                            format!("{}: it ended early{changed}; {RERUN}", part.path.display());
+                        failed = Some(MergeError::shard(&part.path, None, why));
                         return Err(std::io::Error::other("shard changed"));
                     }
                     Err(e) => {
@@ -577,7 +700,11 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, St
         hash = out.get_ref().hash.clone();
         Ok(())
     })
-    .map_err(|e| failed.take().unwrap_or_else(|| e.to_string()))?;
+    .map_err(|e| {
+        failed
+            .take()
+            .unwrap_or_else(|| MergeError::output(&cases_csv, e.to_string()))
+    })?;
     for (r, p) in readers.into_iter().zip(parts) {
         r.check_sum(p.info.cases_xxh3_64.as_deref().unwrap_or_default(), changed)?;
     }
@@ -605,7 +732,7 @@ fn add_measures(
     parts: &[Part],
     names: &[String],
     prepare_s: &BTreeMap<String, f64>,
-) -> Result<Measures, String> {
+) -> Result<Measures, MergeError> {
     let mut histograms: Vec<Histogram<u64>> = names.iter().map(|_| new_histogram()).collect();
     let mut wall = vec![Duration::ZERO; names.len()];
     let mut prepare = prepare_s.clone();
@@ -629,12 +756,14 @@ fn add_histograms(
     p: &Part,
     names: &[String],
     histograms: &mut [Histogram<u64>],
-) -> Result<(), String> {
+) -> Result<(), MergeError> {
     let path = p.dir.join(crate::results::LATENCY_HLOG);
-    let logged = hgrm::read_interval_log(&path).map_err(|e| format!("{e}; {RERUN}"))?;
+    let logged = hgrm::read_interval_log(&path)
+        .map_err(|e| MergeError::shard(e.path(), e.line(), format!("{e}; {RERUN}")))?;
+    let refused = |why: String| MergeError::shard(&path, None, why);
     for (j, name) in names.iter().enumerate() {
         let h = logged.get(name).ok_or_else(|| {
-            format!(
+            refused(format!(
                 "{}: no histogram tagged `{name}` (it has {}): the shard's latency log is \
                  incomplete; {RERUN}",
                 path.display(),
@@ -647,34 +776,35 @@ fn add_histograms(
                         .collect::<Vec<_>>()
                         .join(", ")
                 }
-            )
+            ))
         })?;
         histograms[j].add(h).map_err(|e| {
-            format!(
+            refused(format!(
                 "{}: the `{name}` histogram cannot be added to the other shards' ({e}); {RERUN}",
                 path.display()
-            )
+            ))
         })?;
     }
     Ok(())
 }
 
 /// Adds a shard's pass times (its summary.csv `wall_s`) to `wall`.
-fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), String> {
+fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), MergeError> {
     let spath = p.dir.join(crate::results::SUMMARY_CSV);
-    let summaries =
-        read_summary_csv(&spath).map_err(|e| format!("{}: {e}; {RERUN}", spath.display()))?;
+    let refused = |why: String| MergeError::shard(&spath, None, why);
+    let summaries = read_summary_csv(&spath)
+        .map_err(|e| refused(format!("{}: {e}; {RERUN}", spath.display())))?;
     for (j, name) in names.iter().enumerate() {
         let s = summaries
             .iter()
             .find(|s| s.strategy == *name)
-            .ok_or_else(|| format!("{}: no row for `{name}`; {RERUN}", spath.display()))?;
+            .ok_or_else(|| refused(format!("{}: no row for `{name}`; {RERUN}", spath.display())))?;
         if !s.wall_s.is_finite() || s.wall_s < 0.0 {
-            return Err(format!(
+            return Err(refused(format!(
                 "{}: `{name}`'s wall_s is `{}`, not a time in seconds; {RERUN}",
                 spath.display(),
                 s.wall_s
-            ));
+            )));
         }
         wall[j] += Duration::from_secs_f64(s.wall_s);
     }
@@ -682,25 +812,30 @@ fn add_wall(p: &Part, names: &[String], wall: &mut [Duration]) -> Result<(), Str
 }
 
 /// A finished shard's run.json.
-fn read_part(dir: &Path) -> Result<Part, String> {
+fn read_part(dir: &Path) -> Result<Part, MergeError> {
     if dir.join(journal::MANIFEST).exists() {
-        return Err(format!(
-            "{} is an unfinished run ({}); finish it first with the same `tilebench run …` \
+        return Err(MergeError::shard(
+            dir,
+            None,
+            format!(
+                "{} is an unfinished run ({}); finish it first with the same `tilebench run …` \
              command and --resume",
-            dir.display(),
-            journal::JOURNAL
+                dir.display(),
+                journal::JOURNAL
+            ),
         ));
     }
     let path = dir.join(crate::results::RUN_JSON);
     let text = std::fs::read_to_string(&path).map_err(|e| not_a_shard(&path, &e))?;
     let info: RunInfo = serde_json::from_str(&text).map_err(|e| {
-        format!(
+        let why = format!(
             "{}:{}:{}: not a tilebench run.json ({}); {RERUN}",
             path.display(),
             e.line(),
             e.column(),
             json_reason(&e)
-        )
+        );
+        MergeError::shard(&path, Some(e.line() as u64), why)
     })?;
     Ok(Part {
         dir: dir.to_path_buf(),
@@ -719,11 +854,63 @@ fn json_reason(e: &serde_json::Error) -> String {
 }
 
 /// The error for a shard's file that cannot be read.
-fn not_a_shard(path: &Path, e: &std::io::Error) -> String {
-    format!(
+fn not_a_shard(path: &Path, e: &std::io::Error) -> MergeError {
+    let why = format!(
         "cannot read {}: {}; merge takes the output directories of finished \
          `tilebench run --shard I/N` runs",
         path.display(),
         io_reason(e)
-    )
+    );
+    MergeError::shard(path, None, why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_errors_name_their_kind_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("tilebench-merge-err-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("out");
+        let e = merge(&[], &out, false, Vec::new()).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.path(), e.line()),
+            (MergeErrorKind::NoShard, None, None)
+        );
+        assert_eq!(
+            e.to_string(),
+            "no shard given: pass the output directory of every shard"
+        );
+
+        let missing = dir.join("missing");
+        let e = merge(std::slice::from_ref(&missing), &out, false, Vec::new()).unwrap_err();
+        let run_json = missing.join(crate::results::RUN_JSON);
+        assert_eq!(e.kind(), MergeErrorKind::Shard);
+        assert_eq!((e.path(), e.line()), (Some(run_json.as_path()), None));
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot read {}: ", run_json.display())),
+            "{e}"
+        );
+
+        let damaged = dir.join("damaged");
+        std::fs::create_dir_all(&damaged).unwrap();
+        std::fs::write(damaged.join(crate::results::RUN_JSON), "{\n\n  nope").unwrap();
+        let e = merge(std::slice::from_ref(&damaged), &out, false, Vec::new()).unwrap_err();
+        let run_json = damaged.join(crate::results::RUN_JSON);
+        assert_eq!((e.kind(), e.line()), (MergeErrorKind::Shard, Some(3)));
+        assert_eq!(e.path(), Some(run_json.as_path()));
+        assert!(
+            e.to_string().starts_with(&format!(
+                "{}:3:3: not a tilebench run.json (",
+                run_json.display()
+            )),
+            "{e}"
+        );
+        assert!(e.to_string().ends_with(&format!("; {RERUN}")), "{e}");
+        assert!(!out.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

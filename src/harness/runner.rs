@@ -310,7 +310,7 @@ pub(crate) fn prepare(
         workers
             .pool
             .install(|| solver.prepare(&goals, &ctx))
-            .map_err(|e| SolveError::new(format!("{}: {e}", solver.name())))?;
+            .map_err(|e| e.in_solver(solver.name()))?;
         took[j] = t0.elapsed();
     }
     Ok(took)

@@ -37,38 +37,40 @@ impl Configuration {
     /// Reads `[LABEL=]NAME[:KEY=VALUE]...`, its options applied to `base` (the run's flags).
     ///
     /// # Errors
-    /// An unknown strategy, a key the strategy does not read (the message lists those it
-    /// does), a value out of range, a key given twice, or a bad label.
-    pub fn parse(text: &str, base: &Config) -> Result<Configuration, String> {
+    /// [`ConfigurationError`]: an unknown strategy, a key the strategy does not read (the
+    /// message lists those it does), a value out of range, a key given twice, or a bad label.
+    pub fn parse(text: &str, base: &Config) -> Result<Configuration, ConfigurationError> {
         let text = text.trim();
+        let error = |kind| ConfigurationError {
+            text: text.to_string(),
+            kind,
+        };
         let (label, name, rest) = split(text);
-        let strategy = registry::lookup(name).map_err(|e| format!("-s {text}: {e}"))?;
+        let strategy =
+            registry::lookup(name).map_err(|e| error(ConfigurationErrorKind::Strategy(e)))?;
         let mut config = base.clone();
         let mut options: Vec<(String, String)> = Vec::new();
         let reads = registry::options_of(strategy);
         for part in rest.split(':').filter(|p| !p.trim().is_empty()) {
             let Some((k, v)) = part.split_once('=') else {
-                return Err(format!("-s {text}: `{part}` is not KEY=VALUE"));
+                return Err(error(ConfigurationErrorKind::NotKeyValue {
+                    part: part.into(),
+                }));
             };
             let (k, v) = (k.trim(), v.trim());
             let Some(knob) = reads.iter().find(|o| o.name() == k) else {
-                let takes: Vec<&str> = reads.iter().map(|o| o.name()).collect();
-                return Err(format!(
-                    "-s {text}: {} takes no option `{k}`; it takes {}",
-                    strategy.name,
-                    if takes.is_empty() {
-                        "none".to_string()
-                    } else {
-                        takes.join(", ")
-                    }
-                ));
+                return Err(error(ConfigurationErrorKind::NoSuchOption {
+                    strategy: strategy.name,
+                    key: k.into(),
+                    takes: reads.iter().map(|o| o.name()).collect(),
+                }));
             };
             if options.iter().any(|(o, _)| o == k) {
-                return Err(format!("-s {text}: `{k}` is given twice"));
+                return Err(error(ConfigurationErrorKind::Twice { key: k.into() }));
             }
             config
                 .set(*knob, v)
-                .map_err(|e| format!("-s {text}: {k}: {e}"))?;
+                .map_err(|e| error(ConfigurationErrorKind::Value(e)))?;
             options.push((k.to_string(), v.to_string()));
         }
         // An option read only under another's value (pdb's partition with heuristic=pdb).
@@ -76,10 +78,9 @@ impl Configuration {
             .iter()
             .find(|(k, _)| reads.iter().any(|o| o.name() == k && !o.applies(&config)))
         {
-            return Err(format!(
-                "-s {text}: `{k}` is read only with heuristic=pdb; add `:heuristic=pdb`, or \
-                 drop `{k}`"
-            ));
+            return Err(error(ConfigurationErrorKind::OnlyWithPdb {
+                key: k.clone(),
+            }));
         }
         // Only the options given that differ from the run's, in the strategy's order, each
         // as written back (`weight=2.50` is `weight=2.5`, `lookup=default` the default).
@@ -91,23 +92,16 @@ impl Configuration {
                 format!("{s}:{}={}", k.name(), config.text(*k))
             });
         let label = match label {
-            Some("") => {
-                return Err(format!(
-                    "-s {text}: the label before `=` is empty; give a word (`-s fast=wastar`), \
-                     or drop the `=`"
-                ))
-            }
+            Some("") => return Err(error(ConfigurationErrorKind::EmptyLabel)),
             Some(l) if l.contains([',', ':', '/', ' ']) => {
-                return Err(format!(
-                    "-s {text}: the label `{l}` must be a word without `,` `:` `/` or spaces \
-                     (it names output files)"
-                ))
+                return Err(error(ConfigurationErrorKind::LabelNotAWord {
+                    label: l.into(),
+                }))
             }
             Some(l) if registry::find(l).is_some_and(|b| b.name != strategy.name) => {
-                return Err(format!(
-                    "-s {text}: the label `{l}` is the name of another built-in strategy; \
-                     choose another, e.g. `my-{l}`"
-                ))
+                return Err(error(ConfigurationErrorKind::LabelIsStrategy {
+                    label: l.into(),
+                }))
             }
             Some(l) => l.to_string(),
             None => canonical,
@@ -148,12 +142,15 @@ impl Configuration {
 /// ```
 ///
 /// # Errors
-/// A sweep that is not `KEY=V1,V2,...`, or whose key no configuration of `texts` takes.
-pub fn sweep(texts: Vec<String>, spec: &str, base: &Config) -> Result<Vec<String>, String> {
+/// [`SweepError`]: a sweep that is not `KEY=V1,V2,...`, or whose key no configuration of
+/// `texts` takes.
+pub fn sweep(texts: Vec<String>, spec: &str, base: &Config) -> Result<Vec<String>, SweepError> {
+    let error = |kind| SweepError {
+        spec: spec.to_string(),
+        kind,
+    };
     let Some((key, values)) = spec.split_once('=') else {
-        return Err(format!(
-            "--sweep {spec}: write KEY=V1,V2,…, e.g. --sweep heuristic=manhattan,linear-conflict"
-        ));
+        return Err(error(SweepErrorKind::NotKeyValues));
     };
     let key = key.trim();
     let values: Vec<&str> = values
@@ -162,7 +159,7 @@ pub fn sweep(texts: Vec<String>, spec: &str, base: &Config) -> Result<Vec<String
         .filter(|v| !v.is_empty())
         .collect();
     if values.is_empty() {
-        return Err(format!("--sweep {spec}: give one value or more after `=`"));
+        return Err(error(SweepErrorKind::NoValues));
     }
     let mut out = Vec::new();
     let mut taken = false;
@@ -189,17 +186,136 @@ pub fn sweep(texts: Vec<String>, spec: &str, base: &Config) -> Result<Vec<String
     }
     if !taken {
         let readers = registry::readers(key);
-        return Err(if readers.is_empty() {
-            format!("--sweep {spec}: no strategy takes an option `{key}` (`run -s list` lists each one's)")
+        return Err(error(if readers.is_empty() {
+            SweepErrorKind::NoSuchOption { key: key.into() }
         } else {
-            format!(
-                "--sweep {spec}: no strategy chosen with -s takes `{key}` (it is read by {}), or \
-                 each sets it already; sweep a key once, over all its values",
-                readers.join(", ")
-            )
-        });
+            SweepErrorKind::NotTaken {
+                key: key.into(),
+                readers,
+            }
+        }));
     }
     Ok(out)
+}
+
+/// A configuration [`Configuration::parse`] refuses: its text and what is wrong with it.
+/// The message starts with the configuration's text; the command line names its `-s`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("configuration `{text}`: {kind}")]
+#[non_exhaustive]
+pub struct ConfigurationError {
+    /// The text as given (trimmed): `[LABEL=]NAME[:KEY=VALUE]...`.
+    pub text: String,
+    /// What is wrong with it.
+    pub kind: ConfigurationErrorKind,
+}
+
+/// What is wrong with a configuration ([`ConfigurationError::kind`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigurationErrorKind {
+    /// The strategy's name is not a built-in strategy's.
+    #[error(transparent)]
+    Strategy(registry::StrategyError),
+    /// A part after `:` without `=`.
+    #[error("`{part}` is not KEY=VALUE")]
+    NotKeyValue {
+        /// The part as given.
+        part: String,
+    },
+    /// An option the strategy does not read.
+    #[error("{strategy} takes no option `{key}`; it takes {}", list_or_none(.takes))]
+    NoSuchOption {
+        /// The strategy.
+        strategy: &'static str,
+        /// The option given.
+        key: String,
+        /// The options it reads, in its order.
+        takes: Vec<&'static str>,
+    },
+    /// An option given twice.
+    #[error("`{key}` is given twice")]
+    Twice {
+        /// The option.
+        key: String,
+    },
+    /// A value out of the option's range.
+    #[error("{}: {}", .0.option, .0)]
+    Value(super::options::OptionError),
+    /// An option of the pattern databases without `heuristic=pdb`.
+    #[error("`{key}` is read only with heuristic=pdb; add `:heuristic=pdb`, or drop `{key}`")]
+    OnlyWithPdb {
+        /// The option.
+        key: String,
+    },
+    /// `=NAME`: nothing before the `=`.
+    #[error("the label before `=` is empty; give a word (`fast=wastar`), or drop the `=`")]
+    EmptyLabel,
+    /// A label with `,` `:` `/` or a space.
+    #[error(
+        "the label `{label}` must be a word without `,` `:` `/` or spaces (it names output files)"
+    )]
+    LabelNotAWord {
+        /// The label.
+        label: String,
+    },
+    /// A label that is another built-in strategy's name.
+    #[error("the label `{label}` is the name of another built-in strategy; choose another, e.g. `my-{label}`")]
+    LabelIsStrategy {
+        /// The label.
+        label: String,
+    },
+}
+
+/// `a, b, c`, or `none`.
+fn list_or_none(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A sweep [`sweep`] refuses: its text and what is wrong with it. The message starts with
+/// the sweep's text; the command line names its `--sweep`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("sweep `{spec}`: {kind}")]
+#[non_exhaustive]
+pub struct SweepError {
+    /// The sweep as given: `KEY=V1,V2,...`.
+    pub spec: String,
+    /// What is wrong with it.
+    pub kind: SweepErrorKind,
+}
+
+/// What is wrong with a sweep ([`SweepError::kind`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SweepErrorKind {
+    /// No `=`.
+    #[error("write KEY=V1,V2,…, e.g. heuristic=manhattan,linear-conflict")]
+    NotKeyValues,
+    /// Nothing after the `=`.
+    #[error("give one value or more after `=`")]
+    NoValues,
+    /// No built-in strategy reads the key.
+    #[error("no strategy takes an option `{key}`")]
+    NoSuchOption {
+        /// The key.
+        key: String,
+    },
+    /// Strategies read the key, but none of the configurations given that does not set it.
+    #[error(
+        "no configuration given takes `{key}` (it is read by {}), or each sets it already; \
+         sweep a key once, over all its values",
+        .readers.join(", ")
+    )]
+    NotTaken {
+        /// The key.
+        key: String,
+        /// The strategies that read it.
+        readers: Vec<&'static str>,
+    },
 }
 
 /// `[LABEL=]NAME[:REST]` as (the label, if given; the strategy's name; the options' text).
@@ -334,6 +450,122 @@ mod tests {
     use super::*;
 
     #[test]
+    fn configuration_errors_keep_their_text_and_kind_in_the_librarys_words() {
+        let base = Config::default();
+        let e = |text: &str| Configuration::parse(text, &base).err().unwrap();
+        let err = e("table:weight=3");
+        assert_eq!(err.text, "table:weight=3");
+        assert_eq!(
+            err.kind,
+            ConfigurationErrorKind::NoSuchOption {
+                strategy: "table",
+                key: "weight".into(),
+                takes: vec![]
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "configuration `table:weight=3`: table takes no option `weight`; it takes none"
+        );
+        let err = e(" wastar:weight=0.5 ");
+        assert_eq!(err.text, "wastar:weight=0.5");
+        let ConfigurationErrorKind::Value(v) = &err.kind else {
+            panic!("{err:?}")
+        };
+        assert_eq!((v.option, v.value.as_str()), ("weight", "0.5"));
+        assert!(
+            err.to_string()
+                .starts_with("configuration `wastar:weight=0.5`: weight: "),
+            "{err}"
+        );
+        assert_eq!(
+            e("astar:x").kind,
+            ConfigurationErrorKind::NotKeyValue { part: "x".into() }
+        );
+        assert_eq!(
+            e("wastar:weight=2:weight=3").to_string(),
+            "configuration `wastar:weight=2:weight=3`: `weight` is given twice"
+        );
+        assert_eq!(
+            e("astar:partition=4-4").to_string(),
+            "configuration `astar:partition=4-4`: `partition` is read only with heuristic=pdb; \
+             add `:heuristic=pdb`, or drop `partition`"
+        );
+        assert_eq!(e("=astar").kind, ConfigurationErrorKind::EmptyLabel);
+        assert_eq!(
+            e("=astar").to_string(),
+            "configuration `=astar`: the label before `=` is empty; give a word (`fast=wastar`), or drop the `=`"
+        );
+        assert_eq!(
+            e("a/b=astar").to_string(),
+            "configuration `a/b=astar`: the label `a/b` must be a word without `,` `:` `/` or \
+             spaces (it names output files)"
+        );
+        assert_eq!(
+            e("idastar=astar").kind,
+            ConfigurationErrorKind::LabelIsStrategy {
+                label: "idastar".into()
+            }
+        );
+        assert!(matches!(
+            e("Astra").kind,
+            ConfigurationErrorKind::Strategy(_)
+        ));
+        for text in ["table:weight=3", "=astar", "wastar:weight=0.5", "Astra"] {
+            let m = e(text).to_string();
+            assert!(!m.contains("-s ") && !m.contains("--"), "{m}");
+        }
+    }
+
+    #[test]
+    fn sweep_errors_keep_their_text_and_kind_in_the_librarys_words() {
+        let base = Config::default();
+        let e =
+            |spec: &str| sweep(vec!["astar".into(), "bfs-rank".into()], spec, &base).unwrap_err();
+        let err = e("heuristic");
+        assert_eq!(
+            (err.spec.as_str(), &err.kind),
+            ("heuristic", &SweepErrorKind::NotKeyValues)
+        );
+        assert_eq!(
+            err.to_string(),
+            "sweep `heuristic`: write KEY=V1,V2,…, e.g. heuristic=manhattan,linear-conflict"
+        );
+        assert_eq!(e("weight= ,").kind, SweepErrorKind::NoValues);
+        assert_eq!(
+            e("weight= ,").to_string(),
+            "sweep `weight= ,`: give one value or more after `=`"
+        );
+        assert_eq!(
+            e("speed=1").kind,
+            SweepErrorKind::NoSuchOption {
+                key: "speed".into()
+            }
+        );
+        assert_eq!(
+            e("speed=1").to_string(),
+            "sweep `speed=1`: no strategy takes an option `speed`"
+        );
+        let err = e("weight=2,3");
+        assert_eq!(
+            err.kind,
+            SweepErrorKind::NotTaken {
+                key: "weight".into(),
+                readers: vec!["wastar"]
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "sweep `weight=2,3`: no configuration given takes `weight` (it is read by wastar), or \
+             each sets it already; sweep a key once, over all its values"
+        );
+        for spec in ["heuristic", "speed=1", "weight=2,3"] {
+            let m = e(spec).to_string();
+            assert!(!m.contains("--") && !m.contains("-s "), "{m}");
+        }
+    }
+
+    #[test]
     fn every_option_a_strategy_reads_has_its_column() {
         let mut knobs: Vec<String> = registry::knobs()
             .iter()
@@ -387,7 +619,12 @@ mod tests {
         let e = Configuration::parse("astar:partition=7-8", &base)
             .err()
             .unwrap();
-        assert!(e.contains("heuristic=pdb"), "{e}");
+        assert_eq!(
+            e.kind,
+            ConfigurationErrorKind::OnlyWithPdb {
+                key: "partition".into()
+            }
+        );
         let c = Configuration::parse("astar:heuristic=pdb:partition=6-6-3", &base).unwrap();
         assert_eq!(c.label, "astar:heuristic=pdb:partition=6-6-3");
         let cells = c.setting();

@@ -97,7 +97,10 @@ impl<G: Guided> Informed<G> {
     fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
         let opts = PdbOptions::of(&self.config);
         opts.partition_for(shape).map_err(|e| {
-            SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)"))
+            SolveError::of_option(
+                &super::pdb::PARTITION,
+                format!("{e} (for the {shape} boards)"),
+            )
         })?;
         match opts.lookup_for(shape) {
             LookupMode::Walked => Err(SolveError::new(format!(
@@ -226,7 +229,10 @@ impl<G: Guided> Solver for Informed<G> {
         }
         let opts = self.config.options(limits);
         if !problem.goal.is_packed() {
-            self.supports_wide(problem.goal.shape())?;
+            // A row's message is as the command line has always written it (cases.csv
+            // keeps it): an option at fault is named by its flag.
+            self.supports_wide(problem.goal.shape())
+                .map_err(|e| SolveError::new(e.message_with_flags()))?;
             if self.kind == HeuristicKind::Pdb {
                 return self.solve_wide_pdb(problem, &opts);
             }

@@ -348,30 +348,120 @@ pub struct ProblemError {
 
 /// A solver could not run on a problem (for example, a board too large for its table). The
 /// text is a sentence for the user: what went wrong and what to do. Made with
-/// [`SolveError::new`], read with [`SolveError::message`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveError(String);
+/// [`SolveError::new`], or [`SolveError::of_option`] when an option's value is at fault
+/// (its message then starts with the option's name, `partition: …`, and
+/// [`SolveError::option`] gives the option, whose [`Opt::flag`](options::Opt::flag) a command
+/// line can name instead); read with [`SolveError::message`].
+#[derive(Clone, Debug)]
+pub struct SolveError {
+    /// The option at fault, if one is.
+    option: Option<&'static dyn options::Opt>,
+    /// The solver the error is about, when it names one ([`SolveError::in_solver`]).
+    solver: Option<String>,
+    /// The whole message.
+    text: String,
+    /// Where the reason starts in `text` (after `OPTION: `).
+    reason_at: usize,
+}
 
 impl SolveError {
     /// An error with this message.
     pub fn new(message: impl Into<String>) -> SolveError {
-        SolveError(message.into())
+        SolveError {
+            option: None,
+            solver: None,
+            text: message.into(),
+            reason_at: 0,
+        }
     }
 
-    /// The message: a sentence for the user.
+    /// An error in the value of `option` (its [`Opt::name`](options::Opt::name) starts the
+    /// message): `reason` says what is wrong and what to give.
+    ///
+    /// ```
+    /// use tilebench::search::{pdb::PARTITION, SolveError};
+    /// let e = SolveError::of_option(&PARTITION, "the tables do not fit");
+    /// assert_eq!(e.to_string(), "partition: the tables do not fit");
+    /// assert_eq!((e.option().map(|o| o.flag()), e.reason()), (Some("--pdb-partition"), "the tables do not fit"));
+    /// ```
+    pub fn of_option(option: &'static dyn options::Opt, reason: impl Into<String>) -> SolveError {
+        let reason = reason.into();
+        SolveError {
+            option: Some(option),
+            solver: None,
+            reason_at: option.name().len() + 2,
+            text: format!("{}: {reason}", option.name()),
+        }
+    }
+
+    /// The same error, said of solver `name` (the message starts `NAME: `), its option kept.
+    ///
+    /// ```
+    /// use tilebench::search::{pdb::PARTITION, SolveError};
+    /// let e = SolveError::of_option(&PARTITION, "the tables do not fit").in_solver("astar");
+    /// assert_eq!(e.to_string(), "astar: partition: the tables do not fit");
+    /// assert_eq!((e.solver(), e.reason()), (Some("astar"), "the tables do not fit"));
+    /// assert_eq!(e.message_with_flags(), "astar: --pdb-partition: the tables do not fit");
+    /// ```
+    #[must_use]
+    pub fn in_solver(self, name: &str) -> SolveError {
+        SolveError {
+            reason_at: name.len() + 2 + self.reason_at,
+            text: format!("{name}: {}", self.text),
+            solver: Some(name.to_string()),
+            option: self.option,
+        }
+    }
+
+    /// The solver the error is said of, if it is ([`SolveError::in_solver`]).
+    pub fn solver(&self) -> Option<&str> {
+        self.solver.as_deref()
+    }
+
+    /// The option whose value is at fault, if one is ([`SolveError::of_option`]).
+    pub fn option(&self) -> Option<&'static dyn options::Opt> {
+        self.option
+    }
+
+    /// The message: a sentence for the user (after the option's name, when one is at fault).
     pub fn message(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// The message without the option's name: what is wrong with its value (the whole
+    /// message when no option is at fault).
+    pub fn reason(&self) -> &str {
+        &self.text[self.reason_at..]
     }
 
     /// The message, taken.
     pub fn into_message(self) -> String {
-        self.0
+        self.text
+    }
+
+    /// The message as a command line says it: the option at fault named by its flag
+    /// (`astar: --pdb-partition: …`); the message itself when no option with a flag is.
+    pub fn message_with_flags(&self) -> String {
+        match self.option.filter(|o| !o.flag().is_empty()) {
+            Some(option) => {
+                let solver = self.solver().map(|s| format!("{s}: ")).unwrap_or_default();
+                format!("{solver}{}: {}", option.flag(), self.reason())
+            }
+            None => self.text.clone(),
+        }
     }
 }
 
+impl PartialEq for SolveError {
+    fn eq(&self, other: &SolveError) -> bool {
+        self.text == other.text && self.option.map(|o| o.name()) == other.option.map(|o| o.name())
+    }
+}
+impl Eq for SolveError {}
+
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text)
     }
 }
 impl std::error::Error for SolveError {}

@@ -102,8 +102,8 @@ pub trait Opt: Sync {
     /// Reads `text`, checked: its canonical text and value.
     ///
     /// # Errors
-    /// A value out of its range: a sentence saying what it takes.
-    fn check(&self, text: &str) -> Result<Value, String>;
+    /// A value out of its range ([`OptionError`]: a sentence saying what it takes).
+    fn check(&self, text: &str) -> Result<Value, OptionError>;
 }
 
 impl<T: Clone + Send + Sync + 'static> Opt for Knob<T> {
@@ -128,8 +128,12 @@ impl<T: Clone + Send + Sync + 'static> Opt for Knob<T> {
     fn applies(&self, config: &Config) -> bool {
         self.applies.is_none_or(|f| f(config))
     }
-    fn check(&self, text: &str) -> Result<Value, String> {
-        let v = (self.parse)(text.trim())?;
+    fn check(&self, text: &str) -> Result<Value, OptionError> {
+        let v = (self.parse)(text.trim()).map_err(|reason| OptionError {
+            option: self.name,
+            value: text.to_string(),
+            reason,
+        })?;
         Ok(((self.show)(&v), Arc::new(v)))
     }
 }
@@ -185,11 +189,7 @@ impl Config {
     /// # Errors
     /// A value out of its range ([`OptionError`]: a sentence saying what it takes).
     pub fn set(&mut self, knob: &dyn Opt, text: &str) -> Result<(), OptionError> {
-        let value = knob.check(text).map_err(|reason| OptionError {
-            option: knob.name(),
-            value: text.to_string(),
-            reason,
-        })?;
+        let value = knob.check(text)?;
         Arc::make_mut(&mut self.options.0).insert(knob.name(), value);
         Ok(())
     }

@@ -16,6 +16,7 @@ mod claims;
 mod configurations;
 mod corpus;
 mod docs;
+mod errors;
 mod external;
 mod faults;
 mod formats;

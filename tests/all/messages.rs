@@ -717,3 +717,278 @@ fn plan_errors_name_flags_only_on_the_command_line() {
         assert!(!text.contains("--") && !text.contains("-s"), "{text}");
     }
 }
+
+/// A solver's option at fault (a partition that does not fit the boards) is named in the
+/// library's words (`partition`), and by its flag (`--pdb-partition`) on the command line;
+/// the rest of the sentence is the same.
+#[test]
+fn solver_errors_name_flags_only_on_the_command_line() {
+    use tilebench::prelude::{run, RunPlan};
+    use tilebench::search::configuration::Configuration;
+    use tilebench::search::{Config, Solver};
+    let reason = "partition 4-5 covers 9 tiles, but a 3x3 board has 8 (the blank is in no \
+                  group): give group sizes that add up to 8, e.g. 6-2 (for the 3x3 boards)";
+    // The solver's own error: the option, typed.
+    let c = Configuration::parse("astar:heuristic=pdb:partition=4-5", &Config::default()).unwrap();
+    let e = c
+        .build()
+        .supports(tilebench::puzzle::Shape::new(3, 3).unwrap())
+        .unwrap_err();
+    assert_eq!(e.option().map(|o| o.name()), Some("partition"));
+    assert_eq!(e.reason(), reason);
+    assert_eq!(e.to_string(), format!("partition: {reason}"));
+    // A run through the library: the solver's name, then the option in its words.
+    let out = temp_dir("solver-error-words");
+    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()]).with(c);
+    plan.out = Some(out.join("lib"));
+    let text = run(plan).err().unwrap().to_string();
+    let label = "astar:heuristic=pdb:partition=4-5";
+    assert_eq!(text, format!("{label}: partition: {reason}"));
+    assert!(!text.contains("--"), "{text}");
+    // The command line: the flag, whether the partition came from it or a configuration.
+    for (args, label) in [
+        (
+            &[
+                "-s",
+                "astar",
+                "--heuristic",
+                "pdb",
+                "--pdb-partition",
+                "4-5",
+            ][..],
+            "astar",
+        ),
+        (&["-s", label][..], label),
+    ] {
+        let o = bin()
+            .args(["run", "inputs/seeds.csv", "-q"])
+            .args(args)
+            .arg("--out")
+            .arg(out.join("cli"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("error: {label}: --pdb-partition: {reason}")),
+            "{args:?}: {err}"
+        );
+    }
+    let o = bin()
+        .args([
+            "solve",
+            "--heuristic",
+            "pdb",
+            "--pdb-partition",
+            "4-5",
+            "1 2 3 4 5 6 7 x 8",
+        ])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("error: board 1: --pdb-partition: {reason}")),
+        "{err}"
+    );
+    // A row's message is kept as the command line has always written it (cases.csv): a 6x6
+    // board is beyond the pattern databases' boards, found when its case is solved.
+    let six = out.join("six.csv");
+    let cells: Vec<String> = (1..=34).map(|i| i.to_string()).collect();
+    std::fs::write(&six, format!("start\n{} x 35\n", cells.join(" "))).unwrap();
+    let o = bin()
+        .args(["run", "-q", "-s", "idastar", "--heuristic", "pdb", "--out"])
+        .arg(out.join("six"))
+        .arg(&six)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let rows = tilebench::results::cases_csv::read(&out.join("six").join("cases.csv")).unwrap();
+    assert_eq!(
+        rows[0].message,
+        format!(
+            "{}:2: idastar: --pdb-partition: pattern databases are built for boards of at most \
+             25 cells (5x5), and a 6x6 board has 36; for larger boards use --heuristic \
+             manhattan or linear-conflict (for the 6x6 boards)",
+            six.display()
+        )
+    );
+}
+
+/// A solver's error said of the solver keeps its option: the command line names the flag
+/// after the solver's name, as it does for the runner's text.
+#[test]
+fn a_solver_error_in_a_solver_keeps_its_option() {
+    use tilebench::search::{pdb::PARTITION, SolveError};
+    let e = SolveError::of_option(&PARTITION, "it does not fit").in_solver("astar:lookup=max");
+    assert_eq!(
+        e.to_string(),
+        "astar:lookup=max: partition: it does not fit"
+    );
+    assert_eq!(e.option().map(|o| o.name()), Some("partition"));
+    assert_eq!(
+        (e.solver(), e.reason()),
+        (Some("astar:lookup=max"), "it does not fit")
+    );
+    assert_eq!(SolveError::new("plain").reason(), "plain");
+    assert_eq!(SolveError::new("plain").option().map(|o| o.name()), None);
+}
+
+/// The run's settings parsed by the library (configurations, sweeps, external solvers,
+/// allowances, per-solver options) say what is wrong in the library's words; the command line
+/// says it with the flag the user typed, word for word as it always has.
+#[test]
+fn option_errors_name_flags_only_on_the_command_line() {
+    use tilebench::check::AllowLimit;
+    use tilebench::cli_support::PerSolver;
+    use tilebench::external::protocol::{Blank, Protocol, Spawn};
+    use tilebench::external::ExternalSolver;
+    use tilebench::search::configuration::{sweep, Configuration};
+    use tilebench::search::{Claim, Config};
+    let cli = |args: &[&str]| {
+        let res = bin()
+            .args(["run", "inputs/seeds.csv", "-q", "--out"])
+            .arg(temp_dir("option-errors").join("run"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(res.status.code(), Some(2), "{args:?}");
+        stderr(&res)
+    };
+    let base = Config::default();
+    let external = |spec: &str| {
+        ExternalSolver::parse(spec, Protocol::Moves, Blank::X, Spawn::Persistent)
+            .unwrap_err()
+            .to_string()
+    };
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let cases: Vec<(Vec<&str>, String, &str)> = vec![
+        (
+            vec!["-s", "=astar"],
+            Configuration::parse("=astar", &base).err().unwrap().to_string(),
+            "-s =astar: the label before `=` is empty; give a word (`-s fast=wastar`), or drop \
+             the `=`",
+        ),
+        (
+            vec!["-s", "wastar:weight=2:weight=3"],
+            Configuration::parse("wastar:weight=2:weight=3", &base).err().unwrap().to_string(),
+            "-s wastar:weight=2:weight=3: `weight` is given twice",
+        ),
+        (
+            vec!["-s", "astar", "--sweep", "heuristic"],
+            sweep(names(&["astar"]), "heuristic", &base).unwrap_err().to_string(),
+            "--sweep heuristic: write KEY=V1,V2,…, e.g. --sweep heuristic=manhattan,linear-conflict",
+        ),
+        (
+            vec!["-s", "astar", "--sweep", "speed=1"],
+            sweep(names(&["astar"]), "speed=1", &base).unwrap_err().to_string(),
+            "--sweep speed=1: no strategy takes an option `speed` (`run -s list` lists each one's)",
+        ),
+        (
+            vec!["-s", "astar", "--sweep", "weight=2,3"],
+            sweep(names(&["astar"]), "weight=2,3", &base).unwrap_err().to_string(),
+            "--sweep weight=2,3: no strategy chosen with -s takes `weight` (it is read by \
+             wastar), or each sets it already; sweep a key once, over all its values",
+        ),
+        (
+            vec!["--solver", "./x"],
+            external("./x"),
+            "--solver `./x`: write NAME=COMMAND, e.g. --solver mine=\"./eight\"",
+        ),
+        (
+            vec!["--solver", "astar=./x"],
+            external("astar=./x"),
+            "--solver `astar=./x`: `astar` is the name of a built-in strategy (or a keyword of \
+             --strategy); choose another name, e.g. `my-astar`",
+        ),
+        (
+            vec!["--solver", "mine="],
+            external("mine="),
+            "--solver `mine=`: no command after `=`; give the program to run, e.g. --solver \
+             mine=\"./eight\"",
+        ),
+        (
+            vec!["--check", "--allow-limit", "a=1", "--allow-limit", "A=2"],
+            AllowLimit::new(["a=1", "A=2"]).unwrap_err().to_string(),
+            "--allow-limit A=2: `A` is given twice; give each solver once",
+        ),
+        (
+            vec!["--check", "--allow-limit", "1", "--allow-limit", "2"],
+            AllowLimit::new(["1", "2"]).unwrap_err().to_string(),
+            "--allow-limit 2: a number for the solvers not named is given twice; give it once",
+        ),
+        (
+            vec!["--solver", "bob=./x", "--solver-claim", "eve=valid"],
+            PerSolver::<Claim>::parse("solver-claim", &names(&["eve=valid"]))
+                .unwrap()
+                .check_names("solver-claim", &["bob"])
+                .unwrap_err()
+                .to_string(),
+            "--solver-claim eve=…: `eve` is not a --solver NAME (the run's are bob); name an \
+             external solver of the run",
+        ),
+    ];
+    for (args, library, command_line) in cases {
+        let err = cli(&args);
+        assert!(
+            err.contains(&format!("error: {command_line}\n")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !library.contains("--") && !library.contains("-s "),
+            "{library}"
+        );
+    }
+}
+
+/// A table that cannot be cached says so in the library's words (the directory for the
+/// tables) to a library user, and names `--pdb-dir` on the command line.
+#[test]
+fn pdb_notices_name_flags_only_on_the_command_line() {
+    use tilebench::observe::Collect;
+    use tilebench::search::pdb::{load_or_build, Partition};
+    let dir = temp_dir("pdb-notice-words");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let shape = tilebench::puzzle::Shape::new(3, 3).unwrap();
+    let seen = Collect::default();
+    let set = load_or_build(
+        shape,
+        8,
+        &Partition::parse("4-4", shape).unwrap(),
+        &file,
+        &seen,
+    );
+    assert_eq!(set.tables.len(), 2);
+    let words = format!(
+        "pdb: the table is not cached: {} is a file, not a directory; give a directory for the \
+         tables (it is used anyway; choose a writable directory for the tables with room to \
+         keep it)",
+        file.display()
+    );
+    let notices = seen.notices();
+    assert!(notices.contains(&words), "{notices:#?}");
+    assert!(notices.iter().all(|n| !n.contains("--")), "{notices:#?}");
+    let o = bin()
+        .args([
+            "run",
+            "inputs/seeds.csv",
+            "-q",
+            "-s",
+            "astar",
+            "--heuristic",
+            "pdb",
+        ])
+        .args(["--pdb-partition", "4-4", "--pdb-dir"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("run"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let flags = format!(
+        "pdb: the table is not cached: {} is a file, not a directory; give a directory as \
+         --pdb-dir (it is used anyway; choose a writable --pdb-dir with room to keep it)",
+        file.display()
+    );
+    assert!(stderr(&o).contains(&flags), "{}", stderr(&o));
+}

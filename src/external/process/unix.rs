@@ -245,9 +245,12 @@ struct Proc {
 }
 
 impl Proc {
-    fn start(command: &str, launch: Launch) -> Result<Proc, String> {
+    fn start(command: &str, launch: Launch) -> Result<Proc, StartError> {
         let pty_out = launch.pty;
-        let cannot = |e: io::Error| format!("cannot start `sh -c {command}`: {e}");
+        let cannot = |source: io::Error| StartError {
+            command: command.to_string(),
+            source,
+        };
         let (out_ours, out_theirs): (File, Stdio) = if pty_out {
             let (ours, theirs) = pty().map_err(cannot)?;
             (ours, Stdio::from(theirs))
@@ -810,12 +813,23 @@ pub struct Session {
 /// program is taken for one that does not answer until its input ends.
 const BLOCKED_AFTER: Duration = Duration::from_millis(300);
 
+/// A program that cannot be started ([`Session::start`]): the command, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start `sh -c {command}`: {source}")]
+#[non_exhaustive]
+pub struct StartError {
+    /// The command given to `sh -c`.
+    pub command: String,
+    /// What the system said.
+    pub source: io::Error,
+}
+
 impl Session {
     /// Starts the program.
     ///
     /// # Errors
-    /// The shell cannot be started.
-    pub fn start(command: &str, launch: Launch) -> Result<Session, String> {
+    /// The shell cannot be started ([`StartError`]: the command, and what the system said).
+    pub fn start(command: &str, launch: Launch) -> Result<Session, StartError> {
         Proc::start(command, launch).map(|proc| Session {
             proc,
             asked: false,
@@ -1086,7 +1100,7 @@ pub fn run_once(
     let t0 = Instant::now();
     let mut p = match Proc::start(command, launch) {
         Ok(p) => p,
-        Err(e) => return Exchange::Failed(e),
+        Err(e) => return Exchange::Failed(e.to_string()),
     };
     let deadline = timeout.map(|t| t0 + t);
     let mut writer = None;
@@ -1283,6 +1297,25 @@ mod tests {
             "a closed writer and waiting bytes both wake poll"
         );
         drop(w);
+    }
+
+    /// A program that cannot start: the command and the system's reason, in one sentence.
+    #[test]
+    fn a_start_error_names_the_command_and_the_reason() {
+        let e = StartError {
+            command: "./eight".into(),
+            source: io::Error::from_raw_os_error(libc::EMFILE),
+        };
+        assert_eq!(e.command, "./eight");
+        assert_eq!(e.source.raw_os_error(), Some(libc::EMFILE));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot start `sh -c ./eight`: {}",
+                io::Error::from_raw_os_error(libc::EMFILE)
+            )
+        );
+        assert!(e.to_string().contains("Too many open files"), "{e}");
     }
 
     /// A program's exit is seen (waitid without reaping it), its pidfd wakes poll, and the

@@ -29,9 +29,10 @@ pub use lookup::{LookupMode, Pdb, PdbMemo};
 pub use partition::{Partition, PartitionError, PartitionErrorKind};
 pub(crate) use sources::Source;
 pub(crate) use store::default_dir;
-pub use store::{OpenError, OpenErrorKind};
+pub use store::{OpenError, OpenErrorKind, SaveError, SaveErrorKind};
 pub(crate) use table::PatternTable;
 
+use crate::observe::Part;
 use crate::puzzle::{Board, Shape};
 use crate::search::options::OptionError;
 use crate::search::{Config, SolveError};
@@ -61,15 +62,27 @@ pub struct PdbSet {
 }
 
 /// Where a table of a [`PdbSet`] came from, and whether its cache file holds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Cache {
     /// Mapped from its cache file.
     Loaded,
     /// Built (the file was missing or could not be used) and written to its cache file.
     Written,
-    /// Built, but its cache file could not be written: why, as a sentence.
-    NotWritten(String),
+    /// Built, but its cache file could not be written: why ([`store::SaveError`]: the file,
+    /// and what went wrong).
+    NotWritten(Arc<store::SaveError>),
 }
+
+// Two caches are alike when they say the same: a table not written for the same reason.
+impl PartialEq for Cache {
+    fn eq(&self, other: &Cache) -> bool {
+        match (self, other) {
+            (Cache::NotWritten(a), Cache::NotWritten(b)) => a.to_string() == b.to_string(),
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+    }
+}
+impl Eq for Cache {}
 
 impl PdbSet {
     /// Bytes of all tables in memory.
@@ -247,8 +260,8 @@ fn load_or_build_one(
     }
     let entries = index::placements(shape.cells(), tiles.len());
     let memory = build::memory(shape.cells(), tiles.len());
-    log(format!(
-        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {} of memory while building{}",
+    let building = format!(
+        "pdb: building the {}-tile table of tiles {} for {shape} (blank at {blank}): {entries} entries, {} of memory while building",
         tiles.len(),
         tile_list(tiles),
         if memory >= 1e9 as u64 {
@@ -256,16 +269,28 @@ fn load_or_build_one(
         } else {
             format!("{:.1} MB", memory as f64 / 1e6)
         },
-        match entries {
-            e if e > 100_000_000 && shape.is_packed() => {
-                "; this takes about a minute on 2 cores, once (it is cached; --pdb-partition 6-6-3 builds in seconds)"
-            }
-            e if e > 100_000_000 => {
-                "; this takes about a minute and a half on 2 cores, once (it is cached; --pdb-partition 5-5-5-5-4 builds in seconds)"
-            }
-            _ => "",
-        }
-    ));
+    );
+    // A long build names a partition that builds fast (the option, or its flag).
+    let (takes, faster) = match entries {
+        e if e > 100_000_000 && shape.is_packed() => ("about a minute", "6-6-3"),
+        e if e > 100_000_000 => ("about a minute and a half", "5-5-5-5-4"),
+        _ => ("", ""),
+    };
+    if takes.is_empty() {
+        log(building);
+    } else {
+        let takes = format!("; this takes {takes} on 2 cores, once (it is cached; ");
+        let faster = format!(" {faster} builds in seconds)");
+        observer.notice_parts(&[
+            Part::Text(&building),
+            Part::Text(&takes),
+            Part::Naming {
+                words: PARTITION.name,
+                flags: PARTITION.flag,
+            },
+            Part::Text(&faster),
+        ]);
+    }
     let bar = observer.progress(&format!("pdb {}-tile table", tiles.len()), entries);
     let t0 = std::time::Instant::now();
     let (t, built) = table::build_table(shape, blank, home, tiles, &|done, _| bar.set(done));
@@ -289,10 +314,18 @@ fn load_or_build_one(
     match store::write(&path, shape, blank, &t) {
         Ok(()) => (t, Cache::Written),
         Err(e) => {
-            log(format!(
-                "pdb: the table is not cached: {e} (it is used anyway; choose a writable --pdb-dir with room to keep it)"
-            ));
-            (t, Cache::NotWritten(e.to_string()))
+            let (words, flags) = (
+                format!("{e} (it is used anyway; choose a writable directory for the tables with room to keep it)"),
+                format!("{} (it is used anyway; choose a writable --pdb-dir with room to keep it)", e.message_with_flags()),
+            );
+            observer.notice_parts(&[
+                Part::Text("pdb: the table is not cached: "),
+                Part::Naming {
+                    words: &words,
+                    flags: &flags,
+                },
+            ]);
+            (t, Cache::NotWritten(Arc::new(e)))
         }
     }
 }
@@ -477,7 +510,7 @@ impl super::Family for Pdb {
         PdbOptions::of(config)
             .partition_for(shape)
             .map(|_| ())
-            .map_err(|e| SolveError::new(format!("--pdb-partition: {e} (for the {shape} boards)")))
+            .map_err(|e| SolveError::of_option(&PARTITION, format!("{e} (for the {shape} boards)")))
     }
 
     fn prepare(

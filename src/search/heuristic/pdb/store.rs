@@ -465,23 +465,29 @@ fn bytes_text(n: u64) -> String {
 }
 
 /// A table [`write()`] could not cache; its message names the file or directory and says what
-/// to do.
+/// to do, in the library's words (the tables' directory);
+/// [`message_with_flags`](SaveError::message_with_flags) names `--pdb-dir` instead.
 #[derive(Debug, thiserror::Error)]
-#[error("{}", save_message(.path, .kind))]
+#[error("{}", save_message(.path, .kind, false))]
 #[non_exhaustive]
-pub(crate) struct SaveError {
+pub struct SaveError {
     path: PathBuf,
     kind: SaveErrorKind,
 }
 
-// The unit tests read a `SaveError` through these; the library shows only its message.
-#[cfg(test)]
 impl SaveError {
-    fn path(&self) -> &Path {
+    /// The message as a command line says it: the tables' directory is `--pdb-dir`.
+    pub fn message_with_flags(&self) -> String {
+        save_message(&self.path, &self.kind, true)
+    }
+
+    /// The table's cache file.
+    pub fn path(&self) -> &Path {
         &self.path
     }
 
-    fn kind(&self) -> &SaveErrorKind {
+    /// Why it could not be written.
+    pub fn kind(&self) -> &SaveErrorKind {
         &self.kind
     }
 }
@@ -489,7 +495,7 @@ impl SaveError {
 /// Why a table could not be cached.
 #[derive(Debug)]
 #[non_exhaustive]
-pub(crate) enum SaveErrorKind {
+pub enum SaveErrorKind {
     /// The cache directory cannot be created.
     CreateDir {
         /// The directory.
@@ -505,19 +511,29 @@ pub(crate) enum SaveErrorKind {
     Write(crate::util::WriteError),
 }
 
-/// The message of a [`SaveError`].
-fn save_message(path: &Path, kind: &SaveErrorKind) -> String {
+/// The message of a [`SaveError`], with the command line's flag (`flags`) or in the
+/// library's words.
+fn save_message(path: &Path, kind: &SaveErrorKind, flags: bool) -> String {
     match kind {
         SaveErrorKind::CreateDir { dir, file, source } => match file {
             Some(f) if f == dir => format!(
-                "{} is a file, not a directory; give a directory as --pdb-dir",
-                dir.display()
+                "{} is a file, not a directory; {}",
+                dir.display(),
+                if flags {
+                    "give a directory as --pdb-dir"
+                } else {
+                    "give a directory for the tables"
+                }
             ),
             Some(f) => format!(
-                "cannot create the directory {}: {} is a file, not a directory; give another \
-                 --pdb-dir",
+                "cannot create the directory {}: {} is a file, not a directory; {}",
                 dir.display(),
-                f.display()
+                f.display(),
+                if flags {
+                    "give another --pdb-dir"
+                } else {
+                    "give the tables another directory"
+                }
             ),
             None => format!(
                 "cannot create the directory {}: {}",
@@ -937,15 +953,22 @@ mod tests {
             matches!(e.kind(), SaveErrorKind::CreateDir { dir, file: Some(f), .. } if dir == f)
         );
         assert_eq!(
-            e.to_string(),
+            e.message_with_flags(),
             format!(
                 "{} is a file, not a directory; give a directory as --pdb-dir",
                 file.display()
             )
         );
-        let e = write(&file.join("sub/t.pdb"), shape, blank, &t).unwrap_err();
         assert_eq!(
             e.to_string(),
+            format!(
+                "{} is a file, not a directory; give a directory for the tables",
+                file.display()
+            )
+        );
+        let e = write(&file.join("sub/t.pdb"), shape, blank, &t).unwrap_err();
+        assert_eq!(
+            e.message_with_flags(),
             format!(
                 "cannot create the directory {}: {} is a file, not a directory; give another \
                  --pdb-dir",
@@ -953,6 +976,16 @@ mod tests {
                 file.display()
             )
         );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot create the directory {}: {} is a file, not a directory; give the tables \
+                 another directory",
+                file.join("sub").display(),
+                file.display()
+            )
+        );
+        assert!(!e.to_string().contains("--"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

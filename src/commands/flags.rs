@@ -1,0 +1,125 @@
+//! The library's errors as the command line says them: the library speaks of its own
+//! options (`partition`, a configuration, a sweep), and here each names the flag the user
+//! typed (`--pdb-partition`, `-s`, `--sweep`), word for word as the commands always have.
+
+/// A run's error as the command line says it: the library's plan errors speak of the plan's
+/// fields, and here name the flag the user typed instead.
+pub fn in_flags(e: &tilebench::Error) -> String {
+    match e {
+        tilebench::Error::Plan(p) => plan_in_flags(p),
+        tilebench::Error::Solver(e) => solve_in_flags(e),
+        e => e.to_string(),
+    }
+}
+
+/// A configuration's error as the command line says it: the text after its `-s`.
+pub fn configuration_in_flags(e: &tilebench::search::configuration::ConfigurationError) -> String {
+    use tilebench::search::configuration::ConfigurationErrorKind as Kind;
+    match &e.kind {
+        Kind::EmptyLabel => format!(
+            "-s {}: the label before `=` is empty; give a word (`-s fast=wastar`), or drop the `=`",
+            e.text
+        ),
+        kind => format!("-s {}: {kind}", e.text),
+    }
+}
+
+/// A sweep's error as the command line says it: after `--sweep`, with the flags to use.
+pub fn sweep_in_flags(e: &tilebench::search::configuration::SweepError) -> String {
+    use tilebench::search::configuration::SweepErrorKind as Kind;
+    let why = match &e.kind {
+        Kind::NotKeyValues => {
+            "write KEY=V1,V2,…, e.g. --sweep heuristic=manhattan,linear-conflict".to_string()
+        }
+        Kind::NoSuchOption { key } => {
+            format!("no strategy takes an option `{key}` (`run -s list` lists each one's)")
+        }
+        Kind::NotTaken { key, readers } => format!(
+            "no strategy chosen with -s takes `{key}` (it is read by {}), or each sets it \
+             already; sweep a key once, over all its values",
+            readers.join(", ")
+        ),
+        kind => kind.to_string(),
+    };
+    format!("--sweep {}: {why}", e.spec)
+}
+
+/// A per-solver option's error as the command line says it: its flag was given as the
+/// option's name; a solver not in the run is one no `--solver NAME` gave.
+pub fn per_solver_in_flags(e: &tilebench::cli_support::PerSolverError) -> String {
+    use tilebench::cli_support::PerSolverError;
+    match e {
+        PerSolverError::UnknownSolver {
+            option,
+            solver,
+            solvers,
+        } => {
+            let list = if solvers.is_empty() {
+                "the run has none".to_string()
+            } else {
+                format!("the run's are {}", solvers.join(", "))
+            };
+            format!(
+                "{option} {solver}=…: `{solver}` is not a --solver NAME ({list}); name an \
+                 external solver of the run"
+            )
+        }
+        e => e.to_string(),
+    }
+}
+
+/// An external solver's error as the command line says it: after `--solver`, with the flags
+/// in its examples.
+pub fn external_in_flags(e: &tilebench::external::ExternalSolverError) -> String {
+    use tilebench::external::ExternalSolverErrorKind as Kind;
+    let why = match &e.kind {
+        Kind::NoCommandGiven => "write NAME=COMMAND, e.g. --solver mine=\"./eight\"".to_string(),
+        Kind::NameTaken { name } => format!(
+            "`{name}` is the name of a built-in strategy (or a keyword of --strategy); choose \
+             another name, e.g. `my-{name}`"
+        ),
+        Kind::NoCommand { name } => format!(
+            "no command after `=`; give the program to run, e.g. --solver {name}=\"./eight\""
+        ),
+        kind => kind.to_string(),
+    };
+    format!("--solver `{}`: {why}", e.spec)
+}
+
+/// [`in_flags`] for a plan error.
+pub fn plan_in_flags(p: &tilebench::error::PlanError) -> String {
+    use tilebench::error::PlanError;
+    match p {
+        PlanError::Strategies(e) => format!("--strategy: {e}"),
+        PlanError::NoRepeats => "--repeat 0: give 1 or more".into(),
+        PlanError::NothingToRun => {
+            "--strategy none leaves nothing to run; add --solver NAME=COMMAND or name a strategy"
+                .into()
+        }
+        PlanError::LabelTaken { .. } | PlanError::LabelsShareFile { .. } => {
+            format!("-s: {p} (-s LABEL=NAME:KEY=VALUE)")
+        }
+        PlanError::BaselineName { name } => {
+            format!("--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`")
+        }
+        p => p.to_string(),
+    }
+}
+
+/// An `--allow-limit` value refused: the values given twice name the flag.
+pub fn allow_in_flags(e: &tilebench::check::AllowError) -> String {
+    use tilebench::check::AllowError;
+    match e {
+        AllowError::OthersTwice { .. } | AllowError::SolverTwice { .. } => {
+            format!("--allow-limit {e}")
+        }
+        e => e.to_string(),
+    }
+}
+
+/// A solver's error as the command line says it: the option at fault (`partition: …` in the
+/// library's words) named by its flag (`--pdb-partition: …`), after the solver's name where
+/// the error names one (`astar: partition: …`; a solver's name holds no `: `).
+pub fn solve_in_flags(e: &tilebench::search::SolveError) -> String {
+    e.message_with_flags()
+}
