@@ -1020,13 +1020,16 @@ impl Verification {
 
 /// The checksum `H` of the file at `path` (run.json's `cases_xxh3_64`, or an older run's
 /// `cases_fnv1a64`), read a block at a time.
-fn file_checksum<H: crate::util::Sum>(path: &std::path::Path) -> Result<String, VerifyError> {
+fn file_checksum(
+    path: &std::path::Path,
+    hash: crate::util::FileSum,
+) -> Result<String, VerifyError> {
     let unreadable = |source| VerifyError::Read {
         path: path.to_path_buf(),
         source,
     };
     let file = std::fs::File::open(path).map_err(unreadable)?;
-    let mut hashed = crate::util::Hashed::<_, H>::new(file);
+    let mut hashed = crate::util::Hashed { inner: file, hash };
     std::io::copy(&mut hashed, &mut std::io::sink()).map_err(unreadable)?;
     Ok(hashed.hash.hex())
 }
@@ -1150,14 +1153,12 @@ pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, Ve
     if found.rows == 0 {
         return Err(VerifyError::NoRows { path });
     }
-    let sums = found
-        .info
-        .as_ref()
-        .map(|i| (i.cases_xxh3_64.clone(), i.cases_fnv1a64.clone()));
-    let checked = match sums {
-        Some((Some(want), _)) => Some((want, file_checksum::<crate::util::Xxh3>(&path)?)),
-        Some((None, Some(want))) => Some((want, file_checksum::<crate::util::Fnv1a64>(&path)?)),
-        _ => None,
+    let recorded = found.info.as_ref().and_then(|i| {
+        crate::util::FileSum::recorded(i.cases_xxh3_64.as_deref(), i.cases_fnv1a64.as_deref())
+    });
+    let checked = match recorded {
+        Some((want, hash)) => Some((want, file_checksum(&path, hash)?)),
+        None => None,
     };
     if let Some((want, got)) = checked {
         if got != want {

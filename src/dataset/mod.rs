@@ -1057,7 +1057,10 @@ impl CaseMaker<'_> {
         // doubling were copied about twice over. A `--rows` selection may own none.
         let mine = match share.rows {
             None => {
-                let most = memchr::memchr_iter(b'\n', &text.as_bytes()[from..]).count() + 1;
+                // At most a row per 8 bytes (a piece of blank lines or comments reserves no
+                // more than that).
+                let rest = &text.as_bytes()[from..];
+                let most = (memchr::memchr_iter(b'\n', rest).count() + 1).min(rest.len() / 8 + 1);
                 most / share.shard.count as usize + 1
             }
             Some(_) => 0,

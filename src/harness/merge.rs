@@ -432,7 +432,7 @@ struct Grid {
 /// A shard's cases.csv, read once from its start, its bytes hashed as they are read.
 struct ShardRows {
     path: PathBuf,
-    reader: csv::Reader<Hashed<File>>,
+    reader: csv::Reader<Hashed<File, crate::util::FileSum>>,
     header: csv::StringRecord,
     record: csv::StringRecord,
     /// Where the option columns are ([`CaseRow::options`]).
@@ -440,11 +440,13 @@ struct ShardRows {
 }
 
 impl ShardRows {
-    /// Opens `p`'s cases.csv and checks its header.
+    /// Opens `p`'s cases.csv and checks its header; its bytes are hashed with the sum its
+    /// run.json recorded.
     fn open(p: &Part) -> Result<ShardRows, MergeError> {
         let path = p.dir.join(crate::results::CASES_CSV);
         let file = File::open(&path).map_err(|e| not_a_shard(&path, &e))?;
-        let mut reader = csv::Reader::from_reader(Hashed::new(file));
+        let hash = recorded_sum(p).map(|(_, h)| h).unwrap_or_default();
+        let mut reader = csv::Reader::from_reader(Hashed { inner: file, hash });
         let header = reader
             .headers()
             .map_err(|e| {
@@ -562,13 +564,23 @@ fn input_of(info: &RunInfo, case: usize) -> usize {
     info.inputs.len()
 }
 
+/// The checksum of cases.csv a shard's run.json recorded, and a fresh hash of its kind:
+/// XXH3, or FNV-1a for a shard made on 2026-12-04 or 12-05 before XXH3 (the shards of one
+/// run are of one binary, so of one kind).
+fn recorded_sum(p: &Part) -> Option<(String, crate::util::FileSum)> {
+    crate::util::FileSum::recorded(
+        p.info.cases_xxh3_64.as_deref(),
+        p.info.cases_fnv1a64.as_deref(),
+    )
+}
+
 /// Checks a shard's cases.csv, reading it once and keeping nothing: the columns, every value,
 /// one row per case of the shard × strategy, the strategies in order, the cases in input
 /// order (each case in its input, the lines rising), and the file's checksum.
 fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), MergeError> {
     let names = &info.strategies;
     let want = p.shard.len(grid.total) * names.len();
-    let Some(sum) = p.info.cases_xxh3_64.clone() else {
+    let Some((sum, _)) = recorded_sum(p) else {
         let path = p.dir.join(crate::results::RUN_JSON);
         let why = format!(
             "{}: no checksum of cases.csv (`cases_xxh3_64`): the shard was run by an older \
@@ -706,7 +718,8 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, Me
             .unwrap_or_else(|| MergeError::output(&cases_csv, e.to_string()))
     })?;
     for (r, p) in readers.into_iter().zip(parts) {
-        r.check_sum(p.info.cases_xxh3_64.as_deref().unwrap_or_default(), changed)?;
+        let sum = recorded_sum(p).map(|(s, _)| s).unwrap_or_default();
+        r.check_sum(&sum, changed)?;
     }
     Ok(Written {
         tallies,

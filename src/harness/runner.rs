@@ -51,7 +51,7 @@ pub enum Order {
     #[default]
     Blocked,
     /// `--order shuffled` (the run's default): each block is cut into small turns of cases
-    /// (see [`Order::turns`]), and at each turn the solvers go in an order shuffled from
+    /// (see [`Order::turns_in`]), and at each turn the solvers go in an order shuffled from
     /// `seed` and the turn's first position, so that slow drift of the machine (heat, other
     /// load) falls on every solver alike, not on whichever runs last.
     Shuffled {
@@ -134,22 +134,18 @@ impl Order {
         threads: usize,
         per_case: Option<std::time::Duration>,
     ) -> Vec<std::ops::Range<usize>> {
-        match (self, per_case) {
-            _ if k == 1 => Order::Blocked.turns(block, threads),
-            (Order::Shuffled { .. }, Some(cost)) => {
-                let fit = TURN_WORK.as_nanos() / cost.as_nanos().max(1);
-                let len = usize::try_from(fit)
-                    .unwrap_or(usize::MAX)
-                    .min(block.len() / 16)
-                    .max(4 * threads)
-                    .max(1);
-                let end = block.end;
-                block
-                    .step_by(len)
-                    .map(|from| from..(from + len).min(end))
-                    .collect()
-            }
-            _ => self.turns(block, threads),
+        let mut turns = self.turns_in(k, block, threads);
+        std::iter::from_fn(|| turns.next(per_case)).collect()
+    }
+
+    /// The turns of `block` for `k` solvers, cut one at a time as [`Order::turns_of`] cuts
+    /// them, each by the solvers' wall time per case known when it starts ([`Turns::next`]).
+    pub fn turns_in(self, k: usize, block: std::ops::Range<usize>, threads: usize) -> Turns {
+        Turns {
+            order: if k == 1 { Order::Blocked } else { self },
+            at: block.start,
+            block,
+            threads,
         }
     }
 
@@ -162,6 +158,48 @@ impl Order {
             rng.shuffle(&mut order);
         }
         order
+    }
+}
+
+/// A block's turns, cut one at a time ([`Order::turns_in`]).
+#[derive(Clone, Debug)]
+pub struct Turns {
+    order: Order,
+    block: std::ops::Range<usize>,
+    threads: usize,
+    /// Where the next turn starts.
+    at: usize,
+}
+
+impl Turns {
+    /// The next turn, for solvers whose wall time per case so far is `per_case` together
+    /// (`None` before each has had a turn); `None` past the block's end.
+    pub fn next(
+        &mut self,
+        per_case: Option<std::time::Duration>,
+    ) -> Option<std::ops::Range<usize>> {
+        if self.at >= self.block.end {
+            return None;
+        }
+        let (n, threads) = (self.block.len(), self.threads);
+        let len = match (self.order, per_case) {
+            (Order::Blocked, _) => n,
+            (Order::Shuffled { .. }, Some(cost)) => {
+                let fit = TURN_WORK.as_nanos() / cost.as_nanos().max(1);
+                usize::try_from(fit).unwrap_or(usize::MAX).min(n / 16)
+            }
+            (Order::Shuffled { .. }, None) => (n / 16).min(TURN_MAX),
+        }
+        .max(4 * threads)
+        .max(1);
+        let turn = self.at..(self.at + len).min(self.block.end);
+        self.at = turn.end;
+        Some(turn)
+    }
+
+    /// Whether the last turn was the block's last.
+    pub fn ended(&self) -> bool {
+        self.at >= self.block.end
     }
 }
 
@@ -485,20 +523,22 @@ impl Jobs {
         }
         block.clone().filter(|&p| self.is_left(job, p)).count()
     }
-    /// The cases of positions `block` solver `job` has left, in order, as a parallel
-    /// iterator. Its jobs hold at most a 64th of a worker's share of the block: rayon would
-    /// otherwise run a quarter or an eighth of it as one job, and a few slow cases in one
-    /// left the other workers idle at the end (Korf's 100: a turn of 100 cases, each
-    /// worker's last job 12 or 25 of them); a block of 65,536 cases still has jobs of 512.
+    /// The cases of positions `turn` (of a block of `block` positions) solver `job` has
+    /// left, in order, as a parallel iterator. Its jobs hold at most a 64th of a worker's
+    /// share of the block: rayon would otherwise run a quarter or an eighth of a turn as one
+    /// job, and a few slow cases in one left the other workers idle at the end (Korf's 100:
+    /// a turn of 100 cases, each worker's last job 12 or 25 of them). A block of 65,536
+    /// cases still has jobs of up to 512, so its turns' records reach the journal in
+    /// batches of hundreds (a job's records go together).
     fn cases(
         &self,
         job: usize,
-        block: std::ops::Range<usize>,
+        turn: std::ops::Range<usize>,
+        block: usize,
     ) -> impl ParallelIterator<Item = usize> + '_ {
         let shard = self.layout.shard;
-        let most = block.len() / (64 * rayon::current_num_threads().max(1));
-        block
-            .into_par_iter()
+        let most = block / (64 * rayon::current_num_threads().max(1));
+        turn.into_par_iter()
             .with_max_len(most.max(1))
             .filter(move |&p| self.is_left(job, p))
             .map(move |p| shard.case_at(p))
@@ -594,9 +634,8 @@ pub(crate) fn run_into(
         if judged {
             pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }
-        let turns = cfg.order.turns_of(k, block, threads, session.per_case());
-        let last = turns.len() - 1;
-        for (t, turn) in turns.into_iter().enumerate() {
+        let mut turns = cfg.order.turns_in(k, block.clone(), threads);
+        while let Some(turn) = turns.next(session.per_case()) {
             for j in cfg.order.solvers(k, turn.start) {
                 if stop.load(Ordering::SeqCst) || sink.failed() {
                     break 'blocks;
@@ -609,6 +648,7 @@ pub(crate) fn run_into(
                 let turn = Block {
                     job: j,
                     positions: turn.clone(),
+                    block: block.len(),
                     optimum: &optimum,
                     cases: &held,
                 };
@@ -620,7 +660,7 @@ pub(crate) fn run_into(
                     (&mut session, &mut started),
                     &tick,
                 );
-                if t == last {
+                if turns.ended() {
                     sink.pass_end(j, session.wall[j]);
                 } else {
                     sink.turn_end(j, session.wall[j]);
@@ -698,6 +738,8 @@ fn unreadable(e: &std::io::Error) -> String {
 struct Block<'a> {
     job: usize,
     positions: std::ops::Range<usize>,
+    /// How many positions the whole block has (the turn is some of them).
+    block: usize,
     optimum: &'a Optimum,
     /// The block's cases.
     cases: &'a CaseBlock<'a>,
@@ -718,26 +760,28 @@ fn solve_block(
     std::thread::scope(|scope| {
         scope.spawn(|| watch.run(one, cases, stop, pass.observer));
         workers.pool.install(|| {
-            pass.todo.cases(j, block.positions.clone()).for_each_init(
-                || Batch::new(sink, j),
-                |batch, i| {
-                    if stop.load(Ordering::Relaxed) || sink.failed() {
-                        return;
-                    }
-                    watch.begin(i);
-                    let rec = run_one(i, cases.get(i), one, pass.cfg, block.optimum);
-                    watch.end();
-                    // A case cut short by the stop (an external program's exchange
-                    // stopped, a search's budget run out) is left for --resume, not recorded.
-                    if matches!(rec.status, RowStatus::Error | RowStatus::Limit)
-                        && stop.load(Ordering::SeqCst)
-                    {
-                        return;
-                    }
-                    batch.push(rec);
-                    tick();
-                },
-            )
+            pass.todo
+                .cases(j, block.positions.clone(), block.block)
+                .for_each_init(
+                    || Batch::new(sink, j),
+                    |batch, i| {
+                        if stop.load(Ordering::Relaxed) || sink.failed() {
+                            return;
+                        }
+                        watch.begin(i);
+                        let rec = run_one(i, cases.get(i), one, pass.cfg, block.optimum);
+                        watch.end();
+                        // A case cut short by the stop (an external program's exchange
+                        // stopped, a search's budget run out) is left for --resume, not recorded.
+                        if matches!(rec.status, RowStatus::Error | RowStatus::Limit)
+                            && stop.load(Ordering::SeqCst)
+                        {
+                            return;
+                        }
+                        batch.push(rec);
+                        tick();
+                    },
+                )
         });
         watch.finish();
     });

@@ -81,12 +81,14 @@ pub struct RunInfo {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
     /// The XXH3 64-bit hash of cases.csv's bytes, as 16 hex digits: `merge` refuses a
-    /// shard whose cases.csv was changed after its run, and `verify` such a run (runs made
-    /// before 2026-12-06: absent, and [`RunInfo::cases_fnv1a64`] instead).
+    /// shard whose cases.csv was changed after its run, and `verify` such a run (absent in
+    /// runs made before XXH3, late on 2026-12-05: those of 2026-12-04 and 12-05 have
+    /// [`RunInfo::cases_fnv1a64`], older ones neither).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cases_xxh3_64: Option<String>,
-    /// The FNV-1a 64-bit hash of cases.csv's bytes, written by runs made from 2026-12-04 to
-    /// 2026-12-05 (`verify` still checks it; newer runs write [`RunInfo::cases_xxh3_64`]).
+    /// The FNV-1a 64-bit hash of cases.csv's bytes, written by runs made on 2026-12-04 and
+    /// 12-05 before XXH3 (`verify` and `merge` still check it; newer runs write
+    /// [`RunInfo::cases_xxh3_64`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cases_fnv1a64: Option<String>,
     /// How each solver that reports it ran: an external program's final spawn mode and

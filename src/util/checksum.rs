@@ -57,20 +57,62 @@ impl std::fmt::Debug for Xxh3 {
     }
 }
 
-/// A checksum fed piece by piece, shown as hex.
+/// The checksum a run.json recorded for its cases.csv: XXH3 (`cases_xxh3_64`), or FNV-1a
+/// (`cases_fnv1a64`) in runs made on 2026-12-04 and 12-05 before XXH3.
+#[derive(Clone, Debug)]
+pub(crate) enum FileSum {
+    /// `cases_xxh3_64` (boxed: XXH3's state is 600 bytes, FNV-1a's 8).
+    Xxh3(Box<Xxh3>),
+    /// `cases_fnv1a64`.
+    Fnv1a64(Fnv1a64),
+}
+
+impl FileSum {
+    /// The sum of cases.csv a run recorded (`xxh3`, else `fnv`), with a fresh hash of that
+    /// kind to check it against: `None` when it recorded neither.
+    pub(crate) fn recorded(xxh3: Option<&str>, fnv: Option<&str>) -> Option<(String, FileSum)> {
+        match (xxh3, fnv) {
+            (Some(x), _) => Some((x.to_string(), FileSum::Xxh3(Box::default()))),
+            (None, Some(f)) => Some((f.to_string(), FileSum::Fnv1a64(Fnv1a64::default()))),
+            (None, None) => None,
+        }
+    }
+}
+
+impl Default for FileSum {
+    fn default() -> FileSum {
+        FileSum::Xxh3(Box::default())
+    }
+}
+
+impl FileSum {
+    /// The hash of everything added so far, as 16 hex digits.
+    pub(crate) fn hex(&self) -> String {
+        match self {
+            FileSum::Xxh3(h) => h.hex(),
+            FileSum::Fnv1a64(h) => h.hex(),
+        }
+    }
+}
+
+impl Sum for FileSum {
+    fn update(&mut self, bytes: &[u8]) {
+        match self {
+            FileSum::Xxh3(h) => h.update(bytes),
+            FileSum::Fnv1a64(h) => h.update(bytes),
+        }
+    }
+}
+
+/// A checksum fed piece by piece.
 pub(crate) trait Sum: Default {
     /// Adds `bytes` to the hash.
     fn update(&mut self, bytes: &[u8]);
-    /// The hash of everything added so far, as 16 hex digits.
-    fn hex(&self) -> String;
 }
 
 impl Sum for Fnv1a64 {
     fn update(&mut self, bytes: &[u8]) {
         Fnv1a64::update(self, bytes);
-    }
-    fn hex(&self) -> String {
-        Fnv1a64::hex(self)
     }
 }
 
@@ -88,9 +130,6 @@ impl Xxh3 {
 impl Sum for Xxh3 {
     fn update(&mut self, bytes: &[u8]) {
         Xxh3::update(self, bytes);
-    }
-    fn hex(&self) -> String {
-        Xxh3::hex(self)
     }
 }
 

@@ -18,7 +18,7 @@ mod workers;
 
 #[cfg(test)]
 pub(crate) use checksum::fnv1a64;
-pub(crate) use checksum::{Fnv1a64, Hashed, Sum, Xxh3};
+pub(crate) use checksum::{FileSum, Fnv1a64, Hashed, Xxh3};
 pub(crate) use crash::crash_point;
 pub(crate) use csv_row::{ratio_text, CsvRow};
 pub use files::WriteError;

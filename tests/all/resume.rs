@@ -518,6 +518,47 @@ fn three_shards_merge_into_the_single_run() {
     // verify accepts the merged run.
     let o = bin().arg("verify").arg(&merged).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    // Shards made on 2026-12-04 or 12-05 before XXH3 recorded FNV-1a (`cases_fnv1a64`):
+    // they still merge, and a row edited after their run is still refused.
+    let older: Vec<PathBuf> = shards
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let o = temp_dir(&format!("shard-older-{i}"));
+            for f in std::fs::read_dir(d).unwrap() {
+                let f = f.unwrap().path();
+                std::fs::copy(&f, o.join(f.file_name().unwrap())).unwrap();
+            }
+            let mut json: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(o.join("run.json")).unwrap())
+                    .unwrap();
+            let fields = json.as_object_mut().unwrap();
+            fields.remove("cases_xxh3_64").unwrap();
+            let bytes = std::fs::read(o.join("cases.csv")).unwrap();
+            fields.insert("cases_fnv1a64".into(), fnv1a64(&bytes).into());
+            std::fs::write(o.join("run.json"), json.to_string()).unwrap();
+            o
+        })
+        .collect();
+    let refs: Vec<&Path> = older.iter().map(PathBuf::as_path).collect();
+    let out = temp_dir("shard-older-merged");
+    let o = merge(&refs, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(out.join("cases.csv")).unwrap(),
+        std::fs::read(merged.join("cases.csv")).unwrap()
+    );
+    let csv = std::fs::read_to_string(older[1].join("cases.csv")).unwrap();
+    let edited = csv.replacen(",solved,", ",wrong,", 1);
+    assert_ne!(edited, csv);
+    std::fs::write(older[1].join("cases.csv"), edited).unwrap();
+    let o = merge(&refs, &temp_dir("shard-older-edited"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the rows are not those the run wrote"),
+        "{}",
+        stderr(&o)
+    );
 
     // Refusals: a missing shard, a shard twice, a shard of another split or other options.
     let refused = |dirs: &[&Path], what: &str| {
