@@ -19,7 +19,10 @@
 mod cases;
 #[path = "../benches/common/peer.rs"]
 mod peer;
-#[path = "../benches/common/rng.rs"]
+// The library's SplitMix64 (crate-private there), included so the seeds give the boards they
+// always gave.
+#[allow(dead_code)]
+#[path = "../src/util/rng.rs"]
 mod rng;
 
 use std::collections::BTreeMap;

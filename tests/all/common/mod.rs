@@ -189,4 +189,4 @@ pub fn fnv1a64(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-pub use crate::rng::Rng;
+pub(crate) use crate::rng::Rng;
