@@ -433,6 +433,8 @@ struct Grid {
 struct ShardRows {
     path: PathBuf,
     reader: csv::Reader<Hashed<File, crate::util::FileSum>>,
+    /// The checksum its run.json recorded (empty: none), which the hash must end at.
+    want: String,
     header: csv::StringRecord,
     record: csv::StringRecord,
     /// Where the option columns are ([`CaseRow::options`]).
@@ -445,7 +447,7 @@ impl ShardRows {
     fn open(p: &Part) -> Result<ShardRows, MergeError> {
         let path = p.dir.join(crate::results::CASES_CSV);
         let file = File::open(&path).map_err(|e| not_a_shard(&path, &e))?;
-        let hash = recorded_sum(p).map(|(_, h)| h).unwrap_or_default();
+        let (want, hash) = recorded_sum(p).unwrap_or_default();
         let mut reader = csv::Reader::from_reader(Hashed { inner: file, hash });
         let header = reader
             .headers()
@@ -479,6 +481,7 @@ impl ShardRows {
         Ok(ShardRows {
             path,
             reader,
+            want,
             options: OptionColumns::locate(&header),
             header,
             record: csv::StringRecord::new(),
@@ -513,7 +516,7 @@ impl ShardRows {
     }
 
     /// Reads to the end and checks the file's bytes against `want` (run.json's checksum).
-    fn check_sum(mut self, want: &str, extra: &str) -> Result<(), MergeError> {
+    fn check_sum(mut self, extra: &str) -> Result<(), MergeError> {
         if self.next()?.is_some() {
             let why = format!(
                 "{}:{}: a row past the last case of the shard{extra}; {RERUN}",
@@ -522,8 +525,8 @@ impl ShardRows {
             );
             return Err(MergeError::shard(&self.path, Some(self.line()), why));
         }
-        let got = self.reader.get_ref().hash.hex();
-        if got != want {
+        let (got, want) = (self.reader.get_ref().hash.hex(), &self.want);
+        if got != *want {
             return Err(MergeError::shard(
                 &self.path,
                 None,
@@ -580,7 +583,7 @@ fn recorded_sum(p: &Part) -> Option<(String, crate::util::FileSum)> {
 fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), MergeError> {
     let names = &info.strategies;
     let want = p.shard.len(grid.total) * names.len();
-    let Some((sum, _)) = recorded_sum(p) else {
+    if recorded_sum(p).is_none() {
         let path = p.dir.join(crate::results::RUN_JSON);
         let why = format!(
             "{}: no checksum of cases.csv (`cases_xxh3_64`): the shard was run by an older \
@@ -588,7 +591,7 @@ fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), MergeError> {
             path.display()
         );
         return Err(MergeError::shard(&path, None, why));
-    };
+    }
     let mut rows = ShardRows::open(p)?;
     let mut last: Option<(usize, u64)> = None;
     for n in 0..want {
@@ -644,7 +647,7 @@ fn check_rows(p: &Part, info: &RunInfo, grid: Grid) -> Result<(), MergeError> {
         }
         last = Some(key);
     }
-    rows.check_sum(&sum, "")
+    rows.check_sum("")
 }
 
 /// What writing the merged cases.csv finds on the way.
@@ -717,9 +720,8 @@ fn write_cases(out_dir: &Path, parts: &[Part], grid: Grid) -> Result<Written, Me
             .take()
             .unwrap_or_else(|| MergeError::output(&cases_csv, e.to_string()))
     })?;
-    for (r, p) in readers.into_iter().zip(parts) {
-        let sum = recorded_sum(p).map(|(s, _)| s).unwrap_or_default();
-        r.check_sum(&sum, changed)?;
+    for r in readers {
+        r.check_sum(changed)?;
     }
     Ok(Written {
         tallies,

@@ -93,17 +93,13 @@ impl Order {
         block: std::ops::Range<usize>,
         threads: usize,
     ) -> Vec<std::ops::Range<usize>> {
-        match self {
-            Order::Blocked => vec![block],
-            Order::Shuffled { .. } => {
-                let len = (block.len() / 16).min(TURN_MAX).max(4 * threads).max(1);
-                let end = block.end;
-                block
-                    .step_by(len)
-                    .map(|from| from..(from + len).min(end))
-                    .collect()
-            }
-        }
+        let mut turns = Turns {
+            order: self,
+            at: block.start,
+            block,
+            threads,
+        };
+        std::iter::from_fn(|| turns.next(None)).collect()
     }
 
     /// The turns of `block` for `k` solvers whose wall time per case so far, together, is
