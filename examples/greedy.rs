@@ -83,12 +83,11 @@ fn main() {
     let out = args
         .next()
         .unwrap_or_else(|| "results/greedy-example".into());
-    let mut plan = RunPlan::new(vec![dataset])
-        .with_strategies("astar")
-        .expect("astar is built in")
-        .with_solver(Greedy);
-    plan.out = Some(out.into());
-    plan.mode = OutMode::Force;
+    let plan = RunPlan::new(vec![dataset])
+        .with(strategies::ASTAR)
+        .with_solver(Greedy)
+        .with_out(out)
+        .with_mode(OutMode::Force);
     let run = match run(plan) {
         Ok(run) => run,
         Err(e) => {

@@ -21,7 +21,7 @@ pub use crate::util::text::{escape_controls, shell_command};
 /// Ctrl-C (SIGINT) and SIGTERM during a run: [`install`](interrupt::install) the handler
 /// once, and read whether a signal stopped the run ([`requested`](interrupt::requested))
 /// and its exit code ([`exit_code`](interrupt::exit_code)). The handler raises
-/// [`STOP`](interrupt::STOP), the stop flag the binary gives `execute`.
+/// [`STOP`](interrupt::STOP), the stop flag the binary gives `execute_with`.
 pub mod interrupt {
     pub use crate::harness::interrupt::{exit_code, install, requested, STOP};
 }

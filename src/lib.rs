@@ -2,7 +2,7 @@
 //!
 //! The library is the engine; the `tilebench` binary is a thin command line over it. A run is
 //! a value, [`harness::plan::RunPlan`], and one call, [`harness::pipeline::run`] (or
-//! [`harness::pipeline::execute`], with an observer and a stop flag), takes it left to right
+//! [`harness::pipeline::execute_with`], with an observer and a stop flag), takes it left to right
 //! ([`prelude`] holds the names most programs need):
 //!
 //! [`dataset`] (CSV rows → cases) → [`harness::runner`] (every case × solver in

@@ -1,7 +1,7 @@
 //! The names most programs need, in one import: `use tilebench::prelude::*;`.
 //!
-//! A run ([`RunPlan`], [`run`] or [`execute`]), a solver of your own ([`Solver`], or
-//! [`solver_fn`] for a closure) and the types a solve works with, the rows a run writes
+//! A run ([`RunPlan`], the built-in [`strategies`], [`run`] or [`execute_with`]), a solver of
+//! your own ([`Solver`], or [`solver_fn`] for a closure) and the types a solve works with, the rows a run writes
 //! ([`Record`]), and the library's [`Error`].
 //!
 //! ```
@@ -14,12 +14,13 @@
 
 pub use crate::dataset::{Case, InputOptions};
 pub use crate::error::{Error, Result};
-pub use crate::harness::pipeline::{execute, run, Ending, Finished};
+pub use crate::harness::pipeline::{execute_with, run, Ending, Finished};
 pub use crate::harness::plan::{OutMode, RunPlan};
 pub use crate::observe::{Observer, Silent};
 pub use crate::puzzle::{Board, Move, Shape};
 pub use crate::results::record::{Record, RowStatus};
 pub use crate::search::heuristic::{Heuristic, Manhattan};
 pub use crate::search::{
-    shortcut, solver_fn, Budget, Claim, Limits, Outcome, Problem, SolveError, Solver, Stats, Status,
+    shortcut, solver_fn, strategies, Budget, Claim, Limits, Outcome, Problem, Reply, SelfReport,
+    SolveError, Solver, Stats, Status,
 };

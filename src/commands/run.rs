@@ -12,8 +12,8 @@ use tilebench::cli_support::PerSolver;
 use tilebench::dataset::InputOptions;
 use tilebench::external::protocol::{Blank, Protocol};
 use tilebench::external::ExternalSolver;
-use tilebench::harness::pipeline::{execute, Ending};
-use tilebench::harness::plan::{Chosen, Export, OutMode, RunPlan};
+use tilebench::harness::pipeline::{execute_with, Ending};
+use tilebench::harness::plan::{Export, OutMode, RunPlan};
 use tilebench::harness::runner::Order;
 use tilebench::report::table::Table;
 use tilebench::report::{format, SummaryExport};
@@ -77,14 +77,14 @@ fn strategy_texts(args: &RunArgs, base: &tilebench::search::Config) -> Result<Ve
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
     // In range: cli's parser takes 0.000001 to MAX_SECONDS.
     let timeout = args.timeout.map(Duration::from_secs_f64);
-    let mut plan = RunPlan::new(args.files.clone());
-    plan.config =
+    let mut config =
         super::solve::config_of(args.exhaustive, (args.heuristic, args.weight), &args.pdb)?;
-    plan.config.set(
+    config.set(
         &tilebench::search::bfs_hash::BUCKETS,
         &args.hash_buckets.to_string(),
     )?;
-    let texts = strategy_texts(&args, &plan.config)?;
+    let texts = strategy_texts(&args, &config)?;
+    let mut plan = RunPlan::new(args.files.clone()).with_config(config);
     let (configured, plain): (Vec<&String>, Vec<&String>) =
         texts.iter().partition(|s| s.contains([':', '=']));
     if !args.strategy.is_empty() {
@@ -97,17 +97,17 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
             })
             .map_err(|e| plan_in_flags(&e))?;
     }
-    plan.input = InputOptions {
+    plan = plan.with_input(InputOptions {
         size: args.size,
         goal: args.goal.clone(),
-    };
+    });
     let per = |e| flags::per_solver_in_flags(&e);
     let claims = PerSolver::<Claim>::parse("--solver-claim", &args.solver_claim).map_err(per)?;
     let protocols =
         PerSolver::<Protocol>::parse("--solver-protocol", &args.solver_protocol).map_err(per)?;
     let blanks = PerSolver::<Blank>::parse("--solver-blank", &args.solver_blank).map_err(per)?;
     for text in configured {
-        let c = Configuration::parse(text, &plan.config)
+        let c = Configuration::parse(text, plan.config())
             .map_err(|e| flags::configuration_in_flags(&e))?;
         plan = plan.with(c);
     }
@@ -131,29 +131,33 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         .check_names("--solver-protocol", &names)
         .map_err(per)?;
     blanks.check_names("--solver-blank", &names).map_err(per)?;
-    plan.solvers
-        .extend(programs.into_iter().map(Chosen::Program));
-    plan.limits = Limits {
-        max_nodes: args.max_nodes,
-        timeout,
-        max_states: args.max_states,
-        max_memory: args.max_memory,
-    };
-    plan.threads = args.threads.unwrap_or(0);
-    plan.repeat = args.repeat;
-    plan.keep_paths = args.paths;
-    plan.order = match args.order {
-        crate::cli::TurnOrder::Shuffled => Order::Shuffled { seed: args.seed },
-        crate::cli::TurnOrder::Blocked => Order::Blocked,
-    };
-    plan.out = args.out.clone();
-    plan.mode = match (args.resume, args.force) {
-        (true, _) => OutMode::Resume,
-        (false, true) => OutMode::Force,
-        (false, false) => OutMode::New,
-    };
-    plan.shard = args.shard;
-    plan.rows = args.rows.clone();
+    for program in programs {
+        plan = plan.with(program);
+    }
+    if let Some(out) = &args.out {
+        plan = plan.with_out(out);
+    }
+    plan = plan
+        .with_limits(Limits {
+            max_nodes: args.max_nodes,
+            timeout,
+            max_states: args.max_states,
+            max_memory: args.max_memory,
+        })
+        .with_threads(args.threads.unwrap_or(0))
+        .with_repeat(args.repeat)
+        .with_paths(args.paths)
+        .with_order(match args.order {
+            crate::cli::TurnOrder::Shuffled => Order::Shuffled { seed: args.seed },
+            crate::cli::TurnOrder::Blocked => Order::Blocked,
+        })
+        .with_mode(match (args.resume, args.force) {
+            (true, _) => OutMode::Resume,
+            (false, true) => OutMode::Force,
+            (false, false) => OutMode::New,
+        })
+        .with_shard(args.shard)
+        .with_rows(args.rows.clone());
     let aliases = [
         (&args.export_markdown, "markdown"),
         (&args.export_bmf, "bmf"),
@@ -163,11 +167,11 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
         .into_iter()
         .filter_map(|(p, name)| Some((format(name).ok()?, p.clone()?)));
     for (format, path) in args.exports.iter().cloned().chain(aliased) {
-        plan.exports.push(Export { path, format });
+        plan = plan.with_export(Export { path, format });
     }
-    plan.save_baseline = args.save_baseline.clone();
-    plan.command = std::env::args().collect();
-    Ok(plan)
+    Ok(plan
+        .with_baseline(args.save_baseline.clone())
+        .with_command(std::env::args().collect()))
 }
 
 /// `--allow-limit`'s values, each naming a solver of the run: a built-in strategy, a
@@ -220,10 +224,10 @@ pub fn run(args: RunArgs) -> CmdResult {
     let (check, allowed) = (args.check, args.allow_limit.clone());
     let terminal = super::terminal::Terminal::new(quiet);
     interrupt::install();
-    let mut plan = plan(args)?;
+    let plan = plan(args)?;
     let check = check.then(|| allow_limit(&allowed, &plan)).transpose()?;
-    plan.allow_limit = check.clone().unwrap_or_default();
-    let run = match execute(plan, &terminal, &interrupt::STOP).map_err(|e| in_flags(&e))? {
+    let plan = plan.with_allow_limit(check.clone().unwrap_or_default());
+    let run = match execute_with(plan, &terminal, &interrupt::STOP).map_err(|e| in_flags(&e))? {
         Ending::Finished(run) => run,
         Ending::Stopped(s) => {
             eprintln!(

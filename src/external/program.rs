@@ -26,7 +26,7 @@ use super::process::{self, Asked, Exchange, Launch, Session, Skip, Skipped, Take
 use super::protocol::{parse_answer, read_line, Answer, Protocol, Reading, Request, Spawn, Stdout};
 use super::ExternalSolver;
 use crate::puzzle::Board;
-use crate::search::{Limits, Outcome, Prepare, Problem, SolveError, Solver, Stats, Status};
+use crate::search::{Limits, Outcome, Prepare, Problem, Reply, SolveError, Solver, Stats, Status};
 use crate::util::clip;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
@@ -638,7 +638,7 @@ impl Program {
 
     /// The outcome of one answer line. An answer after a label (`Case 1: …`) is judged,
     /// with one notice for the program; with --solver-strict, it is an error.
-    fn outcome(&self, request: &Request, line: &str) -> Result<Outcome, SolveError> {
+    fn outcome(&self, request: &Request, line: &str) -> Result<Reply, SolveError> {
         let sent = request.shown();
         let answer = match read_line(self.spec.protocol, line) {
             Reading::Answer(a) => a,
@@ -679,10 +679,10 @@ impl Program {
         Ok(self.outcome_of(request, line, answer))
     }
 
-    /// The outcome of an answer read from `line`.
-    fn outcome_of(&self, request: &Request, line: &str, answer: Answer) -> Outcome {
+    /// The reply of an answer read from `line`: its outcome, and the line quoted.
+    fn outcome_of(&self, request: &Request, line: &str, answer: Answer) -> Reply {
         let sent = request.shown();
-        let mut o = match answer {
+        let o = match answer {
             Answer::Unsolvable => Outcome::without_path(Status::Unsolvable, Stats::default()),
             Answer::Steps(n) => {
                 let mut o = Outcome::without_path(Status::Solved, Stats::default());
@@ -693,8 +693,9 @@ impl Program {
                 Outcome::solved(request.framing.to_original(&moves), Stats::default())
             }
         };
-        o.note = Some(format!("sent `{sent}`, it printed `{}`", clip(line, 120)));
-        o
+        let mut r = Reply::from(o);
+        r.report.note = Some(format!("sent `{sent}`, it printed `{}`", clip(line, 120)));
+        r
     }
 
     /// A hint for an answer that is not one.
@@ -1023,8 +1024,14 @@ impl Solver for Program {
         self.say_first(what, text)
     }
 
-    /// Sends one case to the program and reads its answer (judged by the harness).
+    /// Sends one case to the program and reads its answer, as the harness does.
     fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        self.reply(problem, limits).map(|r| r.outcome)
+    }
+
+    /// Sends one case to the program and reads its answer (judged by the harness), with the
+    /// program's round trip, its process's usage and the line it printed.
+    fn reply(&self, problem: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
         let request =
             Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError::new)?;
         if self.broken() {
@@ -1058,20 +1065,20 @@ impl Solver for Program {
                 unterminated,
             } => {
                 self.answered_with(&line);
-                let mut o =
+                let mut r =
                     self.judge_line(problem, &request, previous, &line, &skipped, unterminated)?;
-                o.reported = Some(if self.late_counters.load(Ordering::SeqCst) {
+                r.outcome.reported = Some(if self.late_counters.load(Ordering::SeqCst) {
                     Default::default()
                 } else {
                     stderr.counters
                 });
-                o.latency = Some(elapsed);
-                o.usage = usage.map(|u| crate::search::Usage {
+                r.report.latency = Some(elapsed);
+                r.report.usage = usage.map(|u| crate::search::Usage {
                     cpu_us: u.cpu_us,
                     max_rss_kb: u.max_rss_kb,
                 });
-                o.peak_rss_kb = peak_rss_kb;
-                Ok(o)
+                r.report.peak_rss_kb = peak_rss_kb;
+                Ok(r)
             }
             other => self.no_answer(other, &request, limits, timeout),
         }
@@ -1114,7 +1121,7 @@ impl Program {
         line: &str,
         skipped: &Skipped,
         unterminated: bool,
-    ) -> Result<Outcome, SolveError> {
+    ) -> Result<Reply, SolveError> {
         self.answered.store(true, Ordering::SeqCst);
         self.failures.store(0, Ordering::SeqCst);
         let (sent, restarted) = (request.shown(), self.restarted());
@@ -1148,7 +1155,7 @@ impl Program {
             });
         }
         let o = self.outcome(request, line)?;
-        if let (Some(prev), Some(path)) = (previous, o.path.as_ref()) {
+        if let (Some(prev), Some(path)) = (previous, o.outcome.path.as_ref()) {
             if late(&prev, problem, path) {
                 self.restart();
                 self.say_once(Said::Late, || {
@@ -1179,7 +1186,7 @@ impl Program {
         request: &Request,
         limits: &Limits,
         timeout: Option<Duration>,
-    ) -> Result<Outcome, SolveError> {
+    ) -> Result<Reply, SolveError> {
         let (sent, restarted) = (request.shown(), self.restarted());
         let fail = |e: String| Err(SolveError::new(e));
         match ex {
@@ -1192,8 +1199,9 @@ impl Program {
             } => {
                 let mut o = Outcome::out_of(crate::search::LimitReason::Time, Stats::default());
                 o.reported = Some(stderr.counters);
-                o.latency = Some(elapsed);
-                o.note = Some(format!(
+                let mut r = Reply::from(o);
+                r.report.latency = Some(elapsed);
+                r.report.note = Some(format!(
                     "no answer within {} {:.3} s to `{sent}`; killed{restarted}{}",
                     if limits.timeout.is_some() {
                         "--timeout"
@@ -1208,7 +1216,7 @@ impl Program {
                         ""
                     }
                 ));
-                Ok(o)
+                Ok(r)
             }
             Exchange::Died {
                 how,
@@ -1216,8 +1224,8 @@ impl Program {
                 read,
                 max_rss_kb,
             } => {
-                if let Some(o) = out_of_memory(limits, read, &how, &stderr, max_rss_kb, &sent) {
-                    return Ok(o);
+                if let Some(r) = out_of_memory(limits, read, &how, &stderr, max_rss_kb, &sent) {
+                    return Ok(r);
                 }
                 // A process that read its case and died crashed on this case: the next case
                 // gets a new one. Only an end before reading counts against starting it.
@@ -1247,7 +1255,7 @@ impl Program {
         problem: &Problem,
         request: &Request,
         timeout: Option<Duration>,
-    ) -> Result<Outcome, SolveError> {
+    ) -> Result<Reply, SolveError> {
         let batch = self
             .batch(timeout)
             .as_ref()
@@ -1258,20 +1266,20 @@ impl Program {
             None => return Err(SolveError::new("not in the batch")),
         };
         self.answered.store(true, Ordering::SeqCst);
-        let mut o = self.outcome(request, &line)?;
-        o.latency = None;
-        o.untimed = true;
+        let mut r = self.outcome(request, &line)?;
+        r.report.latency = None;
+        r.report.untimed = true;
         // One process answered every case: its stderr counters, if any, belong to no case in
         // particular. Unknown, never 0.
-        o.reported = Some(crate::search::Counters::default());
-        o.note = o.note.map(|n| {
+        r.outcome.reported = Some(crate::search::Counters::default());
+        r.report.note = r.report.note.map(|n| {
             format!(
                 "{n} (batch of {} cases in {:.3} s)",
                 batch.answers.len(),
                 batch.wall.as_secs_f64()
             )
         });
-        Ok(o)
+        Ok(r)
     }
 }
 
@@ -1297,7 +1305,7 @@ fn out_of_memory(
     stderr: &process::Stderr,
     max_rss_kb: Option<u64>,
     sent: &str,
-) -> Option<Outcome> {
+) -> Option<Reply> {
     let budget = limits.max_memory.filter(|_| read)?;
     let said = stderr.tail.iter().find(|line| {
         let lower = line.to_ascii_lowercase();
@@ -1312,11 +1320,11 @@ fn out_of_memory(
     };
     let mut o = Outcome::out_of(crate::search::LimitReason::Memory, Stats::default());
     o.reported = Some(stderr.counters);
-    o.usage = None;
-    o.peak_rss_kb = max_rss_kb;
-    o.note = Some(format!(
+    let mut r = Reply::from(o);
+    r.report.peak_rss_kb = max_rss_kb;
+    r.report.note = Some(format!(
         "{how} without answering `{sent}` under --max-memory {budget} (its address-space \
          limit): out of memory, as {why}"
     ));
-    Some(o)
+    Some(r)
 }

@@ -4,17 +4,18 @@
 //! Every repeat must give the same answer and counters (a solver that does not is reported,
 //! not averaged). A panic inside a solver is caught and becomes the case's error.
 
-use crate::search::{Limits, Outcome, Problem, Solver};
+use crate::puzzle::Move;
+use crate::search::{Counters, Limits, Problem, Reply, Solver, Status};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
-/// A solve's outcome with its latencies.
+/// A solver's reply with its latencies.
 #[derive(Clone, Debug)]
 pub(crate) struct Measured {
-    /// The answer (every repeat gave the same).
-    pub outcome: Outcome,
+    /// The reply (every repeat gave the same).
+    pub reply: Reply,
     /// Median latency over the repeats, in nanoseconds; `None` when the solver could not
-    /// measure it ([`Outcome::untimed`]).
+    /// measure it ([`crate::search::SelfReport::untimed`]).
     pub latency_ns: Option<u64>,
     /// Fastest of the repeats, in nanoseconds.
     pub latency_min_ns: Option<u64>,
@@ -24,16 +25,35 @@ pub(crate) struct Measured {
     pub peak_heap_bytes: Option<u64>,
 }
 
-/// What a repeat is compared on: everything but its latency.
-fn same_answer(a: &Outcome, b: &Outcome) -> bool {
-    (a.status, &a.path, a.claimed_steps, a.counters(), &a.note)
-        == (b.status, &b.path, b.claimed_steps, b.counters(), &b.note)
+/// What a repeat is compared on: everything but its measurement (the line it printed
+/// included).
+fn same_answer(a: &Reply, b: &Reply) -> bool {
+    fn key(
+        r: &Reply,
+    ) -> (
+        Status,
+        &Option<Vec<Move>>,
+        Option<u64>,
+        Counters,
+        &Option<String>,
+    ) {
+        let o = &r.outcome;
+        (
+            o.status,
+            &o.path,
+            o.claimed_steps,
+            o.counters(),
+            &r.report.note,
+        )
+    }
+    key(a) == key(b)
 }
 
 /// How an answer reads in a message about repeats.
-fn shown(o: &Outcome) -> String {
+fn shown(r: &Reply) -> String {
+    let o = &r.outcome;
     let c = o.counters();
-    let answer = match (&o.note, o.steps()) {
+    let answer = match (&r.report.note, o.steps()) {
         (Some(n), _) => n.clone(),
         (None, Some(s)) => format!("{} in {s} moves", o.status.as_str()),
         (None, None) => o.status.as_str().to_string(),
@@ -75,43 +95,43 @@ pub(crate) fn measure(
         &mut many
     };
     let name = solver.name();
-    let mut first: Option<Outcome> = None;
+    let mut first: Option<Reply> = None;
     let heap = solver.in_process() && crate::memory::counting();
     let mut peak_heap: Option<u64> = None;
     for slot in times.iter_mut() {
         // The heap's mark is taken outside the clock, and read after it stops.
         let mark = crate::memory::begin_case();
         let t0 = Instant::now();
-        let result = catch_unwind(AssertUnwindSafe(|| solver.solve(problem, limits)));
+        let result = catch_unwind(AssertUnwindSafe(|| solver.reply(problem, limits)));
         let wall = t0.elapsed();
         if heap {
             let p = crate::memory::peak_since(mark);
             peak_heap = peak_heap.max(p);
         }
-        let outcome = match result {
-            Ok(Ok(o)) => o,
+        let reply = match result {
+            Ok(Ok(r)) => r,
             Ok(Err(e)) => return Err(format!("{name}: {e}")),
             Err(panic) => return Err(format!("{name} panicked: {}", panic_text(&*panic))),
         };
-        *slot = outcome.latency.unwrap_or(wall).as_nanos() as u64;
+        *slot = reply.report.latency.unwrap_or(wall).as_nanos() as u64;
         match &first {
-            None => first = Some(outcome),
-            Some(f) if !same_answer(f, &outcome) => {
+            None => first = Some(reply),
+            Some(f) if !same_answer(f, &reply) => {
                 return Err(format!(
                     "{name} is not deterministic: repeats gave different answers ({} then {}); \
                      --repeat needs the same answer and counters every time",
                     shown(f),
-                    shown(&outcome)
+                    shown(&reply)
                 ));
             }
             Some(_) => {}
         }
     }
     times.sort_unstable();
-    let outcome = first.expect("at least one repeat");
-    let timed = !outcome.untimed;
+    let reply = first.expect("at least one repeat");
+    let timed = !reply.report.untimed;
     Ok(Measured {
-        outcome,
+        reply,
         latency_ns: timed.then(|| times[times.len() / 2]),
         latency_min_ns: timed.then(|| times[0]),
         peak_heap_bytes: peak_heap,

@@ -5,33 +5,39 @@
 //! ```
 //! use tilebench::prelude::*;
 //!
-//! let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()]).with_strategies("astar,idastar")?;
-//! plan.out = Some(std::env::temp_dir().join(format!("tilebench-doc-run-{}", std::process::id())));
-//! plan.mode = OutMode::Force;
+//! let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+//!     .with(strategies::ASTAR)
+//!     .with(strategies::IDASTAR)
+//!     .with_out(std::env::temp_dir().join(format!("tilebench-doc-run-{}", std::process::id())))
+//!     .with_mode(OutMode::Force);
 //! let done = run(plan)?;
 //! assert_eq!(done.rows, 6 * 2); // the six seed rows × two strategies
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`execute`] is the same run with an [`Observer`] for notices and progress, and a flag
+//! [`execute_with`] is the same run with an [`Observer`] for notices and progress, and a flag
 //! that stops it between cases (the journal keeps what was done, for `--resume`):
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use tilebench::harness::pipeline::{execute, Ending};
+//! use tilebench::harness::pipeline::{execute_with, Ending};
 //! use tilebench::harness::plan::{OutMode, RunPlan};
 //! use tilebench::observe::Silent;
 //!
-//! let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()]).with_strategies("astar,idastar")?;
-//! plan.out = Some(std::env::temp_dir().join(format!("tilebench-doc-{}", std::process::id())));
-//! plan.mode = OutMode::Force;
-//! match execute(plan, &Silent, &AtomicBool::new(false))? {
+//! // Strategies by name, as the command line gives them.
+//! let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+//!     .with_strategies("astar,idastar")?
+//!     .with_out(std::env::temp_dir().join(format!("tilebench-doc-{}", std::process::id())))
+//!     .with_mode(OutMode::Force);
+//! // A flag another thread (a signal handler, a deadline) may raise.
+//! let stop = AtomicBool::new(false);
+//! match execute_with(plan, &Silent, &stop)? {
 //!     Ending::Finished(run) => {
 //!         assert_eq!(run.rows, 6 * 2); // the six seed rows × two strategies
 //!         assert!(run.check_failures().is_empty());
 //!         assert!(run.dir.join("cases.csv").is_file());
 //!     }
-//!     Ending::Stopped(_) => unreachable!("nothing raised the stop flag"),
+//!     Ending::Stopped(s) => println!("stopped: {} of {} saved", s.saved, s.total),
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -518,14 +524,14 @@ impl Run<'_> {
     }
 }
 
-/// Runs `plan` to the end, silently: [`execute`] with no observer and nothing to stop it.
+/// Runs `plan` to the end, silently: [`execute_with`] with no observer and nothing to stop it.
 ///
 /// # Errors
-/// As [`execute`].
+/// As [`execute_with`].
 pub fn run(plan: RunPlan) -> Result<Finished> {
-    match execute(plan, &crate::observe::Silent, &AtomicBool::new(false))? {
+    match execute_with(plan, &crate::observe::Silent, &AtomicBool::new(false))? {
         Ending::Finished(done) => Ok(*done),
-        // `execute` stops only when its flag is raised, and nothing holds this one.
+        // `execute_with` stops only when its flag is raised, and nothing holds this one.
         Ending::Stopped(_) => unreachable!("a run without a stop flag was stopped"),
     }
 }
@@ -540,7 +546,11 @@ pub fn run(plan: RunPlan) -> Result<Finished> {
 /// anything is solved or written; [`Error::Solver`] when a solver cannot be prepared (before
 /// the results directory exists, for a fresh run); [`Error::Output`] when the results
 /// directory cannot be created, resumed or written. Each is a sentence that says what to do.
-pub fn execute(mut plan: RunPlan, observer: &dyn Observer, stop: &AtomicBool) -> Result<Ending> {
+pub fn execute_with(
+    mut plan: RunPlan,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Ending> {
     let started = SystemTime::now();
     plan.check().map_err(Error::Plan)?;
     let cases = read_cases(&plan, observer)?;

@@ -30,50 +30,67 @@ pub struct Export {
     pub format: &'static Format,
 }
 
-/// Everything a run needs. Build one with [`RunPlan::new`], set what differs from the
-/// defaults, and hand it to [`super::pipeline::execute`].
+/// Everything a run needs, built in steps: [`RunPlan::new`] with the inputs, then a `with_…`
+/// call for each thing that differs from the defaults, and the plan goes to
+/// [`super::pipeline::run`] (or [`super::pipeline::execute_with`]).
+///
+/// ```
+/// use tilebench::prelude::*;
+/// use tilebench::search::strategies;
+///
+/// let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+///     .with(strategies::IDASTAR)
+///     .with(strategies::ASTAR)
+///     .with_threads(2)
+///     .with_out(std::env::temp_dir().join(format!("tilebench-doc-plan-{}", std::process::id())))
+///     .with_mode(OutMode::Force);
+/// assert_eq!(plan.strategies().map(|b| b.name).collect::<Vec<_>>(), ["idastar", "astar"]);
+/// let done = run(plan)?;
+/// assert_eq!(done.rows, 12);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct RunPlan {
     /// Datasets (CSV paths, `-` for stdin); none: the built-in seed samples.
-    pub inputs: Vec<String>,
+    pub(crate) inputs: Vec<String>,
     /// How rows are read (`--size`, `--goal`).
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// The solvers to run, in the order every output lists them: built-in strategies,
     /// configurations, external programs and the user's own, as added ([`RunPlan::with`]).
-    pub solvers: Vec<Chosen>,
+    pub(crate) solvers: Vec<Chosen>,
     /// Also run every optimal built-in strategy that fits the boards
     /// ([`crate::search::registry::defaults`]), before `solvers`: true until a strategy is
     /// chosen ([`RunPlan::with_strategies`], [`RunPlan::with`]) or the defaults are turned
     /// off ([`RunPlan::without_builtins`]).
-    pub fitting_strategies: bool,
+    pub(crate) fitting_strategies: bool,
     /// The built-ins' run-wide options (heuristic, pattern databases, …).
-    pub config: Config,
+    pub(crate) config: Config,
     /// The budget of each solve.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Worker threads (0: one per core).
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Solves per case; latency is the median.
-    pub repeat: u32,
+    pub(crate) repeat: u32,
     /// Keep every path's move string in cases.csv.
-    pub keep_paths: bool,
+    pub(crate) keep_paths: bool,
     /// The results directory (`None`: `results/run-<UTC>`).
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// New, forced or resumed.
-    pub mode: OutMode,
+    pub(crate) mode: OutMode,
     /// Run only this shard of the cases.
-    pub shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
     /// `--rows`: run only these rows of the inputs (before the shard takes its share).
-    pub rows: Option<crate::dataset::rows::Rows>,
+    pub(crate) rows: Option<crate::dataset::rows::Rows>,
     /// Extra summary exports.
-    pub exports: Vec<Export>,
+    pub(crate) exports: Vec<Export>,
     /// The `limit` rows `--check` accepts (`--allow-limit`), for exports of the checks
     /// (JUnit); none by default.
-    pub allow_limit: crate::check::AllowLimit,
+    pub(crate) allow_limit: crate::check::AllowLimit,
     /// Also save the run as this baseline.
-    pub save_baseline: Option<String>,
+    pub(crate) save_baseline: Option<String>,
     /// The command line, for run.json and the resume hint.
-    pub command: Vec<String>,
+    pub(crate) command: Vec<String>,
     /// How the solvers take turns at the cases (shuffled, seed 1, unless set).
-    pub order: super::runner::Order,
+    pub(crate) order: super::runner::Order,
 }
 
 /// One solver of a run ([`RunPlan::solvers`]).
@@ -147,12 +164,14 @@ impl RunPlan {
         Ok(self)
     }
 
-    /// Adds a solver: a built-in strategy, a configuration, an external program or one of
-    /// your own ([`Chosen`]); anything but the user's own also stops the fitting defaults.
+    /// Adds a solver: a built-in strategy ([`crate::search::strategies`]), a configuration,
+    /// an external program or one of your own ([`Chosen`]). Choosing a built-in strategy or a
+    /// configuration stops the fitting defaults, as `-s` does; a program or a solver of your
+    /// own runs beside them unless [`RunPlan::without_builtins`] is called.
     #[must_use]
     pub fn with(mut self, solver: impl Into<Chosen>) -> RunPlan {
         let solver = solver.into();
-        if !matches!(solver, Chosen::Own(_)) {
+        if matches!(solver, Chosen::Strategy(_) | Chosen::Configured(_)) {
             self.fitting_strategies = false;
         }
         self.solvers.push(solver);
@@ -171,9 +190,9 @@ impl RunPlan {
     /// });
     /// let files = vec!["inputs/seeds.csv".to_string()];
     /// let alone = RunPlan::new(files.clone()).without_builtins().with_solver(mine());
-    /// assert!(!alone.fitting_strategies && alone.solvers.len() == 1);
+    /// assert!(!alone.runs_fitting_builtins() && alone.solvers().len() == 1);
     /// // Without it, the fitting built-ins run beside `mine`.
-    /// assert!(RunPlan::new(files).with_solver(mine()).fitting_strategies);
+    /// assert!(RunPlan::new(files).with_solver(mine()).runs_fitting_builtins());
     /// ```
     #[must_use]
     pub fn without_builtins(mut self) -> RunPlan {
@@ -185,6 +204,130 @@ impl RunPlan {
     #[must_use]
     pub fn with_solver(self, solver: impl Solver + 'static) -> RunPlan {
         self.with(Chosen::Own(Box::new(solver)))
+    }
+
+    /// How rows are read: a board size or a goal for rows that lack one (`--size`,
+    /// `--goal`).
+    #[must_use]
+    pub fn with_input(mut self, input: InputOptions) -> RunPlan {
+        self.input = input;
+        self
+    }
+
+    /// The built-ins' run-wide options (heuristic, weight, pattern databases, …).
+    #[must_use]
+    pub fn with_config(mut self, config: Config) -> RunPlan {
+        self.config = config;
+        self
+    }
+
+    /// The budget of each solve (default: [`Limits::default`]).
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> RunPlan {
+        self.limits = limits;
+        self
+    }
+
+    /// Worker threads (default 0: one per core).
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> RunPlan {
+        self.threads = threads;
+        self
+    }
+
+    /// Solves per case (default 1); a row's latency is the median.
+    #[must_use]
+    pub fn with_repeat(mut self, repeat: u32) -> RunPlan {
+        self.repeat = repeat;
+        self
+    }
+
+    /// Keeps every path's move string in cases.csv (default: not).
+    #[must_use]
+    pub fn with_paths(mut self, keep: bool) -> RunPlan {
+        self.keep_paths = keep;
+        self
+    }
+
+    /// The results directory (default: `results/run-<UTC>`).
+    #[must_use]
+    pub fn with_out(mut self, dir: impl Into<PathBuf>) -> RunPlan {
+        self.out = Some(dir.into());
+        self
+    }
+
+    /// What to do with an output directory that holds a run (default: refuse it).
+    #[must_use]
+    pub fn with_mode(mut self, mode: OutMode) -> RunPlan {
+        self.mode = mode;
+        self
+    }
+
+    /// Runs only this shard of the cases.
+    #[must_use]
+    pub fn with_shard(mut self, shard: Option<Shard>) -> RunPlan {
+        self.shard = shard;
+        self
+    }
+
+    /// Runs only these rows of the inputs (before a shard takes its share).
+    #[must_use]
+    pub fn with_rows(mut self, rows: Option<crate::dataset::rows::Rows>) -> RunPlan {
+        self.rows = rows;
+        self
+    }
+
+    /// Adds an export of the per-solver summary.
+    #[must_use]
+    pub fn with_export(mut self, export: Export) -> RunPlan {
+        self.exports.push(export);
+        self
+    }
+
+    /// The `limit` rows the checks accept, for exports of the checks (JUnit).
+    #[must_use]
+    pub fn with_allow_limit(mut self, allow: crate::check::AllowLimit) -> RunPlan {
+        self.allow_limit = allow;
+        self
+    }
+
+    /// Also saves the run as this baseline (`results/baselines/NAME`).
+    #[must_use]
+    pub fn with_baseline(mut self, name: Option<String>) -> RunPlan {
+        self.save_baseline = name;
+        self
+    }
+
+    /// The command line that made the run, for run.json and the line that resumes it.
+    #[must_use]
+    pub fn with_command(mut self, command: Vec<String>) -> RunPlan {
+        self.command = command;
+        self
+    }
+
+    /// How the solvers take turns at the cases (default: shuffled, seed 1).
+    #[must_use]
+    pub fn with_order(mut self, order: super::runner::Order) -> RunPlan {
+        self.order = order;
+        self
+    }
+
+    /// The solvers chosen, in the order every output lists them (after the fitting
+    /// built-ins, when those run).
+    pub fn solvers(&self) -> &[Chosen] {
+        &self.solvers
+    }
+
+    /// Whether every optimal built-in strategy that fits the boards runs too, before the
+    /// solvers chosen: true until a strategy or a configuration is chosen, or
+    /// [`RunPlan::without_builtins`].
+    pub fn runs_fitting_builtins(&self) -> bool {
+        self.fitting_strategies
+    }
+
+    /// The built-ins' run-wide options.
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     /// The built-in strategies chosen by name, in order.

@@ -954,14 +954,14 @@ pub(crate) fn run_one(
             return rec;
         }
     };
-    let outcome = &m.outcome;
+    let (outcome, report) = (&m.reply.outcome, &m.reply.report);
     let verdict = judge(problem, outcome, Judged::of(solver), || {
         optimum.of(index, case, problem)
     });
     rec.latency_min_ns = m.latency_min_ns;
     rec.latency_ns = m.latency_ns;
-    rec.cpu_us = outcome.usage.map(|u| u.cpu_us);
-    rec.max_rss_kb = outcome.usage.map(|u| u.max_rss_kb).or(outcome.peak_rss_kb);
+    rec.cpu_us = report.usage.map(|u| u.cpu_us);
+    rec.max_rss_kb = report.usage.map(|u| u.max_rss_kb).or(report.peak_rss_kb);
     rec.peak_heap_bytes = m.peak_heap_bytes;
     rec.status = verdict.status;
     rec.counters = outcome.counters();
@@ -986,7 +986,7 @@ pub(crate) fn run_one(
         rec.path = outcome.path.as_deref().map(Move::path_string);
     }
     let name = solver.name();
-    rec.message = match (&outcome.note, verdict.why.is_empty(), rec.status) {
+    rec.message = match (&report.note, verdict.why.is_empty(), rec.status) {
         (Some(note), false, RowStatus::Wrong) => {
             format!("{at}: {name}: wrong answer: {note}: {}", verdict.why)
         }

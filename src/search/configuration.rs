@@ -440,6 +440,9 @@ impl super::Solver for Labelled {
     fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
         self.inner.solve(problem, limits)
     }
+    fn reply(&self, problem: &Problem, limits: &Limits) -> Result<super::Reply, SolveError> {
+        self.inner.reply(problem, limits)
+    }
     fn finish(&mut self) {
         self.inner.finish()
     }

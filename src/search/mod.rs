@@ -22,8 +22,8 @@ pub(crate) mod wide;
 pub(crate) mod wide_pdb;
 
 // The built-in strategies, one file each (with a `pub(crate) const STRATEGY: Builtin`).
-// Adding one is its file, its `pub(crate) mod` line and its place in `BUILTINS`, the order
-// output rows use. The registry is their public door; a module is `pub` only where its
+// Adding one is its file, its `pub(crate) mod` line and its line in `strategies.rs` (its
+// constant, in the order output rows use). The registry is their public door; a module is `pub` only where its
 // search function is public API (astar, greedy, idastar, wastar) or a test reaches into it.
 pub mod astar;
 pub mod bfs_hash;
@@ -37,21 +37,9 @@ pub mod idastar;
 pub(crate) mod idastar_tt;
 pub(crate) mod table;
 pub mod wastar;
-/// The built-in strategies, in the order output rows use.
-pub(crate) const BUILTINS: &[Builtin] = &[
-    bfs_set::STRATEGY,
-    bfs_hash::STRATEGY,
-    bfs_hashset::STRATEGY,
-    bfs_rank::STRATEGY,
-    bibfs::STRATEGY,
-    astar::STRATEGY,
-    idastar::STRATEGY,
-    dida::STRATEGY,
-    idastar_tt::STRATEGY,
-    table::STRATEGY,
-    wastar::STRATEGY,
-    greedy::STRATEGY,
-];
+/// The built-in strategies, in the order output rows use ([`strategies`] declares them).
+pub(crate) const BUILTINS: &[Builtin] = strategies::ALL;
+pub mod strategies;
 
 pub use claim::Claim;
 pub use heuristic::pdb;
@@ -187,12 +175,12 @@ pub struct Usage {
     pub max_rss_kb: u64,
 }
 
-/// What a solver returns for one case.
+/// What a search found for one case: the result, not its measurement (the harness times
+/// every solve; a solver that measures itself says so in a [`Reply`]).
 ///
 /// A search fills `status`, `path` and `stats`. A solver that knows only the length of a
 /// shortest path (a program that prints a number) sets `claimed_steps` instead of `path`;
-/// one that counts only some of the work sets `counters`; one that measures its own latency
-/// (an external program's round trip, without its start-up) sets `latency`.
+/// one that counts only some of the work sets `reported`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Outcome {
     /// How the search ended.
@@ -206,18 +194,6 @@ pub struct Outcome {
     /// The counters the solver reports when it does not count all four; `None` means all of
     /// `stats`.
     pub reported: Option<Counters>,
-    /// The solve's own measure of its latency; `None`: the harness's wall time of the call.
-    pub latency: Option<Duration>,
-    /// No latency can be given for this case (a program run in batch mode): the row's
-    /// latency is left empty.
-    pub untimed: bool,
-    /// A process run for this case alone: its CPU time and peak memory.
-    pub usage: Option<Usage>,
-    /// A process that answers many cases: its peak resident memory over this case, in
-    /// kilobytes, where it could be read (`/proc/PID/status` VmHWM, reset between cases).
-    pub peak_rss_kb: Option<u64>,
-    /// What the solver said, quoted in the row's message (an external program's answer line).
-    pub note: Option<String>,
     /// With status `limit`: which budget ran out (`None`: not said; the harness reads it from
     /// the counters and the limits).
     pub limit: Option<LimitReason>,
@@ -236,11 +212,6 @@ impl Outcome {
             stats,
             claimed_steps: None,
             reported: None,
-            latency: None,
-            untimed: false,
-            usage: None,
-            peak_rss_kb: None,
-            note: None,
             limit: None,
         }
     }
@@ -264,6 +235,53 @@ impl Outcome {
             .as_ref()
             .map(Vec::len)
             .or(self.claimed_steps.map(|n| n as usize))
+    }
+}
+
+/// What a solver measured of its own solve, beside the search result: an external
+/// program's round trip, its process's CPU time and memory, the line it printed. A built-in
+/// search leaves it empty, and the harness measures the call.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[non_exhaustive]
+pub struct SelfReport {
+    /// The solve's own measure of its latency; `None`: the harness's wall time of the call.
+    pub latency: Option<Duration>,
+    /// No latency can be given for this case (a program run in batch mode): the row's
+    /// latency is left empty.
+    pub untimed: bool,
+    /// A process run for this case alone: its CPU time and peak memory.
+    pub usage: Option<Usage>,
+    /// A process that answers many cases: its peak resident memory over this case, in
+    /// kilobytes, where it could be read (`/proc/PID/status` VmHWM, reset between cases).
+    pub peak_rss_kb: Option<u64>,
+    /// What the solver said, quoted in the row's message (an external program's answer line).
+    pub note: Option<String>,
+}
+
+/// A solver's reply to one case: what it found, and what it measured of the solve
+/// ([`Solver::reply`]; from an [`Outcome`] alone, nothing measured).
+///
+/// ```
+/// use tilebench::search::{Outcome, Reply, Stats};
+/// let reply = Reply::from(Outcome::solved(Vec::new(), Stats::default()));
+/// assert_eq!(reply.outcome.steps(), Some(0));
+/// assert!(reply.report.latency.is_none() && reply.report.note.is_none());
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub struct Reply {
+    /// The search result.
+    pub outcome: Outcome,
+    /// The solver's own measure of the solve.
+    pub report: SelfReport,
+}
+
+impl From<Outcome> for Reply {
+    fn from(outcome: Outcome) -> Reply {
+        Reply {
+            outcome,
+            report: SelfReport::default(),
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! A built-in strategy, an external program and a user's own Rust type are all a
 //! [`Solver`]. The harness treats them alike: it calls [`Solver::prepare`] before the clock
-//! starts, times [`Solver::solve`] on every case (repeats, median, determinism: one helper,
+//! starts, times [`Solver::reply`] (by default [`Solver::solve`]) on every case (repeats, median, determinism: one helper,
 //! [`crate::harness::measure`]), and judges every answer the same way (path replay, parity,
 //! the optimum: [`crate::harness::judge`]).
 //!
@@ -26,7 +26,7 @@
 //! assert_eq!(out.steps(), Some(0));
 //! ```
 
-use super::{Claim, Limits, Outcome, Problem, SolveError};
+use super::{Claim, Limits, Outcome, Problem, Reply, SolveError};
 use crate::observe::Observer;
 use crate::puzzle::{Board, Shape};
 
@@ -106,6 +106,18 @@ pub trait Solver: Send + Sync {
     /// The solver failed on this case; the case's row becomes `error` with this message.
     fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError>;
 
+    /// Solves one case and says what the solver measured of the solve itself: what the
+    /// harness calls. By default [`Solver::solve`] with nothing measured, for the harness
+    /// times the call; a solver that knows better (an external program's own round trip,
+    /// its CPU time, the line it printed) overrides it, and its `solve` is the reply's
+    /// outcome.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    fn reply(&self, problem: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
+        self.solve(problem, limits).map(Reply::from)
+    }
+
     /// The pass is over: release what `prepare` set up (an external program's processes).
     fn finish(&mut self) {}
 
@@ -160,6 +172,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     fn solve(&self, problem: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
         (**self).solve(problem, limits)
     }
+    fn reply(&self, problem: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
+        (**self).reply(problem, limits)
+    }
     fn finish(&mut self) {
         (**self).finish()
     }
@@ -188,11 +203,11 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
 /// })
 /// .claiming(Claim::Valid);
 /// // Without the built-in strategies that run by default.
-/// let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+/// let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
 ///     .without_builtins()
-///     .with_solver(lazy);
-/// plan.out = Some(std::env::temp_dir().join(format!("tilebench-doc-fn-{}", std::process::id())));
-/// plan.mode = OutMode::Force;
+///     .with_solver(lazy)
+///     .with_out(std::env::temp_dir().join(format!("tilebench-doc-fn-{}", std::process::id())))
+///     .with_mode(OutMode::Force);
 /// let done = run(plan)?;
 /// assert_eq!(done.rows, 6);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -5,12 +5,12 @@
 use crate::common::*;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use tilebench::harness::pipeline::{execute, Ending, Finished};
+use tilebench::harness::pipeline::{execute_with, Ending, Finished};
 use tilebench::harness::plan::RunPlan;
 use tilebench::observe::Silent;
 use tilebench::puzzle::{Board, Move};
 use tilebench::search::{
-    registry, Claim, Config, Limits, Outcome, Prepare, Problem, SolveError, Solver,
+    registry, Claim, Config, Limits, Outcome, Prepare, Problem, Reply, SolveError, Solver, Usage,
 };
 
 /// Answers with astar's path changed by `edit`: a solver that can be made wrong on purpose.
@@ -56,20 +56,22 @@ impl Solver for Edited {
 }
 
 fn run_plan(plan: RunPlan) -> Box<Finished> {
-    match execute(plan, &Silent, &AtomicBool::new(false)).unwrap() {
+    match execute_with(plan, &Silent, &AtomicBool::new(false)).unwrap() {
         Ending::Finished(f) => f,
         Ending::Stopped(_) => panic!("nothing raised the stop flag"),
     }
 }
 
 fn plan(out: &Path, solver: impl Solver + 'static) -> RunPlan {
-    let mut plan = RunPlan::new(vec!["inputs/ci.csv".into()])
+    plan_to(solver).with_out(out).with_threads(2)
+}
+
+/// [`plan`] with the default results directory.
+fn plan_to(solver: impl Solver + 'static) -> RunPlan {
+    RunPlan::new(vec!["inputs/ci.csv".into()])
         .with_strategies("astar")
         .unwrap()
-        .with_solver(solver);
-    plan.out = Some(out.to_path_buf());
-    plan.threads = 2;
-    plan
+        .with_solver(solver)
 }
 
 /// cases.csv's rows of one solver, as maps from column to value.
@@ -239,7 +241,7 @@ fn a_solver_with_longer_paths_is_judged_not_optimal() {
 fn a_solver_named_like_a_strategy_is_refused_before_solving() {
     let out = temp_dir("lib-name");
     let plan = plan(&out, Edited::new("bfs-rank", |_| {}));
-    let err = execute(plan, &Silent, &AtomicBool::new(false))
+    let err = execute_with(plan, &Silent, &AtomicBool::new(false))
         .err()
         .unwrap();
     assert!(matches!(err, tilebench::Error::Plan(_)), "{err:?}");
@@ -260,7 +262,7 @@ fn a_results_directory_that_cannot_be_made_is_a_typed_output_error() {
     let dir = temp_dir("lib-out-file");
     let file = dir.join("taken");
     std::fs::write(&file, "not a directory\n").unwrap();
-    let err = execute(
+    let err = execute_with(
         plan(&file, Edited::new("mine", |_| {})),
         &Silent,
         &AtomicBool::new(false),
@@ -279,10 +281,10 @@ fn a_results_directory_that_cannot_be_made_is_a_typed_output_error() {
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory\n");
 
-    let mut resume = plan(&file, Edited::new("mine", |_| {}));
-    resume.out = None;
-    resume.mode = tilebench::harness::plan::OutMode::Resume;
-    let err = execute(resume, &Silent, &AtomicBool::new(false))
+    let resume = plan_to(Edited::new("mine", |_| {}))
+        .with_threads(2)
+        .with_mode(tilebench::harness::plan::OutMode::Resume);
+    let err = execute_with(resume, &Silent, &AtomicBool::new(false))
         .err()
         .unwrap();
     let tilebench::Error::Output(out) = &err else {
@@ -398,12 +400,12 @@ fn solvers_run_and_are_listed_in_the_order_they_were_added() {
         Ok(shortcut(p, false)
             .unwrap_or_else(|| Outcome::without_path(Status::Limit, Stats::default())))
     });
-    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+    let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
         .with(fast)
         .with_solver(lazy)
-        .with(registry::find("idastar").unwrap());
-    plan.out = Some(out.clone());
-    plan.mode = tilebench::harness::plan::OutMode::Force;
+        .with(tilebench::search::strategies::IDASTAR)
+        .with_out(&out)
+        .with_mode(tilebench::harness::plan::OutMode::Force);
     let done = run(plan).unwrap();
     let names: Vec<&str> = done.summaries.iter().map(|s| s.strategy.as_str()).collect();
     assert_eq!(names, ["fast", "lazy", "idastar"]);
@@ -416,4 +418,54 @@ fn solvers_run_and_are_listed_in_the_order_they_were_added() {
         .iter()
         .filter(|r| r.strategy == "lazy")
         .all(|r| matches!(r.status.as_str(), "solved" | "unsolvable" | "limit")));
+}
+
+/// Answers with astar's outcome and a measure of its own: a latency of 1 µs per move, and
+/// the CPU time and memory a process would report.
+struct SelfTimed(Box<dyn Solver>);
+
+impl Solver for SelfTimed {
+    fn name(&self) -> &str {
+        "self-timed"
+    }
+    fn prepare(&mut self, goals: &[Board], ctx: &Prepare) -> Result<(), SolveError> {
+        self.0.prepare(goals, ctx)
+    }
+    fn solve(&self, p: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        self.0.solve(p, limits)
+    }
+    fn reply(&self, p: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
+        let outcome = self.solve(p, limits)?;
+        let moves = outcome.steps().unwrap_or(0) as u64;
+        let mut reply = Reply::from(outcome);
+        reply.report.latency = Some(std::time::Duration::from_micros(1 + moves));
+        reply.report.usage = Some(Usage {
+            cpu_us: 7 + moves,
+            max_rss_kb: 4096,
+        });
+        Ok(reply)
+    }
+}
+
+/// What a solver measures of itself reaches its rows: the latency it reports instead of the
+/// harness's wall time, and its CPU time and memory; a solver that only `solve`s has none.
+#[test]
+fn a_solver_s_own_measure_is_its_rows_latency_and_usage() {
+    let out = temp_dir("lib-self-timed");
+    let astar = registry::find("astar").unwrap().build(&Config::default());
+    run_plan(plan(&out, SelfTimed(astar)));
+    let rows = rows_of(&out, "self-timed");
+    assert_eq!(rows.len(), 300);
+    for r in &rows {
+        let moves: u64 = r["steps"].parse().unwrap_or(0);
+        assert_eq!(r["latency_ns"], (1000 * (1 + moves)).to_string(), "{r:?}");
+        assert_eq!(r["cpu_us"], (7 + moves).to_string(), "{r:?}");
+        assert_eq!(r["max_rss_kb"], "4096", "{r:?}");
+    }
+    // astar beside it: the harness's own clock, and no process to measure.
+    let astar = rows_of(&out, "astar");
+    assert!(astar.iter().all(|r| r["cpu_us"].is_empty()));
+    assert!(astar
+        .iter()
+        .any(|r| r["latency_ns"].parse::<u64>().unwrap() % 1000 != 0));
 }

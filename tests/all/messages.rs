@@ -694,19 +694,19 @@ fn plan_errors_name_flags_only_on_the_command_line() {
         "{err}"
     );
 
-    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+    let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
         .with_strategies("astar")
-        .unwrap();
-    plan.save_baseline = Some("a/b".into());
+        .unwrap()
+        .with_baseline(Some("a/b".into()));
     let text = plan.check().unwrap_err().to_string();
     assert_eq!(
         text,
         "`a/b` cannot name a baseline: a baseline name is one plain word, e.g. `main`"
     );
-    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+    let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
         .with_strategies("astar")
-        .unwrap();
-    plan.repeat = 0;
+        .unwrap()
+        .with_repeat(0);
     let e = plan.check().unwrap_err();
     assert_eq!(e, PlanError::NoRepeats);
     for text in [
@@ -739,8 +739,9 @@ fn solver_errors_name_flags_only_on_the_command_line() {
     assert_eq!(e.to_string(), format!("partition: {reason}"));
     // A run through the library: the solver's name, then the option in its words.
     let out = temp_dir("solver-error-words");
-    let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()]).with(c);
-    plan.out = Some(out.join("lib"));
+    let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+        .with(c)
+        .with_out(out.join("lib"));
     let text = run(plan).err().unwrap().to_string();
     let label = "astar:heuristic=pdb:partition=4-5";
     assert_eq!(text, format!("{label}: partition: {reason}"));

@@ -706,12 +706,12 @@ fn a_build_whose_astar_does_more_work_fails_the_regression_comparison() {
     let dir = temp_dir("run-regression-gate");
     let baseline = "results/baselines/ci";
     let run_with = |name: &str, strategies: Vec<&'static tilebench::search::Builtin>| {
-        let mut plan = strategies
+        let plan = strategies
             .into_iter()
-            .fold(RunPlan::new(vec!["inputs/ci.csv".into()]), RunPlan::with);
-        plan.keep_paths = true;
-        plan.out = Some(dir.join(name));
-        plan.mode = OutMode::Force;
+            .fold(RunPlan::new(vec!["inputs/ci.csv".into()]), RunPlan::with)
+            .with_paths(true)
+            .with_out(dir.join(name))
+            .with_mode(OutMode::Force);
         let run = run(plan).unwrap();
         let verdict = run.verdict(Some(&tilebench::check::AllowLimit::default()));
         assert!(

@@ -1,0 +1,81 @@
+//! The built-in strategies as values, for a plan built in code: choose one with
+//! `RunPlan::with(strategies::IDASTAR)` instead of spelling its name. [`super::registry`]
+//! looks them up by name and lists them.
+//!
+//! ```
+//! use tilebench::search::{strategies, Config, Limits, Problem};
+//! let p = Problem::new("2 3 4 1 5 x 7 6 8".parse()?, "1 2 3 4 5 6 7 8 x".parse()?)?;
+//! let out = strategies::IDASTAR.solve_once(&Config::default(), &p, &Limits::default())?;
+//! assert_eq!((strategies::IDASTAR.name, out.steps()), ("idastar", Some(19)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::Builtin;
+
+/// Declares each strategy's constant and [`ALL`], the one list (in the order output rows use),
+/// from one line per strategy.
+macro_rules! strategies {
+    ($($(#[$doc:meta])* $name:ident = $module:ident,)*) => {
+        $($(#[$doc])* pub const $name: &Builtin = &super::$module::STRATEGY;)*
+        /// Every built-in strategy, in the order output rows use.
+        pub(crate) const ALL: &[Builtin] = &[$(super::$module::STRATEGY,)*];
+    };
+}
+
+strategies! {
+    /// `bfs-set`: breadth-first search, repeated states in an ordered set.
+    BFS_SET = bfs_set,
+    /// `bfs-hash`: breadth-first search, repeated states in the articles' chained hash table.
+    BFS_HASH = bfs_hash,
+    /// `bfs-hashset`: breadth-first search, repeated states in a hash set.
+    BFS_HASHSET = bfs_hashset,
+    /// `bfs-rank`: breadth-first search, repeated states in a bitmap by permutation rank.
+    BFS_RANK = bfs_rank,
+    /// `bibfs`: bidirectional breadth-first search.
+    BIBFS = bibfs,
+    /// `astar`: A* with the run's heuristic.
+    ASTAR = astar,
+    /// `idastar`: IDA* with the run's heuristic.
+    IDASTAR = idastar,
+    /// `dida`: dual IDA* over a pattern database's dual boards.
+    DIDA = dida,
+    /// `idastar-tt`: IDA* with a transposition table.
+    IDASTAR_TT = idastar_tt,
+    /// `table`: exact distance tables built once per run.
+    TABLE = table,
+    /// `wastar`: weighted A*, paths at most w × the shortest.
+    WASTAR = wastar,
+    /// `greedy`: greedy best-first search, any path.
+    GREEDY = greedy,
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each constant is the strategy its name says, and the list holds each once.
+    #[test]
+    fn the_constants_are_the_registry_s_strategies() {
+        use super::*;
+        let named = [
+            (BFS_SET, "bfs-set"),
+            (BFS_HASH, "bfs-hash"),
+            (BFS_HASHSET, "bfs-hashset"),
+            (BFS_RANK, "bfs-rank"),
+            (BIBFS, "bibfs"),
+            (ASTAR, "astar"),
+            (IDASTAR, "idastar"),
+            (DIDA, "dida"),
+            (IDASTAR_TT, "idastar-tt"),
+            (TABLE, "table"),
+            (WASTAR, "wastar"),
+            (GREEDY, "greedy"),
+        ];
+        assert_eq!(named.len(), ALL.len());
+        for (b, name) in named {
+            assert_eq!(b.name, name);
+            assert_eq!(
+                super::super::registry::find(name).map(|f| f.name),
+                Some(name)
+            );
+        }
+    }
+}
