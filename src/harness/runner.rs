@@ -136,7 +136,7 @@ impl Order {
 
     /// The turns of `block` for `k` solvers, cut one at a time as [`Order::turns_of`] cuts
     /// them, each by the solvers' wall time per case known when it starts ([`Turns::next`]).
-    pub fn turns_in(self, k: usize, block: std::ops::Range<usize>, threads: usize) -> Turns {
+    pub(crate) fn turns_in(self, k: usize, block: std::ops::Range<usize>, threads: usize) -> Turns {
         Turns {
             order: if k == 1 { Order::Blocked } else { self },
             at: block.start,
@@ -159,7 +159,7 @@ impl Order {
 
 /// A block's turns, cut one at a time ([`Order::turns_in`]).
 #[derive(Clone, Debug)]
-pub struct Turns {
+pub(crate) struct Turns {
     order: Order,
     block: std::ops::Range<usize>,
     threads: usize,
