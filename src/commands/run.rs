@@ -75,8 +75,6 @@ fn strategy_texts(args: &RunArgs, base: &tilebench::search::Config) -> Result<Ve
 
 /// The plan the arguments describe, checked.
 fn plan(args: RunArgs) -> Result<RunPlan, String> {
-    // In range: cli's parser takes 0.000001 to MAX_SECONDS.
-    let timeout = args.timeout.map(Duration::from_secs_f64);
     let mut config =
         super::solve::config_of(args.exhaustive, (args.heuristic, args.weight), &args.pdb)?;
     config.set(
@@ -134,6 +132,13 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     for program in programs {
         plan = plan.with(program);
     }
+    Ok(with_outputs(plan, &args))
+}
+
+/// The plan's budget, threads and outputs, as the arguments say.
+fn with_outputs(mut plan: RunPlan, args: &RunArgs) -> RunPlan {
+    // In range: cli's parser takes 0.000001 to MAX_SECONDS.
+    let timeout = args.timeout.map(Duration::from_secs_f64);
     if let Some(out) = &args.out {
         plan = plan.with_out(out);
     }
@@ -155,9 +160,13 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
             (true, _) => OutMode::Resume,
             (false, true) => OutMode::Force,
             (false, false) => OutMode::New,
-        })
-        .with_shard(args.shard)
-        .with_rows(args.rows.clone());
+        });
+    if let Some(shard) = args.shard {
+        plan = plan.with_shard(shard);
+    }
+    if let Some(rows) = &args.rows {
+        plan = plan.with_rows(rows.clone());
+    }
     let aliases = [
         (&args.export_markdown, "markdown"),
         (&args.export_bmf, "bmf"),
@@ -169,9 +178,10 @@ fn plan(args: RunArgs) -> Result<RunPlan, String> {
     for (format, path) in args.exports.iter().cloned().chain(aliased) {
         plan = plan.with_export(Export { path, format });
     }
-    Ok(plan
-        .with_baseline(args.save_baseline.clone())
-        .with_command(std::env::args().collect()))
+    if let Some(name) = &args.save_baseline {
+        plan = plan.with_baseline(name);
+    }
+    plan.with_command(std::env::args().collect())
 }
 
 /// `--allow-limit`'s values, each naming a solver of the run: a built-in strategy, a

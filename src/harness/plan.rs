@@ -265,15 +265,15 @@ impl RunPlan {
 
     /// Runs only this shard of the cases.
     #[must_use]
-    pub fn with_shard(mut self, shard: Option<Shard>) -> RunPlan {
-        self.shard = shard;
+    pub fn with_shard(mut self, shard: Shard) -> RunPlan {
+        self.shard = Some(shard);
         self
     }
 
     /// Runs only these rows of the inputs (before a shard takes its share).
     #[must_use]
-    pub fn with_rows(mut self, rows: Option<crate::dataset::rows::Rows>) -> RunPlan {
-        self.rows = rows;
+    pub fn with_rows(mut self, rows: crate::dataset::rows::Rows) -> RunPlan {
+        self.rows = Some(rows);
         self
     }
 
@@ -293,8 +293,8 @@ impl RunPlan {
 
     /// Also saves the run as this baseline (`results/baselines/NAME`).
     #[must_use]
-    pub fn with_baseline(mut self, name: Option<String>) -> RunPlan {
-        self.save_baseline = name;
+    pub fn with_baseline(mut self, name: impl Into<String>) -> RunPlan {
+        self.save_baseline = Some(name.into());
         self
     }
 
