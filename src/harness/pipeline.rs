@@ -457,10 +457,7 @@ impl Run<'_> {
         let cells = judged
             .iter()
             .zip(&self.settings)
-            .map(|(j, setting)| cases_csv::SolverCells {
-                claim: j.claim.to_string(),
-                setting: setting.clone(),
-            })
+            .map(|(j, setting)| cases_csv::SolverCells::new(j.claim.to_string(), setting))
             .collect();
         (judged, cells)
     }

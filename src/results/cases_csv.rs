@@ -270,6 +270,20 @@ pub(crate) struct SolverCells {
     pub claim: String,
     /// Its configuration's cells.
     pub setting: crate::search::configuration::Setting,
+    /// The same, joined by commas: written at once on every row.
+    joined: String,
+}
+
+impl SolverCells {
+    /// The cells of a solver that claims `claim`, configured as `setting` (one cell for each
+    /// of [`crate::search::configuration::columns`]).
+    pub(crate) fn new(claim: String, setting: &[String]) -> SolverCells {
+        SolverCells {
+            claim,
+            joined: setting.join(","),
+            setting: setting.to_vec(),
+        }
+    }
 }
 
 /// Appends one record's row (the same fields as [`CaseRow::new`], without building one), its
@@ -329,11 +343,7 @@ fn write_row(
         Err(_) => row.plain(""),
     }
     match solver {
-        Some(s) => {
-            for cell in &s.setting {
-                row.plain(cell);
-            }
-        }
+        Some(s) => row.plain_cells(s.joined.as_bytes()),
         None => {
             for _ in 0..crate::search::configuration::columns().len() {
                 row.plain("");
@@ -890,6 +900,49 @@ mod tests {
         // Rows whose goal changes from one row to the next (each task formats a goal once).
         assert_eq!(read[9].goal, "x 1 2 3 4 5 6 7 8");
         assert_eq!(read[10].goal, "1 2 3 4 5 6 7 8 x");
+    }
+
+    /// With its solvers' cells, a row ends with each solver's claim and configuration cells,
+    /// in the header's columns: the cells joined once are the cells written one by one.
+    #[test]
+    fn the_solvers_cells_fill_their_columns() {
+        let text = "id,start,goal\na,2 3 4 1 5 x 7 6 8,\nb,1 2 3 4 5 6 7 8 x,\n";
+        let (_, cases) =
+            parse_dataset("in.csv", text.as_bytes(), &InputOptions::default()).unwrap();
+        let width = crate::search::configuration::columns().len();
+        let solvers: Vec<SolverCells> = (0..2)
+            .map(|j| {
+                let setting: Vec<String> = (0..width)
+                    .map(|c| {
+                        if (c + j) % 3 == 0 {
+                            String::new()
+                        } else {
+                            format!("v{j}.{c}")
+                        }
+                    })
+                    .collect();
+                SolverCells::new(["optimal", "within=1.5"][j].to_string(), &setting)
+            })
+            .collect();
+        let records: Vec<Record> = (0..4)
+            .map(|i| Record::empty(i / 2, ["s0", "s1"][i % 2]))
+            .collect();
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        write_rows(&mut bytes, |i| &cases[i], &records, &solvers).unwrap();
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        let header = r.headers().unwrap().clone();
+        let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let first = at(crate::search::configuration::columns()[0]);
+        let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+        assert_eq!(rows.len(), 4);
+        for (i, row) in rows.iter().enumerate() {
+            let s = &solvers[i % 2];
+            assert_eq!(row.len(), header.len());
+            assert_eq!(&row[at("claim")], s.claim);
+            let cells: Vec<&str> = row.iter().skip(first).take(width).collect();
+            assert_eq!(cells, s.setting, "row {i}");
+        }
     }
 
     /// Each way a cases.csv cannot be read has its file, line and column, and a sentence

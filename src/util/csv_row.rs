@@ -150,6 +150,21 @@ impl<'a> CsvRow<'a> {
         self.raw(f);
     }
 
+    /// Appends several plain fields at once, given joined by commas (`a,b,,c`): cells made
+    /// once and written on every row.
+    #[inline(always)]
+    pub(crate) fn plain_cells(&mut self, joined: &[u8]) {
+        debug_assert!(
+            !joined
+                .iter()
+                .any(|&b| b != b',' && NEEDS_QUOTES[b as usize]),
+            "plain CSV fields that need quotes: {:?}",
+            String::from_utf8_lossy(joined)
+        );
+        self.sep();
+        self.raw(joined);
+    }
+
     /// Appends a whole number in decimal, written in place (as `itoa` writes it).
     #[inline(always)]
     pub(crate) fn number(&mut self, v: u64) {
