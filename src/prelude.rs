@@ -1,8 +1,8 @@
 //! The names most programs need, in one import: `use tilebench::prelude::*;`.
 //!
 //! A run ([`RunPlan`], the built-in [`strategies`], [`run`] or [`execute_with`]), a solver of
-//! your own ([`Solver`], or [`solver_fn`] for a closure) and the types a solve works with, the rows a run writes
-//! ([`Record`]), and the library's [`Error`].
+//! your own ([`Solver`], or [`solver_fn`] for a closure) and the types a solve works with,
+//! the rows a run writes ([`Record`]), and the library's [`Error`].
 //!
 //! ```
 //! use tilebench::prelude::*;
@@ -22,5 +22,5 @@ pub use crate::results::record::{Record, RowStatus};
 pub use crate::search::heuristic::{Heuristic, Manhattan};
 pub use crate::search::{
     shortcut, solver_fn, strategies, Budget, Claim, Limits, Outcome, Problem, Reply, SelfReport,
-    SolveError, Solver, Stats, Status,
+    SolveError, Solver, Stats, Status, Usage,
 };

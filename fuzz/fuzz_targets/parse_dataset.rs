@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tilebench::harness::input::{parse_dataset, InputOptions};
+use tilebench::dataset::{parse_dataset, InputOptions};
 
 fuzz_target!(|data: &[u8]| {
     let lines = data.iter().filter(|&&b| b == b'\n' || b == b'\r').count() as u64 + 1;

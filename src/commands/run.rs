@@ -179,7 +179,7 @@ fn with_outputs(mut plan: RunPlan, args: &RunArgs) -> RunPlan {
         plan = plan.with_export(Export { path, format });
     }
     if let Some(name) = &args.save_baseline {
-        plan = plan.with_baseline(name);
+        plan = plan.saving_baseline(name);
     }
     plan.with_command(std::env::args().collect())
 }

@@ -25,8 +25,8 @@ pub(crate) struct Measured {
     pub peak_heap_bytes: Option<u64>,
 }
 
-/// What a repeat is compared on: everything but its measurement (the line it printed
-/// included).
+/// What a repeat is compared on: the outcome and the line the solver printed (its
+/// [`crate::search::SelfReport::note`]), not its latency or usage, which may differ.
 fn same_answer(a: &Reply, b: &Reply) -> bool {
     fn key(
         r: &Reply,

@@ -884,7 +884,7 @@ impl Sessions<'_> {
         info.cases_xxh3_64 = Some(checksum);
         let mut report = tally.report(&wall);
         for (s, cells) in report.summaries.iter_mut().zip(rows.3) {
-            s.set_setting(&cells.setting);
+            s.set_setting(cells.setting());
         }
         info.threads = self.session.threads;
         info.solver_facts = names

@@ -58,9 +58,10 @@ pub struct RunPlan {
     /// configurations, external programs and the user's own, as added ([`RunPlan::with`]).
     pub(crate) solvers: Vec<Chosen>,
     /// Also run every optimal built-in strategy that fits the boards
-    /// ([`crate::search::registry::defaults`]), before `solvers`: true until a strategy is
-    /// chosen ([`RunPlan::with_strategies`], [`RunPlan::with`]) or the defaults are turned
-    /// off ([`RunPlan::without_builtins`]).
+    /// ([`crate::search::registry::defaults`]), before `solvers`: true until a built-in
+    /// strategy or a configuration is chosen ([`RunPlan::with_strategies`], [`RunPlan::with`])
+    /// or the defaults are turned off ([`RunPlan::without_builtins`]); turned on again by
+    /// [`RunPlan::with_fitting_builtins`].
     pub(crate) fitting_strategies: bool,
     /// The built-ins' run-wide options (heuristic, pattern databases, …).
     pub(crate) config: Config,
@@ -200,6 +201,15 @@ impl RunPlan {
         self
     }
 
+    /// Runs every optimal built-in strategy that fits the boards too, first, whatever else
+    /// was chosen: the defaults beside a configuration of one of them
+    /// (`.with(fast).with_fitting_builtins()`).
+    #[must_use]
+    pub fn with_fitting_builtins(mut self) -> RunPlan {
+        self.fitting_strategies = true;
+        self
+    }
+
     /// Adds a solver of the user's own (after the others chosen so far).
     #[must_use]
     pub fn with_solver(self, solver: impl Solver + 'static) -> RunPlan {
@@ -291,9 +301,10 @@ impl RunPlan {
         self
     }
 
-    /// Also saves the run as this baseline (`results/baselines/NAME`).
+    /// Also saves the run as the baseline `name` (`results/baselines/NAME`), for later runs
+    /// to be compared with.
     #[must_use]
-    pub fn with_baseline(mut self, name: impl Into<String>) -> RunPlan {
+    pub fn saving_baseline(mut self, name: impl Into<String>) -> RunPlan {
         self.save_baseline = Some(name.into());
         self
     }
@@ -330,7 +341,7 @@ impl RunPlan {
         &self.config
     }
 
-    /// The built-in strategies chosen by name, in order.
+    /// The built-in strategies chosen (by name or by value), in order.
     pub fn strategies(&self) -> impl Iterator<Item = &'static Builtin> + '_ {
         self.solvers.iter().filter_map(|c| match c {
             Chosen::Strategy(b) => Some(*b),
@@ -529,6 +540,47 @@ fn check_writable(path: &Path) -> Result<(), PlanError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fitting built-ins run until a built-in strategy or a configuration is chosen:
+    /// an external program or a solver of the user's own runs beside them, as on the command
+    /// line; `without_builtins` and `with_fitting_builtins` say it outright, last call wins.
+    #[test]
+    fn what_is_chosen_decides_whether_the_fitting_builtins_run() {
+        use crate::external::protocol::{Blank, Protocol, Spawn};
+        use crate::search::{solver_fn, strategies, Outcome, Stats, Status};
+        let plan = || RunPlan::new(vec!["cases.csv".into()]);
+        let program = || {
+            ExternalSolver::parse("mine=./mine", Protocol::Moves, Blank::X, Spawn::Persistent)
+                .unwrap()
+        };
+        let own = || {
+            solver_fn("own", |_: &crate::search::Problem, _: &Limits| {
+                Ok(Outcome::without_path(Status::Limit, Stats::default()))
+            })
+        };
+        let configured =
+            || Configuration::parse("fast=wastar:weight=3", &Config::default()).unwrap();
+        assert!(plan().runs_fitting_builtins());
+        assert!(plan().with(program()).runs_fitting_builtins());
+        assert!(plan().with_solver(own()).runs_fitting_builtins());
+        assert!(!plan().with(strategies::ASTAR).runs_fitting_builtins());
+        assert!(!plan().with(configured()).runs_fitting_builtins());
+        assert!(!plan()
+            .with_strategies("astar")
+            .unwrap()
+            .runs_fitting_builtins());
+        assert!(!plan()
+            .with(program())
+            .without_builtins()
+            .runs_fitting_builtins());
+        let both = plan().with(configured()).with_fitting_builtins();
+        assert!(both.runs_fitting_builtins());
+        assert_eq!(both.solvers().len(), 1);
+        // A program added after a strategy leaves the choice as the strategy made it.
+        let after = plan().with(strategies::IDASTAR).with(program());
+        assert!(!after.runs_fitting_builtins());
+        assert_eq!(after.programs().count(), 1);
+    }
 
     /// Each plan error has its fields and says what to do, before anything is read.
     #[test]

@@ -51,7 +51,7 @@ pub enum Order {
     #[default]
     Blocked,
     /// `--order shuffled` (the run's default): each block is cut into small turns of cases
-    /// (see [`Order::turns_in`]), and at each turn the solvers go in an order shuffled from
+    /// (see [`Order::turns_of`]), and at each turn the solvers go in an order shuffled from
     /// `seed` and the turn's first position, so that slow drift of the machine (heat, other
     /// load) falls on every solver alike, not on whichever runs last.
     Shuffled {
@@ -105,7 +105,7 @@ impl Order {
     /// The turns of `block` for `k` solvers whose wall time per case so far, together, is
     /// `per_case` (`None` before each has run): one turn when `k` is 1, since one solver has
     /// no one to take turns with and each turn costs a hand-off to the workers and back (a
-    /// quarter of a 1M-row `table` run); shuffled, turns of about [`TURN_WORK`] once the
+    /// quarter of a 1M-row `table` run); shuffled, turns of about 20 ms (`TURN_WORK`) once the
     /// solvers' speed is known (cheap solvers get long turns: with two `table` solvers, a
     /// turn of 256 cases cost more in hand-offs than in solving), from 4 cases a worker to a
     /// sixteenth of the block; before that, [`Order::turns`].
@@ -170,7 +170,7 @@ pub(crate) struct Turns {
 impl Turns {
     /// The next turn, for solvers whose wall time per case so far is `per_case` together
     /// (`None` before each has had a turn); `None` past the block's end.
-    pub fn next(
+    pub(crate) fn next(
         &mut self,
         per_case: Option<std::time::Duration>,
     ) -> Option<std::ops::Range<usize>> {
@@ -194,7 +194,7 @@ impl Turns {
     }
 
     /// Whether the last turn was the block's last.
-    pub fn ended(&self) -> bool {
+    pub(crate) fn ended(&self) -> bool {
         self.at >= self.block.end
     }
 }

@@ -122,7 +122,7 @@ pub(crate) fn ns_to_us(ns: u64) -> f64 {
 impl StrategySummary {
     /// Fills the configuration columns from the solver's cells
     /// ([`crate::search::configuration::columns`]).
-    pub fn set_setting(&mut self, setting: &crate::search::configuration::Setting) {
+    pub fn set_setting(&mut self, setting: &[String]) {
         if let Some((algorithm, options)) = setting.split_first() {
             self.algorithm.clone_from(algorithm);
             self.options = options.to_vec();

@@ -267,22 +267,35 @@ impl LastGoal {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SolverCells {
     /// What it promises about its paths (`optimal`, `within=W`, `valid`).
-    pub claim: String,
+    claim: String,
     /// Its configuration's cells.
-    pub setting: crate::search::configuration::Setting,
-    /// The same, joined by commas: written at once on every row.
-    joined: String,
+    setting: crate::search::configuration::Setting,
+    /// The same as CSV fields (joined by commas, quoted where a cell needs it): written at
+    /// once on every row.
+    joined: Vec<u8>,
 }
 
 impl SolverCells {
     /// The cells of a solver that claims `claim`, configured as `setting` (one cell for each
     /// of [`crate::search::configuration::columns`]).
     pub(crate) fn new(claim: String, setting: &[String]) -> SolverCells {
+        let mut joined = Vec::new();
+        let mut row = crate::util::CsvRow::new(&mut joined);
+        for cell in setting {
+            row.field(cell);
+        }
+        row.end();
+        joined.pop(); // the line end
         SolverCells {
             claim,
-            joined: setting.join(","),
+            joined,
             setting: setting.to_vec(),
         }
+    }
+
+    /// Its configuration's cells (summary.csv's too).
+    pub(crate) fn setting(&self) -> &[String] {
+        &self.setting
     }
 }
 
@@ -343,7 +356,7 @@ fn write_row(
         Err(_) => row.plain(""),
     }
     match solver {
-        Some(s) => row.plain_cells(s.joined.as_bytes()),
+        Some(s) => row.fields_written(&s.joined),
         None => {
             for _ in 0..crate::search::configuration::columns().len() {
                 row.plain("");
@@ -913,12 +926,11 @@ mod tests {
         let solvers: Vec<SolverCells> = (0..2)
             .map(|j| {
                 let setting: Vec<String> = (0..width)
-                    .map(|c| {
-                        if (c + j) % 3 == 0 {
-                            String::new()
-                        } else {
-                            format!("v{j}.{c}")
-                        }
+                    .map(|c| match (c + j) % 3 {
+                        0 => String::new(),
+                        // A cell that needs quotes stays one cell.
+                        1 if j == 1 => format!("a,\"b{c}"),
+                        _ => format!("v{j}.{c}"),
                     })
                     .collect();
                 SolverCells::new(["optimal", "within=1.5"][j].to_string(), &setting)

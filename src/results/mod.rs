@@ -36,7 +36,7 @@ pub(crate) const RUN_FILES: [&str; 3] = [CASES_CSV, SUMMARY_CSV, RUN_JSON];
 /// The percentile table of one solver's latencies. A character of the solver's name that is
 /// not a letter, a digit, `-`, `_` or `.` is written `_` (a configuration's label such as
 /// `astar:heuristic=linear-conflict` holds `:` and `=`, which some file systems refuse).
-pub(crate) fn latency_hgrm(solver: &str) -> String {
+pub fn latency_hgrm(solver: &str) -> String {
     let safe: String = solver
         .chars()
         .map(|c| match c {

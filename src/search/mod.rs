@@ -23,8 +23,9 @@ pub(crate) mod wide_pdb;
 
 // The built-in strategies, one file each (with a `pub(crate) const STRATEGY: Builtin`).
 // Adding one is its file, its `pub(crate) mod` line and its line in `strategies.rs` (its
-// constant, in the order output rows use). The registry is their public door; a module is `pub` only where its
-// search function is public API (astar, greedy, idastar, wastar) or a test reaches into it.
+// constant, in the order output rows use). The registry and the constants are their public
+// door; a module is `pub` only where its search function is public API (astar, greedy,
+// idastar, wastar) or a test reaches into it.
 pub mod astar;
 pub mod bfs_hash;
 pub(crate) mod bfs_hashset;

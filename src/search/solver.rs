@@ -2,9 +2,9 @@
 //!
 //! A built-in strategy, an external program and a user's own Rust type are all a
 //! [`Solver`]. The harness treats them alike: it calls [`Solver::prepare`] before the clock
-//! starts, times [`Solver::reply`] (by default [`Solver::solve`]) on every case (repeats, median, determinism: one helper,
-//! [`crate::harness::measure`]), and judges every answer the same way (path replay, parity,
-//! the optimum: [`crate::harness::judge`]).
+//! starts, times [`Solver::reply`] (by default [`Solver::solve`]) on every case (repeats,
+//! median, determinism: one helper, [`crate::harness::measure`]), and judges every answer the
+//! same way (path replay, parity, the optimum: [`crate::harness::judge`]).
 //!
 //! ```
 //! use tilebench::search::{Limits, Outcome, Problem, SolveError, Solver};
@@ -111,6 +111,31 @@ pub trait Solver: Send + Sync {
     /// times the call; a solver that knows better (an external program's own round trip,
     /// its CPU time, the line it printed) overrides it, and its `solve` is the reply's
     /// outcome.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tilebench::prelude::*;
+    ///
+    /// /// A search on another machine: the harness would time the network too, so it says
+    /// /// what the remote end measured.
+    /// struct Remote;
+    /// impl Solver for Remote {
+    ///     fn name(&self) -> &str { "remote" }
+    ///     fn solve(&self, p: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+    ///         strategies::ASTAR.solve_once(&Default::default(), p, limits)
+    ///     }
+    ///     fn reply(&self, p: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
+    ///         let mut reply = Reply::from(self.solve(p, limits)?);
+    ///         reply.report.latency = Some(Duration::from_micros(250));
+    ///         reply.report.usage = Some(Usage { cpu_us: 240, max_rss_kb: 2048 });
+    ///         Ok(reply)
+    ///     }
+    /// }
+    /// let p = Problem::new("1 2 3 4 5 6 7 x 8".parse()?, "1 2 3 4 5 6 7 8 x".parse()?)?;
+    /// let reply = Remote.reply(&p, &Limits::default())?;
+    /// assert_eq!((reply.outcome.steps(), reply.report.latency), (Some(1), Some(Duration::from_micros(250))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// As [`Solver::solve`].

@@ -19,6 +19,9 @@ macro_rules! strategies {
         $($(#[$doc])* pub const $name: &Builtin = &super::$module::STRATEGY;)*
         /// Every built-in strategy, in the order output rows use.
         pub(crate) const ALL: &[Builtin] = &[$(super::$module::STRATEGY,)*];
+        /// Each constant under its own name, for the test that holds the two together.
+        #[cfg(test)]
+        const NAMED: &[(&str, &Builtin)] = &[$((stringify!($name), $name),)*];
     };
 }
 
@@ -51,31 +54,22 @@ strategies! {
 
 #[cfg(test)]
 mod tests {
-    /// Each constant is the strategy its name says, and the list holds each once.
+    /// Each constant is named after its strategy (`idastar-tt` is `IDASTAR_TT`), in the list's
+    /// order, each strategy once, and the registry finds it by that name.
     #[test]
     fn the_constants_are_the_registry_s_strategies() {
         use super::*;
-        let named = [
-            (BFS_SET, "bfs-set"),
-            (BFS_HASH, "bfs-hash"),
-            (BFS_HASHSET, "bfs-hashset"),
-            (BFS_RANK, "bfs-rank"),
-            (BIBFS, "bibfs"),
-            (ASTAR, "astar"),
-            (IDASTAR, "idastar"),
-            (DIDA, "dida"),
-            (IDASTAR_TT, "idastar-tt"),
-            (TABLE, "table"),
-            (WASTAR, "wastar"),
-            (GREEDY, "greedy"),
-        ];
-        assert_eq!(named.len(), ALL.len());
-        for (b, name) in named {
-            assert_eq!(b.name, name);
-            assert_eq!(
-                super::super::registry::find(name).map(|f| f.name),
-                Some(name)
-            );
+        assert_eq!(NAMED.len(), ALL.len());
+        for ((constant, b), listed) in NAMED.iter().zip(ALL) {
+            assert_eq!(*constant, b.name.to_ascii_uppercase().replace('-', "_"));
+            assert_eq!(b.name, listed.name);
+            let found = super::super::registry::find(b.name).map(|f| f.name);
+            assert_eq!(found, Some(b.name));
         }
+        let mut names: Vec<&str> = ALL.iter().map(|b| b.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ALL.len(), "a strategy listed twice");
+        assert_eq!(IDASTAR.name, "idastar");
     }
 }

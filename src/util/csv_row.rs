@@ -150,19 +150,13 @@ impl<'a> CsvRow<'a> {
         self.raw(f);
     }
 
-    /// Appends several plain fields at once, given joined by commas (`a,b,,c`): cells made
-    /// once and written on every row.
+    /// Appends several fields at once, given as CSV already (joined by commas, quoted where
+    /// a field needs it, as [`CsvRow::field`] writes them): cells made once and written on
+    /// every row.
     #[inline(always)]
-    pub(crate) fn plain_cells(&mut self, joined: &[u8]) {
-        debug_assert!(
-            !joined
-                .iter()
-                .any(|&b| b != b',' && NEEDS_QUOTES[b as usize]),
-            "plain CSV fields that need quotes: {:?}",
-            String::from_utf8_lossy(joined)
-        );
+    pub(crate) fn fields_written(&mut self, csv: &[u8]) {
         self.sep();
-        self.raw(joined);
+        self.raw(csv);
     }
 
     /// Appends a whole number in decimal, written in place (as `itoa` writes it).

@@ -469,3 +469,70 @@ fn a_solver_s_own_measure_is_its_rows_latency_and_usage() {
         .iter()
         .any(|r| r["latency_ns"].parse::<u64>().unwrap() % 1000 != 0));
 }
+
+/// Reports a latency of its own that grows by 1 µs with each call, and (with `chatty`) a
+/// note that differs each call.
+struct Drifting {
+    calls: std::sync::atomic::AtomicU64,
+    chatty: bool,
+}
+
+impl Solver for Drifting {
+    fn name(&self) -> &str {
+        "drifting"
+    }
+    fn solve(&self, p: &Problem, limits: &Limits) -> Result<Outcome, SolveError> {
+        registry::find("table")
+            .unwrap()
+            .solve_once(&Config::default(), p, limits)
+    }
+    fn reply(&self, p: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
+        let n = self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut reply = Reply::from(self.solve(p, limits)?);
+        reply.report.latency = Some(std::time::Duration::from_micros(1 + n % 3));
+        if self.chatty {
+            reply.report.note = Some(format!("call {n}"));
+        }
+        Ok(reply)
+    }
+}
+
+/// With repeats, a solver's own latency may differ each time (the row keeps the median and
+/// the fastest), but what it said may not: a note that changes is a solver that is not
+/// deterministic, and its rows are errors.
+#[test]
+fn repeats_take_the_median_of_a_solver_s_own_latency_and_hold_its_words() {
+    use std::sync::atomic::AtomicU64;
+    let out = temp_dir("lib-drifting");
+    let plan = |chatty| {
+        RunPlan::new(vec!["inputs/seeds.csv".into()])
+            .without_builtins()
+            .with_solver(Drifting {
+                calls: AtomicU64::new(0),
+                chatty,
+            })
+            .with_threads(1)
+            .with_repeat(3)
+            .with_out(&out)
+            .with_mode(tilebench::harness::plan::OutMode::Force)
+    };
+    run_plan(plan(false));
+    let rows = rows_of(&out, "drifting");
+    assert_eq!(rows.len(), 6);
+    // One thread: each case's three calls report 1, 2 and 3 µs.
+    for r in &rows {
+        assert_eq!(
+            (r["latency_ns"].as_str(), r["latency_min_ns"].as_str()),
+            ("2000", "1000"),
+            "{r:?}"
+        );
+        assert_ne!(r["status"], "error", "{r:?}");
+    }
+    run_plan(plan(true));
+    let rows = rows_of(&out, "drifting");
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        assert_eq!(r["status"], "error", "{r:?}");
+        assert!(r["message"].contains("not deterministic"), "{r:?}");
+    }
+}

@@ -697,7 +697,7 @@ fn plan_errors_name_flags_only_on_the_command_line() {
     let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
         .with_strategies("astar")
         .unwrap()
-        .with_baseline("a/b");
+        .saving_baseline("a/b");
     let text = plan.check().unwrap_err().to_string();
     assert_eq!(
         text,

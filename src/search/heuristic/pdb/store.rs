@@ -464,7 +464,7 @@ fn bytes_text(n: u64) -> String {
     }
 }
 
-/// A table [`write()`] could not cache; its message names the file or directory and says what
+/// A table the store could not cache; its message names the file or directory and says what
 /// to do, in the library's words (the tables' directory);
 /// [`message_with_flags`](SaveError::message_with_flags) names `--pdb-dir` instead.
 #[derive(Debug, thiserror::Error)]
