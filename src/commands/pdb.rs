@@ -89,7 +89,12 @@ pub fn run(args: PdbArgs) -> CmdResult {
         .map(|(shape, blank)| {
             opts.partition_for(shape)
                 .map(|p| (shape, blank, p))
-                .map_err(|e| format!("--pdb-partition: {e} (for the {shape} boards)"))
+                .map_err(|e| {
+                    format!(
+                        "--pdb-partition: {} (for the {shape} boards)",
+                        e.message_with_flags()
+                    )
+                })
         })
         .collect::<Result<_, _>>()?;
     if args.action == "verify" {

@@ -83,12 +83,19 @@ impl<G: Guided> Informed<G> {
                  heuristic=pdb, or the manhattan or linear-conflict heuristic",
                 shape.cells()
             ))),
-            h => Err(SolveError::new(format!(
-                "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
-                 has {}: use the manhattan or linear-conflict heuristic (`--heuristic`, or \
-                 `:heuristic=` in a configuration)",
-                shape.cells()
-            ))),
+            h => {
+                let said = |how: &str| {
+                    format!(
+                        "the {h} heuristic takes boards of at most 16 cells, and this {shape} \
+                         board has {}: use the manhattan or linear-conflict heuristic ({how})",
+                        shape.cells()
+                    )
+                };
+                Err(SolveError::new(crate::observe::Wording::new(
+                    said("the `heuristic` option"),
+                    said("`--heuristic`, or `:heuristic=` in a configuration"),
+                )))
+            }
         }
     }
 
@@ -97,9 +104,10 @@ impl<G: Guided> Informed<G> {
     fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
         let opts = PdbOptions::of(&self.config);
         opts.partition_for(shape).map_err(|e| {
+            let reason = crate::observe::Wording::from(e);
             SolveError::of_option(
                 &super::pdb::PARTITION,
-                format!("{e} (for the {shape} boards)"),
+                reason.map(|t| format!("{t} (for the {shape} boards)")),
             )
         })?;
         match opts.lookup_for(shape) {

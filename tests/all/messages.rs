@@ -992,3 +992,94 @@ fn pdb_notices_name_flags_only_on_the_command_line() {
     );
     assert!(stderr(&o).contains(&flags), "{}", stderr(&o));
 }
+
+/// A heuristic that does not take a board says which to use instead: in the library's words
+/// (the `heuristic` option) from the solver, with `--heuristic` on the command line and in
+/// a row's message (cases.csv keeps the command line's words).
+#[test]
+fn heuristic_errors_name_flags_only_on_the_command_line() {
+    use tilebench::puzzle::Shape;
+    use tilebench::search::configuration::Configuration;
+    use tilebench::search::{Config, Solver};
+    let solver = |spec: &str| {
+        Configuration::parse(spec, &Config::default())
+            .unwrap()
+            .build()
+    };
+    let dir = temp_dir("heuristic-words");
+    // A 2x7 board has too many lines for walking distance: the run's error.
+    let e = solver("astar:heuristic=walking-distance")
+        .supports(Shape::new(2, 7).unwrap())
+        .unwrap_err();
+    let said = |how: &str| {
+        format!(
+            "walking distance takes boards of at most 6 rows and columns; a 2x7 board has 7 \
+             lines, whose table would hold millions of matrices: use {how}"
+        )
+    };
+    assert_eq!(e.to_string(), said("the linear-conflict or pdb heuristic"));
+    assert_eq!(
+        e.message_with_flags(),
+        said("--heuristic linear-conflict or pdb")
+    );
+    let long = dir.join("long.csv");
+    std::fs::write(&long, "start,size\n1 2 3 4 5 6 7 8 9 10 11 12 x 13,2x7\n").unwrap();
+    let o = bin()
+        .args([
+            "run",
+            "-q",
+            "-s",
+            "astar",
+            "--heuristic",
+            "walking-distance",
+        ])
+        .arg("--out")
+        .arg(dir.join("long"))
+        .arg(&long)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: astar: {}\n",
+            said("--heuristic linear-conflict or pdb")
+        )
+    );
+    // A 5x5 board is beyond walking distance's boards: the solver's error, and the row's.
+    let e = solver("astar:heuristic=walking-distance")
+        .supports(Shape::new(5, 5).unwrap())
+        .unwrap_err();
+    let said = |how: &str| {
+        format!(
+            "the walking-distance heuristic takes boards of at most 16 cells, and this 5x5 \
+             board has 25: use the manhattan or linear-conflict heuristic ({how})"
+        )
+    };
+    assert_eq!(e.to_string(), said("the `heuristic` option"));
+    let flags = said("`--heuristic`, or `:heuristic=` in a configuration");
+    assert_eq!(e.message_with_flags(), flags);
+    let five = dir.join("five.csv");
+    let cells: Vec<String> = (1..=23).map(|i| i.to_string()).collect();
+    std::fs::write(&five, format!("start\n{} x 24\n", cells.join(" "))).unwrap();
+    let o = bin()
+        .args([
+            "run",
+            "-q",
+            "-s",
+            "idastar",
+            "--heuristic",
+            "walking-distance",
+        ])
+        .arg("--out")
+        .arg(dir.join("five"))
+        .arg(&five)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let rows = tilebench::results::cases_csv::read(&dir.join("five").join("cases.csv")).unwrap();
+    assert_eq!(
+        rows[0].message,
+        format!("{}:2: idastar: {flags}", five.display())
+    );
+}
