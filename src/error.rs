@@ -3,6 +3,7 @@
 //! input from a full disk.
 
 use crate::dataset::InputError;
+use crate::observe::Wording;
 use crate::search::SolveError;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -40,11 +41,12 @@ pub enum OutputError {
     Directory {
         /// The results directory (none when the plan named none: `results/run-<UTC>`).
         path: Option<PathBuf>,
-        /// The whole sentence, naming the directory or its file and what to do.
-        reason: String,
+        /// The whole sentence, naming the directory or its file and what to do (in the
+        /// plan's words; [`Wording::with_flags`] as a command line says it).
+        reason: Wording,
     },
     /// The run's journal cannot be opened.
-    #[error("cannot open the run's journal in {}: {}; start the run again with --force, or use another --out", .path.display(), crate::util::io_reason(.source))]
+    #[error("cannot open the run's journal in {}: {}; start the run again with the mode Force, or use another results directory", .path.display(), crate::util::io_reason(.source))]
     JournalOpen {
         /// The results directory.
         path: PathBuf,
@@ -56,11 +58,12 @@ pub enum OutputError {
     Journal {
         /// The results directory.
         path: PathBuf,
-        /// The whole sentence, naming the journal's file and what to do.
-        reason: String,
+        /// The whole sentence, naming the journal's file and what to do (as for
+        /// [`OutputError::Directory`]).
+        reason: Wording,
     },
     /// After the run, the journal holds fewer results than the run has.
-    #[error("{}: the journal holds {have} of the {total} results after the run; run again with --resume", .path.display())]
+    #[error("{}: the journal holds {have} of the {total} results after the run; run again with the mode Resume", .path.display())]
     Incomplete {
         /// The journal.
         path: PathBuf,
@@ -70,7 +73,7 @@ pub enum OutputError {
         total: usize,
     },
     /// cases.csv cannot be written; every result is still in the journal.
-    #[error("{reason}; every result is kept in the run's journal: once that is mended, finish the run with the same command and --resume")]
+    #[error("{reason}; every result is kept in the run's journal: once that is mended, finish the run with the same plan and the mode Resume")]
     CasesCsv {
         /// The cases.csv being written.
         path: PathBuf,
@@ -271,7 +274,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "r/journal-slots.bin: the journal holds 3 of the 10 results after the run; run again \
-             with --resume"
+             with the mode Resume"
         );
 
         let e = OutputError::JournalOpen {
@@ -284,7 +287,9 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("os error"), "{text}");
-        assert!(text.ends_with("start the run again with --force, or use another --out"));
+        assert!(text.ends_with(
+            "start the run again with the mode Force, or use another results directory"
+        ));
         assert_eq!(OutputError::Threads { reason: "x".into() }.path(), None);
     }
 }

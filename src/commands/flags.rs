@@ -8,8 +8,44 @@ pub fn in_flags(e: &tilebench::Error) -> String {
     match e {
         tilebench::Error::Plan(p) => plan_in_flags(p),
         tilebench::Error::Solver(e) => solve_in_flags(e),
+        tilebench::Error::Output(o) => output_in_flags(o),
         e => e.to_string(),
     }
+}
+
+/// An output error as the command line says it: the results directory is `--out`, its
+/// modes `--resume` and `--force`.
+pub fn output_in_flags(e: &tilebench::error::OutputError) -> String {
+    use tilebench::error::OutputError;
+    // The library's sentence ends with what to do in the plan's words; the command line's
+    // ends with its flags.
+    let (words, flags) = match e {
+        OutputError::Directory { reason, .. } | OutputError::Journal { reason, .. } => {
+            return reason.with_flags().to_string()
+        }
+        OutputError::JournalOpen { .. } => (
+            "start the run again with the mode Force, or use another results directory",
+            "start the run again with --force, or use another --out",
+        ),
+        OutputError::Incomplete { .. } => {
+            ("run again with the mode Resume", "run again with --resume")
+        }
+        OutputError::CasesCsv { .. } => (
+            "finish the run with the same plan and the mode Resume",
+            "finish the run with the same command and --resume",
+        ),
+        e => return e.to_string(),
+    };
+    let text = e.to_string();
+    match text.strip_suffix(words) {
+        Some(head) => format!("{head}{flags}"),
+        None => text,
+    }
+}
+
+/// A merge's error as the command line says it: a shard is a `tilebench run --shard I/N`.
+pub fn merge_in_flags(e: &tilebench::harness::merge::MergeError) -> String {
+    e.message_with_flags().to_string()
 }
 
 /// A configuration's error as the command line says it: the text after its `-s`.

@@ -393,7 +393,7 @@ pub(crate) fn run(
         stop: &stop,
         observer,
     };
-    let session = run_into(&workers, solvers, &prepared, &pass)?;
+    let session = run_into(&workers, solvers, &prepared, &pass).map_err(|e| e.to_string())?;
     let records = sink
         .0
         .into_iter()
@@ -571,7 +571,7 @@ pub(crate) fn run_into(
     solvers: &mut [Box<dyn Solver>],
     prepared: &[Duration],
     pass: &Pass,
-) -> Result<Session, String> {
+) -> Result<Session, crate::observe::Wording> {
     let Pass {
         cases,
         cfg,
@@ -620,10 +620,7 @@ pub(crate) fn run_into(
         let held = match pool.install(|| cases.block(shard, block.clone())) {
             Ok(h) => h,
             Err(e) => {
-                failed = Some(format!(
-                    "{}; the journal holds what was solved: run again with --resume",
-                    unreadable(&e)
-                ));
+                failed = Some(unreadable_block(&e));
                 break;
             }
         };
@@ -723,6 +720,17 @@ fn finish_solvers(
 }
 
 /// The error of spooled cases that cannot be read back.
+/// The run's error for cases that cannot be read back: what was solved is kept.
+fn unreadable_block(e: &std::io::Error) -> crate::observe::Wording {
+    let said = |resume: &str| {
+        format!(
+            "{}; the journal holds what was solved: run again with {resume}",
+            unreadable(e)
+        )
+    };
+    crate::observe::Wording::new(said("the mode Resume"), said("--resume"))
+}
+
 fn unreadable(e: &std::io::Error) -> String {
     format!(
         "cannot read the cases back from the run's scratch file: {}",

@@ -1083,3 +1083,221 @@ fn heuristic_errors_name_flags_only_on_the_command_line() {
         format!("{}:2: idastar: {flags}", five.display())
     );
 }
+
+/// A results directory refused says what to do in the plan's words (its `out`, the modes
+/// Resume and Force) to a library user, and names `--out`, `--resume` and `--force` on the
+/// command line, word for word as the command line always has.
+#[test]
+fn results_directory_errors_name_flags_only_on_the_command_line() {
+    use tilebench::harness::plan::OutMode;
+    use tilebench::prelude::{run, RunPlan};
+    let dir = temp_dir("rundir-words");
+    let library = |out: &std::path::Path, mode: OutMode| {
+        let mut plan = RunPlan::new(vec!["inputs/per-depth.csv".into()])
+            .with_strategies("astar,bfs-hash")
+            .unwrap();
+        plan.out = Some(out.to_path_buf());
+        plan.mode = mode;
+        plan.threads = 1;
+        let text = run(plan).err().unwrap().to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cli = |out: &std::path::Path, extra: &[&str]| {
+        let o = bin()
+            .args(["run", "inputs/per-depth.csv", "-q", "-s", "astar,bfs-hash"])
+            .args(["--threads", "1", "--out"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    // A file where the directory goes.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let said = |what: &str| {
+        format!(
+            "the output directory {} is a file, not a directory; choose another {what}",
+            file.display()
+        )
+    };
+    assert_eq!(library(&file, OutMode::New), said("results directory"));
+    assert_eq!(cli(&file, &[]), format!("error: {}\n", said("--out")));
+    // A finished run: refused, and refused again when resumed.
+    let done = dir.join("done");
+    run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar",
+        "--out",
+        done.to_str().unwrap(),
+    ]);
+    let d = done.display();
+    assert_eq!(
+        library(&done, OutMode::New),
+        format!(
+            "{d} already holds a run; overwrite it (the plan's mode Force), or choose another \
+             results directory"
+        )
+    );
+    assert_eq!(
+        cli(&done, &[]),
+        format!(
+            "error: {d} already holds a run; pass --force to overwrite it, or choose another \
+             --out\n"
+        )
+    );
+    let finished = |how: &str| {
+        format!(
+            "{d} holds a finished run (run.json, no manifest): nothing to resume; use it as it \
+             is, or {how} to run it again"
+        )
+    };
+    assert_eq!(
+        library(&done, OutMode::Resume),
+        finished("give the plan the mode Force instead of Resume")
+    );
+    assert_eq!(
+        cli(&done, &["--resume"]),
+        format!("error: {}\n", finished("pass --force instead of --resume"))
+    );
+    // A journal without its manifest.
+    let orphan = dir.join("orphan");
+    std::fs::create_dir_all(&orphan).unwrap();
+    std::fs::write(orphan.join("journal-slots.bin"), "").unwrap();
+    let no_manifest = |how: &str| {
+        format!(
+            "{} holds a journal (journal-slots.bin) without its manifest (manifest.json), so \
+             the run it belongs to cannot be told and it cannot be resumed safely; {how} to \
+             start the run again (the journal is discarded), or move the directory away to \
+             keep it",
+            orphan.display()
+        )
+    };
+    assert_eq!(
+        library(&orphan, OutMode::New),
+        no_manifest("give the plan the mode Force")
+    );
+    assert_eq!(
+        cli(&orphan, &[]),
+        format!("error: {}\n", no_manifest("pass --force"))
+    );
+    // An unfinished run: started anew, and resumed with another option.
+    let (_, killed) = killed_run("rundir-words-killed");
+    let k = killed.display();
+    assert_eq!(
+        library(&killed, OutMode::New),
+        format!(
+            "{k} holds an unfinished run (journal-slots.bin); resume it to finish it (the \
+             plan's mode Resume), or start it again (Force)"
+        )
+    );
+    assert_eq!(
+        cli(&killed, &[]),
+        format!(
+            "error: {k} holds an unfinished run (journal-slots.bin); add --resume to finish \
+             it, or pass --force to start it again\n"
+        )
+    );
+    assert_eq!(
+        cli(&killed, &["--max-nodes", "1000000", "--resume"]),
+        format!(
+            "error: {k} holds a run started with other inputs or options, so --resume cannot \
+             finish it with this command:\n  --max-nodes: `1000000` now, not set when \
+             started\nresume it with the command it was started with (`command` in \
+             {k}/manifest.json), or start a new run with another --out (or --force)\n"
+        )
+    );
+    let mut plan = RunPlan::new(vec!["inputs/per-depth.csv".into()])
+        .with_strategies("astar,bfs-hash")
+        .unwrap();
+    plan.out = Some(killed.clone());
+    plan.mode = OutMode::Resume;
+    plan.limits.max_nodes = Some(1_000_000);
+    let text = run(plan).err().unwrap().to_string();
+    assert!(
+        text.starts_with(&format!(
+            "{k} holds a run started with other inputs or options, so it cannot be resumed \
+             with this plan:\n  "
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  max-nodes: `1000000` now, not set when started\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!(
+            "resume it with the plan it was started with (`command` in {k}/manifest.json), or \
+             start a new run in another results directory (or with the mode Force)"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("--"), "{text}");
+}
+
+/// Shards refused say how to run a shard in the plan's words to a library user, and with
+/// `tilebench run … --shard I/N` on the command line.
+#[test]
+fn merge_errors_name_flags_only_on_the_command_line() {
+    use tilebench::harness::merge::merge;
+    let dir = temp_dir("merge-words");
+    let [first, _] = shards();
+    let e = merge(
+        std::slice::from_ref(first),
+        &dir.join("lib"),
+        false,
+        Vec::new(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "shard(s) 2/2 missing: pass the output directory of every shard of the split (run them \
+         with the plan's shard I/2)"
+    );
+    let o = bin()
+        .arg("merge")
+        .arg(first)
+        .arg("--out")
+        .arg(dir.join("cli"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error: shard(s) 2/2 missing: pass the output directory of every shard of the split \
+         (run them with `tilebench run … --shard I/2`)\n"
+    );
+    // A shard refused for its files: the rerun in the plan's words.
+    let copies = damaged_shards("merge-words-damaged", "cases.csv", |_| String::new());
+    let e = merge(&copies, &dir.join("lib2"), false, Vec::new()).unwrap_err();
+    let words = e.to_string();
+    assert!(
+        words.ends_with(
+            "rerun that shard (its plan's shard I/N, with the mode Force) and merge again"
+        ),
+        "{words}"
+    );
+    assert!(!words.contains("--"), "{words}");
+    let o = bin()
+        .arg("merge")
+        .args(&copies)
+        .arg("--out")
+        .arg(dir.join("cli2"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {}\n",
+            words.replace(
+                "rerun that shard (its plan's shard I/N, with the mode Force) and merge again",
+                "rerun that shard (`tilebench run … --shard I/N --force`) and merge again"
+            )
+        )
+    );
+}
