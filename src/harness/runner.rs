@@ -713,7 +713,7 @@ fn finish_solvers(
             solver.finish();
             session.facts[j] = solver.facts();
             for n in solver.notices() {
-                observer.notice(&n);
+                n.tell(observer);
             }
         }
     }
@@ -849,7 +849,7 @@ impl Watch {
         loop {
             let finished = *self.done.lock().unwrap_or_else(|e| e.into_inner());
             for n in solver.notices() {
-                observer.notice(&n);
+                n.tell(observer);
             }
             if finished {
                 return;
@@ -871,7 +871,7 @@ impl Watch {
                     let c = cases.get(i);
                     let case = format!("{}:{}", c.source, c.line);
                     if let Some(text) = solver.stalled(worker, &case, STALL_AFTER) {
-                        observer.notice(&text);
+                        text.tell(observer);
                     }
                 }
             }

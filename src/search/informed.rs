@@ -237,10 +237,8 @@ impl<G: Guided> Solver for Informed<G> {
         }
         let opts = self.config.options(limits);
         if !problem.goal.is_packed() {
-            // A row's message is as the command line has always written it (cases.csv
-            // keeps it): an option at fault is named by its flag.
-            self.supports_wide(problem.goal.shape())
-                .map_err(|e| SolveError::new(e.message_with_flags()))?;
+            // In the library's words; the harness writes a row's message with the flags.
+            self.supports_wide(problem.goal.shape())?;
             if self.kind == HeuristicKind::Pdb {
                 return self.solve_wide_pdb(problem, &opts);
             }

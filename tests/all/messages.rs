@@ -1301,3 +1301,114 @@ fn merge_errors_name_flags_only_on_the_command_line() {
         )
     );
 }
+
+/// An external program's notices and errors name its options in the library's words
+/// (`strict`) to a library user, and by their flags (`--solver-strict`) on the command line
+/// and in cases.csv, word for word as before.
+#[test]
+fn program_notices_name_flags_only_on_the_command_line() {
+    use std::sync::atomic::AtomicBool;
+    use tilebench::external::protocol::{Blank, Protocol, Spawn};
+    use tilebench::external::ExternalSolver;
+    use tilebench::observe::Collect;
+    use tilebench::prelude::{execute, RunPlan};
+    let dir = temp_dir("program-words");
+    let data = dir.join("two.csv");
+    std::fs::write(&data, "start\n1 2 3 4 5 6 7 x 8\n1 2 3 4 5 6 x 7 8\n").unwrap();
+    let chatty = "sh -c 'while read a; do echo \"Solving now\"; echo r; done'";
+    let labelled = "sh -c 'while read a; do echo \"Case 1: r\"; done'";
+    let flags = [
+        "dbg: it prints lines that are not answers on stdout, such as `Solving now`; they are \
+         skipped and the answer line after them is judged (print diagnostics on stderr; \
+         --solver-strict makes such a line an error)",
+        "dbg: its answers come after a label, as in `Case 1: r`; the answer after `Case 1:` is \
+         judged (a judge would refuse the line: print the answer alone, or pass \
+         --solver-strict to grade it that way)",
+    ];
+    let words = [
+        "dbg: it prints lines that are not answers on stdout, such as `Solving now`; they are \
+         skipped and the answer line after them is judged (print diagnostics on stderr; strict \
+         (the option) makes such a line an error)",
+        "dbg: its answers come after a label, as in `Case 1: r`; the answer after `Case 1:` is \
+         judged (a judge would refuse the line: print the answer alone, or set its strict \
+         option to grade it that way)",
+    ];
+    for (i, command) in [chatty, labelled].into_iter().enumerate() {
+        let o = bin()
+            .arg("run")
+            .arg(&data)
+            .args(["-q", "-s", "none", "--solver", &format!("dbg={command}")])
+            .arg("--out")
+            .arg(dir.join(format!("cli-{i}")))
+            .output()
+            .unwrap();
+        assert!(
+            stderr(&o).contains(&format!("{}\n", flags[i])),
+            "{}",
+            stderr(&o)
+        );
+        let program = ExternalSolver::parse(
+            &format!("dbg={command}"),
+            Protocol::Moves,
+            Blank::X,
+            Spawn::Persistent,
+        )
+        .unwrap();
+        let mut plan = RunPlan::new(vec![data.display().to_string()])
+            .without_builtins()
+            .with(program);
+        plan.out = Some(dir.join(format!("lib-{i}")));
+        let seen = Collect::default();
+        execute(plan, &seen, &AtomicBool::new(false)).unwrap();
+        let notices = seen.notices();
+        assert!(notices.iter().any(|n| n == words[i]), "{notices:#?}");
+        assert!(notices.iter().all(|n| !n.contains("--")), "{notices:#?}");
+    }
+    // Graded strictly, the row's message names the flag in cases.csv; the solver's error,
+    // read through the library, names the option.
+    let o = bin()
+        .arg("run")
+        .arg(&data)
+        .args([
+            "-q",
+            "-s",
+            "none",
+            "--solver-strict",
+            "--solver",
+            &format!("dbg={chatty}"),
+        ])
+        .arg("--out")
+        .arg(dir.join("strict"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let rows = tilebench::results::cases_csv::read(&dir.join("strict").join("cases.csv")).unwrap();
+    let said = |strict: &str| {
+        format!(
+            "{}:2: dbg: sent `1 2 3 4 5 6 7 x 8`, it printed `Solving now` besides its answer \
+             (before it, or after the last) `r`: {strict} takes exactly one answer line per \
+             case and nothing else on stdout",
+            data.display()
+        )
+    };
+    assert_eq!(rows[0].message, said("--solver-strict"));
+    let mut program = ExternalSolver::parse(
+        &format!("dbg={chatty}"),
+        Protocol::Moves,
+        Blank::X,
+        Spawn::Persistent,
+    )
+    .unwrap();
+    program.strict = true;
+    let mut plan = RunPlan::new(vec![data.display().to_string()])
+        .without_builtins()
+        .with(program);
+    plan.out = Some(dir.join("strict-lib"));
+    let seen = Collect::default();
+    let finished = execute(plan, &seen, &AtomicBool::new(false));
+    assert!(finished.is_ok());
+    let rows =
+        tilebench::results::cases_csv::read(&dir.join("strict-lib").join("cases.csv")).unwrap();
+    // cases.csv keeps the command line's words for every reader.
+    assert_eq!(rows[0].message, said("--solver-strict"));
+}
