@@ -21,7 +21,7 @@ pub(crate) struct Side {
     /// run.json's inputs, when there is a readable one.
     pub inputs: Option<Vec<InputFile>>,
     /// The run's settings from its run.json, or why they cannot be read.
-    pub settings: Result<Settings, String>,
+    pub settings: Result<Settings, crate::report::settings::SettingsError>,
     /// Two solvers of one run: only this solver's rows, under this label.
     pub pick: Option<(String, String)>,
     /// Inputs read under another path than the baseline's, renamed to the baseline's path.
@@ -108,7 +108,7 @@ fn load(p: &Path) -> Result<Side, CompareError> {
         .ok()
         .and_then(|t| serde_json::from_str::<Inputs>(&t).ok())
         .map(|i| i.inputs);
-    let settings = Settings::load(&json).map_err(|e| e.to_string());
+    let settings = Settings::load(&json);
     Ok(Side {
         path,
         tally,

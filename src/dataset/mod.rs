@@ -46,6 +46,8 @@ pub struct Case {
     /// The known optimal number of moves; −1 means unsolvable.
     pub expected_steps: Option<i64>,
     /// The problem, or why the row is invalid (the message names file, line and problem).
+    /// Text by design: it is the row's cases.csv message, spooled with the case and written
+    /// as it is.
     pub problem: Result<Problem, String>,
 }
 
