@@ -9,6 +9,7 @@ pub fn in_flags(e: &tilebench::Error) -> String {
         tilebench::Error::Plan(p) => plan_in_flags(p),
         tilebench::Error::Solver(e) => solve_in_flags(e),
         tilebench::Error::Output(o) => output_in_flags(o),
+        tilebench::Error::Input(i) => input_in_flags(i),
         e => e.to_string(),
     }
 }
@@ -41,6 +42,25 @@ pub fn output_in_flags(e: &tilebench::error::OutputError) -> String {
         Some(head) => format!("{head}{flags}"),
         None => text,
     }
+}
+
+/// An input error as the command line says it: the goal given is `--goal`, the rows
+/// `--rows`, the results directory (where the scratch file goes) `--out`.
+pub fn input_in_flags(e: &tilebench::dataset::InputError) -> String {
+    use tilebench::dataset::InputErrorKind as Kind;
+    let text = e.to_string();
+    let swaps: &[(&str, &str)] = match e.kind() {
+        Kind::BadGoal { .. } => return format!("--{text}"),
+        Kind::NoSuchRows { .. } => &[
+            (": the plan's rows name row(s) ", ": --rows names row(s) "),
+            ("rows are counted, not ids", "--rows counts rows, not ids"),
+        ],
+        Kind::Scratch { .. } => &[("give the run a results directory", "give --out a directory")],
+        _ => &[],
+    };
+    swaps
+        .iter()
+        .fold(text, |t, (words, flags)| t.replacen(words, flags, 1))
 }
 
 /// A merge's error as the command line says it: a shard is a `tilebench run --shard I/N`.

@@ -58,7 +58,7 @@ fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
             }
         },
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| super::flags::input_in_flags(&e))?;
     let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     if keys.is_empty() {
         return Err(format!(

@@ -1412,3 +1412,56 @@ fn program_notices_name_flags_only_on_the_command_line() {
     // cases.csv keeps the command line's words for every reader.
     assert_eq!(rows[0].message, said("--solver-strict"));
 }
+
+/// Input errors that name an option say it in the plan's words (the goal, the plan's rows)
+/// to a library user, and with `--goal` and `--rows` on the command line, as before.
+#[test]
+fn input_errors_name_flags_only_on_the_command_line() {
+    use tilebench::prelude::{run, RunPlan};
+    let dir = temp_dir("input-words");
+    let library = |f: &dyn Fn(&mut RunPlan), name: &str| {
+        let mut plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+            .with_strategies("astar")
+            .unwrap();
+        plan.out = Some(dir.join(name));
+        f(&mut plan);
+        let e = run(plan).err().unwrap();
+        assert!(matches!(e, tilebench::Error::Input(_)), "{e:?}");
+        let text = e.to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cli = |args: &[&str], name: &str| {
+        let o = bin()
+            .args(["run", "inputs/seeds.csv", "-q", "-s", "astar", "--out"])
+            .arg(dir.join(name))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let goal = "1 2 3 4 5 6 7 8 8";
+    let why = "cell 9: tile 8 appears more than once (the blank is missing)";
+    assert_eq!(
+        library(&|p| p.input.goal = Some(goal.into()), "lib-goal"),
+        format!("goal `{goal}`: {why}")
+    );
+    assert_eq!(
+        cli(&["--goal", goal], "cli-goal"),
+        format!("error: --goal `{goal}`: {why}\n")
+    );
+    let rows: tilebench::dataset::rows::Rows = "500".parse().unwrap();
+    assert_eq!(
+        library(&|p| p.rows = Some(rows.clone()), "lib-rows"),
+        "inputs/seeds.csv: the plan's rows name row(s) 500, but there are 6 data rows (numbered \
+         from 1 under the header, blank and comment lines not counted: rows are counted, not \
+         ids); name rows from 1 to 6"
+    );
+    assert_eq!(
+        cli(&["--rows", "500"], "cli-rows"),
+        "error: inputs/seeds.csv: --rows names row(s) 500, but there are 6 data rows (numbered \
+         from 1 under the header, blank and comment lines not counted: --rows counts rows, not \
+         ids); name rows from 1 to 6\n"
+    );
+}
