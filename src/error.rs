@@ -188,7 +188,7 @@ pub enum PlanError {
     #[error("repeat is 0: each case is solved at least once; give 1 or more")]
     NoRepeats,
     /// A run-wide option set away from its default that no strategy of the run reads.
-    #[error("{given} is read only by {}, and this run takes {}: it would change nothing (and be checked against no board); add one of them with -s, or drop {flag}", .readers.join(", "), if .strategies.is_empty() { "no built-in strategy".to_string() } else { .strategies.join(", ") })]
+    #[error("{} is read only by {}, and this run takes {}: it would change nothing (and be checked against no board); add one of them to the plan, or drop {}", in_words(.option, .given, .flag), .readers.join(", "), if .strategies.is_empty() { "no built-in strategy".to_string() } else { .strategies.join(", ") }, in_words(.option, .flag, .flag))]
     OptionUnread {
         /// The option's name (`partition`).
         option: String,
@@ -202,7 +202,7 @@ pub enum PlanError {
         strategies: Vec<String>,
     },
     /// A pattern-database option, and no solver of the run estimates with pattern databases.
-    #[error("{given} is for pattern databases, and no solver of this run estimates with them: add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop {flag}")]
+    #[error("{} is for pattern databases, and no solver of this run estimates with them: set the heuristic to pdb (or `:heuristic=pdb` in a configuration), or drop {}", in_words(.option, .given, .flag), in_words(.option, .flag, .flag))]
     OptionWithoutPdb {
         /// The option's name.
         option: String,
@@ -212,7 +212,7 @@ pub enum PlanError {
         flag: String,
     },
     /// A run-wide option every configuration that reads it sets for itself.
-    #[error("{given} would change nothing: every configuration of this run that reads `{option}` sets its own; drop {flag}")]
+    #[error("{} would change nothing: every configuration of this run that reads `{option}` sets its own; drop {}", in_words(.option, .given, .flag), in_words(.option, .flag, .flag))]
     OptionOverridden {
         /// The option's name.
         option: String,
@@ -241,6 +241,20 @@ pub enum PlanError {
         /// The name given.
         name: String,
     },
+}
+
+/// An option as given (`--pdb-partition 9-9`, or its `flag` alone) in the plan's words: its
+/// name (`partition 9-9`); the tables' directory for `--pdb-dir`.
+fn in_words(option: &str, given: &str, flag: &str) -> String {
+    let name = if flag == "--pdb-dir" {
+        "the tables' directory"
+    } else {
+        option
+    };
+    match given.strip_prefix(flag) {
+        Some(value) => format!("{name}{value}"),
+        None => given.to_string(),
+    }
 }
 
 /// A result with the library's [`Error`].

@@ -155,6 +155,34 @@ pub fn plan_in_flags(p: &tilebench::error::PlanError) -> String {
         PlanError::LabelTaken { .. } | PlanError::LabelsShareFile { .. } => {
             format!("-s: {p} (-s LABEL=NAME:KEY=VALUE)")
         }
+        PlanError::OptionUnread {
+            given,
+            flag,
+            readers,
+            strategies,
+            ..
+        } => format!(
+            "{given} is read only by {}, and this run takes {}: it would change nothing (and be \
+             checked against no board); add one of them with -s, or drop {flag}",
+            readers.join(", "),
+            if strategies.is_empty() {
+                "no built-in strategy".to_string()
+            } else {
+                strategies.join(", ")
+            }
+        ),
+        PlanError::OptionWithoutPdb { given, flag, .. } => format!(
+            "{given} is for pattern databases, and no solver of this run estimates with them: \
+             add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop {flag}"
+        ),
+        PlanError::OptionOverridden {
+            option,
+            given,
+            flag,
+        } => format!(
+            "{given} would change nothing: every configuration of this run that reads \
+             `{option}` sets its own; drop {flag}"
+        ),
         PlanError::BaselineName { name } => {
             format!("--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`")
         }

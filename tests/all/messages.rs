@@ -1465,3 +1465,69 @@ fn input_errors_name_flags_only_on_the_command_line() {
          ids); name rows from 1 to 6\n"
     );
 }
+
+/// A run-wide option that changes nothing is named in the plan's words (`weight 2`, the
+/// tables' directory) to a library user, and by its flag on the command line, as before.
+#[test]
+fn unread_options_name_flags_only_on_the_command_line() {
+    use tilebench::prelude::RunPlan;
+    let plan = |strategies: &str| {
+        RunPlan::new(vec!["inputs/seeds.csv".into()])
+            .with_strategies(strategies)
+            .unwrap()
+    };
+    let cli = |args: &[&str]| {
+        let o = bin()
+            .args(["run", "inputs/seeds.csv", "-q"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let mut p = plan("bfs-hash");
+    p.config
+        .set(&tilebench::search::wastar::WEIGHT, "2")
+        .unwrap();
+    assert_eq!(
+        p.check().unwrap_err().to_string(),
+        "weight 2 is read only by wastar, and this run takes bfs-hash: it would change nothing \
+         (and be checked against no board); add one of them to the plan, or drop weight"
+    );
+    assert_eq!(
+        cli(&["-s", "bfs-hash", "--weight", "2"]),
+        "error: --weight 2 is read only by wastar, and this run takes bfs-hash: it would change \
+         nothing (and be checked against no board); add one of them with -s, or drop --weight\n"
+    );
+    let mut p = plan("astar");
+    p.config.pdb_dir = Some("/tmp".into());
+    assert_eq!(
+        p.check().unwrap_err().to_string(),
+        "the tables' directory /tmp is for pattern databases, and no solver of this run \
+         estimates with them: set the heuristic to pdb (or `:heuristic=pdb` in a \
+         configuration), or drop the tables' directory"
+    );
+    assert_eq!(
+        cli(&["-s", "astar", "--pdb-dir", "/tmp"]),
+        "error: --pdb-dir /tmp is for pattern databases, and no solver of this run estimates \
+         with them: add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop \
+         --pdb-dir\n"
+    );
+    let mut p = RunPlan::new(vec!["inputs/seeds.csv".into()]).without_builtins();
+    p.config
+        .set(&tilebench::search::wastar::WEIGHT, "2")
+        .unwrap();
+    let c = tilebench::search::configuration::Configuration::parse("wastar:weight=3", &p.config)
+        .unwrap();
+    let p = p.with(c);
+    assert_eq!(
+        p.check().unwrap_err().to_string(),
+        "weight 2 would change nothing: every configuration of this run that reads `weight` \
+         sets its own; drop weight"
+    );
+    assert_eq!(
+        cli(&["-s", "wastar:weight=3", "--weight", "2"]),
+        "error: --weight 2 would change nothing: every configuration of this run that reads \
+         `weight` sets its own; drop --weight\n"
+    );
+}
