@@ -306,7 +306,7 @@ fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
     crate::dataset::rows::exist(plan.rows.as_ref(), files)?;
     if let Some(rows) = &plan.rows {
         let warning = super::spool::id_warning(rows, share.shard, &cases);
-        warning.inspect(|w| observer.notice(&format!("warning: {w}")));
+        warning.inspect(|w| w.tell(observer));
     }
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
