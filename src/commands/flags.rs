@@ -63,6 +63,16 @@ pub fn input_in_flags(e: &tilebench::dataset::InputError) -> String {
         .fold(text, |t, (words, flags)| t.replacen(words, flags, 1))
 }
 
+/// A generator's error as the command line says it: `gen`'s flags (`--depth`, `--walk`,
+/// `--out`, …) for the options.
+pub fn gen_in_flags(e: &tilebench::gen::GenError) -> String {
+    use tilebench::gen::GenError;
+    match e {
+        GenError::Options(w) | GenError::Pair(w) => w.with_flags().to_string(),
+        e => e.to_string(),
+    }
+}
+
 /// A merge's error as the command line says it: a shard is a `tilebench run --shard I/N`.
 pub fn merge_in_flags(e: &tilebench::harness::merge::MergeError) -> String {
     e.message_with_flags().to_string()

@@ -1531,3 +1531,90 @@ fn unread_options_name_flags_only_on_the_command_line() {
          `weight` sets its own; drop --weight\n"
     );
 }
+
+/// The generator's refusals name its options as `GenSpec` does (`depth`, `unsolvable`,
+/// `walk`) to a library user, and by `gen`'s flags on the command line, as before.
+#[test]
+fn gen_errors_name_flags_only_on_the_command_line() {
+    use tilebench::gen::{check_out, GenSpec, Generator, Goal};
+    use tilebench::puzzle::Shape;
+    let cli = |args: &[&str]| {
+        let o = bin().arg("gen").args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        stderr(&o)
+    };
+    let three = Shape::new(3, 3).unwrap();
+    let library = |spec: GenSpec| {
+        let text = Generator::new(spec).err().unwrap().to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cases: Vec<(GenSpec, &[&str], &str, &str)> = vec![
+        (
+            GenSpec {
+                shape: three,
+                unsolvable: 0.5,
+                depth: Some(5),
+                ..GenSpec::default()
+            },
+            &["--size", "3x3", "--unsolvable", "0.5", "--depth", "5"],
+            "unsolvable 0.5 with depth 5: pairs at a given depth are solvable (an unsolvable \
+             pair has no depth); drop unsolvable, or drop depth to mix unsolvable pairs into \
+             uniformly sampled ones",
+            "--unsolvable 0.5 with --depth 5: pairs at a given depth are solvable (an \
+             unsolvable pair has no depth); drop --unsolvable, or drop --depth to mix \
+             unsolvable pairs into uniformly sampled ones",
+        ),
+        (
+            GenSpec {
+                shape: three,
+                depth: Some(40),
+                ..GenSpec::default()
+            },
+            &["--size", "3x3", "--depth", "40"],
+            "depth 40: no 3x3 state is 40 moves from the goal; the deepest is 31 moves \
+             (`space::DistanceTable` shows the depths that exist)",
+            "--depth 40: no 3x3 state is 40 moves from the goal; the deepest is 31 moves \
+             (`tilebench space --size 3x3` shows the depths that exist)",
+        ),
+        (
+            GenSpec {
+                shape: Shape::new(4, 4).unwrap(),
+                ..GenSpec::default()
+            },
+            &["--size", "4x4"],
+            "a 4x4 board's space is too large to tabulate, so its exact answers come from \
+             bidirectional BFS, which needs shallow pairs: use walk N (N up to about 40)",
+            "a 4x4 board's space is too large to tabulate, so its exact answers come from \
+             bidirectional BFS, which needs shallow pairs: use --walk N (N up to about 40)",
+        ),
+    ];
+    for (spec, args, words, flags) in cases {
+        assert_eq!(spec.goal, Goal::Standard);
+        assert_eq!(library(spec), words);
+        assert_eq!(cli(args), format!("error: {flags}\n"));
+    }
+    let dir = temp_dir("gen-words");
+    let e = check_out(&dir).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "the output file {} is a directory; give a file name, e.g. {}",
+            dir.display(),
+            dir.join("dataset.csv").display()
+        )
+    );
+    let o = bin()
+        .args(["gen", "--size", "3x3", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: --out {} is a directory; give a file name, e.g. {}\n",
+            dir.display(),
+            dir.join("dataset.csv").display()
+        )
+    );
+}
