@@ -73,6 +73,15 @@ pub fn gen_in_flags(e: &tilebench::gen::GenError) -> String {
     }
 }
 
+/// A comparison's error as the command line says it: `--reference`, `--strategies` and the
+/// thresholds' flags for the plan's fields.
+pub fn compare_in_flags(e: &tilebench::compare::CompareError) -> String {
+    match e {
+        tilebench::compare::CompareError::Plan(w) => w.with_flags().to_string(),
+        e => e.to_string(),
+    }
+}
+
 /// A merge's error as the command line says it: a shard is a `tilebench run --shard I/N`.
 pub fn merge_in_flags(e: &tilebench::harness::merge::MergeError) -> String {
     e.message_with_flags().to_string()

@@ -173,12 +173,12 @@ pub(crate) fn pick_pair(set: &Set, a: &str, b: &str) -> Result<(Set, Set), Compa
     let present = first.solvers();
     for name in [a, b] {
         if !present.contains(&name) {
-            return Err(CompareError::Plan(format!(
+            return Err(CompareError::Plan(super::plan_error(format!(
                 "{}: no rows of strategy `{name}`; its strategies are {}: give two or more of \
                  them to --strategies",
                 first.path.display(),
                 present.join(", ")
-            )));
+            ))));
         }
     }
     let pick = |name: &str| Set {

@@ -1618,3 +1618,81 @@ fn gen_errors_name_flags_only_on_the_command_line() {
         )
     );
 }
+
+/// compare's plan errors name the plan's fields (`reference`, the solvers, the thresholds)
+/// to a library user, and `--reference`, `--strategies` and the thresholds' flags on the
+/// command line, as before.
+#[test]
+fn compare_errors_name_flags_only_on_the_command_line() {
+    use tilebench::compare::{compare, Plan, Subject};
+    let dir = temp_dir("compare-words");
+    let run = dir.join("run");
+    run_ok(&[
+        "run",
+        "inputs/seeds.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let r = run.display();
+    let solvers = |names: &[&str], reference: Option<&str>| {
+        Plan::new(Subject::Solvers {
+            run: run.clone(),
+            solvers: names.iter().map(|s| s.to_string()).collect(),
+            reference: reference.map(str::to_string),
+            all_pairs: false,
+        })
+    };
+    let library = |plan: Plan| {
+        let text = compare(&plan).err().unwrap().to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cli = |args: &[&str]| {
+        let o = bin().arg("compare").arg(&run).args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    assert_eq!(
+        library(solvers(&["astar"], None)),
+        "the solvers astar: give two or more different strategies of the run, e.g. \
+         astar,bfs-rank (each is compared against the last, or against the reference)"
+    );
+    assert_eq!(
+        cli(&["--strategies", "astar"]),
+        "error: --strategies astar: give two or more different strategies of the run, e.g. \
+         astar,bfs-rank (each is compared against the last, or against --reference)\n"
+    );
+    assert_eq!(
+        library(solvers(&["astar", "bfs-hash"], Some("x"))),
+        "reference x: not one of the solvers astar,bfs-hash; name it there too"
+    );
+    assert_eq!(
+        cli(&["--strategies", "astar,bfs-hash", "--reference", "x"]),
+        "error: --reference x: not one of --strategies astar,bfs-hash; name it there too\n"
+    );
+    assert_eq!(
+        library(solvers(&["astar", "nope"], None)),
+        format!(
+            "{r}/cases.csv: no rows of strategy `nope`; its strategies are astar, bfs-hash: \
+             give two or more of them to the solvers"
+        )
+    );
+    assert_eq!(
+        cli(&["--strategies", "astar,nope"]),
+        format!(
+            "error: {r}/cases.csv: no rows of strategy `nope`; its strategies are astar, \
+             bfs-hash: give two or more of them to --strategies\n"
+        )
+    );
+    let mut plan = solvers(&["astar", "bfs-hash"], None);
+    plan.thresholds.max_work_increase_pct = -1.0;
+    assert_eq!(
+        library(plan),
+        "max_work_increase_pct -1: give the allowed increase in percent, a finite number ≥ 0 \
+         (e.g. 5 for 5%)"
+    );
+    // The command line's parser refuses such a value before the plan is made.
+}
