@@ -82,6 +82,38 @@ pub fn compare_in_flags(e: &tilebench::compare::CompareError) -> String {
     }
 }
 
+/// A plot's (or a report's) error as the command line says it: the reference is
+/// `--reference`, all pairs `--all-pairs`, a run's directory `run --out`.
+pub fn plot_in_flags(e: &tilebench::plot::PlotError) -> String {
+    use tilebench::plot::select::SelectError;
+    use tilebench::plot::PlotError;
+    match e {
+        PlotError::NoSuchDirectory { path } => format!(
+            "{}: no such results directory; check the path (runs are written to \
+             results/run-<timestamp> unless `run --out` says otherwise)",
+            path.display()
+        ),
+        PlotError::Select(SelectError::NotFound { name, choices }) => format!(
+            "--reference {name}: no solver or run is called that; choose a solver ({choices}) \
+             or, with several runs, a run"
+        ),
+        PlotError::Select(SelectError::Ambiguous {
+            name,
+            runs,
+            choices,
+        }) => format!(
+            "--reference {name}: {runs} runs hold a solver called that; say which as \
+             RUN/SOLVER: {choices}"
+        ),
+        PlotError::Select(SelectError::ReferenceAndAllPairs) => {
+            "--reference and --all-pairs cannot go together: give one (all pairs have no \
+             reference)"
+                .into()
+        }
+        e => e.to_string(),
+    }
+}
+
 /// A merge's error as the command line says it: a shard is a `tilebench run --shard I/N`.
 pub fn merge_in_flags(e: &tilebench::harness::merge::MergeError) -> String {
     e.message_with_flags().to_string()

@@ -1696,3 +1696,62 @@ fn compare_errors_name_flags_only_on_the_command_line() {
     );
     // The command line's parser refuses such a value before the plan is made.
 }
+
+/// plot's and report's refusals name the selection's reference and a run's plan to a
+/// library user, and `--reference` and `run --out` on the command line, as before.
+#[test]
+fn plot_errors_name_flags_only_on_the_command_line() {
+    use tilebench::plot::select::Selection;
+    let dir = temp_dir("plot-words");
+    let run = dir.join("run");
+    run_ok(&[
+        "run",
+        "inputs/seeds.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let runs = tilebench::plot::load_all(std::slice::from_ref(&run)).unwrap();
+    let selection = Selection {
+        reference: Some("zz".into()),
+        ..Selection::default()
+    };
+    let e = tilebench::plot::draw(&runs, &selection).err().unwrap();
+    let said = |reference: &str| {
+        format!(
+            "{reference} zz: no solver or run is called that; choose a solver (astar, bfs-hash) \
+             or, with several runs, a run"
+        )
+    };
+    assert_eq!(e.to_string(), said("reference"));
+    for command in ["plot", "report"] {
+        let o = bin()
+            .arg(command)
+            .arg(&run)
+            .args(["--reference", "zz", "--out"])
+            .arg(dir.join(format!("{command}.out")))
+            .output()
+            .unwrap();
+        assert_eq!(stderr(&o), format!("error: {}\n", said("--reference")));
+    }
+    let missing = dir.join("nope");
+    let e = tilebench::plot::results_dir(&missing).err().unwrap();
+    let said = |how: &str| {
+        format!(
+            "{}: no such results directory; check the path (runs are written to \
+             results/run-<timestamp> unless {how} says otherwise)",
+            missing.display()
+        )
+    };
+    assert_eq!(e.to_string(), said("their plan's `out`"));
+    let o = bin()
+        .arg("plot")
+        .arg(&missing)
+        .arg("--out")
+        .arg(dir.join("p"))
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&o), format!("error: {}\n", said("`run --out`")));
+}
