@@ -69,7 +69,9 @@ const PHRASES: [(&str, &str); 5] = [
 fn worded(flags: String) -> Wording {
     let words = PHRASES
         .iter()
-        .fold(flags.clone(), |t, (flag, words)| t.replace(flag, words));
+        .fold(flags.clone(), |t, (flag, words)| t.replace(flag, words))
+        // A listed difference names its option without the `--` (`max-nodes: …`).
+        .replace("\n  --", "\n  ");
     Wording::new(words, flags)
 }
 

@@ -1755,3 +1755,54 @@ fn plot_errors_name_flags_only_on_the_command_line() {
         .unwrap();
     assert_eq!(stderr(&o), format!("error: {}\n", said("`run --out`")));
 }
+
+/// Shards of two runs: the differences name the options without `--` to a library user, and
+/// by their flags on the command line.
+#[test]
+fn merge_of_other_runs_names_flags_only_on_the_command_line() {
+    use tilebench::harness::merge::merge;
+    let dir = temp_dir("merge-other-runs");
+    let shard = |i: u32, extra: &[&str]| {
+        let out = dir.join(format!("s{i}"));
+        let mut args = vec![
+            "run",
+            "inputs/per-depth.csv",
+            "-q",
+            "-s",
+            "astar",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let n = format!("{i}/2");
+        args.extend(["--shard", &n]);
+        args.extend(extra);
+        run_ok(&args);
+        out
+    };
+    let shards = [shard(1, &[]), shard(2, &["--max-nodes", "1000000"])];
+    let (s1, s2) = (shards[0].display(), shards[1].display());
+    let e = merge(&shards, &dir.join("lib"), false, Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{s2} and {s1} are not shards of one run:\n  max-nodes: `1000000` in {s2}, not set \
+             in {s1}\nmerge only the shards of one split (the runs of a plan's shard I/N for \
+             each I) (same tilebench, inputs, strategies and options)"
+        )
+    );
+    let o = bin()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(dir.join("cli"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {s2} and {s1} are not shards of one run:\n  --max-nodes: `1000000` in \
+             {s2}, not set in {s1}\nmerge only the shards of one `run --shard I/N` split \
+             (same tilebench, inputs, strategies and options)\n"
+        )
+    );
+}
