@@ -982,7 +982,15 @@ mod tests {
             )),
             "{e}"
         );
-        assert!(e.to_string().ends_with(&format!("; {RERUN}")), "{e}");
+        assert!(
+            e.message_with_flags().ends_with(&format!("; {RERUN}")),
+            "{e}"
+        );
+        assert!(
+            e.to_string().ends_with(&format!("; {}", PHRASES[0].1)),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("--"), "{e}");
         assert!(!out.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -1806,3 +1806,70 @@ fn merge_of_other_runs_names_flags_only_on_the_command_line() {
         )
     );
 }
+
+/// A run's closing lines (the check's) name the plan's limits and allowances in the library's
+/// words, and the command line prints them with its flags, as before.
+#[test]
+fn verdict_lines_name_flags_only_on_the_command_line() {
+    use tilebench::check::AllowLimit;
+    use tilebench::prelude::{run, OutMode, RunPlan};
+    let dir = temp_dir("verdict-words");
+    let o = bin()
+        .args([
+            "run",
+            "inputs/per-depth.csv",
+            "-q",
+            "-s",
+            "astar,bfs-hash",
+            "--max-nodes",
+            "50",
+            "--check",
+            "--out",
+        ])
+        .arg(dir.join("cli"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    let limit = "inputs/per-depth.csv:25 (id 24): bfs-hash: no answer within";
+    let advice = "check: a limit row has no answer to verify: give a larger";
+    for line in [
+        format!("check failed: {limit} --max-nodes 50 (expanded: 50)"),
+        format!(
+            "{advice} --max-nodes, --timeout, --max-states or --max-memory, or accept the limits \
+             you expect with --allow-limit N (in all) or --allow-limit SOLVER=N|all"
+        ),
+    ] {
+        assert!(err.contains(&format!("{line}\n")), "{err}");
+    }
+    let mut plan = RunPlan::new(vec!["inputs/per-depth.csv".into()])
+        .with_strategies("astar,bfs-hash")
+        .unwrap();
+    plan.limits.max_nodes = Some(50);
+    plan.out = Some(dir.join("lib"));
+    plan.mode = OutMode::Force;
+    let verdict = run(plan).unwrap().verdict(Some(&AllowLimit::default()));
+    assert!(verdict.check_failed);
+    let printed: Vec<&str> = err.lines().filter(|l| l.starts_with("check")).collect();
+    let cli_dir = dir.join("cli").display().to_string();
+    let lib_dir = dir.join("lib").display().to_string();
+    let with_flags: Vec<String> = verdict
+        .lines_with_flags
+        .iter()
+        .map(|l| l.replace(&lib_dir, &cli_dir))
+        .filter(|l| l.starts_with("check"))
+        .collect();
+    assert_eq!(with_flags, printed);
+    for line in &verdict.lines {
+        assert!(!line.contains("--"), "{line}");
+    }
+    for line in [
+        format!("check failed: {limit} the node budget 50 (expanded: 50)"),
+        format!(
+            "{advice} node, time, state or memory budget (the plan's limits), or accept the \
+             limits you expect (the plan's allow_limit: N in all, or N or all for a solver)"
+        ),
+    ] {
+        assert!(verdict.lines.contains(&line), "{:#?}", verdict.lines);
+    }
+}
