@@ -1873,3 +1873,32 @@ fn verdict_lines_name_flags_only_on_the_command_line() {
         assert!(verdict.lines.contains(&line), "{:#?}", verdict.lines);
     }
 }
+
+/// A rows spec refused says how rows are counted in the library's words, and with `--rows`
+/// on the command line, as before.
+#[test]
+fn rows_spec_errors_name_flags_only_on_the_command_line() {
+    use tilebench::dataset::rows::Rows;
+    let said = |how: &str| {
+        format!(
+            "row 0 does not exist: rows are counted from 1 (the first row under the header); \
+             list data rows by number, counted from 1 under the header ({how}), e.g. 38,40 or \
+             1-10,17"
+        )
+    };
+    assert_eq!(
+        "0".parse::<Rows>().unwrap_err(),
+        said("rows are counted, not ids")
+    );
+    let o = bin()
+        .args(["run", "inputs/seeds.csv", "--rows", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o).lines().next().unwrap(),
+        format!(
+            "error: invalid value '0' for '--rows <SPEC>': {}",
+            said("--rows counts rows, not ids")
+        )
+    );
+}
