@@ -3,6 +3,7 @@
 //! input from a full disk.
 
 use crate::dataset::InputError;
+use crate::observe::Wording;
 use crate::search::SolveError;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -40,11 +41,12 @@ pub enum OutputError {
     Directory {
         /// The results directory (none when the plan named none: `results/run-<UTC>`).
         path: Option<PathBuf>,
-        /// The whole sentence, naming the directory or its file and what to do.
-        reason: String,
+        /// The whole sentence, naming the directory or its file and what to do (in the
+        /// plan's words; [`Wording::with_flags`] as a command line says it).
+        reason: Wording,
     },
     /// The run's journal cannot be opened.
-    #[error("cannot open the run's journal in {}: {}; start the run again with --force, or use another --out", .path.display(), crate::util::io_reason(.source))]
+    #[error("cannot open the run's journal in {}: {}; start the run again with the mode Force, or use another results directory", .path.display(), crate::util::io_reason(.source))]
     JournalOpen {
         /// The results directory.
         path: PathBuf,
@@ -56,11 +58,12 @@ pub enum OutputError {
     Journal {
         /// The results directory.
         path: PathBuf,
-        /// The whole sentence, naming the journal's file and what to do.
-        reason: String,
+        /// The whole sentence, naming the journal's file and what to do (as for
+        /// [`OutputError::Directory`]).
+        reason: Wording,
     },
     /// After the run, the journal holds fewer results than the run has.
-    #[error("{}: the journal holds {have} of the {total} results after the run; run again with --resume", .path.display())]
+    #[error("{}: the journal holds {have} of the {total} results after the run; run again with the mode Resume", .path.display())]
     Incomplete {
         /// The journal.
         path: PathBuf,
@@ -70,7 +73,7 @@ pub enum OutputError {
         total: usize,
     },
     /// cases.csv cannot be written; every result is still in the journal.
-    #[error("{reason}; every result is kept in the run's journal: once that is mended, finish the run with the same command and --resume")]
+    #[error("{reason}; every result is kept in the run's journal: once that is mended, finish the run with the same plan and the mode Resume")]
     CasesCsv {
         /// The cases.csv being written.
         path: PathBuf,
@@ -185,7 +188,7 @@ pub enum PlanError {
     #[error("repeat is 0: each case is solved at least once; give 1 or more")]
     NoRepeats,
     /// A run-wide option set away from its default that no strategy of the run reads.
-    #[error("{given} is read only by {}, and this run takes {}: it would change nothing (and be checked against no board); add one of them with -s, or drop {flag}", .readers.join(", "), if .strategies.is_empty() { "no built-in strategy".to_string() } else { .strategies.join(", ") })]
+    #[error("{} is read only by {}, and this run takes {}: it would change nothing (and be checked against no board); add one of them to the plan, or drop {}", in_words(.option, .given, .flag), .readers.join(", "), if .strategies.is_empty() { "no built-in strategy".to_string() } else { .strategies.join(", ") }, in_words(.option, .flag, .flag))]
     OptionUnread {
         /// The option's name (`partition`).
         option: String,
@@ -199,7 +202,7 @@ pub enum PlanError {
         strategies: Vec<String>,
     },
     /// A pattern-database option, and no solver of the run estimates with pattern databases.
-    #[error("{given} is for pattern databases, and no solver of this run estimates with them: add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop {flag}")]
+    #[error("{} is for pattern databases, and no solver of this run estimates with them: set the heuristic to pdb (or `:heuristic=pdb` in a configuration), or drop {}", in_words(.option, .given, .flag), in_words(.option, .flag, .flag))]
     OptionWithoutPdb {
         /// The option's name.
         option: String,
@@ -209,7 +212,7 @@ pub enum PlanError {
         flag: String,
     },
     /// A run-wide option every configuration that reads it sets for itself.
-    #[error("{given} would change nothing: every configuration of this run that reads `{option}` sets its own; drop {flag}")]
+    #[error("{} would change nothing: every configuration of this run that reads `{option}` sets its own; drop {}", in_words(.option, .given, .flag), in_words(.option, .flag, .flag))]
     OptionOverridden {
         /// The option's name.
         option: String,
@@ -238,6 +241,20 @@ pub enum PlanError {
         /// The name given.
         name: String,
     },
+}
+
+/// An option as given (`--pdb-partition 9-9`, or its `flag` alone) in the plan's words: its
+/// name (`partition 9-9`); the tables' directory for `--pdb-dir`.
+fn in_words(option: &str, given: &str, flag: &str) -> String {
+    let name = if flag == "--pdb-dir" {
+        "the tables' directory"
+    } else {
+        option
+    };
+    match given.strip_prefix(flag) {
+        Some(value) => format!("{name}{value}"),
+        None => given.to_string(),
+    }
 }
 
 /// A result with the library's [`Error`].
@@ -271,7 +288,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "r/journal-slots.bin: the journal holds 3 of the 10 results after the run; run again \
-             with --resume"
+             with the mode Resume"
         );
 
         let e = OutputError::JournalOpen {
@@ -284,7 +301,9 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("os error"), "{text}");
-        assert!(text.ends_with("start the run again with --force, or use another --out"));
+        assert!(text.ends_with(
+            "start the run again with the mode Force, or use another results directory"
+        ));
         assert_eq!(OutputError::Threads { reason: "x".into() }.path(), None);
     }
 }

@@ -18,6 +18,7 @@
 //! assert!(text.starts_with("id,start,goal,expected_steps\n1,"));
 //! ```
 
+use crate::observe::Wording;
 use crate::puzzle::{is_solvable, Board, Shape, MOVE_ORDER};
 use crate::space::{unlabel, Oracle};
 use crate::util::{Fnv1a64, Rng};
@@ -47,7 +48,7 @@ impl Goal {
             "random" => Goal::Random,
             g => Goal::Board(
                 Board::parse(g, Some(shape))
-                    .map_err(|e| GenError::Options(format!("--goal `{g}`: {e}")))?,
+                    .map_err(|e| GenError::Options(worded(format!("--goal `{g}`: {e}"))))?,
             ),
         })
     }
@@ -94,15 +95,57 @@ impl Default for GenSpec {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GenError {
-    /// The options ask for what cannot be made (the sentence says why and what to do).
+    /// The options ask for what cannot be made (the sentence says why and what to do, in
+    /// the options' words; [`Wording::with_flags`] as the command line says it).
     #[error("{0}")]
-    Options(String),
+    Options(Wording),
     /// A pair could not be answered exactly (the sentence says what to change).
     #[error("{0}")]
-    Pair(String),
+    Pair(Wording),
     /// The output could not be written.
     #[error(transparent)]
     Write(#[from] std::io::Error),
+}
+
+/// The command line's flags in `gen`'s messages, and each in [`GenSpec`]'s words.
+const PHRASES: [(&str, &str); 6] = [
+    ("--per-depth", "per_depth"),
+    ("--depth", "depth"),
+    ("--unsolvable", "unsolvable"),
+    ("--walk", "walk"),
+    ("--out ", "the output file "),
+    ("--goal ", "goal "),
+];
+
+/// A message made with the command line's flags ([`PHRASES`]): in [`GenSpec`]'s words, and
+/// as it was made.
+fn worded(flags: String) -> Wording {
+    let words = PHRASES
+        .iter()
+        .fold(flags.clone(), |t, (flag, words)| t.replace(flag, words));
+    Wording::new(words, flags)
+}
+
+/// `text` (made with the flags), then where to see the depths that exist: `tilebench space
+/// --size SHAPE` on the command line, `space::DistanceTable` in the library; in parentheses
+/// (`paren`) or after a `;`.
+fn with_depths(text: String, (shape, paren): (Shape, bool)) -> Wording {
+    let w = worded(text);
+    let tail = |what: &str| {
+        if paren {
+            format!(" ({what} shows the depths that exist)")
+        } else {
+            format!("; {what} shows the depths that exist")
+        }
+    };
+    Wording::new(
+        format!("{}{}", w.words(), tail("`space::DistanceTable`")),
+        format!(
+            "{}{}",
+            w.with_flags(),
+            tail(&format!("`tilebench space --size {shape}`"))
+        ),
+    )
 }
 
 /// A random board of `shape` (either parity).
@@ -120,16 +163,16 @@ pub(crate) fn random_board(shape: Shape, rng: &mut Rng) -> Board {
 pub fn check_out(path: &Path) -> Result<(), GenError> {
     let shown = path.display();
     if path.is_dir() {
-        return Err(GenError::Options(format!(
+        return Err(GenError::Options(worded(format!(
             "--out {shown} is a directory; give a file name, e.g. {}",
             path.join("dataset.csv").display()
-        )));
+        ))));
     }
     match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) if !dir.is_dir() => Err(GenError::Options(format!(
+        Some(dir) if !dir.is_dir() => Err(GenError::Options(worded(format!(
             "--out {shown}: the directory {} does not exist; create it first",
             dir.display()
-        ))),
+        )))),
         _ => Ok(()),
     }
 }
@@ -163,7 +206,7 @@ impl Generator {
     /// whose answers need shallow walks.
     pub fn new(spec: GenSpec) -> Result<Generator, GenError> {
         let shape = spec.shape;
-        let refuse = |m: String| Err(GenError::Options(m));
+        let refuse = |m: String| Err(GenError::Options(worded(m)));
         if spec.unsolvable > 0.0 && (spec.depth.is_some() || spec.per_depth.is_some()) {
             let (opt, value) = match (spec.depth, spec.per_depth) {
                 (Some(d), _) => ("--depth", d as u64),
@@ -192,7 +235,7 @@ impl Generator {
             ));
         }
         let oracle = if tabulated {
-            Some(Oracle::new(shape).map_err(|e| GenError::Options(format!("gen: {e}")))?)
+            Some(Oracle::new(shape).map_err(|e| GenError::Options(format!("gen: {e}").into()))?)
         } else {
             None
         };
@@ -204,16 +247,19 @@ impl Generator {
         };
         if let (Some(d), true) = (generator.spec.depth, tabulated) {
             if d > generator.max_depth() {
-                return refuse(format!(
-                    "--depth {d}: no {shape} state is {d} moves from {}; the deepest is {} \
-                     moves (`tilebench space --size {shape}` shows the depths that exist)",
-                    if matches!(generator.spec.goal, Goal::Random) {
-                        "any goal"
-                    } else {
-                        "the goal"
-                    },
-                    generator.max_depth()
-                ));
+                return Err(GenError::Options(with_depths(
+                    format!(
+                        "--depth {d}: no {shape} state is {d} moves from {}; the deepest is {} \
+                     moves",
+                        if matches!(generator.spec.goal, Goal::Random) {
+                            "any goal"
+                        } else {
+                            "the goal"
+                        },
+                        generator.max_depth()
+                    ),
+                    (shape, true),
+                )));
             }
         }
         Ok(generator)
@@ -264,7 +310,7 @@ impl Generator {
         .map_err(|e| {
             failure
                 .take()
-                .unwrap_or_else(|| GenError::Options(e.to_string()))
+                .unwrap_or_else(|| GenError::Options(e.to_string().into()))
         })?;
         let (rows, bytes, fnv1a64) = made.expect("written");
         let sidecar = sidecar_path(path);
@@ -286,7 +332,7 @@ impl Generator {
             serde_json::to_writer_pretty(&mut *w, &provenance)?;
             writeln!(w)
         })
-        .map_err(|e| GenError::Options(e.to_string()))?;
+        .map_err(|e| GenError::Options(e.to_string().into()))?;
         Ok(Written { rows, sidecar })
     }
 
@@ -407,7 +453,7 @@ impl Generator {
     }
 
     /// A pair drawn uniformly from the states at exactly distance `d` from a goal that has them.
-    fn at_depth(&mut self, d: u8) -> Result<(Board, Board, Option<i64>), String> {
+    fn at_depth(&mut self, d: u8) -> Result<(Board, Board, Option<i64>), Wording> {
         let mut tries = 0;
         let oracle = self.oracle.as_mut().expect("tabulated");
         loop {
@@ -424,8 +470,9 @@ impl Generator {
             tries += 1;
             if tries > 1000 || self.spec.goal != Goal::Random {
                 let shape = self.spec.shape;
-                return Err(format!(
-                    "--depth {d}: no {shape} state is {d} moves from the goal; `tilebench space --size {shape}` shows the depths that exist"
+                return Err(with_depths(
+                    format!("--depth {d}: no {shape} state is {d} moves from the goal"),
+                    (shape, false),
                 ));
             }
         }
@@ -438,11 +485,11 @@ impl Generator {
         &mut self,
         walk: Option<usize>,
         unsolvable: bool,
-    ) -> Result<(Board, Board, Option<i64>), String> {
+    ) -> Result<(Board, Board, Option<i64>), Wording> {
         let (start, goal) = self.draw(walk, unsolvable);
         let expected = match self.oracle.as_mut() {
             Some(o) => Some(o.distance(&start, &goal).map_or(-1, |d| d as i64)),
-            None if start.is_packed() => Some(exact_by_bibfs(start, goal)?),
+            None if start.is_packed() => Some(exact_by_bibfs(start, goal).map_err(worded)?),
             None => exact_by_ida(start, goal, walk.is_some()),
         };
         Ok((start, goal, expected))

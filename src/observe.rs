@@ -53,6 +53,76 @@ impl Part<'_> {
     }
 }
 
+/// A sentence that names options, kept both ways: in the library's words (its `Display`,
+/// [`Wording::words`]) and as a command line says it ([`Wording::with_flags`]), as a
+/// [`Part::Naming`] is. Text with no option in it reads the same both ways (`From<String>`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wording {
+    /// In the library's words.
+    words: String,
+    /// With the command line's flags, where that differs.
+    flags: Option<String>,
+}
+
+impl Wording {
+    /// A sentence in the library's `words`, said with `flags` on a command line.
+    pub fn new(words: impl Into<String>, flags: impl Into<String>) -> Wording {
+        let (words, flags) = (words.into(), flags.into());
+        let flags = (flags != words).then_some(flags);
+        Wording { words, flags }
+    }
+
+    /// The sentence of `parts` ([`Part::in_words`], [`Part::in_flags`]).
+    pub fn of(parts: &[Part<'_>]) -> Wording {
+        Wording::new(Part::in_words(parts), Part::in_flags(parts))
+    }
+
+    /// In the library's words.
+    pub fn words(&self) -> &str {
+        &self.words
+    }
+
+    /// As a command line says it: its flags for the options.
+    pub fn with_flags(&self) -> &str {
+        self.flags.as_deref().unwrap_or(&self.words)
+    }
+
+    /// The same sentence, each way changed by `f` (a prefix, a suffix of plain text).
+    #[must_use]
+    pub fn map(self, f: impl Fn(&str) -> String) -> Wording {
+        Wording {
+            flags: self.flags.as_deref().map(&f),
+            words: f(&self.words),
+        }
+    }
+
+    /// Told to `observer`: in [`Part`]s, so that a command line names its flags.
+    pub fn tell(&self, observer: &(impl Observer + ?Sized)) {
+        observer.notice_parts(&[Part::Naming {
+            words: self.words(),
+            flags: self.with_flags(),
+        }]);
+    }
+}
+
+impl From<String> for Wording {
+    fn from(words: String) -> Wording {
+        Wording { words, flags: None }
+    }
+}
+
+impl From<&str> for Wording {
+    fn from(words: &str) -> Wording {
+        Wording::from(words.to_string())
+    }
+}
+
+impl std::fmt::Display for Wording {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words)
+    }
+}
+
 /// Where a run's notices and progress go.
 pub trait Observer: Sync {
     /// A line for the user: a table loaded or built, a warning, a hint.

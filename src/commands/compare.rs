@@ -67,7 +67,7 @@ pub fn run(args: CompareArgs) -> CmdResult {
             exports.push((format, f.clone()));
         }
     }
-    let c = compare::compare(&plan).map_err(|e| e.to_string())?;
+    let c = compare::compare(&plan).map_err(|e| super::flags::compare_in_flags(&e))?;
     print!("{}", render::text(&c));
     for (format, file) in &exports {
         let text = format.export.render(&c);

@@ -8,8 +8,115 @@ pub fn in_flags(e: &tilebench::Error) -> String {
     match e {
         tilebench::Error::Plan(p) => plan_in_flags(p),
         tilebench::Error::Solver(e) => solve_in_flags(e),
+        tilebench::Error::Output(o) => output_in_flags(o),
+        tilebench::Error::Input(i) => input_in_flags(i),
         e => e.to_string(),
     }
+}
+
+/// An output error as the command line says it: the results directory is `--out`, its
+/// modes `--resume` and `--force`.
+pub fn output_in_flags(e: &tilebench::error::OutputError) -> String {
+    use tilebench::error::OutputError;
+    // The library's sentence ends with what to do in the plan's words; the command line's
+    // ends with its flags.
+    let (words, flags) = match e {
+        OutputError::Directory { reason, .. } | OutputError::Journal { reason, .. } => {
+            return reason.with_flags().to_string()
+        }
+        OutputError::JournalOpen { .. } => (
+            "start the run again with the mode Force, or use another results directory",
+            "start the run again with --force, or use another --out",
+        ),
+        OutputError::Incomplete { .. } => {
+            ("run again with the mode Resume", "run again with --resume")
+        }
+        OutputError::CasesCsv { .. } => (
+            "finish the run with the same plan and the mode Resume",
+            "finish the run with the same command and --resume",
+        ),
+        e => return e.to_string(),
+    };
+    let text = e.to_string();
+    match text.strip_suffix(words) {
+        Some(head) => format!("{head}{flags}"),
+        None => text,
+    }
+}
+
+/// An input error as the command line says it: the goal given is `--goal`, the rows
+/// `--rows`, the results directory (where the scratch file goes) `--out`.
+pub fn input_in_flags(e: &tilebench::dataset::InputError) -> String {
+    use tilebench::dataset::InputErrorKind as Kind;
+    let text = e.to_string();
+    let swaps: &[(&str, &str)] = match e.kind() {
+        Kind::BadGoal { .. } => return format!("--{text}"),
+        Kind::NoSuchRows { .. } => &[
+            (": the plan's rows name row(s) ", ": --rows names row(s) "),
+            ("rows are counted, not ids", "--rows counts rows, not ids"),
+        ],
+        Kind::Scratch { .. } => &[("give the run a results directory", "give --out a directory")],
+        _ => &[],
+    };
+    swaps
+        .iter()
+        .fold(text, |t, (words, flags)| t.replacen(words, flags, 1))
+}
+
+/// A generator's error as the command line says it: `gen`'s flags (`--depth`, `--walk`,
+/// `--out`, …) for the options.
+pub fn gen_in_flags(e: &tilebench::gen::GenError) -> String {
+    use tilebench::gen::GenError;
+    match e {
+        GenError::Options(w) | GenError::Pair(w) => w.with_flags().to_string(),
+        e => e.to_string(),
+    }
+}
+
+/// A comparison's error as the command line says it: `--reference`, `--strategies` and the
+/// thresholds' flags for the plan's fields.
+pub fn compare_in_flags(e: &tilebench::compare::CompareError) -> String {
+    match e {
+        tilebench::compare::CompareError::Plan(w) => w.with_flags().to_string(),
+        e => e.to_string(),
+    }
+}
+
+/// A plot's (or a report's) error as the command line says it: the reference is
+/// `--reference`, all pairs `--all-pairs`, a run's directory `run --out`.
+pub fn plot_in_flags(e: &tilebench::plot::PlotError) -> String {
+    use tilebench::plot::select::SelectError;
+    use tilebench::plot::PlotError;
+    match e {
+        PlotError::NoSuchDirectory { path } => format!(
+            "{}: no such results directory; check the path (runs are written to \
+             results/run-<timestamp> unless `run --out` says otherwise)",
+            path.display()
+        ),
+        PlotError::Select(SelectError::NotFound { name, choices }) => format!(
+            "--reference {name}: no solver or run is called that; choose a solver ({choices}) \
+             or, with several runs, a run"
+        ),
+        PlotError::Select(SelectError::Ambiguous {
+            name,
+            runs,
+            choices,
+        }) => format!(
+            "--reference {name}: {runs} runs hold a solver called that; say which as \
+             RUN/SOLVER: {choices}"
+        ),
+        PlotError::Select(SelectError::ReferenceAndAllPairs) => {
+            "--reference and --all-pairs cannot go together: give one (all pairs have no \
+             reference)"
+                .into()
+        }
+        e => e.to_string(),
+    }
+}
+
+/// A merge's error as the command line says it: a shard is a `tilebench run --shard I/N`.
+pub fn merge_in_flags(e: &tilebench::harness::merge::MergeError) -> String {
+    e.message_with_flags().to_string()
 }
 
 /// A configuration's error as the command line says it: the text after its `-s`.
@@ -99,6 +206,34 @@ pub fn plan_in_flags(p: &tilebench::error::PlanError) -> String {
         PlanError::LabelTaken { .. } | PlanError::LabelsShareFile { .. } => {
             format!("-s: {p} (-s LABEL=NAME:KEY=VALUE)")
         }
+        PlanError::OptionUnread {
+            given,
+            flag,
+            readers,
+            strategies,
+            ..
+        } => format!(
+            "{given} is read only by {}, and this run takes {}: it would change nothing (and be \
+             checked against no board); add one of them with -s, or drop {flag}",
+            readers.join(", "),
+            if strategies.is_empty() {
+                "no built-in strategy".to_string()
+            } else {
+                strategies.join(", ")
+            }
+        ),
+        PlanError::OptionWithoutPdb { given, flag, .. } => format!(
+            "{given} is for pattern databases, and no solver of this run estimates with them: \
+             add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop {flag}"
+        ),
+        PlanError::OptionOverridden {
+            option,
+            given,
+            flag,
+        } => format!(
+            "{given} would change nothing: every configuration of this run that reads \
+             `{option}` sets its own; drop {flag}"
+        ),
         PlanError::BaselineName { name } => {
             format!("--save-baseline `{name}`: a baseline name is one plain word, e.g. `main`")
         }

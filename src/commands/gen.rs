@@ -10,7 +10,7 @@ use tilebench::gen::{check_out, GenError, GenSpec, Generator, Goal};
 pub fn run(args: GenArgs) -> CmdResult {
     let spec = GenSpec {
         shape: args.size,
-        goal: Goal::parse(&args.goal, args.size).map_err(|e| e.to_string())?,
+        goal: Goal::parse(&args.goal, args.size).map_err(|e| super::flags::gen_in_flags(&e))?,
         count: args.count,
         unsolvable: args.unsolvable,
         depth: args.depth,
@@ -19,15 +19,15 @@ pub fn run(args: GenArgs) -> CmdResult {
         seed: args.seed,
     };
     if let Some(p) = &args.out {
-        check_out(p).map_err(|e| e.to_string())?;
+        check_out(p).map_err(|e| super::flags::gen_in_flags(&e))?;
     }
-    let mut generator = Generator::new(spec).map_err(|e| e.to_string())?;
+    let mut generator = Generator::new(spec).map_err(|e| super::flags::gen_in_flags(&e))?;
     let Some(path) = &args.out else {
         return to_stdout(&mut generator);
     };
     let written = generator
         .write_file(path, command())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| super::flags::gen_in_flags(&e))?;
     eprintln!(
         "tilebench gen: wrote {} rows to {}; how they were made is in {}",
         written.rows,
@@ -52,7 +52,7 @@ fn to_stdout(generator: &mut Generator) -> CmdResult {
     match written {
         Ok(()) => Ok(OK),
         Err(GenError::Write(e)) => super::stdout_written(Err(e)),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(super::flags::gen_in_flags(&e)),
     }
 }
 

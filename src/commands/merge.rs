@@ -14,7 +14,7 @@ pub fn run(args: MergeArgs) -> CmdResult {
         args.force,
         std::env::args().collect(),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| super::flags::merge_in_flags(&e))?;
     if !args.quiet {
         print!("{}", Table.render(&merged.summaries));
     }

@@ -58,7 +58,7 @@ fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
             }
         },
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| super::flags::input_in_flags(&e))?;
     let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     if keys.is_empty() {
         return Err(format!(
@@ -89,7 +89,12 @@ pub fn run(args: PdbArgs) -> CmdResult {
         .map(|(shape, blank)| {
             opts.partition_for(shape)
                 .map(|p| (shape, blank, p))
-                .map_err(|e| format!("--pdb-partition: {e} (for the {shape} boards)"))
+                .map_err(|e| {
+                    format!(
+                        "--pdb-partition: {} (for the {shape} boards)",
+                        e.message_with_flags()
+                    )
+                })
         })
         .collect::<Result<_, _>>()?;
     if args.action == "verify" {

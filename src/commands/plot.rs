@@ -7,7 +7,7 @@ use tilebench::plot::{self, LatencySource};
 pub fn run(args: PlotArgs) -> CmdResult {
     let out = match (&args.out, args.runs.as_slice()) {
         (Some(d), _) => d.clone(),
-        (None, [one]) => plot::results_dir(one).map_err(|e| e.to_string())?,
+        (None, [one]) => plot::results_dir(one).map_err(|e| super::flags::plot_in_flags(&e))?,
         (None, _) => {
             return Err(format!(
                 "{} result directories given: say where the charts go with --out DIR",
@@ -15,8 +15,9 @@ pub fn run(args: PlotArgs) -> CmdResult {
             ))
         }
     };
-    let runs = plot::load_all(&args.runs).map_err(|e| e.to_string())?;
-    let drawn = plot::draw(&runs, &args.pairs.selection()).map_err(|e| e.to_string())?;
+    let runs = plot::load_all(&args.runs).map_err(|e| super::flags::plot_in_flags(&e))?;
+    let drawn =
+        plot::draw(&runs, &args.pairs.selection()).map_err(|e| super::flags::plot_in_flags(&e))?;
     std::fs::create_dir_all(&out)
         .map_err(|e| format!("cannot create the output directory {}: {e}", out.display()))?;
     for run in &runs {

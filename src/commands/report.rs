@@ -13,9 +13,9 @@ pub fn run(args: ReportArgs) -> CmdResult {
             args.out.display()
         ));
     }
-    let runs = plot::load_all(&args.runs).map_err(|e| e.to_string())?;
-    let mut report =
-        html::Report::new(&runs, &args.pairs.selection()).map_err(|e| e.to_string())?;
+    let runs = plot::load_all(&args.runs).map_err(|e| super::flags::plot_in_flags(&e))?;
+    let mut report = html::Report::new(&runs, &args.pairs.selection())
+        .map_err(|e| super::flags::plot_in_flags(&e))?;
     // The coverage table and the ranking (`tilebench table`'s), from the same runs.
     report.tables = Some(tilebench::table::report_fragment(&args.runs).map_err(|e| e.to_string())?);
     let title = args.title.unwrap_or_else(|| {

@@ -276,7 +276,7 @@ pub fn run(args: RunArgs) -> CmdResult {
         );
     }
     let verdict = run.verdict(check.as_ref());
-    for line in &verdict.lines {
+    for line in &verdict.lines_with_flags {
         eprintln!("{line}");
     }
     Ok(if verdict.bad_rows {

@@ -61,8 +61,12 @@ use std::path::PathBuf;
 pub enum CompareError {
     /// The plan does not fit together: a threshold that is not a finite percentage, fewer
     /// than two sides, a reference or solver the runs do not have.
+    /// In the plan's words (its thresholds' and subject's fields); [`Wording::with_flags`]
+    /// as the command line says it.
+    ///
+    /// [`Wording::with_flags`]: crate::observe::Wording::with_flags
     #[error("{0}")]
-    Plan(String),
+    Plan(crate::observe::Wording),
     /// A run's results cannot be read or used: missing, empty, headerless, a missing column, a
     /// row that does not parse (the message names the file and line).
     #[error("{0}")]
@@ -143,10 +147,10 @@ impl Plan {
             ("--noise-threshold", Some(t.noise_threshold_pct)),
         ] {
             if let Some(v) = value.filter(|v| !(v.is_finite() && *v >= 0.0)) {
-                return Err(CompareError::Plan(format!(
+                return Err(CompareError::Plan(plan_error(format!(
                     "{option} {v}: give the allowed increase in percent, a finite number ≥ 0 \
                      (e.g. 5 for 5%)"
-                )));
+                ))));
             }
         }
         Ok(())
@@ -171,11 +175,10 @@ pub fn compare(plan: &Plan) -> Result<Comparison, CompareError> {
             all_pairs,
         } => {
             if runs.len() < 2 {
-                return Err(CompareError::Plan(
+                return Err(CompareError::Plan(plan_error(
                     "give two or more results to compare (BASELINE CURRENT …), or one with \
-                     --strategies A,B"
-                        .into(),
-                ));
+                     --strategies A,B",
+                )));
             }
             let sets = runs
                 .iter()
@@ -239,6 +242,28 @@ pub fn compare(plan: &Plan) -> Result<Comparison, CompareError> {
     })
 }
 
+/// The command line's phrases of compare's plan errors, and each in [`Plan`]'s words (its
+/// subject's `reference` and solvers, its thresholds' fields).
+const PHRASES: [(&str, &str); 7] = [
+    ("against --reference)", "against the reference)"),
+    ("--reference ", "reference "),
+    ("to --strategies", "to the solvers"),
+    ("--strategies ", "the solvers "),
+    ("--max-work-increase ", "max_work_increase_pct "),
+    ("--max-latency-increase ", "max_latency_increase_pct "),
+    ("--noise-threshold ", "noise_threshold_pct "),
+];
+
+/// A plan error made with the command line's phrases ([`PHRASES`]): in the plan's words,
+/// and as it was made.
+pub(crate) fn plan_error(flags: impl Into<String>) -> crate::observe::Wording {
+    let flags = flags.into();
+    let words = PHRASES
+        .iter()
+        .fold(flags.clone(), |t, (flag, words)| t.replace(flag, words));
+    crate::observe::Wording::new(words, flags)
+}
+
 /// The (baseline, current) index pairs of runs: each against the reference, or all pairs.
 fn run_pairs(
     runs: &[PathBuf],
@@ -259,14 +284,14 @@ fn run_pairs(
                     })
             })
             .ok_or_else(|| {
-                CompareError::Plan(format!(
+                CompareError::Plan(plan_error(format!(
                     "--reference {name}: no such run among {}; give one of them (as given, or \
                      its directory's name)",
                     runs.iter()
                         .map(|p| p.display().to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
-                ))
+                )))
             })?,
     };
     Ok(ordered_pairs(runs.len(), r, all_pairs, false))
@@ -284,19 +309,19 @@ fn solver_pairs(
         .enumerate()
         .all(|(i, s)| !s.is_empty() && !solvers[..i].contains(s));
     if solvers.len() < 2 || !distinct {
-        return Err(CompareError::Plan(format!(
+        return Err(CompareError::Plan(plan_error(format!(
             "--strategies {}: give two or more different strategies of the run, e.g. \
              astar,bfs-rank (each is compared against the last, or against --reference)",
             solvers.join(",")
-        )));
+        ))));
     }
     let r = match reference {
         None => solvers.len() - 1,
         Some(name) => solvers.iter().position(|s| s == name).ok_or_else(|| {
-            CompareError::Plan(format!(
+            CompareError::Plan(plan_error(format!(
                 "--reference {name}: not one of --strategies {}; name it there too",
                 solvers.join(",")
-            ))
+            )))
         })?,
     };
     Ok(ordered_pairs(solvers.len(), r, all_pairs, true))
@@ -364,8 +389,19 @@ mod tests {
             run_pairs(&runs, Some("results/a"), false).unwrap()[0],
             (0, 1)
         );
-        let err = run_pairs(&runs, Some("zz"), false).unwrap_err().to_string();
-        assert!(err.contains("--reference zz: no such run"), "{err}");
+        let err = run_pairs(&runs, Some("zz"), false).unwrap_err();
+        assert!(
+            err.to_string().contains("reference zz: no such run"),
+            "{err}"
+        );
+        assert!(!err.to_string().contains("--"), "{err}");
+        let CompareError::Plan(w) = err else {
+            panic!("{err:?}")
+        };
+        assert!(
+            w.with_flags().starts_with("--reference zz: no such run"),
+            "{w:?}"
+        );
     }
 
     #[test]
@@ -377,7 +413,7 @@ mod tests {
         });
         plan.thresholds.noise_threshold_pct = f64::NAN;
         let err = plan.check().unwrap_err().to_string();
-        assert!(err.starts_with("--noise-threshold NaN"), "{err}");
+        assert!(err.starts_with("noise_threshold_pct NaN"), "{err}");
         plan.thresholds.noise_threshold_pct = 2.0;
         plan.thresholds.max_latency_increase_pct = Some(-1.0);
         assert!(plan.check().is_err());

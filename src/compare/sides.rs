@@ -21,7 +21,7 @@ pub(crate) struct Side {
     /// run.json's inputs, when there is a readable one.
     pub inputs: Option<Vec<InputFile>>,
     /// The run's settings from its run.json, or why they cannot be read.
-    pub settings: Result<Settings, String>,
+    pub settings: Result<Settings, crate::report::settings::SettingsError>,
     /// Two solvers of one run: only this solver's rows, under this label.
     pub pick: Option<(String, String)>,
     /// Inputs read under another path than the baseline's, renamed to the baseline's path.
@@ -108,7 +108,7 @@ fn load(p: &Path) -> Result<Side, CompareError> {
         .ok()
         .and_then(|t| serde_json::from_str::<Inputs>(&t).ok())
         .map(|i| i.inputs);
-    let settings = Settings::load(&json).map_err(|e| e.to_string());
+    let settings = Settings::load(&json);
     Ok(Side {
         path,
         tally,
@@ -173,12 +173,12 @@ pub(crate) fn pick_pair(set: &Set, a: &str, b: &str) -> Result<(Set, Set), Compa
     let present = first.solvers();
     for name in [a, b] {
         if !present.contains(&name) {
-            return Err(CompareError::Plan(format!(
+            return Err(CompareError::Plan(super::plan_error(format!(
                 "{}: no rows of strategy `{name}`; its strategies are {}: give two or more of \
                  them to --strategies",
                 first.path.display(),
                 present.join(", ")
-            )));
+            ))));
         }
     }
     let pick = |name: &str| Set {

@@ -46,6 +46,8 @@ pub struct Case {
     /// The known optimal number of moves; −1 means unsolvable.
     pub expected_steps: Option<i64>,
     /// The problem, or why the row is invalid (the message names file, line and problem).
+    /// Text by design: it is the row's cases.csv message, spooled with the case and written
+    /// as it is.
     pub problem: Result<Problem, String>,
 }
 
@@ -305,9 +307,9 @@ pub enum InputErrorKind {
     },
     /// The files have a header and no rows.
     NoRows,
-    /// `--rows` names rows the files do not have.
+    /// The plan's rows (`--rows`) name rows the files do not have.
     NoSuchRows {
-        /// The rows past the last, as `--rows` writes them (`51-52,60`).
+        /// The rows past the last, as they are written (`51-52,60`).
         missing: String,
         /// How many rows the files have.
         total: usize,
@@ -333,7 +335,7 @@ impl InputError {
     }
     /// The file (`-` for standard input; for [`InputErrorKind::NoRows`], the files' names
     /// joined by `, `; for [`InputErrorKind::Scratch`], the directory; for
-    /// [`InputErrorKind::BadGoal`], `--goal`).
+    /// [`InputErrorKind::BadGoal`], `goal`, the option).
     pub fn path(&self) -> &str {
         &self.0.path
     }
@@ -412,24 +414,24 @@ impl fmt::Display for InputError {
                  least `start` (optional: id, goal, expected_steps, size){}",
                 semicolons(header)
             ),
-            K::BadGoal { goal, error } => write!(f, "--goal `{goal}`: {error}"),
+            K::BadGoal { goal, error } => write!(f, "goal `{goal}`: {error}"),
             K::NoRows => write!(
                 f,
                 "{at}: no rows to solve (only a header?); add one row per case under the header"
             ),
             K::NoSuchRows { missing, total } => write!(
                 f,
-                "{at}: --rows names row(s) {missing}, but there are {total} data rows \
-                 (numbered from 1 under the header, blank and comment lines not counted: \
-                 --rows counts rows, not ids); name rows from 1 to {total}"
+                "{at}: the plan's rows name row(s) {missing}, but there are {total} data \
+                 rows (numbered from 1 under the header, blank and comment lines not counted: \
+                 rows are counted, not ids); name rows from 1 to {total}"
             ),
             K::Scratch {
                 created: false,
                 error,
             } => write!(
                 f,
-                "cannot create a scratch file for the cases in {p}: {}; give --out a directory \
-                 you can write",
+                "cannot create a scratch file for the cases in {p}: {}; give the run a \
+                 results directory you can write",
                 crate::util::io_reason(error)
             ),
             K::Scratch {
@@ -438,7 +440,7 @@ impl fmt::Display for InputError {
             } => write!(
                 f,
                 "cannot write the cases being read to a scratch file in {p}: {}; free some \
-                 space there, or give --out a directory on another disk",
+                 space there, or give the run a results directory on another disk",
                 crate::util::io_reason(error)
             ),
         }
@@ -959,7 +961,7 @@ fn default_goal(opts: &InputOptions) -> Result<Option<Board>, InputError> {
     match &opts.goal {
         Some(g) => Ok(Some(Board::parse(g, opts.size).map_err(|error| {
             let goal = g.clone();
-            InputError::new("--goal", None, InputErrorKind::BadGoal { goal, error })
+            InputError::new("goal", None, InputErrorKind::BadGoal { goal, error })
         })?)),
         None => Ok(None),
     }

@@ -129,8 +129,8 @@ impl fmt::Display for Rows {
 }
 
 /// How to write a spec, for the errors.
-const HOW: &str = "list data rows by number, counted from 1 under the header (--rows counts \
-                   rows, not ids), e.g. 38,40 or 1-10,17";
+const HOW: &str = "list data rows by number, counted from 1 under the header (rows are \
+                   counted, not ids), e.g. 38,40 or 1-10,17";
 
 impl FromStr for Rows {
     type Err = String;

@@ -25,6 +25,7 @@
 use super::process::{self, Asked, Exchange, Launch, Session, Skip, Skipped, Take};
 use super::protocol::{parse_answer, read_line, Answer, Protocol, Reading, Request, Spawn, Stdout};
 use super::ExternalSolver;
+use crate::observe::Wording;
 use crate::puzzle::Board;
 use crate::search::{Limits, Outcome, Prepare, Problem, Reply, SolveError, Solver, Stats, Status};
 use crate::util::clip;
@@ -32,6 +33,43 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+/// The command line's phrases of a program's notices and errors, and each in the library's
+/// words (the [`ExternalSolver`]'s fields `spawn`, `strict`, `protocol`, `blank`, `stdout`,
+/// and the limits' timeout): the texts are made with the first and read in the second
+/// ([`worded`]); a command line says them as made.
+const PHRASES: [(&str, &str); 11] = [
+    ("running it with --solver-spawn ", "running it with spawn "),
+    ("pass --solver-spawn ", "set its spawn to "),
+    ("; --solver-strict makes", "; strict (the option) makes"),
+    ("and --solver-strict takes", "and strict (the option) takes"),
+    (": --solver-strict takes", ": strict (the option) takes"),
+    ("pass --solver-strict to", "set its strict option to"),
+    (
+        "run with --solver-protocol steps",
+        "run with the protocol steps",
+    ),
+    ("needs --solver-protocol steps", "needs the protocol steps"),
+    ("use --solver-protocol steps", "use the protocol steps"),
+    ("pass --solver-blank 0", "set its blank to 0"),
+    ("pass --solver-stdout pty", "set its stdout to pty"),
+];
+
+/// The timeout's phrase (a stalled program's notice): the limits' timeout in the library.
+const TIMEOUT: (&str, &str) = (
+    "(--timeout gives longer)",
+    "(a longer timeout gives longer)",
+);
+
+/// A text made with the command line's phrases ([`PHRASES`]): in the library's words, and
+/// as it was made.
+fn worded(flags: String) -> Wording {
+    let words = PHRASES
+        .iter()
+        .chain([&TIMEOUT])
+        .fold(flags.clone(), |t, (flag, words)| t.replace(flag, words));
+    Wording::new(words, flags)
+}
 
 /// The longest a fresh process's first answer waits for the program to go back to reading
 /// before its case is sent again ([`process::Session::settle`]).
@@ -60,7 +98,7 @@ pub(crate) struct Program {
     /// Start-up failures in a row, and whether it ever answered.
     failures: AtomicUsize,
     answered: AtomicBool,
-    notices: Mutex<Vec<String>>,
+    notices: Mutex<Vec<Wording>>,
     /// The start-up cost of one process (`sh -c` and an empty program), once measured.
     startup: OnceLock<Duration>,
     /// Per worker: the last case sent, to tell an answer that is one case late.
@@ -287,7 +325,7 @@ impl Program {
         self.notices
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(text);
+            .push(worded(text));
     }
 
     /// The calling worker's process slot.
@@ -644,12 +682,12 @@ impl Program {
             Reading::Answer(a) => a,
             Reading::Prefixed { prefix, answer } => {
                 if self.spec.strict {
-                    return Err(SolveError::new(format!(
+                    return Err(SolveError::new(worded(format!(
                         "sent `{sent}`, it printed `{}`: an answer after the label `{}`, and \
                          --solver-strict takes only the answer alone on its line",
                         clip(line, 120),
                         clip(&prefix, 40)
-                    )));
+                    ))));
                 }
                 self.say_once(Said::Prefix, || {
                     format!(
@@ -669,11 +707,11 @@ impl Program {
                     Ok(a) => return Ok(self.outcome_of(request, line, a)),
                     Err(e) => e,
                 };
-                return Err(SolveError::new(format!(
+                return Err(SolveError::new(worded(format!(
                     "sent `{sent}`, it printed `{}`, which is {e}{}",
                     clip(line, 120),
                     self.hint_for_answer(line)
-                )));
+                ))));
             }
         };
         Ok(self.outcome_of(request, line, answer))
@@ -955,7 +993,7 @@ impl Solver for Program {
         f
     }
 
-    fn notices(&self) -> Vec<String> {
+    fn notices(&self) -> Vec<Wording> {
         std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
@@ -963,7 +1001,7 @@ impl Solver for Program {
     /// computing (said once for the program, with the timeout); one asleep is waiting for
     /// something (said once too). Flushing advice is not given here: a program asleep
     /// reading its input with a case pending is found within a second and run another way.
-    fn stalled(&self, worker: usize, case: &str, elapsed: Duration) -> Option<String> {
+    fn stalled(&self, worker: usize, case: &str, elapsed: Duration) -> Option<Wording> {
         let timeout = Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed));
         let pid = self
             .pids
@@ -978,15 +1016,17 @@ impl Solver for Program {
         if self.mode() == Spawn::Batch {
             // One process answers every case: the case in flight waits for the whole batch.
             let n = self.problems.len().max(1) as u32;
-            return self.say_first(
-                Said::Computing,
-                format!(
-                    "{name}: its batch (one process for all {n} cases) is still running after \
+            return self
+                .say_first(
+                    Said::Computing,
+                    format!(
+                        "{name}: its batch (one process for all {n} cases) is still running after \
                      {} s; it is stopped after {:.1} s (the timeout for each of its cases)",
-                    elapsed.as_secs(),
-                    (timeout * n).as_secs_f64()
-                ),
-            );
+                        elapsed.as_secs(),
+                        (timeout * n).as_secs_f64()
+                    ),
+                )
+                .map(worded);
         }
         let (what, text) = match process::activity(pid, Duration::from_millis(100)) {
             process::Activity::Asleep => (
@@ -1021,7 +1061,7 @@ impl Solver for Program {
                 ),
             ),
         };
-        self.say_first(what, text)
+        self.say_first(what, text).map(worded)
     }
 
     /// Sends one case to the program and reads its answer, as the harness does.
@@ -1032,8 +1072,8 @@ impl Solver for Program {
     /// Sends one case to the program and reads its answer (judged by the harness), with the
     /// program's round trip, its process's usage and the line it printed.
     fn reply(&self, problem: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
-        let request =
-            Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError::new)?;
+        let request = Request::new(self.spec.protocol, self.spec.blank, problem)
+            .map_err(|e| SolveError::new(worded(e)))?;
         if self.broken() {
             return Err(SolveError::new(format!(
                 "not sent: the program was not started again, as its last {MAX_START_FAILURES} \
@@ -1135,11 +1175,11 @@ impl Program {
                 _ if skipped.blank > 0 => "printed an empty line besides its answer".into(),
                 _ => "printed its answer without a line end".into(),
             };
-            return Err(SolveError::new(format!(
+            return Err(SolveError::new(worded(format!(
                 "sent `{sent}`, it {what} `{}`: --solver-strict takes exactly one answer line \
                  per case and nothing else on stdout",
                 clip(line, 120)
-            )));
+            ))));
         }
         self.skipped_lines(skipped);
         if unterminated {
@@ -1188,7 +1228,7 @@ impl Program {
         timeout: Option<Duration>,
     ) -> Result<Reply, SolveError> {
         let (sent, restarted) = (request.shown(), self.restarted());
-        let fail = |e: String| Err(SolveError::new(e));
+        let fail = |e: String| Err(SolveError::new(worded(e)));
         match ex {
             Exchange::Answer { .. } => fail("answered".into()),
             Exchange::Stopped => fail("the run was stopped".into()),
@@ -1327,4 +1367,34 @@ fn out_of_memory(
          limit): out of memory, as {why}"
     ));
     Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each command-line phrase reads without a flag in the library's words, and the text
+    /// made with it is kept as made for the command line.
+    #[test]
+    fn a_programs_texts_read_without_flags_in_the_librarys_words() {
+        for (flags, words) in PHRASES.iter().chain([&TIMEOUT]) {
+            assert!(flags.contains("--"), "{flags}");
+            assert!(!words.contains("--"), "{words}");
+            let text = format!("dbg: x {flags} y");
+            let w = worded(text.clone());
+            assert_eq!(w.with_flags(), text);
+            assert_eq!(w.words(), format!("dbg: x {words} y"));
+        }
+        let e = SolveError::new(worded(
+            "sent `1 2 3 x`, it printed `r r`: --solver-strict takes exactly one answer line \
+             per case and nothing else on stdout"
+                .to_string(),
+        ));
+        assert_eq!(
+            e.to_string(),
+            "sent `1 2 3 x`, it printed `r r`: strict (the option) takes exactly one answer \
+             line per case and nothing else on stdout"
+        );
+        assert!(e.message_with_flags().contains(": --solver-strict takes"));
+    }
 }

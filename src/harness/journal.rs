@@ -318,17 +318,25 @@ impl Writer {
     /// # Errors
     /// A write or sync that failed at any point since [`Writer::open`], or a writer thread
     /// that panicked.
-    pub(crate) fn finish(mut self) -> Result<Store, String> {
+    pub(crate) fn finish(mut self) -> Result<Store, crate::observe::Wording> {
         self.tx.take();
         match self.thread.take().map(JoinHandle::join) {
             Some(Ok(Ok(store))) => Ok(store),
             None => Err("the journal was finished twice".into()),
-            Some(Ok(Err(e))) => Err(format!(
-                "cannot write the run's journal in {}: {}; the results written so far are \
-                 kept: once that is mended, finish the run with the same command and --resume",
-                self.dir.display(),
-                crate::util::io_reason(&e)
-            )),
+            Some(Ok(Err(e))) => {
+                let said = |how: &str| {
+                    format!(
+                        "cannot write the run's journal in {}: {}; the results written so far \
+                         are kept: once that is mended, finish the run with the same {how}",
+                        self.dir.display(),
+                        crate::util::io_reason(&e)
+                    )
+                };
+                Err(crate::observe::Wording::new(
+                    said("plan and the mode Resume"),
+                    said("command and --resume"),
+                ))
+            }
             Some(Err(_)) => Err("the journal thread panicked".into()),
         }
     }

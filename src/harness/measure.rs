@@ -110,7 +110,9 @@ pub(crate) fn measure(
         }
         let reply = match result {
             Ok(Ok(r)) => r,
-            Ok(Err(e)) => return Err(format!("{name}: {e}")),
+            // A row's message is as the command line has always written it (cases.csv
+            // keeps it): an option named by its flag.
+            Ok(Err(e)) => return Err(format!("{name}: {}", e.message_with_flags())),
             Err(panic) => return Err(format!("{name} panicked: {}", panic_text(&*panic))),
         };
         *slot = reply.report.latency.unwrap_or(wall).as_nanos() as u64;

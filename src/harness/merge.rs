@@ -19,6 +19,7 @@
 use super::journal;
 use super::rundir::{RunDir, LOCK};
 use crate::dataset::shard::Shard;
+use crate::observe::Wording;
 use crate::report::summary::{read_summary_csv, StrategySummary, SummaryTally};
 use crate::report::{new_histogram, RunReport};
 use crate::results::cases_csv::{
@@ -36,6 +37,43 @@ use std::time::{Duration, SystemTime};
 
 /// What to do about a shard that is refused.
 const RERUN: &str = "rerun that shard (`tilebench run … --shard I/N --force`) and merge again";
+
+/// The command line's phrases of this module's messages, and each in the library's words
+/// (a shard is a run whose plan has `shard` I/N): a [`MergeError`]'s message is made with
+/// the first, and read in the second.
+const PHRASES: [(&str, &str); 5] = [
+    (
+        RERUN,
+        "rerun that shard (its plan's shard I/N, with the mode Force) and merge again",
+    ),
+    (
+        "choose an --out you can write",
+        "choose an output directory you can write",
+    ),
+    (
+        "one `run --shard I/N` split",
+        "one split (the runs of a plan's shard I/N for each I)",
+    ),
+    (
+        "the same `tilebench run …` command and --resume",
+        "the same plan and the mode Resume",
+    ),
+    (
+        "finished `tilebench run --shard I/N` runs",
+        "finished runs of a plan's shard I/N",
+    ),
+];
+
+/// A message made with the command line's phrases ([`PHRASES`]): in the library's words,
+/// and as it was made.
+fn worded(flags: String) -> Wording {
+    let words = PHRASES
+        .iter()
+        .fold(flags.clone(), |t, (flag, words)| t.replace(flag, words))
+        // A listed difference names its option without the `--` (`max-nodes: …`).
+        .replace("\n  --", "\n  ");
+    Wording::new(words, flags)
+}
 
 /// A merge done: where, and what it holds.
 #[derive(Debug)]
@@ -59,7 +97,7 @@ pub struct MergeError {
     kind: MergeErrorKind,
     path: Option<PathBuf>,
     line: Option<u64>,
-    message: String,
+    message: Wording,
 }
 
 /// What kind of failure a [`MergeError`] is.
@@ -85,7 +123,7 @@ impl MergeError {
             kind: MergeErrorKind::Shard,
             path,
             line,
-            message,
+            message: worded(message),
         }
     }
 
@@ -94,17 +132,29 @@ impl MergeError {
             kind: MergeErrorKind::Split,
             path: Some(dir.to_path_buf()),
             line: None,
-            message,
+            message: worded(message),
         }
     }
 
-    fn output(path: &Path, message: String) -> MergeError {
+    fn output(path: &Path, message: impl Into<Wording>) -> MergeError {
+        let message = message.into();
+        let message = if message.words() == message.with_flags() {
+            worded(message.words().to_string())
+        } else {
+            message
+        };
         MergeError {
             kind: MergeErrorKind::Output,
             path: Some(path.to_path_buf()),
             line: None,
             message,
         }
+    }
+
+    /// The message as a command line says it: the `tilebench run` flags of a shard
+    /// (`--shard I/N`, `--force`, `--resume`) and the output directory as `--out`.
+    pub fn message_with_flags(&self) -> &str {
+        self.message.with_flags()
     }
 
     /// What kind of failure it is.
@@ -410,11 +460,19 @@ fn check_every_shard(parts: &mut [Part]) -> Result<u32, MergeError> {
             kind: MergeErrorKind::Split,
             path: None,
             line: None,
-            message: format!(
-                "shard(s) {} missing: pass the output directory of every shard of the split \
-                 (run them with `tilebench run … --shard I/{n}`)",
-                missing.join(", ")
-            ),
+            message: {
+                let said = |how: &str| {
+                    format!(
+                        "shard(s) {} missing: pass the output directory of every shard of the \
+                         split (run them with {how})",
+                        missing.join(", ")
+                    )
+                };
+                Wording::new(
+                    said(&format!("the plan's shard I/{n}")),
+                    said(&format!("`tilebench run … --shard I/{n}`")),
+                )
+            },
         });
     }
     Ok(n)
@@ -924,7 +982,15 @@ mod tests {
             )),
             "{e}"
         );
-        assert!(e.to_string().ends_with(&format!("; {RERUN}")), "{e}");
+        assert!(
+            e.message_with_flags().ends_with(&format!("; {RERUN}")),
+            "{e}"
+        );
+        assert!(
+            e.to_string().ends_with(&format!("; {}", PHRASES[0].1)),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("--"), "{e}");
         assert!(!out.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }

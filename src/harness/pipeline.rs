@@ -312,7 +312,7 @@ fn read_cases(plan: &RunPlan, observer: &dyn Observer) -> Result<Dataset> {
     crate::dataset::rows::exist(plan.rows.as_ref(), files)?;
     if let Some(rows) = &plan.rows {
         let warning = super::spool::id_warning(rows, share.shard, &cases);
-        warning.inspect(|w| observer.notice(&format!("warning: {w}")));
+        warning.inspect(|w| w.tell(observer));
     }
     if cases.is_empty() {
         let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
@@ -372,7 +372,7 @@ impl Todo {
         let (earlier, restarted) =
             journal::load_or_restart(dir).map_err(|reason| OutputError::Journal {
                 path: dir.to_path_buf(),
-                reason,
+                reason: reason.into(),
             })?;
         if let Some(notice) = restarted {
             observer.notice(&notice);
@@ -496,12 +496,13 @@ impl Run<'_> {
             .store
             .take()
             .expect("the store is opened before the pass");
-        let journal_error = |reason| OutputError::Journal {
+        let journal_error = |reason: crate::observe::Wording| OutputError::Journal {
             path: dir.path().to_path_buf(),
             reason,
         };
+        let journal_error_text = |reason: String| journal_error(reason.into());
         let writer = journal::Writer::open(dir.path(), session_no, self.names.clone(), store)
-            .map_err(journal_error)?;
+            .map_err(journal_error_text)?;
         let pass = Pass {
             cases: Cases::Spooled(&self.cases),
             cfg: &cfg,

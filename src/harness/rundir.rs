@@ -4,7 +4,7 @@
 //! by `compare`, `verify`, `plot` and `merge`.
 
 use super::journal;
-use crate::observe::Observer;
+use crate::observe::{Observer, Wording};
 use crate::results::run_json::RunInfo;
 use crate::results::RUN_FILES;
 use crate::util::atomic_write;
@@ -27,7 +27,7 @@ pub struct RunDir {
 
 /// Takes `dir`'s lock without waiting, writing our pid into it; a directory already locked
 /// is refused, naming the process that holds it.
-fn lock(dir: &Path) -> Result<std::fs::File, String> {
+fn lock(dir: &Path) -> Result<std::fs::File, Wording> {
     use std::io::{Read, Seek, Write};
     let path = dir.join(LOCK);
     let mut f = std::fs::OpenOptions::new()
@@ -37,22 +37,28 @@ fn lock(dir: &Path) -> Result<std::fs::File, String> {
         .truncate(false)
         .open(&path)
         .map_err(|e| {
-            format!(
-                "cannot open the lock file {}: {}; choose an --out you can write",
-                path.display(),
-                crate::util::io_reason(&e)
-            )
+            let said = |what: &str| {
+                format!(
+                    "cannot open the lock file {}: {}; choose {what} you can write",
+                    path.display(),
+                    crate::util::io_reason(&e)
+                )
+            };
+            Wording::new(said("a results directory"), said("an --out"))
         })?;
     if rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_err() {
         let mut holder = String::new();
         let _ = f.read_to_string(&mut holder);
         let holder = holder.trim();
-        return Err(format!(
-            "{} is in use by another tilebench (process {}); wait for it to finish, or \
-             choose another --out",
-            dir.display(),
-            if holder.is_empty() { "unknown" } else { holder }
-        ));
+        let said = |what: &str| {
+            format!(
+                "{} is in use by another tilebench (process {}); wait for it to finish, or \
+                 choose another {what}",
+                dir.display(),
+                if holder.is_empty() { "unknown" } else { holder }
+            )
+        };
+        return Err(Wording::new(said("results directory"), said("--out")));
     }
     let _ = f.set_len(0);
     let _ = f.rewind();
@@ -83,7 +89,7 @@ impl RunDir {
         force: bool,
         started: SystemTime,
         info: &RunInfo,
-    ) -> Result<RunDir, String> {
+    ) -> Result<RunDir, Wording> {
         let dir = RunDir::make(out, force, started)?;
         dir.start_journal(info)?;
         Ok(dir)
@@ -97,16 +103,19 @@ impl RunDir {
         out: Option<&Path>,
         force: bool,
         started: SystemTime,
-    ) -> Result<RunDir, String> {
+    ) -> Result<RunDir, Wording> {
         let dir = match out {
             Some(d) => d.to_path_buf(),
             None => reserve_default(started)?,
         };
         if dir.exists() && !dir.is_dir() {
-            return Err(format!(
-                "the output directory {} is a file, not a directory; choose another --out",
-                dir.display()
-            ));
+            let said = |what: &str| {
+                format!(
+                    "the output directory {} is a file, not a directory; choose another {what}",
+                    dir.display()
+                )
+            };
+            return Err(Wording::new(said("results directory"), said("--out")));
         }
         // The directory is made, and locked, before anything in it is looked at: a run that
         // looked at a directory another run was starting (both having found none) saw that
@@ -120,17 +129,23 @@ impl RunDir {
         })?;
         let held = lock(&dir)?;
         if !force && dir.join(journal::MANIFEST).exists() {
-            return Err(format!(
-                "{} holds an unfinished run ({}); add --resume to finish it, or pass --force to \
-                 start it again",
-                dir.display(),
-                journal::JOURNAL
+            let said = |how: &str| {
+                format!(
+                    "{} holds an unfinished run ({}); {how}",
+                    dir.display(),
+                    journal::JOURNAL
+                )
+            };
+            return Err(Wording::new(
+                said("resume it to finish it (the plan's mode Resume), or start it again (Force)"),
+                said("add --resume to finish it, or pass --force to start it again"),
             ));
         }
         if !force && RUN_FILES.iter().any(|f| dir.join(f).exists()) {
-            return Err(format!(
-                "{} already holds a run; pass --force to overwrite it, or choose another --out",
-                dir.display()
+            let said = |how: &str| format!("{} already holds a run; {how}", dir.display());
+            return Err(Wording::new(
+                said("overwrite it (the plan's mode Force), or choose another results directory"),
+                said("pass --force to overwrite it, or choose another --out"),
             ));
         }
         if !force && dir.join(journal::JOURNAL).exists() {
@@ -156,13 +171,14 @@ impl RunDir {
     }
 
     /// Starts the journal of a new run: its manifest and empty journal files.
-    fn start_journal(&self, info: &RunInfo) -> Result<(), String> {
+    fn start_journal(&self, info: &RunInfo) -> Result<(), Wording> {
         journal::create(&self.path)
             .map_err(|e| format!("cannot start the journal in {}: {e}", self.path.display()))?;
         let text = serde_json::to_string_pretty(info).expect("JSON") + "\n";
         atomic_write(&self.join(journal::MANIFEST), |w| {
             std::io::Write::write_all(w, text.as_bytes())
-        })?;
+        })
+        .map_err(|e| e.to_string())?;
         Ok(())
     }
 
@@ -177,12 +193,19 @@ impl RunDir {
         out: Option<&Path>,
         info: &mut RunInfo,
         observer: &dyn Observer,
-    ) -> Result<RunDir, String> {
+    ) -> Result<RunDir, Wording> {
         let Some(dir) = out else {
-            return Err(format!(
-                "--resume needs the --out DIR of the run to finish (the command printed when it \
-                 stopped shows it){}",
-                unfinished_hint()
+            return Err(Wording::new(
+                format!(
+                    "resuming needs the results directory of the run to finish (the plan's \
+                     `out`){}",
+                    unfinished_hint()
+                ),
+                format!(
+                    "--resume needs the --out DIR of the run to finish (the command printed \
+                     when it stopped shows it){}",
+                    unfinished_hint()
+                ),
             ));
         };
         let manifest = dir.join(journal::MANIFEST);
@@ -197,10 +220,16 @@ impl RunDir {
                 remove_files(dir, |n| {
                     [journal::PASSES, super::store::SLOTS, super::store::TEXTS].contains(&n)
                 })?;
-                return Err(format!(
-                    "{} holds a finished run (run.json, no manifest): nothing to resume; use \
-                     it as it is, or pass --force instead of --resume to run it again",
-                    dir.display()
+                let said = |how: &str| {
+                    format!(
+                        "{} holds a finished run (run.json, no manifest): nothing to resume; \
+                         use it as it is, or {how} to run it again",
+                        dir.display()
+                    )
+                };
+                return Err(Wording::new(
+                    said("give the plan the mode Force instead of Resume"),
+                    said("pass --force instead of --resume"),
                 ));
             }
             if dir.join(journal::JOURNAL).is_file() {
@@ -214,21 +243,27 @@ impl RunDir {
             return RunDir::create(Some(dir), false, SystemTime::now(), info);
         }
         if dir.join(LEGACY_JOURNAL).is_file() {
-            return Err(format!(
-                "{} holds a run that an older tilebench started: its results are in {}, which \
-                 this version does not read; finish it with the version that started it, or \
-                 start it again with --force",
-                dir.display(),
-                LEGACY_JOURNAL
-            ));
+            let said = |force: &str| {
+                format!(
+                    "{} holds a run that an older tilebench started: its results are in {}, \
+                     which this version does not read; finish it with the version that started \
+                     it, or start it again with {force}",
+                    dir.display(),
+                    LEGACY_JOURNAL
+                )
+            };
+            return Err(Wording::new(said("the mode Force"), said("--force")));
         }
         let text = std::fs::read_to_string(&manifest)
             .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
         let was: RunInfo = serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{}: not a tilebench manifest ({e}); start the run again with --force",
-                manifest.display()
-            )
+            let said = |force: &str| {
+                format!(
+                    "{}: not a tilebench manifest ({e}); start the run again with {force}",
+                    manifest.display()
+                )
+            };
+            Wording::new(said("the mode Force"), said("--force"))
         })?;
         let mut diffs = info.differences(&was, ("now", "when started"));
         if was.shard != info.shard {
@@ -242,14 +277,7 @@ impl RunDir {
             ));
         }
         if !diffs.is_empty() {
-            return Err(format!(
-                "{} holds a run started with other inputs or options, so --resume cannot finish \
-                 it with this command:\n  {}\nresume it with the command it was started with \
-                 (`command` in {}), or start a new run with another --out (or --force)",
-                dir.display(),
-                diffs.join("\n  "),
-                manifest.display()
-            ));
+            return Err(other_run(dir, &diffs, &manifest));
         }
         info.started_at = was.started_at;
         info.command = was.command;
@@ -371,14 +399,51 @@ fn remove_files(dir: &Path, which: impl Fn(&str) -> bool) -> Result<(), String> 
 }
 
 /// The refusal for a journal without its manifest.
-fn no_manifest(dir: &Path) -> String {
-    format!(
-        "{} holds a journal ({}) without its manifest ({}), so the run it belongs to cannot be \
-         told and it cannot be resumed safely; pass --force to start the run again (the journal \
-         is discarded), or move the directory away to keep it",
-        dir.display(),
-        journal::JOURNAL,
-        journal::MANIFEST
+fn no_manifest(dir: &Path) -> Wording {
+    let said = |force: &str| {
+        format!(
+            "{} holds a journal ({}) without its manifest ({}), so the run it belongs to cannot \
+             be told and it cannot be resumed safely; {force} to start the run again (the \
+             journal is discarded), or move the directory away to keep it",
+            dir.display(),
+            journal::JOURNAL,
+            journal::MANIFEST
+        )
+    };
+    Wording::new(said("give the plan the mode Force"), said("pass --force"))
+}
+
+/// The refusal to resume a run started with other inputs or options: `diffs` name them by
+/// their flags (run.json's [`RunInfo::identity`]), and in the library's words without the
+/// `--`.
+fn other_run(dir: &Path, diffs: &[String], manifest: &Path) -> Wording {
+    let listed = |words: bool| {
+        diffs
+            .iter()
+            .map(|d| match d.strip_prefix("--") {
+                Some(d) if words => d,
+                _ => d,
+            })
+            .collect::<Vec<_>>()
+            .join("\n  ")
+    };
+    Wording::new(
+        format!(
+            "{} holds a run started with other inputs or options, so it cannot be resumed \
+             with this plan:\n  {}\nresume it with the plan it was started with (`command` \
+             in {}), or start a new run in another results directory (or with the mode Force)",
+            dir.display(),
+            listed(true),
+            manifest.display()
+        ),
+        format!(
+            "{} holds a run started with other inputs or options, so --resume cannot finish \
+             it with this command:\n  {}\nresume it with the command it was started with \
+             (`command` in {}), or start a new run with another --out (or --force)",
+            dir.display(),
+            listed(false),
+            manifest.display()
+        ),
     )
 }
 

@@ -393,7 +393,7 @@ pub(crate) fn run(
         stop: &stop,
         observer,
     };
-    let session = run_into(&workers, solvers, &prepared, &pass)?;
+    let session = run_into(&workers, solvers, &prepared, &pass).map_err(|e| e.to_string())?;
     let records = sink
         .0
         .into_iter()
@@ -571,7 +571,7 @@ pub(crate) fn run_into(
     solvers: &mut [Box<dyn Solver>],
     prepared: &[Duration],
     pass: &Pass,
-) -> Result<Session, String> {
+) -> Result<Session, crate::observe::Wording> {
     let Pass {
         cases,
         cfg,
@@ -620,10 +620,7 @@ pub(crate) fn run_into(
         let held = match pool.install(|| cases.block(shard, block.clone())) {
             Ok(h) => h,
             Err(e) => {
-                failed = Some(format!(
-                    "{}; the journal holds what was solved: run again with --resume",
-                    unreadable(&e)
-                ));
+                failed = Some(unreadable_block(&e));
                 break;
             }
         };
@@ -716,13 +713,24 @@ fn finish_solvers(
             solver.finish();
             session.facts[j] = solver.facts();
             for n in solver.notices() {
-                observer.notice(&n);
+                n.tell(observer);
             }
         }
     }
 }
 
 /// The error of spooled cases that cannot be read back.
+/// The run's error for cases that cannot be read back: what was solved is kept.
+fn unreadable_block(e: &std::io::Error) -> crate::observe::Wording {
+    let said = |resume: &str| {
+        format!(
+            "{}; the journal holds what was solved: run again with {resume}",
+            unreadable(e)
+        )
+    };
+    crate::observe::Wording::new(said("the mode Resume"), said("--resume"))
+}
+
 fn unreadable(e: &std::io::Error) -> String {
     format!(
         "cannot read the cases back from the run's scratch file: {}",
@@ -841,7 +849,7 @@ impl Watch {
         loop {
             let finished = *self.done.lock().unwrap_or_else(|e| e.into_inner());
             for n in solver.notices() {
-                observer.notice(&n);
+                n.tell(observer);
             }
             if finished {
                 return;
@@ -863,7 +871,7 @@ impl Watch {
                     let c = cases.get(i);
                     let case = format!("{}:{}", c.source, c.line);
                     if let Some(text) = solver.stalled(worker, &case, STALL_AFTER) {
-                        observer.notice(&text);
+                        text.tell(observer);
                     }
                 }
             }

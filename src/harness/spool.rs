@@ -639,18 +639,21 @@ pub(crate) fn id_warning(
     rows: &crate::dataset::rows::Rows,
     shard: Shard,
     data: &Dataset,
-) -> Option<String> {
+) -> Option<crate::observe::Wording> {
     let n = shard.len(data.len()).min(1000);
     let block = data.cases(shard, 0..n).ok()?;
     block.held().iter().enumerate().find_map(|(p, case)| {
         let row = rows.row_of(shard.case_at(p)) + 1;
         let id: usize = case.id.as_str().trim().parse().ok()?;
         (id != row).then(|| {
-            format!(
-                "--rows counts data rows, not ids: row {row} ({}:{}) has id {id}; make sure \
-                 these are the rows you mean",
-                case.source, case.line
-            )
+            let said = |rows: &str| {
+                format!(
+                    "warning: {rows} data rows, not ids: row {row} ({}:{}) has id {id}; make \
+                     sure these are the rows you mean",
+                    case.source, case.line
+                )
+            };
+            crate::observe::Wording::new(said("the plan's rows count"), said("--rows counts"))
         })
     })
 }

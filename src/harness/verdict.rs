@@ -7,8 +7,12 @@ use crate::check::{AllowLimit, Class, Digest, Kept, Reason, SolverCheck};
 /// The lines a run ends with, and what they mean for an exit code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Verdict {
-    /// Sentences for stderr, in order.
+    /// Sentences for the user, in order, naming the plan's limits and allowances in the
+    /// library's words (the rows' messages they quote are cases.csv's).
     pub lines: Vec<String>,
+    /// The same lines as the command line prints them: its flags (`--allow-limit`,
+    /// `--max-nodes`, `--check`) for the options.
+    pub lines_with_flags: Vec<String>,
     /// `--check` found a row that is wrong or not verified (exit 1).
     pub check_failed: bool,
     /// Some rows are `invalid` or `error` (exit 2).
@@ -44,6 +48,44 @@ fn kept(out: &str) -> bool {
 }
 
 const SHOWN: usize = Digest::SHOWN;
+
+/// The command line's phrases of the verdict's lines, and each in the library's words (the
+/// plan's `limits` and `allow_limit`, the check): the lines are made with the first and read
+/// in the second; the longest first.
+const PHRASES: [(&str, &str); 14] = [
+    (
+        "give a larger --max-nodes, --timeout, --max-states or --max-memory, or accept the \
+         limits you expect with --allow-limit N (in all) or --allow-limit SOLVER=N|all",
+        "give a larger node, time, state or memory budget (the plan's limits), or accept the \
+         limits you expect (the plan's allow_limit: N in all, or N or all for a solver)",
+    ),
+    ("; --check fails on them", "; the check fails on them"),
+    (
+        "check: warning: --allow-limit names",
+        "check: warning: the allowed limits name",
+    ),
+    (
+        "accepted by --allow-limit",
+        "accepted by the allowed limits",
+    ),
+    ("more than --allow-limit ", "more than the allowance "),
+    ("(e.g. -s astar,bibfs)", "(e.g. astar and bibfs)"),
+    ("within --max-nodes ", "within the node budget "),
+    ("within --max-states ", "within the state budget "),
+    ("within --max-memory ", "within the memory budget "),
+    ("within --timeout ", "within the timeout of "),
+    ("ran out of --max-nodes ", "ran out of the node budget "),
+    ("ran out of --timeout ", "ran out of the timeout of "),
+    ("ran out of --max-states ", "ran out of the state budget "),
+    ("ran out of --max-memory ", "ran out of the memory budget "),
+];
+
+/// A line made with the command line's phrases ([`PHRASES`]), in the library's words.
+fn in_words(line: &str) -> String {
+    PHRASES.iter().fold(line.to_string(), |t, (flags, words)| {
+        t.replace(flags, words)
+    })
+}
 
 impl Finished {
     /// The run's last words: invalid and error rows (the first 20 of each), judged answers
@@ -112,6 +154,8 @@ impl Finished {
             ));
             v.bad_rows = true;
         }
+        v.lines_with_flags = std::mem::take(&mut v.lines);
+        v.lines = v.lines_with_flags.iter().map(|l| in_words(l)).collect();
         v
     }
 

@@ -34,7 +34,7 @@ pub enum LatencySource {
 #[non_exhaustive]
 pub enum PlotError {
     /// The path does not exist.
-    #[error("{}: no such results directory; check the path (runs are written to results/run-<timestamp> unless `run --out` says otherwise)", .path.display())]
+    #[error("{}: no such results directory; check the path (runs are written to results/run-<timestamp> unless their plan's `out` says otherwise)", .path.display())]
     NoSuchDirectory {
         /// The path given.
         path: PathBuf,

@@ -48,12 +48,13 @@ pub struct SolverId {
     pub solver: usize,
 }
 
-/// A `--reference` that names no solver, or more than one.
+/// A reference ([`Selection::reference`], `--reference`) that names no solver, or more than
+/// one. Said in the selection's words; a command line names its flags.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SelectError {
     /// No solver has that name (or `run/name` label), and no run.
-    #[error("--reference {name}: no solver or run is called that; choose a solver ({choices}) or, with several runs, a run")]
+    #[error("reference {name}: no solver or run is called that; choose a solver ({choices}) or, with several runs, a run")]
     NotFound {
         /// The name given.
         name: String,
@@ -61,7 +62,7 @@ pub enum SelectError {
         choices: String,
     },
     /// Several runs hold a solver of that name.
-    #[error("--reference {name}: {runs} runs hold a solver called that; say which as RUN/SOLVER: {choices}")]
+    #[error("reference {name}: {runs} runs hold a solver called that; say which as RUN/SOLVER: {choices}")]
     Ambiguous {
         /// The name given.
         name: String,
@@ -72,7 +73,7 @@ pub enum SelectError {
     },
     /// `--reference` and `--all-pairs` together.
     #[error(
-        "--reference and --all-pairs cannot go together: give one (all pairs have no reference)"
+        "a reference and all pairs cannot go together: give one (all pairs have no reference)"
     )]
     ReferenceAndAllPairs,
 }

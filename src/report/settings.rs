@@ -276,7 +276,7 @@ impl fmt::Display for SettingChange {
 }
 
 /// Why a run.json could not be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
     /// The file could not be read.
     #[error("cannot read {path}: {reason}; give a results directory that `tilebench run` finished (it writes run.json last)")]

@@ -83,12 +83,19 @@ impl<G: Guided> Informed<G> {
                  heuristic=pdb, or the manhattan or linear-conflict heuristic",
                 shape.cells()
             ))),
-            h => Err(SolveError::new(format!(
-                "the {h} heuristic takes boards of at most 16 cells, and this {shape} board \
-                 has {}: use the manhattan or linear-conflict heuristic (`--heuristic`, or \
-                 `:heuristic=` in a configuration)",
-                shape.cells()
-            ))),
+            h => {
+                let said = |how: &str| {
+                    format!(
+                        "the {h} heuristic takes boards of at most 16 cells, and this {shape} \
+                         board has {}: use the manhattan or linear-conflict heuristic ({how})",
+                        shape.cells()
+                    )
+                };
+                Err(SolveError::new(crate::observe::Wording::new(
+                    said("the `heuristic` option"),
+                    said("`--heuristic`, or `:heuristic=` in a configuration"),
+                )))
+            }
         }
     }
 
@@ -97,9 +104,10 @@ impl<G: Guided> Informed<G> {
     fn supports_wide_pdb(&self, shape: Shape) -> Result<(), SolveError> {
         let opts = PdbOptions::of(&self.config);
         opts.partition_for(shape).map_err(|e| {
+            let reason = crate::observe::Wording::from(e);
             SolveError::of_option(
                 &super::pdb::PARTITION,
-                format!("{e} (for the {shape} boards)"),
+                reason.map(|t| format!("{t} (for the {shape} boards)")),
             )
         })?;
         match opts.lookup_for(shape) {
@@ -229,10 +237,8 @@ impl<G: Guided> Solver for Informed<G> {
         }
         let opts = self.config.options(limits);
         if !problem.goal.is_packed() {
-            // A row's message is as the command line has always written it (cases.csv
-            // keeps it): an option at fault is named by its flag.
-            self.supports_wide(problem.goal.shape())
-                .map_err(|e| SolveError::new(e.message_with_flags()))?;
+            // In the library's words; the harness writes a row's message with the flags.
+            self.supports_wide(problem.goal.shape())?;
             if self.kind == HeuristicKind::Pdb {
                 return self.solve_wide_pdb(problem, &opts);
             }

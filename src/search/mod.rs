@@ -381,15 +381,21 @@ pub struct SolveError {
     text: String,
     /// Where the reason starts in `text` (after `OPTION: `).
     reason_at: usize,
+    /// The reason as a command line says it, where it names options
+    /// ([`Wording::with_flags`](crate::observe::Wording::with_flags)).
+    reason_with_flags: Option<String>,
 }
 
 impl SolveError {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> SolveError {
+    /// An error with this message: a `String`, or a [`Wording`](crate::observe::Wording)
+    /// where it names options (a command line names their flags, [`SolveError::message_with_flags`]).
+    pub fn new(message: impl Into<crate::observe::Wording>) -> SolveError {
+        let message = message.into();
         SolveError {
             option: None,
             solver: None,
-            text: message.into(),
+            reason_with_flags: flagged(&message),
+            text: message.words().to_string(),
             reason_at: 0,
         }
     }
@@ -403,12 +409,16 @@ impl SolveError {
     /// assert_eq!(e.to_string(), "partition: the tables do not fit");
     /// assert_eq!((e.option().map(|o| o.flag()), e.reason()), (Some("--pdb-partition"), "the tables do not fit"));
     /// ```
-    pub fn of_option(option: &'static dyn options::Opt, reason: impl Into<String>) -> SolveError {
+    pub fn of_option(
+        option: &'static dyn options::Opt,
+        reason: impl Into<crate::observe::Wording>,
+    ) -> SolveError {
         let reason = reason.into();
         SolveError {
             option: Some(option),
             solver: None,
             reason_at: option.name().len() + 2,
+            reason_with_flags: flagged(&reason),
             text: format!("{}: {reason}", option.name()),
         }
     }
@@ -429,6 +439,7 @@ impl SolveError {
             text: format!("{name}: {}", self.text),
             solver: Some(name.to_string()),
             option: self.option,
+            reason_with_flags: self.reason_with_flags,
         }
     }
 
@@ -461,14 +472,20 @@ impl SolveError {
     /// The message as a command line says it: the option at fault named by its flag
     /// (`astar: --pdb-partition: …`); the message itself when no option with a flag is.
     pub fn message_with_flags(&self) -> String {
-        match self.option.filter(|o| !o.flag().is_empty()) {
-            Some(option) => {
-                let solver = self.solver().map(|s| format!("{s}: ")).unwrap_or_default();
-                format!("{solver}{}: {}", option.flag(), self.reason())
-            }
-            None => self.text.clone(),
-        }
+        let reason = self.reason_with_flags.as_deref().unwrap_or(self.reason());
+        let option = match self.option {
+            Some(o) if !o.flag().is_empty() => o.flag(),
+            Some(o) => o.name(),
+            None => return format!("{}{reason}", &self.text[..self.reason_at]),
+        };
+        let solver = self.solver().map(|s| format!("{s}: ")).unwrap_or_default();
+        format!("{solver}{option}: {reason}")
     }
+}
+
+/// The reason's command-line text, where it differs from its words.
+fn flagged(reason: &crate::observe::Wording) -> Option<String> {
+    (reason.with_flags() != reason.words()).then(|| reason.with_flags().to_string())
 }
 
 impl PartialEq for SolveError {

@@ -56,6 +56,8 @@ pub struct Knob<T: 'static> {
     /// empty when there is none.
     pub flag: &'static str,
     /// Reads a value as written, checked: a sentence saying what it takes otherwise.
+    /// Text by design: the end of a sentence that [`OptionError`] types with the option and
+    /// the value.
     pub parse: fn(&str) -> Result<T, String>,
     /// Writes a value as it would be given.
     pub show: fn(&T) -> String,

@@ -147,21 +147,31 @@ pub trait Solver: Send + Sync {
     fn finish(&mut self) {}
 
     /// Notices for the user since the last call (a program switched to another way of
-    /// running, and why); the harness asks during and after the pass.
-    fn notices(&self) -> Vec<String> {
+    /// running, and why); the harness asks during and after the pass. A notice that names an
+    /// option is a [`Wording`](crate::observe::Wording) (a command line names its flag); a
+    /// `String` converts with `.into()`.
+    fn notices(&self) -> Vec<crate::observe::Wording> {
         Vec::new()
     }
 
     /// What to tell the user when the case `case` (`file:line`) has been in flight on
     /// worker `worker` for `elapsed`: by default, that it has not answered. `None` says
     /// nothing (a solver that has said it once already).
-    fn stalled(&self, worker: usize, case: &str, elapsed: std::time::Duration) -> Option<String> {
+    fn stalled(
+        &self,
+        worker: usize,
+        case: &str,
+        elapsed: std::time::Duration,
+    ) -> Option<crate::observe::Wording> {
         let _ = worker;
-        Some(format!(
-            "tilebench: {} has not answered {case} for {} s",
-            self.name(),
-            elapsed.as_secs()
-        ))
+        Some(
+            format!(
+                "tilebench: {} has not answered {case} for {} s",
+                self.name(),
+                elapsed.as_secs()
+            )
+            .into(),
+        )
     }
 
     /// Labelled facts about how the pass ran, for run.json's `solver_facts` (an external
@@ -203,10 +213,15 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     fn finish(&mut self) {
         (**self).finish()
     }
-    fn notices(&self) -> Vec<String> {
+    fn notices(&self) -> Vec<crate::observe::Wording> {
         (**self).notices()
     }
-    fn stalled(&self, worker: usize, case: &str, elapsed: std::time::Duration) -> Option<String> {
+    fn stalled(
+        &self,
+        worker: usize,
+        case: &str,
+        elapsed: std::time::Duration,
+    ) -> Option<crate::observe::Wording> {
         (**self).stalled(worker, case, elapsed)
     }
     fn facts(&self) -> Vec<(String, String)> {

@@ -294,9 +294,22 @@ fn a_results_directory_that_cannot_be_made_is_a_typed_output_error() {
         matches!(out, OutputError::Directory { path: None, .. }),
         "{out:?}"
     );
+    // In the plan's words; the command line names its flags.
     assert!(
-        err.to_string().starts_with("--resume needs the --out DIR"),
+        err.to_string().starts_with(
+            "resuming needs the results directory of the run to finish (the plan's `out`)"
+        ),
         "{err}"
+    );
+    assert!(!err.to_string().contains("--"), "{err}");
+    let OutputError::Directory { reason, .. } = out else {
+        unreachable!()
+    };
+    assert!(
+        reason
+            .with_flags()
+            .starts_with("--resume needs the --out DIR"),
+        "{reason:?}"
     );
 }
 

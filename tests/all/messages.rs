@@ -993,3 +993,930 @@ fn pdb_notices_name_flags_only_on_the_command_line() {
     );
     assert!(stderr(&o).contains(&flags), "{}", stderr(&o));
 }
+
+/// A heuristic that does not take a board says which to use instead: in the library's words
+/// (the `heuristic` option) from the solver, with `--heuristic` on the command line and in
+/// a row's message (cases.csv keeps the command line's words).
+#[test]
+fn heuristic_errors_name_flags_only_on_the_command_line() {
+    use tilebench::puzzle::Shape;
+    use tilebench::search::configuration::Configuration;
+    use tilebench::search::{Config, Solver};
+    let solver = |spec: &str| {
+        Configuration::parse(spec, &Config::default())
+            .unwrap()
+            .build()
+    };
+    let dir = temp_dir("heuristic-words");
+    // A 2x7 board has too many lines for walking distance: the run's error.
+    let e = solver("astar:heuristic=walking-distance")
+        .supports(Shape::new(2, 7).unwrap())
+        .unwrap_err();
+    let said = |how: &str| {
+        format!(
+            "walking distance takes boards of at most 6 rows and columns; a 2x7 board has 7 \
+             lines, whose table would hold millions of matrices: use {how}"
+        )
+    };
+    assert_eq!(e.to_string(), said("the linear-conflict or pdb heuristic"));
+    assert_eq!(
+        e.message_with_flags(),
+        said("--heuristic linear-conflict or pdb")
+    );
+    let long = dir.join("long.csv");
+    std::fs::write(&long, "start,size\n1 2 3 4 5 6 7 8 9 10 11 12 x 13,2x7\n").unwrap();
+    let o = bin()
+        .args([
+            "run",
+            "-q",
+            "-s",
+            "astar",
+            "--heuristic",
+            "walking-distance",
+        ])
+        .arg("--out")
+        .arg(dir.join("long"))
+        .arg(&long)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: astar: {}\n",
+            said("--heuristic linear-conflict or pdb")
+        )
+    );
+    // A 5x5 board is beyond walking distance's boards: the solver's error, and the row's.
+    let e = solver("astar:heuristic=walking-distance")
+        .supports(Shape::new(5, 5).unwrap())
+        .unwrap_err();
+    let said = |how: &str| {
+        format!(
+            "the walking-distance heuristic takes boards of at most 16 cells, and this 5x5 \
+             board has 25: use the manhattan or linear-conflict heuristic ({how})"
+        )
+    };
+    assert_eq!(e.to_string(), said("the `heuristic` option"));
+    let flags = said("`--heuristic`, or `:heuristic=` in a configuration");
+    assert_eq!(e.message_with_flags(), flags);
+    let five = dir.join("five.csv");
+    let cells: Vec<String> = (1..=23).map(|i| i.to_string()).collect();
+    std::fs::write(&five, format!("start\n{} x 24\n", cells.join(" "))).unwrap();
+    let o = bin()
+        .args([
+            "run",
+            "-q",
+            "-s",
+            "idastar",
+            "--heuristic",
+            "walking-distance",
+        ])
+        .arg("--out")
+        .arg(dir.join("five"))
+        .arg(&five)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let rows = tilebench::results::cases_csv::read(&dir.join("five").join("cases.csv")).unwrap();
+    assert_eq!(
+        rows[0].message,
+        format!("{}:2: idastar: {flags}", five.display())
+    );
+}
+
+/// A results directory refused says what to do in the plan's words (its `out`, the modes
+/// Resume and Force) to a library user, and names `--out`, `--resume` and `--force` on the
+/// command line, word for word as the command line always has.
+#[test]
+fn results_directory_errors_name_flags_only_on_the_command_line() {
+    use tilebench::harness::plan::OutMode;
+    use tilebench::prelude::{run, RunPlan};
+    let dir = temp_dir("rundir-words");
+    let library = |out: &std::path::Path, mode: OutMode| {
+        let mut plan = RunPlan::new(vec!["inputs/per-depth.csv".into()])
+            .with_strategies("astar,bfs-hash")
+            .unwrap();
+        plan = plan.with_out(out).with_mode(mode).with_threads(1);
+        let text = run(plan).err().unwrap().to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cli = |out: &std::path::Path, extra: &[&str]| {
+        let o = bin()
+            .args(["run", "inputs/per-depth.csv", "-q", "-s", "astar,bfs-hash"])
+            .args(["--threads", "1", "--out"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    // A file where the directory goes.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let said = |what: &str| {
+        format!(
+            "the output directory {} is a file, not a directory; choose another {what}",
+            file.display()
+        )
+    };
+    assert_eq!(library(&file, OutMode::New), said("results directory"));
+    assert_eq!(cli(&file, &[]), format!("error: {}\n", said("--out")));
+    // A finished run: refused, and refused again when resumed.
+    let done = dir.join("done");
+    run_ok(&[
+        "run",
+        "inputs/per-depth.csv",
+        "-q",
+        "-s",
+        "astar",
+        "--out",
+        done.to_str().unwrap(),
+    ]);
+    let d = done.display();
+    assert_eq!(
+        library(&done, OutMode::New),
+        format!(
+            "{d} already holds a run; overwrite it (the plan's mode Force), or choose another \
+             results directory"
+        )
+    );
+    assert_eq!(
+        cli(&done, &[]),
+        format!(
+            "error: {d} already holds a run; pass --force to overwrite it, or choose another \
+             --out\n"
+        )
+    );
+    let finished = |how: &str| {
+        format!(
+            "{d} holds a finished run (run.json, no manifest): nothing to resume; use it as it \
+             is, or {how} to run it again"
+        )
+    };
+    assert_eq!(
+        library(&done, OutMode::Resume),
+        finished("give the plan the mode Force instead of Resume")
+    );
+    assert_eq!(
+        cli(&done, &["--resume"]),
+        format!("error: {}\n", finished("pass --force instead of --resume"))
+    );
+    // A journal without its manifest.
+    let orphan = dir.join("orphan");
+    std::fs::create_dir_all(&orphan).unwrap();
+    std::fs::write(orphan.join("journal-slots.bin"), "").unwrap();
+    let no_manifest = |how: &str| {
+        format!(
+            "{} holds a journal (journal-slots.bin) without its manifest (manifest.json), so \
+             the run it belongs to cannot be told and it cannot be resumed safely; {how} to \
+             start the run again (the journal is discarded), or move the directory away to \
+             keep it",
+            orphan.display()
+        )
+    };
+    assert_eq!(
+        library(&orphan, OutMode::New),
+        no_manifest("give the plan the mode Force")
+    );
+    assert_eq!(
+        cli(&orphan, &[]),
+        format!("error: {}\n", no_manifest("pass --force"))
+    );
+    // An unfinished run: started anew, and resumed with another option.
+    let (_, killed) = killed_run("rundir-words-killed");
+    let k = killed.display();
+    assert_eq!(
+        library(&killed, OutMode::New),
+        format!(
+            "{k} holds an unfinished run (journal-slots.bin); resume it to finish it (the \
+             plan's mode Resume), or start it again (Force)"
+        )
+    );
+    assert_eq!(
+        cli(&killed, &[]),
+        format!(
+            "error: {k} holds an unfinished run (journal-slots.bin); add --resume to finish \
+             it, or pass --force to start it again\n"
+        )
+    );
+    assert_eq!(
+        cli(&killed, &["--max-nodes", "1000000", "--resume"]),
+        format!(
+            "error: {k} holds a run started with other inputs or options, so --resume cannot \
+             finish it with this command:\n  --max-nodes: `1000000` now, not set when \
+             started\nresume it with the command it was started with (`command` in \
+             {k}/manifest.json), or start a new run with another --out (or --force)\n"
+        )
+    );
+    let mut plan = RunPlan::new(vec!["inputs/per-depth.csv".into()])
+        .with_strategies("astar,bfs-hash")
+        .unwrap();
+    plan = plan
+        .with_out(&killed)
+        .with_mode(OutMode::Resume)
+        .with_limits(tilebench::search::Limits {
+            max_nodes: Some(1_000_000),
+            ..Default::default()
+        });
+    let text = run(plan).err().unwrap().to_string();
+    assert!(
+        text.starts_with(&format!(
+            "{k} holds a run started with other inputs or options, so it cannot be resumed \
+             with this plan:\n  "
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  max-nodes: `1000000` now, not set when started\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!(
+            "resume it with the plan it was started with (`command` in {k}/manifest.json), or \
+             start a new run in another results directory (or with the mode Force)"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("--"), "{text}");
+}
+
+/// Shards refused say how to run a shard in the plan's words to a library user, and with
+/// `tilebench run … --shard I/N` on the command line.
+#[test]
+fn merge_errors_name_flags_only_on_the_command_line() {
+    use tilebench::harness::merge::merge;
+    let dir = temp_dir("merge-words");
+    let [first, _] = shards();
+    let e = merge(
+        std::slice::from_ref(first),
+        &dir.join("lib"),
+        false,
+        Vec::new(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "shard(s) 2/2 missing: pass the output directory of every shard of the split (run them \
+         with the plan's shard I/2)"
+    );
+    let o = bin()
+        .arg("merge")
+        .arg(first)
+        .arg("--out")
+        .arg(dir.join("cli"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error: shard(s) 2/2 missing: pass the output directory of every shard of the split \
+         (run them with `tilebench run … --shard I/2`)\n"
+    );
+    // A shard refused for its files: the rerun in the plan's words.
+    let copies = damaged_shards("merge-words-damaged", "cases.csv", |_| String::new());
+    let e = merge(&copies, &dir.join("lib2"), false, Vec::new()).unwrap_err();
+    let words = e.to_string();
+    assert!(
+        words.ends_with(
+            "rerun that shard (its plan's shard I/N, with the mode Force) and merge again"
+        ),
+        "{words}"
+    );
+    assert!(!words.contains("--"), "{words}");
+    let o = bin()
+        .arg("merge")
+        .args(&copies)
+        .arg("--out")
+        .arg(dir.join("cli2"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {}\n",
+            words.replace(
+                "rerun that shard (its plan's shard I/N, with the mode Force) and merge again",
+                "rerun that shard (`tilebench run … --shard I/N --force`) and merge again"
+            )
+        )
+    );
+}
+
+/// An external program's notices and errors name its options in the library's words
+/// (`strict`) to a library user, and by their flags (`--solver-strict`) on the command line
+/// and in cases.csv, word for word as before.
+#[test]
+fn program_notices_name_flags_only_on_the_command_line() {
+    use std::sync::atomic::AtomicBool;
+    use tilebench::external::protocol::{Blank, Protocol, Spawn};
+    use tilebench::external::ExternalSolver;
+    use tilebench::observe::Collect;
+    use tilebench::prelude::{execute_with, RunPlan};
+    let dir = temp_dir("program-words");
+    let data = dir.join("two.csv");
+    std::fs::write(&data, "start\n1 2 3 4 5 6 7 x 8\n1 2 3 4 5 6 x 7 8\n").unwrap();
+    let chatty = "sh -c 'while read a; do echo \"Solving now\"; echo r; done'";
+    let labelled = "sh -c 'while read a; do echo \"Case 1: r\"; done'";
+    let flags = [
+        "dbg: it prints lines that are not answers on stdout, such as `Solving now`; they are \
+         skipped and the answer line after them is judged (print diagnostics on stderr; \
+         --solver-strict makes such a line an error)",
+        "dbg: its answers come after a label, as in `Case 1: r`; the answer after `Case 1:` is \
+         judged (a judge would refuse the line: print the answer alone, or pass \
+         --solver-strict to grade it that way)",
+    ];
+    let words = [
+        "dbg: it prints lines that are not answers on stdout, such as `Solving now`; they are \
+         skipped and the answer line after them is judged (print diagnostics on stderr; strict \
+         (the option) makes such a line an error)",
+        "dbg: its answers come after a label, as in `Case 1: r`; the answer after `Case 1:` is \
+         judged (a judge would refuse the line: print the answer alone, or set its strict \
+         option to grade it that way)",
+    ];
+    for (i, command) in [chatty, labelled].into_iter().enumerate() {
+        let o = bin()
+            .arg("run")
+            .arg(&data)
+            .args(["-q", "-s", "none", "--solver", &format!("dbg={command}")])
+            .arg("--out")
+            .arg(dir.join(format!("cli-{i}")))
+            .output()
+            .unwrap();
+        assert!(
+            stderr(&o).contains(&format!("{}\n", flags[i])),
+            "{}",
+            stderr(&o)
+        );
+        let program = ExternalSolver::parse(
+            &format!("dbg={command}"),
+            Protocol::Moves,
+            Blank::X,
+            Spawn::Persistent,
+        )
+        .unwrap();
+        let mut plan = RunPlan::new(vec![data.display().to_string()])
+            .without_builtins()
+            .with(program);
+        plan = plan.with_out(dir.join(format!("lib-{i}")));
+        let seen = Collect::default();
+        execute_with(plan, &seen, &AtomicBool::new(false)).unwrap();
+        let notices = seen.notices();
+        assert!(notices.iter().any(|n| n == words[i]), "{notices:#?}");
+        assert!(notices.iter().all(|n| !n.contains("--")), "{notices:#?}");
+    }
+    // Graded strictly, the row's message names the flag in cases.csv; the solver's error,
+    // read through the library, names the option.
+    let o = bin()
+        .arg("run")
+        .arg(&data)
+        .args([
+            "-q",
+            "-s",
+            "none",
+            "--solver-strict",
+            "--solver",
+            &format!("dbg={chatty}"),
+        ])
+        .arg("--out")
+        .arg(dir.join("strict"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let rows = tilebench::results::cases_csv::read(&dir.join("strict").join("cases.csv")).unwrap();
+    let said = |strict: &str| {
+        format!(
+            "{}:2: dbg: sent `1 2 3 4 5 6 7 x 8`, it printed `Solving now` besides its answer \
+             (before it, or after the last) `r`: {strict} takes exactly one answer line per \
+             case and nothing else on stdout",
+            data.display()
+        )
+    };
+    assert_eq!(rows[0].message, said("--solver-strict"));
+    let mut program = ExternalSolver::parse(
+        &format!("dbg={chatty}"),
+        Protocol::Moves,
+        Blank::X,
+        Spawn::Persistent,
+    )
+    .unwrap();
+    program.strict = true;
+    let mut plan = RunPlan::new(vec![data.display().to_string()])
+        .without_builtins()
+        .with(program);
+    plan = plan.with_out(dir.join("strict-lib"));
+    let seen = Collect::default();
+    let finished = execute_with(plan, &seen, &AtomicBool::new(false));
+    assert!(finished.is_ok());
+    let rows =
+        tilebench::results::cases_csv::read(&dir.join("strict-lib").join("cases.csv")).unwrap();
+    // cases.csv keeps the command line's words for every reader.
+    assert_eq!(rows[0].message, said("--solver-strict"));
+}
+
+/// Input errors that name an option say it in the plan's words (the goal, the plan's rows)
+/// to a library user, and with `--goal` and `--rows` on the command line, as before.
+#[test]
+fn input_errors_name_flags_only_on_the_command_line() {
+    use tilebench::prelude::{run, RunPlan};
+    let dir = temp_dir("input-words");
+    let library = |f: &dyn Fn(RunPlan) -> RunPlan, name: &str| {
+        let plan = RunPlan::new(vec!["inputs/seeds.csv".into()])
+            .with_strategies("astar")
+            .unwrap()
+            .with_out(dir.join(name));
+        let plan = f(plan);
+        let e = run(plan).err().unwrap();
+        assert!(matches!(e, tilebench::Error::Input(_)), "{e:?}");
+        let text = e.to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cli = |args: &[&str], name: &str| {
+        let o = bin()
+            .args(["run", "inputs/seeds.csv", "-q", "-s", "astar", "--out"])
+            .arg(dir.join(name))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let goal = "1 2 3 4 5 6 7 8 8";
+    let why = "cell 9: tile 8 appears more than once (the blank is missing)";
+    assert_eq!(
+        library(
+            &|p| {
+                p.with_input(tilebench::dataset::InputOptions {
+                    goal: Some(goal.into()),
+                    ..Default::default()
+                })
+            },
+            "lib-goal"
+        ),
+        format!("goal `{goal}`: {why}")
+    );
+    assert_eq!(
+        cli(&["--goal", goal], "cli-goal"),
+        format!("error: --goal `{goal}`: {why}\n")
+    );
+    let rows: tilebench::dataset::rows::Rows = "500".parse().unwrap();
+    assert_eq!(
+        library(&|p| p.with_rows(rows.clone()), "lib-rows"),
+        "inputs/seeds.csv: the plan's rows name row(s) 500, but there are 6 data rows (numbered \
+         from 1 under the header, blank and comment lines not counted: rows are counted, not \
+         ids); name rows from 1 to 6"
+    );
+    assert_eq!(
+        cli(&["--rows", "500"], "cli-rows"),
+        "error: inputs/seeds.csv: --rows names row(s) 500, but there are 6 data rows (numbered \
+         from 1 under the header, blank and comment lines not counted: --rows counts rows, not \
+         ids); name rows from 1 to 6\n"
+    );
+}
+
+/// A run-wide option that changes nothing is named in the plan's words (`weight 2`, the
+/// tables' directory) to a library user, and by its flag on the command line, as before.
+#[test]
+fn unread_options_name_flags_only_on_the_command_line() {
+    use tilebench::prelude::RunPlan;
+    let plan = |strategies: &str| {
+        RunPlan::new(vec!["inputs/seeds.csv".into()])
+            .with_strategies(strategies)
+            .unwrap()
+    };
+    let cli = |args: &[&str]| {
+        let o = bin()
+            .args(["run", "inputs/seeds.csv", "-q"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let mut config = tilebench::search::Config::default();
+    config.set(&tilebench::search::wastar::WEIGHT, "2").unwrap();
+    let p = plan("bfs-hash").with_config(config);
+    assert_eq!(
+        p.check().unwrap_err().to_string(),
+        "weight 2 is read only by wastar, and this run takes bfs-hash: it would change nothing \
+         (and be checked against no board); add one of them to the plan, or drop weight"
+    );
+    assert_eq!(
+        cli(&["-s", "bfs-hash", "--weight", "2"]),
+        "error: --weight 2 is read only by wastar, and this run takes bfs-hash: it would change \
+         nothing (and be checked against no board); add one of them with -s, or drop --weight\n"
+    );
+    let config = tilebench::search::Config {
+        pdb_dir: Some("/tmp".into()),
+        ..Default::default()
+    };
+    let p = plan("astar").with_config(config);
+    assert_eq!(
+        p.check().unwrap_err().to_string(),
+        "the tables' directory /tmp is for pattern databases, and no solver of this run \
+         estimates with them: set the heuristic to pdb (or `:heuristic=pdb` in a \
+         configuration), or drop the tables' directory"
+    );
+    assert_eq!(
+        cli(&["-s", "astar", "--pdb-dir", "/tmp"]),
+        "error: --pdb-dir /tmp is for pattern databases, and no solver of this run estimates \
+         with them: add --heuristic pdb (or `:heuristic=pdb` to a configuration), or drop \
+         --pdb-dir\n"
+    );
+    let mut config = tilebench::search::Config::default();
+    config.set(&tilebench::search::wastar::WEIGHT, "2").unwrap();
+    let p = RunPlan::new(vec!["inputs/seeds.csv".into()])
+        .without_builtins()
+        .with_config(config);
+    let c = tilebench::search::configuration::Configuration::parse("wastar:weight=3", p.config())
+        .unwrap();
+    let p = p.with(c);
+    assert_eq!(
+        p.check().unwrap_err().to_string(),
+        "weight 2 would change nothing: every configuration of this run that reads `weight` \
+         sets its own; drop weight"
+    );
+    assert_eq!(
+        cli(&["-s", "wastar:weight=3", "--weight", "2"]),
+        "error: --weight 2 would change nothing: every configuration of this run that reads \
+         `weight` sets its own; drop --weight\n"
+    );
+}
+
+/// The generator's refusals name its options as `GenSpec` does (`depth`, `unsolvable`,
+/// `walk`) to a library user, and by `gen`'s flags on the command line, as before.
+#[test]
+fn gen_errors_name_flags_only_on_the_command_line() {
+    use tilebench::gen::{check_out, GenSpec, Generator, Goal};
+    use tilebench::puzzle::Shape;
+    let cli = |args: &[&str]| {
+        let o = bin().arg("gen").args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        stderr(&o)
+    };
+    let three = Shape::new(3, 3).unwrap();
+    let library = |spec: GenSpec| {
+        let text = Generator::new(spec).err().unwrap().to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cases: Vec<(GenSpec, &[&str], &str, &str)> = vec![
+        (
+            GenSpec {
+                shape: three,
+                unsolvable: 0.5,
+                depth: Some(5),
+                ..GenSpec::default()
+            },
+            &["--size", "3x3", "--unsolvable", "0.5", "--depth", "5"],
+            "unsolvable 0.5 with depth 5: pairs at a given depth are solvable (an unsolvable \
+             pair has no depth); drop unsolvable, or drop depth to mix unsolvable pairs into \
+             uniformly sampled ones",
+            "--unsolvable 0.5 with --depth 5: pairs at a given depth are solvable (an \
+             unsolvable pair has no depth); drop --unsolvable, or drop --depth to mix \
+             unsolvable pairs into uniformly sampled ones",
+        ),
+        (
+            GenSpec {
+                shape: three,
+                depth: Some(40),
+                ..GenSpec::default()
+            },
+            &["--size", "3x3", "--depth", "40"],
+            "depth 40: no 3x3 state is 40 moves from the goal; the deepest is 31 moves \
+             (`space::DistanceTable` shows the depths that exist)",
+            "--depth 40: no 3x3 state is 40 moves from the goal; the deepest is 31 moves \
+             (`tilebench space --size 3x3` shows the depths that exist)",
+        ),
+        (
+            GenSpec {
+                shape: Shape::new(4, 4).unwrap(),
+                ..GenSpec::default()
+            },
+            &["--size", "4x4"],
+            "a 4x4 board's space is too large to tabulate, so its exact answers come from \
+             bidirectional BFS, which needs shallow pairs: use walk N (N up to about 40)",
+            "a 4x4 board's space is too large to tabulate, so its exact answers come from \
+             bidirectional BFS, which needs shallow pairs: use --walk N (N up to about 40)",
+        ),
+    ];
+    for (spec, args, words, flags) in cases {
+        assert_eq!(spec.goal, Goal::Standard);
+        assert_eq!(library(spec), words);
+        assert_eq!(cli(args), format!("error: {flags}\n"));
+    }
+    let dir = temp_dir("gen-words");
+    let e = check_out(&dir).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "the output file {} is a directory; give a file name, e.g. {}",
+            dir.display(),
+            dir.join("dataset.csv").display()
+        )
+    );
+    let o = bin()
+        .args(["gen", "--size", "3x3", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: --out {} is a directory; give a file name, e.g. {}\n",
+            dir.display(),
+            dir.join("dataset.csv").display()
+        )
+    );
+}
+
+/// compare's plan errors name the plan's fields (`reference`, the solvers, the thresholds)
+/// to a library user, and `--reference`, `--strategies` and the thresholds' flags on the
+/// command line, as before.
+#[test]
+fn compare_errors_name_flags_only_on_the_command_line() {
+    use tilebench::compare::{compare, Plan, Subject};
+    let dir = temp_dir("compare-words");
+    let run = dir.join("run");
+    run_ok(&[
+        "run",
+        "inputs/seeds.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let r = run.display();
+    let solvers = |names: &[&str], reference: Option<&str>| {
+        Plan::new(Subject::Solvers {
+            run: run.clone(),
+            solvers: names.iter().map(|s| s.to_string()).collect(),
+            reference: reference.map(str::to_string),
+            all_pairs: false,
+        })
+    };
+    let library = |plan: Plan| {
+        let text = compare(&plan).err().unwrap().to_string();
+        assert!(!text.contains("--"), "{text}");
+        text
+    };
+    let cli = |args: &[&str]| {
+        let o = bin().arg("compare").arg(&run).args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    assert_eq!(
+        library(solvers(&["astar"], None)),
+        "the solvers astar: give two or more different strategies of the run, e.g. \
+         astar,bfs-rank (each is compared against the last, or against the reference)"
+    );
+    assert_eq!(
+        cli(&["--strategies", "astar"]),
+        "error: --strategies astar: give two or more different strategies of the run, e.g. \
+         astar,bfs-rank (each is compared against the last, or against --reference)\n"
+    );
+    assert_eq!(
+        library(solvers(&["astar", "bfs-hash"], Some("x"))),
+        "reference x: not one of the solvers astar,bfs-hash; name it there too"
+    );
+    assert_eq!(
+        cli(&["--strategies", "astar,bfs-hash", "--reference", "x"]),
+        "error: --reference x: not one of --strategies astar,bfs-hash; name it there too\n"
+    );
+    assert_eq!(
+        library(solvers(&["astar", "nope"], None)),
+        format!(
+            "{r}/cases.csv: no rows of strategy `nope`; its strategies are astar, bfs-hash: \
+             give two or more of them to the solvers"
+        )
+    );
+    assert_eq!(
+        cli(&["--strategies", "astar,nope"]),
+        format!(
+            "error: {r}/cases.csv: no rows of strategy `nope`; its strategies are astar, \
+             bfs-hash: give two or more of them to --strategies\n"
+        )
+    );
+    let mut plan = solvers(&["astar", "bfs-hash"], None);
+    plan.thresholds.max_work_increase_pct = -1.0;
+    assert_eq!(
+        library(plan),
+        "max_work_increase_pct -1: give the allowed increase in percent, a finite number ≥ 0 \
+         (e.g. 5 for 5%)"
+    );
+    // The command line's parser refuses such a value before the plan is made.
+}
+
+/// plot's and report's refusals name the selection's reference and a run's plan to a
+/// library user, and `--reference` and `run --out` on the command line, as before.
+#[test]
+fn plot_errors_name_flags_only_on_the_command_line() {
+    use tilebench::plot::select::Selection;
+    let dir = temp_dir("plot-words");
+    let run = dir.join("run");
+    run_ok(&[
+        "run",
+        "inputs/seeds.csv",
+        "-q",
+        "-s",
+        "astar,bfs-hash",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let runs = tilebench::plot::load_all(std::slice::from_ref(&run)).unwrap();
+    let selection = Selection {
+        reference: Some("zz".into()),
+        ..Selection::default()
+    };
+    let e = tilebench::plot::draw(&runs, &selection).err().unwrap();
+    let said = |reference: &str| {
+        format!(
+            "{reference} zz: no solver or run is called that; choose a solver (astar, bfs-hash) \
+             or, with several runs, a run"
+        )
+    };
+    assert_eq!(e.to_string(), said("reference"));
+    for command in ["plot", "report"] {
+        let o = bin()
+            .arg(command)
+            .arg(&run)
+            .args(["--reference", "zz", "--out"])
+            .arg(dir.join(format!("{command}.out")))
+            .output()
+            .unwrap();
+        assert_eq!(stderr(&o), format!("error: {}\n", said("--reference")));
+    }
+    let missing = dir.join("nope");
+    let e = tilebench::plot::results_dir(&missing).err().unwrap();
+    let said = |how: &str| {
+        format!(
+            "{}: no such results directory; check the path (runs are written to \
+             results/run-<timestamp> unless {how} says otherwise)",
+            missing.display()
+        )
+    };
+    assert_eq!(e.to_string(), said("their plan's `out`"));
+    let o = bin()
+        .arg("plot")
+        .arg(&missing)
+        .arg("--out")
+        .arg(dir.join("p"))
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&o), format!("error: {}\n", said("`run --out`")));
+}
+
+/// Shards of two runs: the differences name the options without `--` to a library user, and
+/// by their flags on the command line.
+#[test]
+fn merge_of_other_runs_names_flags_only_on_the_command_line() {
+    use tilebench::harness::merge::merge;
+    let dir = temp_dir("merge-other-runs");
+    let shard = |i: u32, extra: &[&str]| {
+        let out = dir.join(format!("s{i}"));
+        let mut args = vec![
+            "run",
+            "inputs/per-depth.csv",
+            "-q",
+            "-s",
+            "astar",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let n = format!("{i}/2");
+        args.extend(["--shard", &n]);
+        args.extend(extra);
+        run_ok(&args);
+        out
+    };
+    let shards = [shard(1, &[]), shard(2, &["--max-nodes", "1000000"])];
+    let (s1, s2) = (shards[0].display(), shards[1].display());
+    let e = merge(&shards, &dir.join("lib"), false, Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{s2} and {s1} are not shards of one run:\n  max-nodes: `1000000` in {s2}, not set \
+             in {s1}\nmerge only the shards of one split (the runs of a plan's shard I/N for \
+             each I) (same tilebench, inputs, strategies and options)"
+        )
+    );
+    let o = bin()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(dir.join("cli"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {s2} and {s1} are not shards of one run:\n  --max-nodes: `1000000` in \
+             {s2}, not set in {s1}\nmerge only the shards of one `run --shard I/N` split \
+             (same tilebench, inputs, strategies and options)\n"
+        )
+    );
+}
+
+/// A run's closing lines (the check's) name the plan's limits and allowances in the library's
+/// words, and the command line prints them with its flags, as before.
+#[test]
+fn verdict_lines_name_flags_only_on_the_command_line() {
+    use tilebench::check::AllowLimit;
+    use tilebench::prelude::{run, OutMode, RunPlan};
+    let dir = temp_dir("verdict-words");
+    let o = bin()
+        .args([
+            "run",
+            "inputs/per-depth.csv",
+            "-q",
+            "-s",
+            "astar,bfs-hash",
+            "--max-nodes",
+            "50",
+            "--check",
+            "--out",
+        ])
+        .arg(dir.join("cli"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    let limit = "inputs/per-depth.csv:25 (id 24): bfs-hash: no answer within";
+    let advice = "check: a limit row has no answer to verify: give a larger";
+    for line in [
+        format!("check failed: {limit} --max-nodes 50 (expanded: 50)"),
+        format!(
+            "{advice} --max-nodes, --timeout, --max-states or --max-memory, or accept the limits \
+             you expect with --allow-limit N (in all) or --allow-limit SOLVER=N|all"
+        ),
+    ] {
+        assert!(err.contains(&format!("{line}\n")), "{err}");
+    }
+    let mut plan = RunPlan::new(vec!["inputs/per-depth.csv".into()])
+        .with_strategies("astar,bfs-hash")
+        .unwrap();
+    plan = plan
+        .with_limits(tilebench::search::Limits {
+            max_nodes: Some(50),
+            ..Default::default()
+        })
+        .with_out(dir.join("lib"))
+        .with_mode(OutMode::Force);
+    let verdict = run(plan).unwrap().verdict(Some(&AllowLimit::default()));
+    assert!(verdict.check_failed);
+    let printed: Vec<&str> = err.lines().filter(|l| l.starts_with("check")).collect();
+    let cli_dir = dir.join("cli").display().to_string();
+    let lib_dir = dir.join("lib").display().to_string();
+    let with_flags: Vec<String> = verdict
+        .lines_with_flags
+        .iter()
+        .map(|l| l.replace(&lib_dir, &cli_dir))
+        .filter(|l| l.starts_with("check"))
+        .collect();
+    assert_eq!(with_flags, printed);
+    for line in &verdict.lines {
+        assert!(!line.contains("--"), "{line}");
+    }
+    for line in [
+        format!("check failed: {limit} the node budget 50 (expanded: 50)"),
+        format!(
+            "{advice} node, time, state or memory budget (the plan's limits), or accept the \
+             limits you expect (the plan's allow_limit: N in all, or N or all for a solver)"
+        ),
+    ] {
+        assert!(verdict.lines.contains(&line), "{:#?}", verdict.lines);
+    }
+}
+
+/// A rows spec refused says how rows are counted in the library's words, and with `--rows`
+/// on the command line, as before.
+#[test]
+fn rows_spec_errors_name_flags_only_on_the_command_line() {
+    use tilebench::dataset::rows::Rows;
+    let said = |how: &str| {
+        format!(
+            "row 0 does not exist: rows are counted from 1 (the first row under the header); \
+             list data rows by number, counted from 1 under the header ({how}), e.g. 38,40 or \
+             1-10,17"
+        )
+    };
+    assert_eq!(
+        "0".parse::<Rows>().unwrap_err(),
+        said("rows are counted, not ids")
+    );
+    let o = bin()
+        .args(["run", "inputs/seeds.csv", "--rows", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stderr(&o).lines().next().unwrap(),
+        format!(
+            "error: invalid value '0' for '--rows <SPEC>': {}",
+            said("--rows counts rows, not ids")
+        )
+    );
+}

@@ -306,10 +306,26 @@ fn rows_whose_ids_are_other_numbers_bring_a_warning() {
     let (e, ids) = run(&shifted);
     assert_eq!(ids, ["20", "30"]);
     let want = format!(
-        "warning: --rows counts data rows, not ids: row 2 ({}:4) has id 20",
+        "warning: --rows counts data rows, not ids: row 2 ({}:4) has id 20; make sure these \
+         are the rows you mean\n",
         shifted.display()
     );
     assert!(e.contains(&want), "{e}");
+    // A library user reads it in the plan's words.
+    let plan = tilebench::prelude::RunPlan::new(vec![shifted.display().to_string()])
+        .with_strategies("astar")
+        .unwrap()
+        .with_rows("2-3".parse().unwrap())
+        .with_out(dir.join("lib"));
+    let seen = tilebench::observe::Collect::default();
+    tilebench::prelude::execute_with(plan, &seen, &std::sync::atomic::AtomicBool::new(false))
+        .unwrap();
+    let words = format!(
+        "warning: the plan's rows count data rows, not ids: row 2 ({}:4) has id 20; make sure \
+         these are the rows you mean",
+        shifted.display()
+    );
+    assert!(seen.notices().contains(&words), "{:#?}", seen.notices());
     for (name, ids) in [
         ("numbered.csv", ["1", "2", "3"]),
         ("named.csv", ["a", "b", "c"]),

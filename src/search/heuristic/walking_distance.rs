@@ -405,10 +405,16 @@ impl Heuristic for WalkingDistance {
 pub(crate) fn check_shape(shape: Shape) -> Result<(), SolveError> {
     let lines = shape.width().max(shape.height());
     if lines > MAX_LINES {
-        return Err(SolveError::new(format!(
-            "walking distance takes boards of at most {MAX_LINES} rows and columns; a {shape} \
-             board has {lines} lines, whose table would hold millions of matrices: use \
-             --heuristic linear-conflict or pdb"
+        let said = |how: &str| {
+            format!(
+                "walking distance takes boards of at most {MAX_LINES} rows and columns; a \
+                 {shape} board has {lines} lines, whose table would hold millions of \
+                 matrices: use {how}"
+            )
+        };
+        return Err(SolveError::new(crate::observe::Wording::new(
+            said("the linear-conflict or pdb heuristic"),
+            said("--heuristic linear-conflict or pdb"),
         )));
     }
     Ok(())

@@ -510,7 +510,13 @@ impl super::Family for Pdb {
         PdbOptions::of(config)
             .partition_for(shape)
             .map(|_| ())
-            .map_err(|e| SolveError::of_option(&PARTITION, format!("{e} (for the {shape} boards)")))
+            .map_err(|e| {
+                let reason = crate::observe::Wording::from(e);
+                SolveError::of_option(
+                    &PARTITION,
+                    reason.map(|t| format!("{t} (for the {shape} boards)")),
+                )
+            })
     }
 
     fn prepare(

@@ -213,7 +213,7 @@ impl Partition {
 /// [`super::PdbOptions::partition_for`]): the text given, the board's shape and what is
 /// wrong. The message says what would fit, with an example.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", message(.text, *.shape, .kind))]
+#[error("{}", message(.text, *.shape, .kind, false))]
 #[non_exhaustive]
 pub struct PartitionError {
     text: String,
@@ -234,6 +234,11 @@ impl PartitionError {
     /// The partition as given (`6-6`; `default` when none was).
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The message as a command line says it (`--heuristic` where it names the heuristic).
+    pub fn message_with_flags(&self) -> String {
+        message(&self.text, self.shape, &self.kind, true)
     }
 
     /// The shape of the boards it was read for.
@@ -276,8 +281,9 @@ pub enum PartitionErrorKind {
     BoardTooLarge,
 }
 
-/// The message of a [`PartitionError`].
-fn message(s: &str, shape: Shape, kind: &PartitionErrorKind) -> String {
+/// The message of a [`PartitionError`], in the library's words or with the command line's
+/// flags (`flags`).
+fn message(s: &str, shape: Shape, kind: &PartitionErrorKind, flags: bool) -> String {
     let (tiles, example) = (shape.cells() - 1, Partition::default_for(shape).name());
     match kind {
         PartitionErrorKind::NotSizes => format!(
@@ -305,10 +311,23 @@ fn message(s: &str, shape: Shape, kind: &PartitionErrorKind) -> String {
         ),
         PartitionErrorKind::BoardTooLarge => format!(
             "pattern databases are built for boards of at most {} cells (5x5), and a {shape} \
-             board has {}; for larger boards use --heuristic manhattan or linear-conflict",
+             board has {}; for larger boards use {}",
             super::MAX_CELLS,
-            shape.cells()
+            shape.cells(),
+            if flags {
+                "--heuristic manhattan or linear-conflict"
+            } else {
+                "the manhattan or linear-conflict heuristic"
+            }
         ),
+    }
+}
+
+/// The message both ways ([`Wording`](crate::observe::Wording)), for a
+/// [`SolveError`](crate::search::SolveError).
+impl From<PartitionError> for crate::observe::Wording {
+    fn from(e: PartitionError) -> crate::observe::Wording {
+        crate::observe::Wording::new(e.to_string(), e.message_with_flags())
     }
 }
 
@@ -404,6 +423,11 @@ mod tests {
         assert_eq!(e.kind(), &PartitionErrorKind::BoardTooLarge);
         assert_eq!(
             e.to_string(),
+            "pattern databases are built for boards of at most 25 cells (5x5), and a 6x6 board \
+             has 36; for larger boards use the manhattan or linear-conflict heuristic"
+        );
+        assert_eq!(
+            e.message_with_flags(),
             "pattern databases are built for boards of at most 25 cells (5x5), and a 6x6 board \
              has 36; for larger boards use --heuristic manhattan or linear-conflict"
         );
