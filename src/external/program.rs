@@ -674,9 +674,9 @@ impl Program {
         })
     }
 
-    /// The outcome of one answer line. An answer after a label (`Case 1: …`) is judged,
+    /// The reply of one answer line (its outcome, and the line quoted). An answer after a label (`Case 1: …`) is judged,
     /// with one notice for the program; with --solver-strict, it is an error.
-    fn outcome(&self, request: &Request, line: &str) -> Result<Reply, SolveError> {
+    fn reply_to(&self, request: &Request, line: &str) -> Result<Reply, SolveError> {
         let sent = request.shown();
         let answer = match read_line(self.spec.protocol, line) {
             Reading::Answer(a) => a,
@@ -704,7 +704,7 @@ impl Program {
             Reading::Blank | Reading::NotAnswer => {
                 // An empty line is an answer under `moves` (no moves: a case at its goal).
                 let e = match parse_answer(self.spec.protocol, line) {
-                    Ok(a) => return Ok(self.outcome_of(request, line, a)),
+                    Ok(a) => return Ok(self.reply_of(request, line, a)),
                     Err(e) => e,
                 };
                 return Err(SolveError::new(worded(format!(
@@ -714,11 +714,11 @@ impl Program {
                 ))));
             }
         };
-        Ok(self.outcome_of(request, line, answer))
+        Ok(self.reply_of(request, line, answer))
     }
 
     /// The reply of an answer read from `line`: its outcome, and the line quoted.
-    fn outcome_of(&self, request: &Request, line: &str, answer: Answer) -> Reply {
+    fn reply_of(&self, request: &Request, line: &str, answer: Answer) -> Reply {
         let sent = request.shown();
         let o = match answer {
             Answer::Unsolvable => Outcome::without_path(Status::Unsolvable, Stats::default()),
@@ -1194,7 +1194,7 @@ impl Program {
                 )
             });
         }
-        let o = self.outcome(request, line)?;
+        let o = self.reply_to(request, line)?;
         if let (Some(prev), Some(path)) = (previous, o.outcome.path.as_ref()) {
             if late(&prev, problem, path) {
                 self.restart();
@@ -1306,7 +1306,7 @@ impl Program {
             None => return Err(SolveError::new("not in the batch")),
         };
         self.answered.store(true, Ordering::SeqCst);
-        let mut r = self.outcome(request, &line)?;
+        let mut r = self.reply_to(request, &line)?;
         r.report.latency = None;
         r.report.untimed = true;
         // One process answered every case: its stderr counters, if any, belong to no case in
