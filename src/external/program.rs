@@ -674,8 +674,9 @@ impl Program {
         })
     }
 
-    /// The reply of one answer line (its outcome, and the line quoted). An answer after a label (`Case 1: …`) is judged,
-    /// with one notice for the program; with --solver-strict, it is an error.
+    /// The reply of one answer line (its outcome, and the line quoted). An answer after a
+    /// label (`Case 1: …`) is judged, with one notice for the program; with --solver-strict,
+    /// it is an error.
     fn reply_to(&self, request: &Request, line: &str) -> Result<Reply, SolveError> {
         let sent = request.shown();
         let answer = match read_line(self.spec.protocol, line) {
