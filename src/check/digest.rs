@@ -108,10 +108,13 @@ impl Digest {
                     .insert(r.strategy.to_string(), r.message.clone());
             }
         }
-        // Solver `j`'s place in `self.solvers`, looked up by name once a call, not a row.
+        // Solver `j`'s place in `self.solvers`, looked up by name once a call, not a row; its
+        // counts by reason summed here, and added to its map once a call.
         let mut place: Vec<Option<usize>> = vec![None; k];
+        let mut counts = vec![[0usize; Reason::ALL.len()]; k];
         super::each_finding_by_case(&views, k, limits, |j, f| {
             self.findings += 1;
+            counts[j][f.reason as usize] += 1;
             let s = *place[j].get_or_insert_with(|| {
                 match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
                     Some(s) => s,
@@ -124,7 +127,6 @@ impl Digest {
                     }
                 }
             });
-            *self.solvers[s].counts.entry(f.reason).or_default() += 1;
             if f.reason.class() != Class::Verified {
                 self.failing
                     .entry((s, f.reason))
@@ -133,5 +135,11 @@ impl Digest {
                 self.failures.push(Self::FAILURES, || f.line());
             }
         });
+        for (j, counts) in counts.iter().enumerate() {
+            let Some(s) = place[j] else { continue };
+            for (reason, &n) in Reason::ALL.iter().zip(counts).filter(|(_, &n)| n > 0) {
+                *self.solvers[s].counts.entry(*reason).or_default() += n;
+            }
+        }
     }
 }

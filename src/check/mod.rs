@@ -1191,6 +1191,15 @@ pub fn verify(results: &std::path::Path, keep: usize) -> Result<Verification, Ve
 mod tests {
     use super::*;
 
+    /// `Reason::ALL` lists each reason at its own index (the digest counts reasons in an
+    /// array indexed by `reason as usize`).
+    #[test]
+    fn every_reason_is_at_its_index() {
+        for (i, r) in Reason::ALL.iter().enumerate() {
+            assert_eq!(*r as usize, i, "{r:?}");
+        }
+    }
+
     /// A row of `strategy` on line `line`, status `status`, `steps`, `expected`.
     fn row<'a>(
         strategy: &'a str,
