@@ -86,55 +86,56 @@ impl Digest {
         limits: &Limits,
     ) {
         let k = solvers.len().max(1);
-        for c in cases {
-            if let Err(m) = &c.problem {
-                self.invalid.push(Kept::MAX, || m.clone());
-            }
-        }
-        let views: Vec<RowView> = records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| RowView::of_record(cases[i / k], r, solvers[i % k]))
-            .collect();
-        for r in records.iter().filter(|r| r.status == RowStatus::Error) {
-            self.errors.push(Kept::MAX, || r.message.clone());
-        }
-        for r in records
-            .iter()
-            .filter(|r| matches!(r.status, RowStatus::Error | RowStatus::Limit))
-        {
-            if !self.first_unanswered.contains_key(&*r.strategy) {
-                self.first_unanswered
-                    .insert(r.strategy.to_string(), r.message.clone());
-            }
-        }
         // Solver `j`'s place in `self.solvers`, looked up by name once a call, not a row; its
         // counts by reason summed here, and added to its map once a call.
         let mut place: Vec<Option<usize>> = vec![None; k];
         let mut counts = vec![[0usize; Reason::ALL.len()]; k];
-        super::each_finding_by_case(&views, k, limits, |j, f| {
-            self.findings += 1;
-            counts[j][f.reason as usize] += 1;
-            let s = *place[j].get_or_insert_with(|| {
-                match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
-                    Some(s) => s,
-                    None => {
-                        self.solvers.push(SolverCheck {
-                            solver: f.row.strategy.to_string(),
-                            ..SolverCheck::default()
-                        });
-                        self.solvers.len() - 1
+        // One pass, a case at a time: its rows are read once, while they are in the cache.
+        let mut views: Vec<RowView> = Vec::with_capacity(k);
+        for (i, case) in cases.iter().enumerate() {
+            let rows = records
+                .get(i * k..records.len().min((i + 1) * k))
+                .unwrap_or_default();
+            if let Err(m) = &case.problem {
+                self.invalid.push(Kept::MAX, || m.clone());
+            }
+            views.clear();
+            for (r, judged) in rows.iter().zip(solvers) {
+                if matches!(r.status, RowStatus::Error | RowStatus::Limit) {
+                    if r.status == RowStatus::Error {
+                        self.errors.push(Kept::MAX, || r.message.clone());
+                    }
+                    if !self.first_unanswered.contains_key(&*r.strategy) {
+                        self.first_unanswered
+                            .insert(r.strategy.to_string(), r.message.clone());
                     }
                 }
-            });
-            if f.reason.class() != Class::Verified {
-                self.failing
-                    .entry((s, f.reason))
-                    .or_default()
-                    .push(Self::SHOWN, || f.line());
-                self.failures.push(Self::FAILURES, || f.line());
+                views.push(RowView::of_record(case, r, *judged));
             }
-        });
+            super::each_finding_by_case(&views, k, limits, |j, f| {
+                self.findings += 1;
+                counts[j][f.reason as usize] += 1;
+                let s = *place[j].get_or_insert_with(|| {
+                    match self.solvers.iter().position(|s| s.solver == f.row.strategy) {
+                        Some(s) => s,
+                        None => {
+                            self.solvers.push(SolverCheck {
+                                solver: f.row.strategy.to_string(),
+                                ..SolverCheck::default()
+                            });
+                            self.solvers.len() - 1
+                        }
+                    }
+                });
+                if f.reason.class() != Class::Verified {
+                    self.failing
+                        .entry((s, f.reason))
+                        .or_default()
+                        .push(Self::SHOWN, || f.line());
+                    self.failures.push(Self::FAILURES, || f.line());
+                }
+            });
+        }
         for (j, counts) in counts.iter().enumerate() {
             let Some(s) = place[j] else { continue };
             for (reason, &n) in Reason::ALL.iter().zip(counts).filter(|(_, &n)| n > 0) {

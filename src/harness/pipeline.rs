@@ -738,26 +738,32 @@ type Rows<'a> = (
     &'a [cases_csv::SolverCells],
 );
 
-/// Cases whose records are read, checked and written together in the final pass.
-const CHUNK: usize = 1 << 14;
+/// Cases whose records are read and formatted together in the final pass: one task.
+const CHUNK: usize = 1 << 13;
 
-/// One chunk of the final pass: its positions, records and cases, or, when some of its
-/// records are missing, how many it has.
+/// Chunks read and formatted in parallel while the window before is tallied, checked and
+/// written (memory stays bounded: two windows of chunks are held at once).
+const WINDOW: usize = 4;
+
+/// One chunk of the final pass: its positions, records, cases and rows formatted, or, when
+/// some of its records are missing, how many it has.
 enum Chunk<'a> {
-    Full(
-        std::ops::Range<usize>,
-        Vec<Record>,
-        super::spool::CaseBlock<'a>,
-    ),
+    Full {
+        positions: std::ops::Range<usize>,
+        records: Vec<Record>,
+        held: super::spool::CaseBlock<'a>,
+        rows: Vec<u8>,
+    },
     Missing(usize),
 }
 
 impl Sessions<'_> {
-    /// Writes cases.csv from the store, a chunk of cases at a time (so in memory that does
-    /// not grow with the run), summing up the histograms, the summaries and the checks'
-    /// digest as it goes. Each chunk's records and cases are read while the one before is
-    /// tallied and written.
+    /// Writes cases.csv from the store, a window of chunks of cases at a time (so in memory
+    /// that does not grow with the run), summing up the histograms, the summaries and the
+    /// checks' digest as it goes. Each window's chunks are read and formatted in parallel
+    /// while the window before is tallied, checked and written.
     fn write_cases(&self, grid: &Grid, rows: Rows) -> Result<(ReportTally, Digest, String)> {
+        use rayon::prelude::*;
         let (cases, judged, limits, cells) = rows;
         let (names, layout) = (grid.names, &grid.layout);
         let positions = layout.positions();
@@ -765,21 +771,32 @@ impl Sessions<'_> {
         let mut digest = Digest::default();
         let mut have = 0;
         let mut missing = false;
-        // The chunk of cases from `from`, `None` past the last.
-        let load = |from: usize| -> std::io::Result<Option<Chunk>> {
-            if from >= positions {
-                return Ok(None);
-            }
+        // One chunk, from position `from`: its records, cases and rows.
+        let load = |from: usize| -> std::io::Result<Chunk> {
             let to = (from + CHUNK).min(positions);
             let (records, missing) = self.store.read_done(from, to, names)?;
             if missing > 0 {
-                return Ok(Some(Chunk::Missing(records.len())));
+                return Ok(Chunk::Missing(records.len()));
             }
-            Ok(Some(Chunk::Full(
-                from..to,
+            let held = cases.block(layout.shard, from..to)?;
+            let mut rows = Vec::with_capacity(records.len() * 160);
+            // A chunk's first record is its first case's first solver's.
+            cases_csv::format_rows(&mut rows, |i| held.get(i), &records, cells, 0);
+            Ok(Chunk::Full {
+                positions: from..to,
                 records,
-                cases.block(layout.shard, from..to)?,
-            )))
+                held,
+                rows,
+            })
+        };
+        // The window of chunks from position `from` (empty past the last).
+        let window = |from: usize| -> std::io::Result<Vec<Chunk>> {
+            (from..positions.min(from + WINDOW * CHUNK))
+                .step_by(CHUNK)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(load)
+                .collect()
         };
         // The file's checksum, for run.json (merge checks a shard's rows against it).
         let mut hash = crate::util::Xxh3::default();
@@ -788,56 +805,48 @@ impl Sessions<'_> {
             cases_csv::write_header(&mut header).map_err(std::io::Error::other)?;
             hash.update(&header);
             w.write_all(&header)?;
-            let mut next = load(0)?;
+            // Straight to the file: the rows come formatted in parts, which the buffer would
+            // only copy.
+            w.flush()?;
+            let file = w.get_mut();
+            let mut next = window(0)?;
             let mut from = 0;
-            while let Some(chunk) = next.take() {
-                from += CHUNK;
+            while !next.is_empty() {
+                from += WINDOW * CHUNK;
+                let this = std::mem::take(&mut next);
                 let (done, after) = rayon::join(
                     || -> std::io::Result<()> {
-                        let (range, records, held) = match chunk {
-                            Chunk::Missing(found) => {
-                                have += found;
-                                missing = true;
-                                return Ok(());
+                        for chunk in this {
+                            let (positions, records, held, rows) = match chunk {
+                                Chunk::Missing(found) => {
+                                    have += found;
+                                    missing = true;
+                                    continue;
+                                }
+                                Chunk::Full {
+                                    positions,
+                                    records,
+                                    held,
+                                    rows,
+                                } => (positions, records, held, rows),
+                            };
+                            have += records.len();
+                            hash.update(&rows);
+                            file.write_all(&rows)?;
+                            // Its pages start for the disk as they are written (the sync at
+                            // the end then waits less).
+                            crate::util::start_writeback(file);
+                            for (i, r) in records.iter().enumerate() {
+                                tally.add_at(i % names.len(), r);
                             }
-                            Chunk::Full(range, records, held) => (range, records, held),
-                        };
-                        have += records.len();
-                        let of: Vec<&crate::dataset::Case> =
-                            range.map(|p| held.get(layout.shard.case_at(p))).collect();
-                        let ((), written) = rayon::join(
-                            || {
-                                for (i, r) in records.iter().enumerate() {
-                                    tally.add_at(i % names.len(), r);
-                                }
-                                digest.add(&of, &records, judged, limits);
-                            },
-                            // Straight to the file: the rows come formatted in parts
-                            // of a megabyte, which the buffer would only copy. Its pages
-                            // start for the disk as they are written (the sync at the end
-                            // then waits less).
-                            || match w.flush() {
-                                Ok(()) => {
-                                    let mut out = crate::util::Hashed {
-                                        inner: w.get_mut(),
-                                        hash: std::mem::take(&mut hash),
-                                    };
-                                    let done = cases_csv::write_rows(
-                                        &mut out,
-                                        |i| held.get(i),
-                                        &records,
-                                        cells,
-                                    );
-                                    hash = out.hash;
-                                    crate::util::start_writeback(w.get_ref());
-                                    done
-                                }
-                                Err(e) => Err(e.into()),
-                            },
-                        );
-                        written.map_err(std::io::Error::other)
+                            let of: Vec<&crate::dataset::Case> = positions
+                                .map(|p| held.get(layout.shard.case_at(p)))
+                                .collect();
+                            digest.add(&of, &records, judged, limits);
+                        }
+                        Ok(())
                     },
-                    || load(from),
+                    || window(from),
                 );
                 done?;
                 next = after?;

@@ -1004,7 +1004,9 @@ pub(crate) fn run_one(
         _ => String::new(),
     };
     // Whatever a program printed, no raw control byte reaches cases.csv or a terminal.
-    rec.message = crate::util::escape_controls(std::mem::take(&mut rec.message));
+    if !rec.message.is_empty() {
+        rec.message = crate::util::escape_controls(std::mem::take(&mut rec.message));
+    }
     rec
 }
 

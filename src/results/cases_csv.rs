@@ -246,19 +246,26 @@ const CHUNK: usize = 8192;
 const BATCH: usize = 16;
 
 /// The last goal's text in the rows a task formats (rows of a dataset mostly share their
-/// goal, formatted once for them all; another goal is formatted into the same buffer, with
-/// no allocation).
-#[derive(Default)]
-struct LastGoal(Option<crate::puzzle::Board>, String);
+/// goal, formatted once for them all; another goal is formatted into the same buffer).
+struct LastGoal(
+    Option<crate::puzzle::Board>,
+    [u8; crate::puzzle::Board::TEXT_ROOM],
+    usize,
+);
+
+impl Default for LastGoal {
+    fn default() -> LastGoal {
+        LastGoal(None, [0; crate::puzzle::Board::TEXT_ROOM], 0)
+    }
+}
 
 impl LastGoal {
-    fn text(&mut self, b: crate::puzzle::Board) -> &str {
+    fn text(&mut self, b: crate::puzzle::Board) -> &[u8] {
         if self.0 != Some(b) {
-            self.1.clear();
-            let _ = b.write_to(&mut self.1, "x");
+            self.2 = b.write_ascii(&mut self.1, b'x');
             self.0 = Some(b);
         }
-        &self.1
+        &self.1[..self.2]
     }
 }
 
@@ -315,7 +322,9 @@ fn write_row(
     row.field(&r.strategy);
     match &case.problem {
         Ok(p) => {
-            let _ = p.start.write_to(row.next_plain(), "x");
+            row.plain_in_place(crate::puzzle::Board::TEXT_ROOM, |b| {
+                p.start.write_ascii(b, b'x')
+            });
             row.plain(goals.text(p.goal));
         }
         Err(_) => {
@@ -389,7 +398,7 @@ pub(crate) fn write_header(mut w: impl Write) -> csv::Result<()> {
 }
 
 /// Writes rows of cases.csv, one per record (of `case(record.case)`), in the records'
-/// order: a run writes its records a chunk at a time. Rows are formatted in parallel.
+/// order. Rows are formatted in parallel, in parts of [`CHUNK`] rows.
 /// `solvers` are the solvers' own cells ([`SolverCells`]) when the records come case by case,
 /// one per solver in this order (a run's); empty, those columns are left empty.
 ///
@@ -402,18 +411,14 @@ pub(crate) fn write_rows<'a>(
     solvers: &[SolverCells],
 ) -> csv::Result<()> {
     use rayon::prelude::*;
-    let solver = |i: usize| solvers.get(i % solvers.len().max(1));
     for (b, batch) in records.chunks(CHUNK * BATCH).enumerate() {
         let parts: Vec<Vec<u8>> = batch
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, chunk)| {
                 let mut out = Vec::with_capacity(chunk.len() * 128);
-                let mut goals = LastGoal::default();
                 let from = b * CHUNK * BATCH + c * CHUNK;
-                for (i, r) in chunk.iter().enumerate() {
-                    write_row(&mut out, case(r.case), r, solver(from + i), &mut goals);
-                }
+                format_rows(&mut out, &case, chunk, solvers, from);
                 out
             })
             .collect();
@@ -422,6 +427,30 @@ pub(crate) fn write_rows<'a>(
         }
     }
     Ok(())
+}
+
+/// Appends the rows of `records` (of `case(record.case)`) to `out`, in order, on this
+/// thread. `solvers` are the solvers' own cells, in the order their records come (empty,
+/// those columns are left empty); `records[0]` is the `first`-th record of the run, whose
+/// solver is `first` modulo their number.
+pub(crate) fn format_rows<'a>(
+    out: &mut Vec<u8>,
+    case: impl Fn(usize) -> &'a Case,
+    records: &[Record],
+    solvers: &[SolverCells],
+    first: usize,
+) {
+    let k = solvers.len().max(1);
+    let mut goals = LastGoal::default();
+    for (i, r) in records.iter().enumerate() {
+        write_row(
+            out,
+            case(r.case),
+            r,
+            solvers.get((first + i) % k),
+            &mut goals,
+        );
+    }
 }
 
 /// Columns added after the first release (`#[serde(default)]` in [`CaseRow`]): older results,

@@ -238,12 +238,20 @@ impl<'a> CsvRow<'a> {
         });
     }
 
-    /// Starts a field whose text, written next through [`std::fmt::Write`], cannot need
-    /// quotes (as [`CsvRow::plain`]).
+    /// Appends a field whose text, at most `room` bytes that cannot need quotes (as
+    /// [`CsvRow::plain`]), `fill` writes in place into the slice it is given, returning
+    /// how many bytes it wrote.
     #[inline(always)]
-    pub(crate) fn next_plain(&mut self) -> &mut Self {
+    pub(crate) fn plain_in_place(&mut self, room: usize, fill: impl FnOnce(&mut [u8]) -> usize) {
         self.sep();
-        self
+        if self.room(room) {
+            let n = fill(&mut self.buf[self.n..self.n + room]);
+            self.n += n.min(room);
+        } else {
+            let mut own = vec![0; room];
+            let n = fill(&mut own);
+            self.out.extend_from_slice(&own[..n.min(room)]);
+        }
     }
 
     /// Ends the row (`\n`) and appends it to `out`.
@@ -274,15 +282,6 @@ pub(crate) fn ratio_text(q: u64) -> String {
         (q / 10_000).to_string()
     } else {
         format!("{}.{frac}", q / 10_000)
-    }
-}
-
-/// The text of the field [`CsvRow::next_plain`] started (a board's tiles, which
-/// [`crate::puzzle::Board::write_to`] hands over in pieces).
-impl std::fmt::Write for CsvRow<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.raw(s.as_bytes());
-        Ok(())
     }
 }
 

@@ -316,6 +316,67 @@ fn thread_count_does_not_change_results_or_order() {
     assert_eq!(ra, rb);
 }
 
+/// A run of more cases than the final pass reads and formats at once (several windows of
+/// chunks), with three solvers (a number that does not divide a chunk's rows): every row is
+/// in its place, input order then solver order, with its own solver's cells beside it, and
+/// the three solvers agree with each other and with the dataset's `expected_steps` on every
+/// case.
+#[test]
+fn a_long_run_with_three_solvers_writes_each_row_in_its_place() {
+    let dir = temp_dir("run-long");
+    let data = dir.join("long.csv");
+    let n = 40_000;
+    run_ok(&[
+        "gen",
+        "-n",
+        &n.to_string(),
+        "--walk",
+        "6",
+        "--seed",
+        "3",
+        "-o",
+        data.to_str().unwrap(),
+    ]);
+    let out = dir.join("out");
+    let solvers = ["table", "astar", "idastar"];
+    run_ok(&[
+        "run",
+        data.to_str().unwrap(),
+        "-s",
+        &solvers.join(","),
+        "-q",
+        "--check",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    assert_eq!(rows.len(), n * solvers.len());
+    let at = |name: &str| col(&h, name);
+    let (line, strategy, algorithm, claim) =
+        (at("line"), at("strategy"), at("algorithm"), at("claim"));
+    let (steps, expected, status) = (at("steps"), at("expected_steps"), at("status"));
+    let mut lines = Vec::new();
+    for (case, group) in rows.chunks(solvers.len()).enumerate() {
+        for (row, name) in group.iter().zip(solvers) {
+            assert_eq!(row[strategy], name, "case {case}");
+            assert_eq!(row[algorithm], name, "case {case}");
+            assert_eq!(row[claim], "optimal", "case {case}");
+            assert_eq!(row[line], group[0][line], "case {case}");
+            assert_eq!(row[status], "solved", "case {case}: {row:?}");
+            assert_eq!(row[steps], group[0][steps], "case {case}");
+            assert_eq!(row[steps], row[expected], "case {case}");
+        }
+        lines.push(group[0][line].parse::<usize>().unwrap());
+    }
+    // Each case once, in input order.
+    assert!(lines.windows(2).all(|w| w[0] < w[1]), "rows out of order");
+    let (sh, summary) = read_csv(&out.join("summary.csv"));
+    for (r, name) in summary.iter().zip(solvers) {
+        assert_eq!(r[col(&sh, "strategy")], name);
+        assert_eq!(r[col(&sh, "solved")], n.to_string());
+    }
+}
+
 #[test]
 fn hgrm_percentiles_match_summary() {
     let out = temp_dir("run-hgrm");
