@@ -15,32 +15,31 @@ pub fn in_flags(e: &tilebench::Error) -> String {
 }
 
 /// An output error as the command line says it: the results directory is `--out`, its
-/// modes `--resume` and `--force`.
+/// modes `--resume` and `--force`. Written from the error's fields, as the library's
+/// sentence is, with the flags where the library names the plan's mode.
 pub fn output_in_flags(e: &tilebench::error::OutputError) -> String {
+    use tilebench::cli_support::io_reason;
     use tilebench::error::OutputError;
-    // The library's sentence ends with what to do in the plan's words; the command line's
-    // ends with its flags.
-    let (words, flags) = match e {
+    match e {
         OutputError::Directory { reason, .. } | OutputError::Journal { reason, .. } => {
-            return reason.with_flags().to_string()
+            reason.with_flags().to_string()
         }
-        OutputError::JournalOpen { .. } => (
-            "start the run again with the mode Force, or use another results directory",
-            "start the run again with --force, or use another --out",
+        OutputError::JournalOpen { path, source } => format!(
+            "cannot open the run's journal in {}: {}; start the run again with --force, or use \
+             another --out",
+            path.display(),
+            io_reason(source)
         ),
-        OutputError::Incomplete { .. } => {
-            ("run again with the mode Resume", "run again with --resume")
-        }
-        OutputError::CasesCsv { .. } => (
-            "finish the run with the same plan and the mode Resume",
-            "finish the run with the same command and --resume",
+        OutputError::Incomplete { path, have, total } => format!(
+            "{}: the journal holds {have} of the {total} results after the run; run again with \
+             --resume",
+            path.display()
         ),
-        e => return e.to_string(),
-    };
-    let text = e.to_string();
-    match text.strip_suffix(words) {
-        Some(head) => format!("{head}{flags}"),
-        None => text,
+        OutputError::CasesCsv { reason, .. } => format!(
+            "{reason}; every result is kept in the run's journal: once that is mended, finish \
+             the run with the same command and --resume"
+        ),
+        e => e.to_string(),
     }
 }
 
@@ -257,4 +256,59 @@ pub fn allow_in_flags(e: &tilebench::check::AllowError) -> String {
 /// the error names one (`astar: partition: …`; a solver's name holds no `: `).
 pub fn solve_in_flags(e: &tilebench::search::SolveError) -> String {
     e.message_with_flags()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilebench::error::OutputError;
+
+    /// Each output error whose remedy names the plan's mode says it in the library's words
+    /// (no `--`), and with `--force`, `--out` and `--resume` on the command line, word for
+    /// word as the command line always has.
+    #[test]
+    fn output_errors_name_the_modes_in_words_and_their_flags_on_the_command_line() {
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let cases = [
+            (
+                OutputError::JournalOpen {
+                    path: "results/r".into(),
+                    source: denied,
+                },
+                "cannot open the run's journal in results/r: permission denied (this user may \
+                 not write or read there); ",
+                "start the run again with the mode Force, or use another results directory",
+                "start the run again with --force, or use another --out",
+            ),
+            (
+                OutputError::Incomplete {
+                    path: "results/r/journal.bin".into(),
+                    have: 3,
+                    total: 5,
+                },
+                "results/r/journal.bin: the journal holds 3 of the 5 results after the run; ",
+                "run again with the mode Resume",
+                "run again with --resume",
+            ),
+            (
+                OutputError::CasesCsv {
+                    path: "results/r/cases.csv".into(),
+                    reason: "cannot write results/r/cases.csv: the disk is full".into(),
+                },
+                "cannot write results/r/cases.csv: the disk is full; every result is kept in \
+                 the run's journal: once that is mended, ",
+                "finish the run with the same plan and the mode Resume",
+                "finish the run with the same command and --resume",
+            ),
+        ];
+        for (e, head, words, flags) in cases {
+            assert_eq!(e.to_string(), format!("{head}{words}"));
+            assert!(!e.to_string().contains("--"), "{e}");
+            assert_eq!(output_in_flags(&e), format!("{head}{flags}"));
+            assert_eq!(
+                in_flags(&tilebench::Error::Output(e)),
+                format!("{head}{flags}")
+            );
+        }
+    }
 }
