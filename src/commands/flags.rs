@@ -44,22 +44,41 @@ pub fn output_in_flags(e: &tilebench::error::OutputError) -> String {
 }
 
 /// An input error as the command line says it: the goal given is `--goal`, the rows
-/// `--rows`, the results directory (where the scratch file goes) `--out`.
+/// `--rows`, the results directory (where the scratch file goes) `--out`. Written from the
+/// error's fields, as the library's sentence is.
 pub fn input_in_flags(e: &tilebench::dataset::InputError) -> String {
+    use tilebench::cli_support::io_reason;
     use tilebench::dataset::InputErrorKind as Kind;
-    let text = e.to_string();
-    let swaps: &[(&str, &str)] = match e.kind() {
-        Kind::BadGoal { .. } => return format!("--{text}"),
-        Kind::NoSuchRows { .. } => &[
-            (": the plan's rows name row(s) ", ": --rows names row(s) "),
-            ("rows are counted, not ids", "--rows counts rows, not ids"),
-        ],
-        Kind::Scratch { .. } => &[("give the run a results directory", "give --out a directory")],
-        _ => &[],
+    let p = e.path();
+    let at = match e.line() {
+        Some(line) => format!("{p}:{line}"),
+        None => p.to_string(),
     };
-    swaps
-        .iter()
-        .fold(text, |t, (words, flags)| t.replacen(words, flags, 1))
+    match e.kind() {
+        Kind::BadGoal { goal, error } => format!("--goal `{goal}`: {error}"),
+        Kind::NoSuchRows { missing, total } => format!(
+            "{at}: --rows names row(s) {missing}, but there are {total} data rows (numbered \
+             from 1 under the header, blank and comment lines not counted: --rows counts rows, \
+             not ids); name rows from 1 to {total}"
+        ),
+        Kind::Scratch {
+            created: false,
+            error,
+        } => format!(
+            "cannot create a scratch file for the cases in {p}: {}; give --out a directory you \
+             can write",
+            io_reason(error)
+        ),
+        Kind::Scratch {
+            created: true,
+            error,
+        } => format!(
+            "cannot write the cases being read to a scratch file in {p}: {}; free some space \
+             there, or give --out a directory on another disk",
+            io_reason(error)
+        ),
+        _ => e.to_string(),
+    }
 }
 
 /// A generator's error as the command line says it: `gen`'s flags (`--depth`, `--walk`,
@@ -309,6 +328,88 @@ mod tests {
                 in_flags(&tilebench::Error::Output(e)),
                 format!("{head}{flags}")
             );
+        }
+    }
+
+    /// Each input error that names an option says it in the library's words (no `--`), and
+    /// with `--goal`, `--rows` and `--out` on the command line, word for word as the command
+    /// line always has.
+    #[test]
+    fn input_errors_name_options_in_words_and_their_flags_on_the_command_line() {
+        use tilebench::dataset::{InputError, InputErrorKind as Kind};
+        let full = || std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let error = "1 1 2 x".parse::<tilebench::puzzle::Board>().unwrap_err();
+        let cases = [
+            (
+                InputError::new(
+                    "goal",
+                    None,
+                    Kind::BadGoal {
+                        goal: "1 1 2 x".into(),
+                        error: error.clone(),
+                    },
+                ),
+                format!("goal `1 1 2 x`: {error}"),
+                format!("--goal `1 1 2 x`: {error}"),
+            ),
+            (
+                InputError::new(
+                    "a.csv, b.csv",
+                    None,
+                    Kind::NoSuchRows {
+                        missing: "7-9".into(),
+                        total: 6,
+                    },
+                ),
+                "a.csv, b.csv: the plan's rows name row(s) 7-9, but there are 6 data rows \
+                 (numbered from 1 under the header, blank and comment lines not counted: rows \
+                 are counted, not ids); name rows from 1 to 6"
+                    .into(),
+                "a.csv, b.csv: --rows names row(s) 7-9, but there are 6 data rows (numbered \
+                 from 1 under the header, blank and comment lines not counted: --rows counts \
+                 rows, not ids); name rows from 1 to 6"
+                    .into(),
+            ),
+            (
+                InputError::new(
+                    "/tmp/x",
+                    None,
+                    Kind::Scratch {
+                        created: false,
+                        error: full(),
+                    },
+                ),
+                "cannot create a scratch file for the cases in /tmp/x: the disk is full (no \
+                 space left on the device); give the run a results directory you can write"
+                    .into(),
+                "cannot create a scratch file for the cases in /tmp/x: the disk is full (no \
+                 space left on the device); give --out a directory you can write"
+                    .into(),
+            ),
+            (
+                InputError::new(
+                    "/tmp/x",
+                    None,
+                    Kind::Scratch {
+                        created: true,
+                        error: full(),
+                    },
+                ),
+                "cannot write the cases being read to a scratch file in /tmp/x: the disk is \
+                 full (no space left on the device); free some space there, or give the run a \
+                 results directory on another disk"
+                    .into(),
+                "cannot write the cases being read to a scratch file in /tmp/x: the disk is \
+                 full (no space left on the device); free some space there, or give --out a \
+                 directory on another disk"
+                    .into(),
+            ),
+        ];
+        for (e, words, flags) in cases {
+            assert_eq!(e.to_string(), words);
+            assert!(!words.contains("--"), "{words}");
+            assert_eq!(input_in_flags(&e), flags);
+            assert_eq!(in_flags(&tilebench::Error::Input(e)), flags);
         }
     }
 }
