@@ -132,6 +132,19 @@ pub fn plot_in_flags(e: &tilebench::plot::PlotError) -> String {
     }
 }
 
+/// A table's error as the command line says it: a run's directory is `run --out`.
+pub fn table_in_flags(e: &tilebench::table::TableError) -> String {
+    use tilebench::table::TableError;
+    match e {
+        TableError::NoSuchRun { path } => format!(
+            "{}: no such results directory or file; check the path (runs are written to \
+             results/run-<timestamp> unless `run --out` says otherwise)",
+            path.display()
+        ),
+        e => e.to_string(),
+    }
+}
+
 /// A merge's error as the command line says it: a shard is a `tilebench run --shard I/N`.
 pub fn merge_in_flags(e: &tilebench::harness::merge::MergeError) -> String {
     e.message_with_flags().to_string()
