@@ -55,7 +55,9 @@ pub fn input_in_flags(e: &tilebench::dataset::InputError) -> String {
         None => p.to_string(),
     };
     match e.kind() {
-        Kind::BadGoal { goal, error } => format!("--goal `{goal}`: {error}"),
+        Kind::BadGoal { goal, error } => {
+            format!("--goal `{goal}`: {}", error.message_with_flags())
+        }
         Kind::NoSuchRows { missing, total } => format!(
             "{at}: --rows names row(s) {missing}, but there are {total} data rows (numbered \
              from 1 under the header, blank and comment lines not counted: --rows counts rows, \
