@@ -9,7 +9,9 @@
 //!   saves;
 //! - [`atomic_write`] (its error is [`crate::util::WriteError`]): an output file written whole
 //!   or not at all;
-//! - [`escape_controls`] and [`shell_command`]: text for the terminal.
+//! - [`escape_controls`] and [`shell_command`]: text for the terminal;
+//! - [`io_reason`]: a system error as the end of a sentence, as the library's messages say
+//!   it (for the command line's own wording of an error's fields).
 //!
 //! Nothing in the library imports this module (`tests/all/layers.rs`).
 
@@ -17,6 +19,12 @@ pub use crate::harness::per_solver::{PerSolver, PerSolverError};
 pub use crate::harness::rundir::{resume_command, BASELINES_DIR};
 pub use crate::util::files::atomic_write;
 pub use crate::util::text::{escape_controls, shell_command};
+
+/// A system error as the end of a sentence for a user, as the library's messages end with
+/// it: what went wrong, without the bare `(os error N)` of `io::Error`'s text.
+pub fn io_reason(e: &std::io::Error) -> String {
+    crate::util::io_reason(e)
+}
 
 /// Ctrl-C (SIGINT) and SIGTERM during a run: [`install`](interrupt::install) the handler
 /// once, and read whether a signal stopped the run ([`requested`](interrupt::requested))

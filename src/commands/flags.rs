@@ -15,52 +15,72 @@ pub fn in_flags(e: &tilebench::Error) -> String {
 }
 
 /// An output error as the command line says it: the results directory is `--out`, its
-/// modes `--resume` and `--force`.
+/// modes `--resume` and `--force`. Written from the error's fields, as the library's
+/// sentence is, with the flags where the library names the plan's mode.
 pub fn output_in_flags(e: &tilebench::error::OutputError) -> String {
+    use tilebench::cli_support::io_reason;
     use tilebench::error::OutputError;
-    // The library's sentence ends with what to do in the plan's words; the command line's
-    // ends with its flags.
-    let (words, flags) = match e {
+    match e {
         OutputError::Directory { reason, .. } | OutputError::Journal { reason, .. } => {
-            return reason.with_flags().to_string()
+            reason.with_flags().to_string()
         }
-        OutputError::JournalOpen { .. } => (
-            "start the run again with the mode Force, or use another results directory",
-            "start the run again with --force, or use another --out",
+        OutputError::JournalOpen { path, source } => format!(
+            "cannot open the run's journal in {}: {}; start the run again with --force, or use \
+             another --out",
+            path.display(),
+            io_reason(source)
         ),
-        OutputError::Incomplete { .. } => {
-            ("run again with the mode Resume", "run again with --resume")
-        }
-        OutputError::CasesCsv { .. } => (
-            "finish the run with the same plan and the mode Resume",
-            "finish the run with the same command and --resume",
+        OutputError::Incomplete { path, have, total } => format!(
+            "{}: the journal holds {have} of the {total} results after the run; run again with \
+             --resume",
+            path.display()
         ),
-        e => return e.to_string(),
-    };
-    let text = e.to_string();
-    match text.strip_suffix(words) {
-        Some(head) => format!("{head}{flags}"),
-        None => text,
+        OutputError::CasesCsv { reason, .. } => format!(
+            "{reason}; every result is kept in the run's journal: once that is mended, finish \
+             the run with the same command and --resume"
+        ),
+        e => e.to_string(),
     }
 }
 
 /// An input error as the command line says it: the goal given is `--goal`, the rows
-/// `--rows`, the results directory (where the scratch file goes) `--out`.
+/// `--rows`, the results directory (where the scratch file goes) `--out`. Written from the
+/// error's fields, as the library's sentence is.
 pub fn input_in_flags(e: &tilebench::dataset::InputError) -> String {
+    use tilebench::cli_support::io_reason;
     use tilebench::dataset::InputErrorKind as Kind;
-    let text = e.to_string();
-    let swaps: &[(&str, &str)] = match e.kind() {
-        Kind::BadGoal { .. } => return format!("--{text}"),
-        Kind::NoSuchRows { .. } => &[
-            (": the plan's rows name row(s) ", ": --rows names row(s) "),
-            ("rows are counted, not ids", "--rows counts rows, not ids"),
-        ],
-        Kind::Scratch { .. } => &[("give the run a results directory", "give --out a directory")],
-        _ => &[],
+    let p = e.path();
+    let at = match e.line() {
+        Some(line) => format!("{p}:{line}"),
+        None => p.to_string(),
     };
-    swaps
-        .iter()
-        .fold(text, |t, (words, flags)| t.replacen(words, flags, 1))
+    match e.kind() {
+        Kind::BadGoal { goal, error } => {
+            format!("--goal `{goal}`: {}", error.message_with_flags())
+        }
+        Kind::NoSuchRows { missing, total } => format!(
+            "{at}: --rows names row(s) {missing}, but there are {total} data rows (numbered \
+             from 1 under the header, blank and comment lines not counted: --rows counts rows, \
+             not ids); name rows from 1 to {total}"
+        ),
+        Kind::Scratch {
+            created: false,
+            error,
+        } => format!(
+            "cannot create a scratch file for the cases in {p}: {}; give --out a directory you \
+             can write",
+            io_reason(error)
+        ),
+        Kind::Scratch {
+            created: true,
+            error,
+        } => format!(
+            "cannot write the cases being read to a scratch file in {p}: {}; free some space \
+             there, or give --out a directory on another disk",
+            io_reason(error)
+        ),
+        _ => e.to_string(),
+    }
 }
 
 /// A generator's error as the command line says it: `gen`'s flags (`--depth`, `--walk`,
@@ -110,6 +130,19 @@ pub fn plot_in_flags(e: &tilebench::plot::PlotError) -> String {
              reference)"
                 .into()
         }
+        e => e.to_string(),
+    }
+}
+
+/// A table's error as the command line says it: a run's directory is `run --out`.
+pub fn table_in_flags(e: &tilebench::table::TableError) -> String {
+    use tilebench::table::TableError;
+    match e {
+        TableError::NoSuchRun { path } => format!(
+            "{}: no such results directory or file; check the path (runs are written to \
+             results/run-<timestamp> unless `run --out` says otherwise)",
+            path.display()
+        ),
         e => e.to_string(),
     }
 }
@@ -257,4 +290,141 @@ pub fn allow_in_flags(e: &tilebench::check::AllowError) -> String {
 /// the error names one (`astar: partition: …`; a solver's name holds no `: `).
 pub fn solve_in_flags(e: &tilebench::search::SolveError) -> String {
     e.message_with_flags()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilebench::error::OutputError;
+
+    /// Each output error whose remedy names the plan's mode says it in the library's words
+    /// (no `--`), and with `--force`, `--out` and `--resume` on the command line, word for
+    /// word as the command line always has.
+    #[test]
+    fn output_errors_name_the_modes_in_words_and_their_flags_on_the_command_line() {
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let cases = [
+            (
+                OutputError::JournalOpen {
+                    path: "results/r".into(),
+                    source: denied,
+                },
+                "cannot open the run's journal in results/r: permission denied (this user may \
+                 not write or read there); ",
+                "start the run again with the mode Force, or use another results directory",
+                "start the run again with --force, or use another --out",
+            ),
+            (
+                OutputError::Incomplete {
+                    path: "results/r/journal.bin".into(),
+                    have: 3,
+                    total: 5,
+                },
+                "results/r/journal.bin: the journal holds 3 of the 5 results after the run; ",
+                "run again with the mode Resume",
+                "run again with --resume",
+            ),
+            (
+                OutputError::CasesCsv {
+                    path: "results/r/cases.csv".into(),
+                    reason: "cannot write results/r/cases.csv: the disk is full".into(),
+                },
+                "cannot write results/r/cases.csv: the disk is full; every result is kept in \
+                 the run's journal: once that is mended, ",
+                "finish the run with the same plan and the mode Resume",
+                "finish the run with the same command and --resume",
+            ),
+        ];
+        for (e, head, words, flags) in cases {
+            assert_eq!(e.to_string(), format!("{head}{words}"));
+            assert!(!e.to_string().contains("--"), "{e}");
+            assert_eq!(output_in_flags(&e), format!("{head}{flags}"));
+            assert_eq!(
+                in_flags(&tilebench::Error::Output(e)),
+                format!("{head}{flags}")
+            );
+        }
+    }
+
+    /// Each input error that names an option says it in the library's words (no `--`), and
+    /// with `--goal`, `--rows` and `--out` on the command line, word for word as the command
+    /// line always has.
+    #[test]
+    fn input_errors_name_options_in_words_and_their_flags_on_the_command_line() {
+        use tilebench::dataset::{InputError, InputErrorKind as Kind};
+        let full = || std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let error = "1 1 2 x".parse::<tilebench::puzzle::Board>().unwrap_err();
+        let cases = [
+            (
+                InputError::new(
+                    "goal",
+                    None,
+                    Kind::BadGoal {
+                        goal: "1 1 2 x".into(),
+                        error: error.clone(),
+                    },
+                ),
+                format!("goal `1 1 2 x`: {error}"),
+                format!("--goal `1 1 2 x`: {error}"),
+            ),
+            (
+                InputError::new(
+                    "a.csv, b.csv",
+                    None,
+                    Kind::NoSuchRows {
+                        missing: "7-9".into(),
+                        total: 6,
+                    },
+                ),
+                "a.csv, b.csv: the plan's rows name row(s) 7-9, but there are 6 data rows \
+                 (numbered from 1 under the header, blank and comment lines not counted: rows \
+                 are counted, not ids); name rows from 1 to 6"
+                    .into(),
+                "a.csv, b.csv: --rows names row(s) 7-9, but there are 6 data rows (numbered \
+                 from 1 under the header, blank and comment lines not counted: --rows counts \
+                 rows, not ids); name rows from 1 to 6"
+                    .into(),
+            ),
+            (
+                InputError::new(
+                    "/tmp/x",
+                    None,
+                    Kind::Scratch {
+                        created: false,
+                        error: full(),
+                    },
+                ),
+                "cannot create a scratch file for the cases in /tmp/x: the disk is full (no \
+                 space left on the device); give the run a results directory you can write"
+                    .into(),
+                "cannot create a scratch file for the cases in /tmp/x: the disk is full (no \
+                 space left on the device); give --out a directory you can write"
+                    .into(),
+            ),
+            (
+                InputError::new(
+                    "/tmp/x",
+                    None,
+                    Kind::Scratch {
+                        created: true,
+                        error: full(),
+                    },
+                ),
+                "cannot write the cases being read to a scratch file in /tmp/x: the disk is \
+                 full (no space left on the device); free some space there, or give the run a \
+                 results directory on another disk"
+                    .into(),
+                "cannot write the cases being read to a scratch file in /tmp/x: the disk is \
+                 full (no space left on the device); free some space there, or give --out a \
+                 directory on another disk"
+                    .into(),
+            ),
+        ];
+        for (e, words, flags) in cases {
+            assert_eq!(e.to_string(), words);
+            assert!(!words.contains("--"), "{words}");
+            assert_eq!(input_in_flags(&e), flags);
+            assert_eq!(in_flags(&tilebench::Error::Input(e)), flags);
+        }
+    }
 }

@@ -27,7 +27,8 @@ fn wanted(args: &PdbArgs) -> Result<Vec<(Shape, usize)>, String> {
         // Without --size, a square goal says its shape (as `run` reads a row's); no goal
         // either means 4x4.
         let goal = match (&args.goal, args.size) {
-            (Some(g), size) => Board::parse(g, size).map_err(|e| format!("--goal `{g}`: {e}"))?,
+            (Some(g), size) => Board::parse(g, size)
+                .map_err(|e| format!("--goal `{g}`: {}", e.message_with_flags()))?,
             (None, size) => Board::standard_goal(size.unwrap_or(Shape::S4X4)),
         };
         return Ok(vec![(goal.shape(), goal.blank())]);

@@ -34,7 +34,10 @@ pub fn run(args: SolveArgs) -> CmdResult {
     let goal = args
         .goal
         .as_deref()
-        .map(|g| Board::parse(g, args.size).map_err(|e| format!("--goal `{g}`: {e}")))
+        .map(|g| {
+            Board::parse(g, args.size)
+                .map_err(|e| format!("--goal `{g}`: {}", e.message_with_flags()))
+        })
         .transpose()?;
     let config = config_of(args.exhaustive, (args.heuristic, args.weight), &args.pdb)?;
     let strategy = builtin.build(&config);
@@ -172,8 +175,8 @@ impl Session<'_> {
         start_text: &str,
         goal_text: Option<&str>,
     ) -> Result<Problem, String> {
-        let start =
-            Board::parse(start_text, self.args.size).map_err(|e| format!("{label}: start: {e}"))?;
+        let start = Board::parse(start_text, self.args.size)
+            .map_err(|e| format!("{label}: start: {}", e.message_with_flags()))?;
         let goal = match goal_text {
             Some(g) => {
                 Board::parse(g, Some(start.shape())).map_err(|e| format!("{label}: goal: {e}"))?

@@ -27,7 +27,7 @@ pub fn run(args: TableArgs) -> CmdResult {
         per_task,
         ranking: args.rank,
     };
-    let data = table::load(&args.runs).map_err(|e| e.to_string())?;
+    let data = table::load(&args.runs).map_err(|e| super::flags::table_in_flags(&e))?;
     let text = table::render(&table::build(&data, &spec), format);
     match &args.out {
         Some(path) => {

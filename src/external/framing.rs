@@ -16,6 +16,8 @@
 //! way (no mirror of the grid takes an edge or middle cell to a corner), and the row is an
 //! `error` for that program.
 
+use super::naming::worded;
+use crate::observe::Wording;
 use crate::puzzle::{Board, Move};
 use crate::search::Problem;
 
@@ -48,7 +50,7 @@ impl Framing {
     /// # Errors
     /// When the goal is not the standard one and its blank is not in a corner: no mirroring
     /// brings it to the standard goal, so a `moves` program cannot be asked.
-    pub(crate) fn standard_goal(p: &Problem) -> Result<Framing, String> {
+    pub(crate) fn standard_goal(p: &Problem) -> Result<Framing, Wording> {
         let shape = p.goal.shape();
         let standard = Board::standard_goal(shape);
         if p.goal == standard {
@@ -58,15 +60,18 @@ impl Framing {
         let (r, c) = shape.row_col(p.goal.blank());
         let corner = (r == 0 || r + 1 == h) && (c == 0 || c + 1 == w);
         if !corner {
-            return Err(format!(
-                "the goal `{}` has its blank in row {}, column {}, not in a corner: a `moves` \
-                 program solves towards `{standard}`, and only goals with the blank in a corner \
-                 can be turned into that one (by mirroring and renaming tiles); use \
-                 --solver-protocol steps, or a dataset whose goals have the blank in a corner",
-                p.goal,
-                r + 1,
-                c + 1
-            ));
+            return Err(worded(|n| {
+                format!(
+                    "the goal `{}` has its blank in row {}, column {}, not in a corner: a \
+                     `moves` program solves towards `{standard}`, and only goals with the blank \
+                     in a corner can be turned into that one (by mirroring and renaming tiles); \
+                     use {}, or a dataset whose goals have the blank in a corner",
+                    p.goal,
+                    r + 1,
+                    c + 1,
+                    n.steps
+                )
+            }));
         }
         let (flip_h, flip_v) = (c == 0, r == 0);
         let mirror = |b: &Board| -> Vec<u8> {
@@ -170,7 +175,16 @@ mod tests {
     fn other_goals_are_refused_with_the_reason() {
         let p = problem("1 2 3 4 5 6 7 8 x", "1 2 3 4 x 5 6 7 8");
         let e = Framing::standard_goal(&p).unwrap_err();
-        assert!(e.contains("row 2, column 2, not in a corner"), "{e}");
-        assert!(e.contains("--solver-protocol steps"), "{e}");
+        let said = |steps: &str| {
+            format!(
+                "the goal `1 2 3 4 x 5 6 7 8` has its blank in row 2, column 2, not in a \
+                 corner: a `moves` program solves towards `1 2 3 4 5 6 7 8 x`, and only goals \
+                 with the blank in a corner can be turned into that one (by mirroring and \
+                 renaming tiles); use {steps}, or a dataset whose goals have the blank in a \
+                 corner"
+            )
+        };
+        assert_eq!(e.with_flags(), said("--solver-protocol steps"));
+        assert_eq!(e.words(), said("the protocol steps"));
     }
 }

@@ -11,6 +11,7 @@
 //! the harness like every other solver (path replay, parity, the optimum).
 
 pub(crate) mod framing;
+mod naming;
 pub(crate) mod process;
 mod program;
 pub mod protocol;

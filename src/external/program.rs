@@ -22,6 +22,7 @@
 //! fails on the script), is not started again: its remaining cases are not sent, each with one
 //! clear error.
 
+use super::naming::{worded, Naming};
 use super::process::{self, Asked, Exchange, Launch, Session, Skip, Skipped, Take};
 use super::protocol::{parse_answer, read_line, Answer, Protocol, Reading, Request, Spawn, Stdout};
 use super::ExternalSolver;
@@ -33,43 +34,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
-
-/// The command line's phrases of a program's notices and errors, and each in the library's
-/// words (the [`ExternalSolver`]'s fields `spawn`, `strict`, `protocol`, `blank`, `stdout`,
-/// and the limits' timeout): the texts are made with the first and read in the second
-/// ([`worded`]); a command line says them as made.
-const PHRASES: [(&str, &str); 11] = [
-    ("running it with --solver-spawn ", "running it with spawn "),
-    ("pass --solver-spawn ", "set its spawn to "),
-    ("; --solver-strict makes", "; strict (the option) makes"),
-    ("and --solver-strict takes", "and strict (the option) takes"),
-    (": --solver-strict takes", ": strict (the option) takes"),
-    ("pass --solver-strict to", "set its strict option to"),
-    (
-        "run with --solver-protocol steps",
-        "run with the protocol steps",
-    ),
-    ("needs --solver-protocol steps", "needs the protocol steps"),
-    ("use --solver-protocol steps", "use the protocol steps"),
-    ("pass --solver-blank 0", "set its blank to 0"),
-    ("pass --solver-stdout pty", "set its stdout to pty"),
-];
-
-/// The timeout's phrase (a stalled program's notice): the limits' timeout in the library.
-const TIMEOUT: (&str, &str) = (
-    "(--timeout gives longer)",
-    "(a longer timeout gives longer)",
-);
-
-/// A text made with the command line's phrases ([`PHRASES`]): in the library's words, and
-/// as it was made.
-fn worded(flags: String) -> Wording {
-    let words = PHRASES
-        .iter()
-        .chain([&TIMEOUT])
-        .fold(flags.clone(), |t, (flag, words)| t.replace(flag, words));
-    Wording::new(words, flags)
-}
 
 /// The longest a fresh process's first answer waits for the program to go back to reading
 /// before its case is sent again ([`process::Session::settle`]).
@@ -237,17 +201,23 @@ impl Program {
         MODES[self.mode.load(Ordering::SeqCst) as usize]
     }
 
-    /// Switches to `to` (once), with a notice that says why.
-    fn switch(&self, to: Spawn, why: &str) {
+    /// Switches to `to` (once), with a notice that says why (`why`, naming the options with
+    /// the [`Naming`] it is given).
+    fn switch(&self, to: Spawn, why: &dyn Fn(&Naming) -> String) {
         let from = self.mode();
         let at = MODES.iter().position(|&m| m == to).expect("a mode") as u8;
         let was = self.mode.swap(at, Ordering::SeqCst);
         if MODES[was as usize] != to {
-            self.notice(format!(
-                "{}: {why}; running it with --solver-spawn {to} from now on (was {from}; pass \
-                 --solver-spawn {to} to start that way)",
-                self.spec.name
-            ));
+            self.notice(worded(|n| {
+                format!(
+                    "{}: {}; running it with {} {to} from now on (was {from}; {} {to} to start \
+                     that way)",
+                    self.spec.name,
+                    why(n),
+                    n.spawn,
+                    n.set_spawn
+                )
+            }));
             if to == Spawn::PerCase {
                 self.startup_notice();
             }
@@ -321,11 +291,11 @@ impl Program {
         }
     }
 
-    fn notice(&self, text: String) {
+    fn notice(&self, text: impl Into<Wording>) {
         self.notices
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(worded(text));
+            .push(text.into());
     }
 
     /// The calling worker's process slot.
@@ -538,14 +508,14 @@ impl Program {
     }
 
     /// Counts one occurrence of `what`; the first time, gives the notice `text()`.
-    fn say_once(&self, what: Said, text: impl FnOnce() -> String) {
-        if self.say_first(what, String::new()).is_some() {
+    fn say_once<W: Into<Wording>>(&self, what: Said, text: impl FnOnce() -> W) {
+        if self.say_first(what, ()).is_some() {
             self.notice(text());
         }
     }
 
     /// Counts one occurrence of `what`; `text` the first time, else `None`.
-    fn say_first(&self, what: Said, text: String) -> Option<String> {
+    fn say_first<T>(&self, what: Said, text: T) -> Option<T> {
         let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
         let n = said.entry(what).or_insert(0);
         *n += 1;
@@ -588,11 +558,14 @@ impl Program {
         if skipped.other > 0 {
             let first = skipped.shown.first().cloned().unwrap_or_default();
             self.say_once(Said::NotAnswer, || {
-                format!(
-                    "{name}: it prints lines that are not answers on stdout, such as `{first}`; \
-                     they are skipped and the answer line after them is judged (print \
-                     diagnostics on stderr; --solver-strict makes such a line an error)"
-                )
+                worded(|n| {
+                    format!(
+                        "{name}: it prints lines that are not answers on stdout, such as \
+                         `{first}`; they are skipped and the answer line after them is judged \
+                         (print diagnostics on stderr; {} makes such a line an error)",
+                        n.strict
+                    )
+                })
             });
         }
     }
@@ -683,22 +656,28 @@ impl Program {
             Reading::Answer(a) => a,
             Reading::Prefixed { prefix, answer } => {
                 if self.spec.strict {
-                    return Err(SolveError::new(worded(format!(
-                        "sent `{sent}`, it printed `{}`: an answer after the label `{}`, and \
-                         --solver-strict takes only the answer alone on its line",
-                        clip(line, 120),
-                        clip(&prefix, 40)
-                    ))));
+                    return Err(SolveError::new(worded(|n| {
+                        format!(
+                            "sent `{sent}`, it printed `{}`: an answer after the label `{}`, \
+                             and {} takes only the answer alone on its line",
+                            clip(line, 120),
+                            clip(&prefix, 40),
+                            n.strict
+                        )
+                    })));
                 }
                 self.say_once(Said::Prefix, || {
-                    format!(
-                        "{}: its answers come after a label, as in `{}`; the answer after \
-                         `{}` is judged (a judge would refuse the line: print the answer \
-                         alone, or pass --solver-strict to grade it that way)",
-                        self.spec.name,
-                        clip(line, 80),
-                        clip(&prefix, 40)
-                    )
+                    worded(|n| {
+                        format!(
+                            "{}: its answers come after a label, as in `{}`; the answer after \
+                             `{}` is judged (a judge would refuse the line: print the answer \
+                             alone, or {} to grade it that way)",
+                            self.spec.name,
+                            clip(line, 80),
+                            clip(&prefix, 40),
+                            n.set_strict
+                        )
+                    })
                 });
                 answer
             }
@@ -708,11 +687,13 @@ impl Program {
                     Ok(a) => return Ok(self.reply_of(request, line, a)),
                     Err(e) => e,
                 };
-                return Err(SolveError::new(worded(format!(
-                    "sent `{sent}`, it printed `{}`, which is {e}{}",
-                    clip(line, 120),
-                    self.hint_for_answer(line)
-                ))));
+                return Err(SolveError::new(worded(|n| {
+                    format!(
+                        "sent `{sent}`, it printed `{}`, which is {e}{}",
+                        clip(line, 120),
+                        self.hint_for_answer(n, line)
+                    )
+                })));
             }
         };
         Ok(self.reply_of(request, line, answer))
@@ -737,17 +718,21 @@ impl Program {
         r
     }
 
-    /// A hint for an answer that is not one.
-    fn hint_for_answer(&self, line: &str) -> &'static str {
+    /// A hint for an answer that is not one, naming the options with `n`.
+    fn hint_for_answer(&self, n: &Naming, line: &str) -> String {
         let t = line.trim();
         if t.is_empty() {
             "; an empty line: if the program prints a blank line after each answer, every \
              later answer is read one case late: print exactly one line per case"
+                .into()
         } else if self.spec.protocol == Protocol::Moves && t.parse::<u64>().is_ok() {
-            "; a number: a program that prints the number of moves (and reads the start and \
-             the goal) is run with --solver-protocol steps"
+            format!(
+                "; a number: a program that prints the number of moves (and reads the start \
+                 and the goal) is run with {}",
+                n.steps
+            )
         } else {
-            ""
+            String::new()
         }
     }
 
@@ -755,7 +740,7 @@ impl Program {
     /// sent as `x`: one that reads numbers stops there. Given where that is what the
     /// evidence says: it exited with status 0 and said nothing on stderr (`while (cin >> n)`
     /// ends), or its stderr names the `x` or a failed number parse.
-    fn hint_for_death(&self, how: &str, stderr: &process::Stderr) -> String {
+    fn hint_for_death(&self, n: &Naming, how: &str, stderr: &process::Stderr) -> String {
         let x = self.spec.blank == super::protocol::Blank::X;
         let tail = stderr.tail.join("\n");
         let quiet_exit = how.starts_with("exited with status 0") && stderr.tail.is_empty();
@@ -771,9 +756,11 @@ impl Program {
         .iter()
         .any(|w| tail.contains(w));
         if x && (quiet_exit || parse_failed) {
-            " (the blank was sent as `x`: a program that reads the board as numbers stops \
-             there; if it reads numbers, pass --solver-blank 0)"
-                .into()
+            format!(
+                " (the blank was sent as `x`: a program that reads the board as numbers stops \
+                 there; if it reads numbers, {})",
+                n.set_blank_zero
+            )
         } else {
             String::new()
         }
@@ -849,40 +836,45 @@ impl Program {
                 Spawn::Persistent => match self.persistent(input, timeout, take) {
                     Ok(ex) => ex,
                     Err(Spawn::PerCase) => {
-                        self.switch(Spawn::PerCase, "it exits after each answer");
+                        self.switch(Spawn::PerCase, &|_| "it exits after each answer".into());
                         continue;
                     }
                     Err(Spawn::Persistent) => {
                         if !self.pty.swap(true, Ordering::SeqCst) {
-                            self.notice(format!(
-                                "{}: it went back to reading its input with a case sent and \
-                                 nothing printed: its answer is likely held in a stdio buffer \
-                                 (stdio buffers a pipe, and it does not flush): giving it a \
-                                 pseudo-terminal as stdout, where C stdio and Python write each \
-                                 line at once (pass --solver-stdout pty to start that way, or \
-                                 flush after each answer)",
-                                self.spec.name
-                            ));
+                            self.notice(worded(|n| {
+                                format!(
+                                    "{}: it went back to reading its input with a case sent \
+                                     and nothing printed: its answer is likely held in a stdio \
+                                     buffer (stdio buffers a pipe, and it does not flush): \
+                                     giving it a pseudo-terminal as stdout, where C stdio and \
+                                     Python write each line at once ({} to start that way, or \
+                                     flush after each answer)",
+                                    self.spec.name, n.set_pty
+                                )
+                            }));
                         }
                         continue;
                     }
                     Err(other) => {
-                        let steps = if self.spec.protocol == Protocol::Moves {
-                            "; or a program that reads a start and a goal per case, which needs \
-                             --solver-protocol steps"
-                        } else {
-                            ""
-                        };
-                        self.switch(
-                            other,
-                            &format!(
+                        let moves = self.spec.protocol == Protocol::Moves;
+                        self.switch(other, &|n| {
+                            let steps = if moves {
+                                format!(
+                                    "; or a program that reads a start and a goal per case, \
+                                     which needs {}",
+                                    n.steps
+                                )
+                            } else {
+                                String::new()
+                            };
+                            format!(
                                 "it went back to reading more input with a case pending and \
                                  nothing printed, even on a terminal, so it answers only when \
                                  its input ends (output it never flushes — C++ `cout` without \
                                  `endl` or `flush` — or a program that reads all of its input \
                                  first{steps}); per-case latency is not measured in batch mode"
-                            ),
-                        );
+                            )
+                        });
                         return None;
                     }
                 },
@@ -1027,42 +1019,48 @@ impl Solver for Program {
                         (timeout * n).as_secs_f64()
                     ),
                 )
-                .map(worded);
+                .map(Wording::from);
         }
         let (what, text) = match process::activity(pid, Duration::from_millis(100)) {
             process::Activity::Asleep => (
                 Said::Asleep,
-                format!(
+                Wording::from(format!(
                     "{name}: has not answered {case} for {} s and uses no CPU: it waits for \
                      something other than its input (a child, a lock, a file, a timer); it is \
                      stopped at the timeout of {:.1} s",
                     elapsed.as_secs(),
                     timeout.as_secs_f64()
-                ),
+                )),
             ),
             process::Activity::Computing => (
                 Said::Computing,
-                format!(
-                    "{name}: still computing {case} after {} s (using CPU); a case it does not \
-                     answer within the timeout of {:.1} s is a `limit` row (--timeout gives \
-                     longer); said once for the program",
-                    elapsed.as_secs(),
-                    timeout.as_secs_f64()
-                ),
+                worded(|n| {
+                    format!(
+                        "{name}: still computing {case} after {} s (using CPU); a case it does \
+                         not answer within the timeout of {:.1} s is a `limit` row ({} gives \
+                         longer); said once for the program",
+                        elapsed.as_secs(),
+                        timeout.as_secs_f64(),
+                        n.longer_timeout
+                    )
+                }),
             ),
             // A process per case, or /proc cannot tell: what is known, and no guess.
             process::Activity::Unknown => (
                 Said::Computing,
-                format!(
-                    "{name}: has not answered {case} after {} s; a case it does not answer \
-                     within the timeout of {:.1} s is a `limit` row (--timeout gives longer); \
-                     said once for the program",
-                    elapsed.as_secs(),
-                    timeout.as_secs_f64()
-                ),
+                worded(|n| {
+                    format!(
+                        "{name}: has not answered {case} after {} s; a case it does not answer \
+                         within the timeout of {:.1} s is a `limit` row ({} gives longer); \
+                         said once for the program",
+                        elapsed.as_secs(),
+                        timeout.as_secs_f64(),
+                        n.longer_timeout
+                    )
+                }),
             ),
         };
-        self.say_first(what, text).map(worded)
+        self.say_first(what, text)
     }
 
     /// Sends one case to the program and reads its answer, as the harness does.
@@ -1073,8 +1071,8 @@ impl Solver for Program {
     /// Sends one case to the program and reads its answer (judged by the harness), with the
     /// program's round trip, its process's usage and the line it printed.
     fn reply(&self, problem: &Problem, limits: &Limits) -> Result<Reply, SolveError> {
-        let request = Request::new(self.spec.protocol, self.spec.blank, problem)
-            .map_err(|e| SolveError::new(worded(e)))?;
+        let request =
+            Request::new(self.spec.protocol, self.spec.blank, problem).map_err(SolveError::new)?;
         if self.broken() {
             return Err(SolveError::new(format!(
                 "not sent: the program was not started again, as its last {MAX_START_FAILURES} \
@@ -1176,11 +1174,14 @@ impl Program {
                 _ if skipped.blank > 0 => "printed an empty line besides its answer".into(),
                 _ => "printed its answer without a line end".into(),
             };
-            return Err(SolveError::new(worded(format!(
-                "sent `{sent}`, it {what} `{}`: --solver-strict takes exactly one answer line \
-                 per case and nothing else on stdout",
-                clip(line, 120)
-            ))));
+            return Err(SolveError::new(worded(|n| {
+                format!(
+                    "sent `{sent}`, it {what} `{}`: {} takes exactly one answer line per case \
+                     and nothing else on stdout",
+                    clip(line, 120),
+                    n.strict
+                )
+            })));
         }
         self.skipped_lines(skipped);
         if unterminated {
@@ -1229,7 +1230,7 @@ impl Program {
         timeout: Option<Duration>,
     ) -> Result<Reply, SolveError> {
         let (sent, restarted) = (request.shown(), self.restarted());
-        let fail = |e: String| Err(SolveError::new(worded(e)));
+        let fail = |e: Wording| Err(SolveError::new(e));
         match ex {
             Exchange::Answer { .. } => fail("answered".into()),
             Exchange::Stopped => fail("the run was stopped".into()),
@@ -1270,20 +1271,27 @@ impl Program {
                 }
                 // A process that read its case and died crashed on this case: the next case
                 // gets a new one. Only an end before reading counts against starting it.
-                let hint = if read {
-                    self.hint_for_death(&how, &stderr)
-                } else {
+                if !read {
                     self.failed_start();
-                    String::new()
+                }
+                let hint = |n: &Naming| {
+                    if read {
+                        self.hint_for_death(n, &how, &stderr)
+                    } else {
+                        String::new()
+                    }
                 };
-                fail(format!(
-                    "{how} without answering `{sent}`{hint}{}{restarted}",
-                    stderr.describe()
-                ))
+                fail(worded(|n| {
+                    format!(
+                        "{how} without answering `{sent}`{}{}{restarted}",
+                        hint(n),
+                        stderr.describe()
+                    )
+                }))
             }
             Exchange::Failed(e) => {
                 self.failed_start();
-                fail(format!("{e} (case `{sent}`){restarted}"))
+                fail(format!("{e} (case `{sent}`){restarted}").into())
             }
         }
     }
@@ -1372,30 +1380,97 @@ fn out_of_memory(
 
 #[cfg(test)]
 mod tests {
+    use super::super::naming::{FLAGS, WORDS};
     use super::*;
+    use crate::external::protocol::Blank;
 
-    /// Each command-line phrase reads without a flag in the library's words, and the text
-    /// made with it is kept as made for the command line.
+    fn program(protocol: Protocol) -> Program {
+        let spec = ExternalSolver::parse("dbg=true", protocol, Blank::X, Spawn::Persistent);
+        Program::new(spec.expect("a program"))
+    }
+
+    /// The hints a program's errors end with name its options in the library's words, and
+    /// with the command line's flags, the rest of the sentence the same.
     #[test]
-    fn a_programs_texts_read_without_flags_in_the_librarys_words() {
-        for (flags, words) in PHRASES.iter().chain([&TIMEOUT]) {
-            assert!(flags.contains("--"), "{flags}");
-            assert!(!words.contains("--"), "{words}");
-            let text = format!("dbg: x {flags} y");
-            let w = worded(text.clone());
-            assert_eq!(w.with_flags(), text);
-            assert_eq!(w.words(), format!("dbg: x {words} y"));
-        }
-        let e = SolveError::new(worded(
-            "sent `1 2 3 x`, it printed `r r`: --solver-strict takes exactly one answer line \
-             per case and nothing else on stdout"
-                .to_string(),
-        ));
+    fn a_programs_hints_name_its_options_in_words_or_with_flags() {
+        let p = program(Protocol::Moves);
+        let number = |steps: &str| {
+            format!(
+                "; a number: a program that prints the number of moves (and reads the start and \
+                 the goal) is run with {steps}"
+            )
+        };
         assert_eq!(
-            e.to_string(),
-            "sent `1 2 3 x`, it printed `r r`: strict (the option) takes exactly one answer \
-             line per case and nothing else on stdout"
+            p.hint_for_answer(&FLAGS, "12"),
+            number("--solver-protocol steps")
         );
-        assert!(e.message_with_flags().contains(": --solver-strict takes"));
+        assert_eq!(
+            p.hint_for_answer(&WORDS, "12"),
+            number("the protocol steps")
+        );
+        assert_eq!(p.hint_for_answer(&WORDS, "r r"), "");
+        let quiet = process::Stderr::default();
+        let blank = |zero: &str| {
+            format!(
+                " (the blank was sent as `x`: a program that reads the board as numbers stops \
+                 there; if it reads numbers, {zero})"
+            )
+        };
+        let status_0 = "exited with status 0";
+        assert_eq!(
+            p.hint_for_death(&FLAGS, status_0, &quiet),
+            blank("pass --solver-blank 0")
+        );
+        assert_eq!(
+            p.hint_for_death(&WORDS, status_0, &quiet),
+            blank("set its blank to 0")
+        );
+        assert_eq!(p.hint_for_death(&WORDS, "killed by signal 9", &quiet), "");
+    }
+
+    /// A case that takes long is said once, naming the timeout as the limits do, or as
+    /// `--timeout` on the command line; the second time, nothing is said.
+    #[test]
+    fn a_slow_case_names_the_timeout_or_its_flag() {
+        let p = program(Protocol::Moves);
+        let w = p
+            .stalled(0, "case 1", Duration::from_secs(5))
+            .expect("said the first time");
+        let said = |timeout: &str| {
+            format!(
+                "dbg: has not answered case 1 after 5 s; a case it does not answer within the \
+                 timeout of 10.0 s is a `limit` row ({timeout} gives longer); said once for the \
+                 program"
+            )
+        };
+        assert_eq!(w.words(), said("a longer timeout"));
+        assert_eq!(w.with_flags(), said("--timeout"));
+        assert_eq!(p.stalled(0, "case 1", Duration::from_secs(6)), None);
+    }
+
+    /// A strict program's error names the option in the library's words (its text), and the
+    /// flag as the command line and cases.csv say it.
+    #[test]
+    fn a_strict_programs_error_names_the_option_or_the_flag() {
+        let mut spec =
+            ExternalSolver::parse("dbg=echo r", Protocol::Moves, Blank::X, Spawn::Persistent)
+                .expect("a program");
+        spec.strict = true;
+        let p = Program::new(spec);
+        let problem = Problem::new(
+            "1 2 3 4 5 6 7 x 8".parse().expect("a board"),
+            "1 2 3 4 5 6 7 8 x".parse().expect("a board"),
+        )
+        .expect("one shape");
+        let request = Request::new(Protocol::Moves, Blank::X, &problem).expect("a request");
+        let e = p.reply_to(&request, "Case 1: r").expect_err("strict");
+        let said = |strict: &str| {
+            format!(
+                "sent `1 2 3 4 5 6 7 x 8`, it printed `Case 1: r`: an answer after the label \
+                 `Case 1:`, and {strict} takes only the answer alone on its line"
+            )
+        };
+        assert_eq!(e.to_string(), said("strict (the option)"));
+        assert_eq!(e.message_with_flags(), said("--solver-strict"));
     }
 }

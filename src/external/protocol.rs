@@ -116,7 +116,7 @@ impl Request {
         protocol: Protocol,
         blank: Blank,
         problem: &Problem,
-    ) -> Result<Request, String> {
+    ) -> Result<Request, crate::observe::Wording> {
         let b = blank.name();
         match protocol {
             Protocol::Moves => {

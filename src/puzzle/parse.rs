@@ -38,7 +38,7 @@ pub enum BoardError {
         missing: Vec<String>,
     },
     /// The number of cells does not fit the shape, or, without a shape, is not 4, 9, 16, 25, 36 or 49.
-    #[error("{}", cell_count(*.found, *.shape))]
+    #[error("{}", cell_count(*.found, *.shape, SIZE_FLAG))]
     CellCount {
         /// How many cells the text has.
         found: usize,
@@ -50,13 +50,28 @@ pub enum BoardError {
     Shape(ShapeError),
 }
 
-/// [`BoardError::CellCount`]'s sentence.
-fn cell_count(found: usize, shape: Option<Shape>) -> String {
+/// How a command line gives the shape of boards without a `size` column.
+const SIZE_FLAG: &str = "--size WxH";
+
+/// [`BoardError::CellCount`]'s sentence, naming the shape's option as `size` says.
+fn cell_count(found: usize, shape: Option<Shape>, size: &str) -> String {
     match shape {
         Some(s) => format!("{found} cells, but a {s} board has {}", s.cells()),
         None => format!(
-            "{found} cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape with a `size` column or --size WxH"
+            "{found} cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape \
+             with a `size` column or {size}"
         ),
+    }
+}
+
+impl BoardError {
+    /// The message as a command line says it: the shape of boards without a `size` column
+    /// is given with `--size WxH`.
+    pub fn message_with_flags(&self) -> String {
+        match self {
+            BoardError::CellCount { found, shape } => cell_count(*found, *shape, SIZE_FLAG),
+            e => e.to_string(),
+        }
     }
 }
 
@@ -262,6 +277,25 @@ impl FromStr for Board {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A board whose cells make no square, with no shape given, is told to give one with a
+    /// `size` column or, on a command line, `--size WxH`; every other refusal reads the same
+    /// both ways.
+    #[test]
+    fn a_board_of_no_square_names_the_size_flag_on_the_command_line() {
+        let e = Board::parse("1 2 3 4 x", None).unwrap_err();
+        assert_eq!(
+            e.message_with_flags(),
+            "5 cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape with \
+             a `size` column or --size WxH"
+        );
+        let shape = "2x3".parse().ok();
+        for text in ["1 2 3 4 x", "1 1 2 3 4 x", "1 2 3 4 5 9"] {
+            let e = Board::parse(text, shape).unwrap_err();
+            assert_eq!(e.message_with_flags(), e.to_string(), "{text}");
+            assert!(!e.to_string().contains("--"), "{e}");
+        }
+    }
 
     /// Texts made of the pieces boards are written with, and of what goes wrong in them.
     fn texts() -> impl Strategy<Value = String> {

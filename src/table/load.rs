@@ -216,10 +216,9 @@ fn locate(path: &Path) -> Result<(PathBuf, PathBuf), TableError> {
         };
         return Ok((path.to_path_buf(), dir));
     }
-    Err(TableError::Read(format!(
-        "{shown}: no such results directory or file; check the path (runs are written to \
-         results/run-<timestamp> unless `run --out` says otherwise)"
-    )))
+    Err(TableError::NoSuchRun {
+        path: path.to_path_buf(),
+    })
 }
 
 /// What run.json says about how each solver was timed: (timing, batch mean µs) by name.

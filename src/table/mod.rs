@@ -36,8 +36,14 @@ pub enum TableError {
     /// No run was given.
     #[error("no runs given: name one or more results directories written by `tilebench run` (or their cases.csv)")]
     NoRuns,
-    /// A run cannot be read (missing, not a results directory, a damaged cases.csv); the
-    /// message names the file and line.
+    /// No file or directory at the path given for a run.
+    #[error("{}: no such results directory or file; check the path (runs are written to results/run-<timestamp> unless their plan's `out` says otherwise)", .path.display())]
+    NoSuchRun {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// A run cannot be read (not a results directory, a damaged cases.csv); the message
+    /// names the file and line.
     #[error("{0}")]
     Read(String),
     /// A run's cases.csv has a header and no rows.

@@ -1770,6 +1770,47 @@ fn plot_errors_name_flags_only_on_the_command_line() {
     assert_eq!(stderr(&o), format!("error: {}\n", said("`run --out`")));
 }
 
+/// A board whose cells make no square, with no shape given, names `--size WxH` on the
+/// command line, word for word as before.
+#[test]
+fn a_board_of_no_square_names_the_size_flag_on_the_command_line() {
+    let said = "5 cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape \
+                with a `size` column or --size WxH";
+    let o = bin().args(["solve", "1 2 3 4 x"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o), format!("error: board 1: start: {said}\n"));
+    let o = bin()
+        .args(["solve", "--goal", "1 2 3 4 x", "1 2 3 x"])
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&o), format!("error: --goal `1 2 3 4 x`: {said}\n"));
+}
+
+/// A table's run that is not there is named with the run's plan (`out`) to a library user,
+/// and with `run --out` on the command line, as before.
+#[test]
+fn a_tables_missing_run_names_the_flag_only_on_the_command_line() {
+    let missing = temp_dir("table-words").join("nope");
+    let e = tilebench::table::load(std::slice::from_ref(&missing))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(&e, tilebench::table::TableError::NoSuchRun { path } if *path == missing),
+        "{e:?}"
+    );
+    let said = |how: &str| {
+        format!(
+            "{}: no such results directory or file; check the path (runs are written to \
+             results/run-<timestamp> unless {how} says otherwise)",
+            missing.display()
+        )
+    };
+    assert_eq!(e.to_string(), said("their plan's `out`"));
+    let o = bin().arg("table").arg(&missing).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o), format!("error: {}\n", said("`run --out`")));
+}
+
 /// Shards of two runs: the differences name the options without `--` to a library user, and
 /// by their flags on the command line.
 #[test]
