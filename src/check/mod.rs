@@ -823,12 +823,18 @@ fn answer_faults(r: &CaseRow, at: &str, run_size: Option<Shape>) -> Vec<String> 
         Ok(b) => b,
         Err(e @ crate::puzzle::BoardError::CellCount { shape: None, .. }) => {
             return vec![format!(
-                "{at}: cannot read the boards back: {e}. This cases.csv has no `size` column \
+                "{at}: cannot read the boards back: {}. This cases.csv has no `size` column \
                  (it was written before tilebench recorded board shapes) and its run.json no \
-                 size: run the dataset again to verify it"
+                 size: run the dataset again to verify it",
+                e.message_with_flags()
             )]
         }
-        Err(e) => return vec![format!("{at}: cannot read the boards back: {e}")],
+        Err(e) => {
+            return vec![format!(
+                "{at}: cannot read the boards back: {}",
+                e.message_with_flags()
+            )]
+        }
     };
     let solvable = is_solvable(&start, &goal);
     if r.status == RowStatus::Unsolvable {

@@ -1285,7 +1285,8 @@ fn row_to_case<R: Fields + ?Sized>(
             }
             case.expected_steps = Some(e);
         }
-        let start = Board::parse(start_field, size).map_err(|e| format!("{at}: start: {e}"))?;
+        let start = Board::parse(start_field, size)
+            .map_err(|e| format!("{at}: start: {}", e.message_with_flags()))?;
         if let ShapeRule::FromFirstBoard(fixed) = file_shape {
             match *fixed {
                 None => *fixed = Some((start.shape(), line)),
@@ -1306,10 +1307,13 @@ fn row_to_case<R: Fields + ?Sized>(
                 Ok(g) => g,
                 Err(crate::puzzle::BoardError::CellCount { .. }) => {
                     Board::parse(goal_field, Some(start.shape())).map_err(|e| {
-                        format!("{at}: goal: {e} (start and goal must be the same size)")
+                        format!(
+                            "{at}: goal: {} (start and goal must be the same size)",
+                            e.message_with_flags()
+                        )
                     })?
                 }
-                Err(e) => return Err(format!("{at}: goal: {e}")),
+                Err(e) => return Err(format!("{at}: goal: {}", e.message_with_flags())),
             }
         } else {
             match default_goal {

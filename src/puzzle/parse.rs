@@ -38,7 +38,7 @@ pub enum BoardError {
         missing: Vec<String>,
     },
     /// The number of cells does not fit the shape, or, without a shape, is not 4, 9, 16, 25, 36 or 49.
-    #[error("{}", cell_count(*.found, *.shape, SIZE_FLAG))]
+    #[error("{}", cell_count(*.found, *.shape, SIZE_OPTION))]
     CellCount {
         /// How many cells the text has.
         found: usize,
@@ -52,6 +52,8 @@ pub enum BoardError {
 
 /// How a command line gives the shape of boards without a `size` column.
 const SIZE_FLAG: &str = "--size WxH";
+/// The same, in the library's words ([`crate::dataset::InputOptions::size`]).
+const SIZE_OPTION: &str = "the input options' `size` (a shape, WxH)";
 
 /// [`BoardError::CellCount`]'s sentence, naming the shape's option as `size` says.
 fn cell_count(found: usize, shape: Option<Shape>, size: &str) -> String {
@@ -288,6 +290,11 @@ mod tests {
             e.message_with_flags(),
             "5 cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape with \
              a `size` column or --size WxH"
+        );
+        assert_eq!(
+            e.to_string(),
+            "5 cells is not a square board (4, 9, 16, 25, 36 or 49 cells); give the shape with \
+             a `size` column or the input options' `size` (a shape, WxH)"
         );
         let shape = "2x3".parse().ok();
         for text in ["1 2 3 4 x", "1 1 2 3 4 x", "1 2 3 4 5 9"] {

@@ -1784,6 +1784,30 @@ fn a_board_of_no_square_names_the_size_flag_on_the_command_line() {
         .output()
         .unwrap();
     assert_eq!(stderr(&o), format!("error: --goal `1 2 3 4 x`: {said}\n"));
+    // A dataset's row: its cases.csv message keeps the command line's words, as every row
+    // message does; the library's error names the input options' `size`.
+    let dir = temp_dir("no-square");
+    let data = dir.join("five.csv");
+    std::fs::write(&data, "id,start\nr1,1 2 3 4 x\nr2,1 2 3 4 5 6 7 x 8\n").unwrap();
+    let out = dir.join("out");
+    let o = bin()
+        .args(["run", "-s", "astar", "-q", "-o"])
+        .arg(&out)
+        .arg(&data)
+        .output()
+        .unwrap();
+    // The invalid row fails the run (exit 2, as bad input does), and the other is solved.
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let (h, rows) = read_csv(&out.join("cases.csv"));
+    assert_eq!(rows[1][col(&h, "status")], "solved");
+    let message = &rows[0][col(&h, "message")];
+    assert!(
+        message.ends_with(&format!(":2: start: {said}")),
+        "{message}"
+    );
+    let e = tilebench::puzzle::Board::parse("1 2 3 4 x", None).unwrap_err();
+    assert!(!e.to_string().contains("--"), "{e}");
+    assert_eq!(e.message_with_flags(), said);
 }
 
 /// A table's run that is not there is named with the run's plan (`out`) to a library user,
