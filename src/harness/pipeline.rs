@@ -739,7 +739,7 @@ type Rows<'a> = (
 );
 
 /// Cases whose records are read and formatted together in the final pass: one task.
-const CHUNK: usize = 1 << 13;
+const CHUNK: usize = 1 << 12;
 
 /// Chunks read and formatted in parallel while the window before is tallied, checked and
 /// written (memory stays bounded: two windows of chunks are held at once).
