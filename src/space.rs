@@ -166,6 +166,18 @@ impl DistanceTable {
     pub(crate) fn goal(&self) -> Board {
         self.goal
     }
+
+    /// `start` of a pair whose goal is `goal` (with the blank in this table's goal's cell),
+    /// relabelled onto this table ([`relabel`]); as it is when `goal` is this table's own
+    /// goal (most datasets' goal), which relabelling would leave unchanged.
+    #[inline]
+    pub(crate) fn relabelled(&self, start: &Board, goal: &Board) -> Board {
+        if *goal == self.goal {
+            *start
+        } else {
+            relabel(start, goal)
+        }
+    }
     /// The exact number of moves from `b` to the goal, or `None` if unreachable.
     pub fn distance(&self, b: &Board) -> Option<u8> {
         let d = self.dist[self.ranker.rank(b.packed()) as usize];

@@ -13,7 +13,7 @@
 
 use super::{Outcome, Problem, SolveError, Solver, Stats, Status};
 use crate::puzzle::{Board, Move, Neighbors, Shape};
-use crate::space::{relabel, DistanceTable};
+use crate::space::DistanceTable;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -218,7 +218,7 @@ pub(crate) fn solve(problem: &Problem) -> Outcome {
 /// entry holds).
 fn walk(problem: &Problem, walks: &Walks) -> Outcome {
     let table = &walks.table;
-    let b = relabel(&problem.start, &problem.goal);
+    let b = table.relabelled(&problem.start, &problem.goal);
     let r = table.ranker().rank(b.packed()) as usize;
     let Some((d, _)) = table.step_at(r as u64) else {
         return Outcome::without_path(Status::Unsolvable, Stats::default());
@@ -245,7 +245,7 @@ fn walk_steps(problem: &Problem, table: &DistanceTable) -> Outcome {
     let shape = problem.start.shape();
     let mut stats = Stats::default();
     let ranker = table.ranker();
-    let mut b = ranker.lehmer(&relabel(&problem.start, &problem.goal));
+    let mut b = ranker.lehmer(&table.relabelled(&problem.start, &problem.goal));
     let Some((d, mut toward)) = table.step_at(b.rank()) else {
         return Outcome::without_path(Status::Unsolvable, stats);
     };
@@ -274,7 +274,7 @@ fn walk_steps(problem: &Problem, table: &DistanceTable) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::canonical_goal;
+    use crate::space::{canonical_goal, relabel};
 
     /// The walk as it was before the rank followed the board: a whole rank per step.
     fn walk_ranking_each_step(problem: &Problem, table: &DistanceTable) -> Outcome {
