@@ -22,8 +22,10 @@
 //! border) and marks them done. A field takes 2 bits a free cell, as many fields a 64-bit
 //! word as fit: 4 of 16 bits for 8 tiles on 4x4 (8 free cells), 3 of 18 for 7 tiles.
 //!
-//! A frontier placement is unranked once; each move's index (and Manhattan distance) is the
-//! placement's changed by the one tile that slides (`Space::step`), not ranked again. The
+//! A frontier placement is unranked once (or, when only its last digit differs from the
+//! placement unranked before it, found from that one: `Space::placement_after`); each move's
+//! index (and Manhattan distance) is the placement's changed by the one tile that slides
+//! (`Space::step`), not ranked again. The
 //! moves of several states are generated, and their words asked for, before the first is
 //! looked at (`BATCH`), so that the misses overlap.
 //!
