@@ -22,8 +22,10 @@
 //! border) and marks them done. A field takes 2 bits a free cell, as many fields a 64-bit
 //! word as fit: 4 of 16 bits for 8 tiles on 4x4 (8 free cells), 3 of 18 for 7 tiles.
 //!
-//! A frontier placement is unranked once; each move's index (and Manhattan distance) is the
-//! placement's changed by the one tile that slides (`Space::step`), not ranked again. The
+//! A frontier placement is unranked once (or, when only its last digit differs from the
+//! placement unranked before it, found from that one: `Space::placement_after`); each move's
+//! index (and Manhattan distance) is the placement's changed by the one tile that slides
+//! (`Space::step`), not ranked again. The
 //! moves of several states are generated, and their words asked for, before the first is
 //! looked at (`BATCH`), so that the misses overlap.
 //!
@@ -105,10 +107,12 @@ pub(crate) fn memory(n: usize, k: usize) -> u64 {
 struct Fields {
     words: Zeroed<AtomicU64>,
     /// Bits of one field, and fields a word (as many as fit: 3 of 18 bits for 9 free
-    /// cells), and `⌈2^64 / per_word⌉` (0 for one a word), whose product with an index has
-    /// the index's word in its high half.
+    /// cells). When that is a power of two (4 of 16 bits for 8 free cells), `shift` is its
+    /// logarithm and `magic` 0; else `magic` is `⌈2^64 / per_word⌉`, whose product with an
+    /// index has the index's word in its high half.
     bits: u32,
     per_word: u64,
+    shift: u32,
     magic: u64,
     /// `written[parity][chunk]`: the chunk may hold a frontier state of that parity.
     written: [Vec<AtomicBool>; 2],
@@ -125,7 +129,8 @@ impl Fields {
             words: Zeroed::new(words),
             bits,
             per_word,
-            magic: if per_word == 1 {
+            shift: per_word.trailing_zeros(),
+            magic: if per_word.is_power_of_two() {
                 0
             } else {
                 u64::MAX / per_word + 1
@@ -134,12 +139,14 @@ impl Fields {
         }
     }
 
-    /// The word of placement `q`: `q / per_word` by a multiplication (exact while `q` is
-    /// below `2^64 / per_word`; indexes are below 2^52).
+    /// The word of placement `q`: `q / per_word`, by a shift for a power of two (the 8-tile
+    /// build's 4 fields a word: the multiplication lay on the way to each of its misses),
+    /// else by a multiplication (exact while `q` is below `2^64 / per_word`; indexes are
+    /// below 2^52).
     #[inline]
     fn word(&self, q: u64) -> u64 {
-        if self.per_word == 1 {
-            q
+        if self.magic == 0 {
+            q >> self.shift
         } else {
             ((q as u128 * self.magic as u128) >> 64) as u64
         }
@@ -149,7 +156,11 @@ impl Fields {
     #[inline]
     fn locate(&self, q: u64) -> (usize, u32) {
         let w = self.word(q);
-        let slot = (q - w * self.per_word) as u32;
+        let slot = if self.magic == 0 {
+            (q & (self.per_word - 1)) as u32
+        } else {
+            (q - w * self.per_word) as u32
+        };
         (w as usize, slot * self.bits)
     }
 
@@ -391,6 +402,7 @@ fn passed(ranker: &PartialRanker, k: usize, order: &Order) -> [[u64; 32]; 16] {
 /// One frontier placement, unranked once for all its regions: its index in the fields
 /// ([`Order`]), where its tiles are, which slot holds each cell, its free cells and its
 /// Manhattan distance.
+#[derive(Clone, Copy)]
 struct Placement<const C: usize> {
     index: u64,
     cells: [u8; 16],
@@ -416,6 +428,35 @@ impl<const C: usize> Space<C> {
             cells[self.order.slot[p] as usize & 15] = at[p];
         }
         self.placed(index, cells)
+    }
+
+    /// The placement of index `index` from `prev`, of a lower index, when the two differ only
+    /// in the last position's digit (they are then in one block of `n − k + 1` consecutive
+    /// indexes): its tile moved, not unranked again. `None` when they differ before.
+    ///
+    /// The frontier's placements are unranked in index order, and at the busy levels many
+    /// of them are a few indexes apart: each unranking was a chain of `k` selects.
+    #[inline]
+    fn placement_after(&self, prev: &Placement<C>, index: u64) -> Option<Placement<C>> {
+        let j = self.order.slot[(self.k - 1) & 15] as usize & 15;
+        let from = prev.cells[j] as u32;
+        let open = prev.free | 1 << from;
+        let digit = (open & ((1 << from) - 1)).count_ones() as u64 + (index - prev.index);
+        if digit >= open.count_ones() as u64 {
+            return None;
+        }
+        let to = select(open, digit as u32);
+        let dist = &self.dist[j];
+        let mut pl = *prev;
+        pl.index = index;
+        pl.cells[j] = to as u8;
+        pl.slot_at[from as usize & (C - 1)] = NO_SLOT;
+        pl.slot_at[to as usize & (C - 1)] = j as u8;
+        pl.packed = moved::<C>(prev.packed, j, from, to);
+        pl.occupied = (prev.occupied & !(1 << from)) | 1 << to;
+        pl.free = open & !(1 << to);
+        pl.md = prev.md + dist[to as usize & (C - 1)] as u32 - dist[from as usize & (C - 1)] as u32;
+        Some(pl)
     }
 
     /// The index in the fields of the placement whose slots' cells are `cells`.
@@ -781,6 +822,8 @@ impl<const C: usize> Level<'_, C> {
                     nfirsts: 0,
                     found: (0, 0),
                 };
+                // The last placement unranked, which the next one may be found from.
+                let mut last: Option<Placement<C>> = None;
                 for (wi, word) in chunk.iter().enumerate() {
                     let value = word.load(Relaxed);
                     if value == 0 {
@@ -799,7 +842,12 @@ impl<const C: usize> Level<'_, C> {
                         let shift = slot * fields.bits;
                         let mut frontier = (all >> shift) & field_mask;
                         left &= !(field_mask << shift);
-                        let pl = space.placement(w * fields.per_word + slot as u64);
+                        let index = w * fields.per_word + slot as u64;
+                        let pl = match last.and_then(|p| space.placement_after(&p, index)) {
+                            Some(pl) => pl,
+                            None => space.placement(index),
+                        };
+                        last = Some(pl);
                         let image = space.mirror.as_ref().map(|m| space.mirrored(&pl, m));
                         while frontier != 0 {
                             let bi = frontier.trailing_zeros() / 2;
@@ -1001,6 +1049,59 @@ mod tests {
                 }
             }
             assert!(checked > 1000, "{k} tiles, {slots:?}: {checked} moves");
+        }
+    }
+
+    /// A placement found from one a few indexes before it ([`Space::placement_after`]) is
+    /// the placement unranked: same cells, slots by cell, digits, masks and distance; and
+    /// none is found from one whose earlier positions differ.
+    #[test]
+    fn a_placement_from_the_one_before_equals_the_placement_unranked() {
+        let shape = Shape::S4X4;
+        let grid = Grid::new(shape);
+        for home in [
+            (8..16).collect::<Vec<u8>>(),
+            (1..8).collect(),
+            vec![12, 13, 14, 15, 8, 11],
+        ] {
+            let k = home.len();
+            let m = Mirror::find(shape, 0, &home, free_at_home(&grid, &home), &grid);
+            let ranker = PartialRanker::new(16, k);
+            let order = Order::new(k, m.as_ref());
+            let space = Space::<16> {
+                grid: grid.clone(),
+                passed: passed(&ranker, k, &order),
+                order,
+                ranker,
+                k,
+                dist: home_distances::<16>(shape, &home),
+                mirror: m,
+            };
+            let (total, range) = (placements(16, k), 16 - k as u64 + 1);
+            let (mut x, mut found) = (0x2545_F491_4F6C_DD1Du64, 0);
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let (a, gap) = (x % (total - range), (x >> 40) % range + 1);
+                let prev = space.placement(a);
+                let Some(pl) = space.placement_after(&prev, a + gap) else {
+                    assert_ne!(a / range, (a + gap) / range, "{home:?} {a} +{gap}");
+                    continue;
+                };
+                assert_eq!(a / range, (a + gap) / range, "{home:?} {a} +{gap}");
+                let want = space.placement(a + gap);
+                assert_eq!(
+                    (pl.index, pl.cells, pl.slot_at),
+                    (want.index, want.cells, want.slot_at)
+                );
+                assert_eq!(
+                    (pl.packed, pl.occupied, pl.free, pl.md),
+                    (want.packed, want.occupied, want.free, want.md)
+                );
+                found += 1;
+            }
+            assert!(found > 300, "{home:?}: {found} found");
         }
     }
 
