@@ -778,7 +778,7 @@ impl Sessions<'_> {
             if missing > 0 {
                 return Ok(Chunk::Missing(records.len()));
             }
-            let held = cases.block(layout.shard, from..to)?;
+            let held = cases.block(layout.shard, from..to, super::spool::Need::All)?;
             let mut rows = Vec::with_capacity(records.len() * 160);
             // A chunk's first record is its first case's first solver's.
             cases_csv::format_rows(&mut rows, |i| held.get(i), &records, cells, 0);

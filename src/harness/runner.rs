@@ -424,10 +424,11 @@ impl<'a> Cases<'a> {
         &self,
         shard: crate::dataset::shard::Shard,
         positions: std::ops::Range<usize>,
+        need: super::spool::Need,
     ) -> std::io::Result<CaseBlock<'a>> {
         match *self {
             Cases::Memory(c) => Ok(CaseBlock::all(c)),
-            Cases::Spooled(d) => d.cases(shard, positions),
+            Cases::Spooled(d) => d.cases(shard, positions, need),
         }
     }
     /// The distinct goals of the valid cases, in first-seen order.
@@ -617,13 +618,14 @@ pub(crate) fn run_into(
         if skip(&block) {
             continue;
         }
-        let held = match pool.install(|| cases.block(shard, block.clone())) {
-            Ok(h) => h,
-            Err(e) => {
-                failed = Some(unreadable_block(&e));
-                break;
-            }
-        };
+        let held =
+            match pool.install(|| cases.block(shard, block.clone(), super::spool::Need::Solving)) {
+                Ok(h) => h,
+                Err(e) => {
+                    failed = Some(unreadable_block(&e));
+                    break;
+                }
+            };
         if judged {
             pool.install(|| optimum.prepare(&held, block.clone().map(|p| shard.case_at(p))));
         }

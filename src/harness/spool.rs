@@ -26,6 +26,15 @@ use std::path::{Path, PathBuf};
 /// Cases between two entries of the spool's index.
 const EVERY: usize = 1024;
 
+/// What a reader of spooled cases needs of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// Every field: the final pass writes them into rows.
+    All,
+    /// All but the ids, which no solver reads (a short id is copied, a long one allocated).
+    Solving,
+}
+
 /// The cases of a run's inputs (of its shard), read once and spooled to disk, with the facts
 /// a run needs about them.
 pub(crate) struct Dataset {
@@ -236,10 +245,11 @@ impl Dataset {
         &self,
         shard: Shard,
         positions: std::ops::Range<usize>,
+        need: Need,
     ) -> io::Result<CaseBlock<'static>> {
         assert_eq!(shard, self.shard, "the cases of a shard that was not read");
         let first = shard.case_at(positions.start);
-        let cases = self.spool.read(positions, |_| true)?;
+        let cases = self.spool.read(positions, |_| true, need)?;
         Ok(CaseBlock::owned(cases, first, shard))
     }
 
@@ -329,6 +339,7 @@ impl Spool {
         &self,
         range: std::ops::Range<usize>,
         keep: impl Fn(usize) -> bool + Sync,
+        need: Need,
     ) -> io::Result<Vec<Case>> {
         use rayon::prelude::*;
         if range.is_empty() {
@@ -340,23 +351,18 @@ impl Spool {
         self.file.read_exact_at(&mut bytes, at(g0))?;
         let base = at(g0);
         // Each group's cases are decoded in parallel straight into their places in `out`
-        // (not into a vector a group, then moved: a case is about 150 bytes).
+        // (not into a vector a group, then moved).
         let wanted = |g: usize| {
             let cases = (g * EVERY).max(range.start)..((g + 1) * EVERY).min(range.end);
             cases.filter(|&i| keep(i)).count()
         };
         let counts: Vec<usize> = (g0..=g1).into_par_iter().map(wanted).collect();
-        let mut out = Vec::new();
-        let empty = placeholder();
-        out.resize_with(counts.iter().sum(), || Case {
-            id: Id::default(),
-            start_text: String::new(),
-            goal_text: String::new(),
-            problem: Err(String::new()),
-            ..empty
-        });
+        let total: usize = counts.iter().sum();
+        // Written in place in the vector's spare capacity, each place once (not filled with
+        // a placeholder first, then written again: a case is 248 bytes).
+        let mut out: Vec<Case> = Vec::with_capacity(total);
         let mut places = Vec::with_capacity(counts.len());
-        let mut rest = &mut out[..];
+        let mut rest = &mut out.spare_capacity_mut()[..total];
         for (g, &n) in (g0..=g1).zip(&counts) {
             let (these, after) = rest.split_at_mut(n);
             places.push((g, these));
@@ -368,19 +374,23 @@ impl Spool {
             let mut i = g * EVERY;
             while !b.is_empty() {
                 let wanted = range.contains(&i) && keep(i);
-                let case = decode(&mut b, &self.sources, wanted);
+                let case = decode(&mut b, &self.sources, wanted, need);
                 if wanted {
                     if let Some(place) = places.next() {
-                        *place = case.unwrap_or_else(|| broken(i));
+                        place.write(case.unwrap_or_else(|| broken(i)));
                     }
                 }
                 i += 1;
             }
             // A group whose bytes end early leaves its last places as broken cases.
             for (k, place) in places.enumerate() {
-                *place = broken(i + k);
+                place.write(broken(i + k));
             }
         });
+        // SAFETY: `places` split the first `total` places of the spare capacity among the
+        // groups, and each group wrote every one of its places (a decoded case, or a broken
+        // one for bytes that end early): the first `total` elements are initialised.
+        unsafe { out.set_len(total) };
         Ok(out)
     }
 
@@ -388,7 +398,7 @@ impl Spool {
     fn each_chunk(&self, mut f: impl FnMut(Vec<Case>)) -> io::Result<()> {
         const CHUNK: usize = 1 << 16;
         for from in (0..self.len).step_by(CHUNK) {
-            f(self.read(from..(from + CHUNK).min(self.len), |_| true)?);
+            f(self.read(from..(from + CHUNK).min(self.len), |_| true, Need::All)?);
         }
         Ok(())
     }
@@ -595,8 +605,9 @@ fn board(b: &mut &[u8], shape: Shape) -> Option<Board> {
 }
 
 /// The next case of `b` (advanced past it); `None` when the bytes do not decode, or when the
-/// case is not `wanted` (then it is only skipped).
-fn decode(b: &mut &[u8], sources: &[Source], wanted: bool) -> Option<Case> {
+/// case is not `wanted` (then it is only skipped). Its id is left empty unless `need` is
+/// [`Need::All`].
+fn decode(b: &mut &[u8], sources: &[Source], wanted: bool, need: Need) -> Option<Case> {
     let file = usize::try_from(varint(b)?).ok()?;
     let line = varint(b)?;
     let flags = take(b, 1)?[0];
@@ -616,7 +627,7 @@ fn decode(b: &mut &[u8], sources: &[Source], wanted: bool) -> Option<Case> {
         let m = string(b, wanted)?;
         (Err(m), string(b, wanted)?, string(b, wanted)?)
     };
-    let id = id(b, wanted)?;
+    let id = id(b, wanted && need == Need::All)?;
     if !wanted {
         return None;
     }
@@ -641,7 +652,7 @@ pub(crate) fn id_warning(
     data: &Dataset,
 ) -> Option<crate::observe::Wording> {
     let n = shard.len(data.len()).min(1000);
-    let block = data.cases(shard, 0..n).ok()?;
+    let block = data.cases(shard, 0..n, Need::All).ok()?;
     block.held().iter().enumerate().find_map(|(p, case)| {
         let row = rows.row_of(shard.case_at(p)) + 1;
         let id: usize = case.id.as_str().trim().parse().ok()?;
@@ -746,11 +757,18 @@ mod tests {
             assert_eq!(d.duplicates.0, dups[..Dataset::KEPT]);
             let n = shard.len(want.len());
             for (from, to) in [(0, n), (5, n.min(1030)), (n - 1, n), (3, 3)] {
-                let block = d.cases(shard, from..to).unwrap();
+                let block = d.cases(shard, from..to, Need::All).unwrap();
                 assert_eq!(block.held().len(), to - from);
+                // For solving, the same cases without their ids.
+                let lean = d.cases(shard, from..to, Need::Solving).unwrap();
                 for p in from..to {
                     let i = shard.case_at(p);
                     assert_eq!(show(block.get(i)), show(&want[i]), "case {i}");
+                    let without_id = Case {
+                        id: Id::default(),
+                        ..want[i].clone()
+                    };
+                    assert_eq!(show(lean.get(i)), show(&without_id), "case {i}");
                 }
             }
             let problems: Vec<Problem> =
