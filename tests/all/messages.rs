@@ -1633,13 +1633,9 @@ fn gen_errors_name_flags_only_on_the_command_line() {
     );
 }
 
-/// compare's plan errors name the plan's fields (`reference`, the solvers, the thresholds)
-/// to a library user, and `--reference`, `--strategies` and the thresholds' flags on the
-/// command line, as before.
-#[test]
-fn compare_errors_name_flags_only_on_the_command_line() {
-    use tilebench::compare::{compare, Plan, Subject};
-    let dir = temp_dir("compare-words");
+/// A run of `astar` and `bfs-hash` on inputs/seeds.csv, in `dir/run`: what the compare and
+/// plot messages tests read.
+fn seeds_run(dir: &std::path::Path) -> std::path::PathBuf {
     let run = dir.join("run");
     run_ok(&[
         "run",
@@ -1650,6 +1646,17 @@ fn compare_errors_name_flags_only_on_the_command_line() {
         "--out",
         run.to_str().unwrap(),
     ]);
+    run
+}
+
+/// compare's plan errors name the plan's fields (`reference`, the solvers, the thresholds)
+/// to a library user, and `--reference`, `--strategies` and the thresholds' flags on the
+/// command line, as before.
+#[test]
+fn compare_errors_name_flags_only_on_the_command_line() {
+    use tilebench::compare::{compare, Plan, Subject};
+    let dir = temp_dir("compare-words");
+    let run = seeds_run(&dir);
     let r = run.display();
     let solvers = |names: &[&str], reference: Option<&str>| {
         Plan::new(Subject::Solvers {
@@ -1717,16 +1724,7 @@ fn compare_errors_name_flags_only_on_the_command_line() {
 fn plot_errors_name_flags_only_on_the_command_line() {
     use tilebench::plot::select::Selection;
     let dir = temp_dir("plot-words");
-    let run = dir.join("run");
-    run_ok(&[
-        "run",
-        "inputs/seeds.csv",
-        "-q",
-        "-s",
-        "astar,bfs-hash",
-        "--out",
-        run.to_str().unwrap(),
-    ]);
+    let run = seeds_run(&dir);
     let runs = tilebench::plot::load_all(std::slice::from_ref(&run)).unwrap();
     let selection = Selection {
         reference: Some("zz".into()),
