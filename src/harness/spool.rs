@@ -377,7 +377,10 @@ impl Spool {
                 let case = decode(&mut b, &self.sources, wanted, need);
                 if wanted {
                     if let Some(place) = places.next() {
-                        place.write(case.unwrap_or_else(|| broken(i)));
+                        match case {
+                            Some(c) => place.write(c.case()),
+                            None => place.write(broken(i)),
+                        };
                     }
                 }
                 i += 1;
@@ -543,6 +546,7 @@ fn encode(file: usize, c: &Case, out: &mut Vec<u8>) {
     put_str(out, &c.id);
 }
 
+#[inline(always)]
 fn take<'b>(b: &mut &'b [u8], n: usize) -> Option<&'b [u8]> {
     if b.len() < n {
         return None;
@@ -595,19 +599,86 @@ fn id(b: &mut &[u8], keep: bool) -> Option<Id> {
     text(b, keep, |s| Id::from(&*s))
 }
 
-fn board(b: &mut &[u8], shape: Shape) -> Option<Board> {
-    if !shape.is_packed() {
-        return Some(Board::from_tiles(shape, take(b, shape.cells())?));
+/// A case's problem as decoded: a packed board's cells and blank (start, goal), or a larger
+/// board's tiles; or an invalid row's message and texts.
+enum Body<'b> {
+    Packed(Shape, [u64; 2], [u8; 2]),
+    Wide(Shape, &'b [u8], &'b [u8]),
+    Invalid([String; 3]),
+}
+
+/// A case as decoded, before it is made: the boards still as their bytes, so that the case
+/// (248 bytes) is written once, in its place, not built and then copied there.
+struct Decoded<'b> {
+    source: Source,
+    line: u64,
+    expected_steps: Option<i64>,
+    body: Body<'b>,
+    id: Id,
+}
+
+impl Decoded<'_> {
+    #[inline(always)]
+    fn case(self) -> Case {
+        let (problem, start_text, goal_text) = match self.body {
+            Body::Packed(shape, cells, blank) => {
+                let p = Problem {
+                    start: Board::from_parts(shape, cells[0], blank[0]),
+                    goal: Board::from_parts(shape, cells[1], blank[1]),
+                };
+                (Ok(p), String::new(), String::new())
+            }
+            Body::Wide(shape, start, goal) => {
+                let p = Problem {
+                    start: Board::from_tiles(shape, start),
+                    goal: Board::from_tiles(shape, goal),
+                };
+                (Ok(p), String::new(), String::new())
+            }
+            Body::Invalid([m, s, g]) => (Err(m), s, g),
+        };
+        Case {
+            source: self.source,
+            line: self.line,
+            id: self.id,
+            start_text,
+            goal_text,
+            expected_steps: self.expected_steps,
+            problem,
+        }
     }
-    let cells = u64::from_le_bytes(take(b, 8)?.try_into().ok()?);
-    let blank = take(b, 1)?[0];
-    Some(Board::from_parts(shape, cells, blank))
+}
+
+/// A valid case's boards (after its shape's byte).
+#[inline(always)]
+fn boards<'b>(b: &mut &'b [u8], shape: Shape) -> Option<Body<'b>> {
+    if !shape.is_packed() {
+        let n = shape.cells();
+        let (start, goal) = take(b, 2 * n)?.split_at(n);
+        return Some(Body::Wide(shape, start, goal));
+    }
+    let bytes: &[u8; 18] = take(b, 18)?.try_into().ok()?;
+    let cells = |k: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[k..k + 8]);
+        u64::from_le_bytes(w)
+    };
+    Some(Body::Packed(
+        shape,
+        [cells(0), cells(9)],
+        [bytes[8], bytes[17]],
+    ))
 }
 
 /// The next case of `b` (advanced past it); `None` when the bytes do not decode, or when the
 /// case is not `wanted` (then it is only skipped). Its id is left empty unless `need` is
 /// [`Need::All`].
-fn decode(b: &mut &[u8], sources: &[Source], wanted: bool, need: Need) -> Option<Case> {
+fn decode<'b>(
+    b: &mut &'b [u8],
+    sources: &[Source],
+    wanted: bool,
+    need: Need,
+) -> Option<Decoded<'b>> {
     let file = usize::try_from(varint(b)?).ok()?;
     let line = varint(b)?;
     let flags = take(b, 1)?[0];
@@ -617,28 +688,24 @@ fn decode(b: &mut &[u8], sources: &[Source], wanted: bool, need: Need) -> Option
     } else {
         None
     };
-    let (problem, start_text, goal_text) = if flags & 1 != 0 {
+    let body = if flags & 1 != 0 {
         let s = take(b, 1)?[0];
         let shape = Shape::new(usize::from(s >> 4), usize::from(s & 15)).ok()?;
-        let start = board(b, shape)?;
-        let goal = board(b, shape)?;
-        (Ok(Problem { start, goal }), String::new(), String::new())
+        boards(b, shape)?
     } else {
         let m = string(b, wanted)?;
-        (Err(m), string(b, wanted)?, string(b, wanted)?)
+        Body::Invalid([m, string(b, wanted)?, string(b, wanted)?])
     };
     let id = id(b, wanted && need == Need::All)?;
     if !wanted {
         return None;
     }
-    Some(Case {
+    Some(Decoded {
         source: *sources.get(file)?,
         line,
-        id,
-        start_text,
-        goal_text,
         expected_steps,
-        problem,
+        body,
+        id,
     })
 }
 
@@ -719,7 +786,23 @@ mod tests {
         let pb = dir.join("b.csv");
         std::fs::write(&pa, &a).unwrap();
         std::fs::write(&pb, "start\n2 1 3 4 5 6 7 8 x\n").unwrap();
-        let paths = [pa.display().to_string(), pb.display().to_string()];
+        // Boards of more than 16 cells are spooled a byte a cell.
+        let pc = dir.join("c.csv");
+        let wide = |blank: usize| {
+            let mut t: Vec<String> = (1..25).map(|t| t.to_string()).collect();
+            t.insert(blank, "x".into());
+            t.join(" ")
+        };
+        std::fs::write(
+            &pc,
+            format!("start,goal\n{},{}\n{},\n", wide(3), wide(24), wide(20)),
+        )
+        .unwrap();
+        let paths = [
+            pa.display().to_string(),
+            pb.display().to_string(),
+            pc.display().to_string(),
+        ];
         let opts = InputOptions::default();
         let (files, want) = dataset::read_inputs(&paths, &opts).unwrap();
         let show = |c: &Case| format!("{c:?}");
@@ -780,7 +863,7 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(names.len(), paths.len(), "{names:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -24,6 +24,13 @@ pub struct Board {
     wide: [u8; MAX_CELLS],
 }
 
+/// Packed cells after the tile at `to` slides into the blank's cell `blank`.
+#[inline(always)]
+fn slid(cells: u64, blank: usize, to: usize) -> u64 {
+    let t = (cells >> (4 * to)) & 0xF;
+    cells - (t << (4 * to)) + (t << (4 * blank))
+}
+
 impl Board {
     /// Builds a board from its tiles in row-major order (0 = blank). The caller guarantees a
     /// permutation of `0..shape.cells()`; [`Board::parse`](crate::puzzle::Board::parse) checks it.
@@ -136,9 +143,7 @@ impl Board {
             b.blank = to as u8;
             return b;
         }
-        let t = (self.cells >> (4 * to)) & 0xF;
-        let cells = self.cells - (t << (4 * to)) + (t << (4 * self.blank as usize));
-        Board::from_parts(self.shape, cells, to as u8)
+        Board::from_parts(self.shape, slid(self.cells, self.blank(), to), to as u8)
     }
 
     /// The board after moving the blank, or `None` if the move leaves the board.
@@ -166,20 +171,23 @@ impl Board {
         }
         // The moves' cells from the shape's table (the harness replays every answer: a
         // division per move to find the blank's row and column was 8% of a `-s table` pass).
+        // The cells and the blank are moved as two integers, the board made once at the end
+        // (a board is 64 bytes: one made a move was most of the replay).
         let neighbors = super::Neighbors::of(self.shape);
-        let mut b = *self;
+        let (mut cells, mut blank) = (self.cells, self.blank as usize);
         for (i, &m) in path.iter().enumerate() {
-            let to = neighbors.target(b.blank(), m as usize);
+            let to = neighbors.target(blank, m as usize);
             if to == super::Neighbors::NONE {
                 return Err(ReplayError {
                     step: i + 1,
                     mv: m,
-                    cell: b.blank(),
+                    cell: blank,
                 });
             }
-            b = b.slide_blank_to(to as usize);
+            cells = slid(cells, blank, to as usize);
+            blank = to as usize;
         }
-        Ok(b)
+        Ok(Board::from_parts(self.shape, cells, blank as u8))
     }
 
     /// [`Board::replay`] of a board larger than the neighbour tables (more than 16 cells).
