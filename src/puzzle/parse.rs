@@ -116,6 +116,9 @@ impl Board {
     fn parse_plain(text: &[u8], shape: Option<Shape>) -> Option<Board> {
         let mut tiles = [0u8; MAX_CELLS];
         let (mut n, mut at) = (0usize, 0usize);
+        // A board of at most 16 cells is packed as it is read (its cells and blank), not
+        // made from `tiles` after.
+        let (mut packed, mut blank) = (0u64, 0u8);
         while at < text.len() {
             let b = text[at];
             if is_separator(b) {
@@ -145,6 +148,12 @@ impl Board {
                 return None;
             }
             tiles[n] = tile;
+            if n < super::shape::PACKED_CELLS {
+                packed |= u64::from(tile) << (4 * n);
+            }
+            if tile == 0 {
+                blank = n as u8;
+            }
             n += 1;
         }
         // One token is the compact form, or an error: the general path.
@@ -162,6 +171,9 @@ impl Board {
                 return None;
             }
             seen |= 1 << t;
+        }
+        if shape.is_packed() {
+            return Some(Board::from_parts(shape, packed, blank));
         }
         Some(Board::from_tiles(shape, &tiles[..n]))
     }
