@@ -168,23 +168,28 @@ impl Fields {
 
     /// Marks the free cell `entry` of placement `q` (the cell the blank entered a region by)
     /// on the frontier of `parity`, unless that cell is seen. Returns `None` when it was
-    /// seen, else whether the placement had no region seen.
+    /// seen, else whether the placement had no region seen (as far as this thread saw: two
+    /// threads marking one placement at once may both say so, see [`Level::write_value`]).
     ///
-    /// One atomic OR, no compare-and-swap loop: the cell is `00` (not seen), `11` (its
-    /// region was expanded) or already holds this parity's code (its region was reached at
-    /// this level through another move), and OR-ing the code into any of those is right.
-    /// It never holds the other parity's code: that is the level being expanded, and a move
-    /// never leads from a level to the same level (every move changes the group's Manhattan
-    /// distance by one, so a state's level has the parity of its distance).
+    /// The word is read, then one atomic OR whose old value is not asked for (a plain
+    /// locked OR; an OR returning the old word was a compare-and-swap loop): the cell is
+    /// `00` (not seen), `11` (its region was expanded) or already holds this parity's code
+    /// (its region was reached at this level through another move), and OR-ing the code
+    /// into any of those is right. It never holds the other parity's code: that is the
+    /// level being expanded, and a move never leads from a level to the same level (every
+    /// move changes the group's Manhattan distance by one, so a state's level has the
+    /// parity of its distance). A cell read as not seen may be marked by another thread in
+    /// between: with the same code, as both moves lead to the next level.
     #[inline]
     fn mark(&self, q: u64, entry: u32, parity: usize) -> Option<bool> {
         let (w, shift) = self.locate(q);
         let entry_bits = DONE << (2 * entry + shift);
         let code = (1u64 << parity) << (2 * entry + shift);
-        let old = self.words[w].fetch_or(code, Relaxed);
+        let old = self.words[w].load(Relaxed);
         if old & entry_bits != 0 {
             return None;
         }
+        self.words[w].fetch_or(code, Relaxed);
         let flag = &self.written[parity][w / CHUNK_WORDS];
         if !flag.load(Relaxed) {
             flag.store(true, Relaxed);
@@ -196,13 +201,6 @@ impl Fields {
     #[inline]
     fn prefetch(&self, q: u64) {
         crate::util::prefetch(&self.words[self.word(q) as usize]);
-    }
-
-    /// Whether the entry cell `entry` of placement `q` is seen.
-    #[inline]
-    fn seen(&self, q: u64, entry: u32) -> bool {
-        let (w, shift) = self.locate(q);
-        self.words[w].load(Relaxed) & (DONE << (shift + 2 * entry)) != 0
     }
 }
 
@@ -250,7 +248,7 @@ struct Pending {
 struct Batch {
     moves: [Pending; BATCH + MAX_MOVES],
     len: usize,
-    firsts: [(u64, u8); BATCH + MAX_MOVES],
+    firsts: [(u64, u8, bool); BATCH + MAX_MOVES],
     nfirsts: usize,
     /// Entry cells marked and placements found so far.
     found: (u64, u64),
@@ -867,7 +865,7 @@ impl<const C: usize> Level<'_, C> {
                 let mut batch = Batch {
                     moves: [Pending::default(); BATCH + MAX_MOVES],
                     len: 0,
-                    firsts: [(0, 0); BATCH + MAX_MOVES],
+                    firsts: [(0, 0, false); BATCH + MAX_MOVES],
                     nfirsts: 0,
                     found: (0, 0),
                 };
@@ -994,22 +992,19 @@ impl<const C: usize> Level<'_, C> {
     /// is marked on the next level's frontier.
     fn flush(&self, batch: &mut Batch) {
         let fields = self.fields;
-        for &(q, md) in &batch.firsts[..batch.nfirsts] {
-            self.write_value(q, md as u32, self.depth + 1);
+        for &(q, md, twin) in &batch.firsts[..batch.nfirsts] {
+            if self.write_value(q, md as u32, self.depth + 1) {
+                batch.found.1 += 1 + u64::from(twin);
+            }
         }
         batch.nfirsts = 0;
         let parity = ((self.depth + 1) % 2) as usize;
         for &Pending { q, twin, entry, md } in &batch.moves[..batch.len] {
-            let entry = entry as u32;
-            if fields.seen(q, entry) {
-                continue;
-            }
-            if let Some(first) = fields.mark(q, entry, parity) {
+            if let Some(first) = fields.mark(q, entry as u32, parity) {
                 batch.found.0 += 1;
                 if first {
                     crate::util::prefetch(&self.values[(q / 2) as usize]);
-                    batch.found.1 += 1 + u64::from(twin);
-                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, md);
+                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, md, twin);
                     batch.nfirsts += 1;
                 }
             }
@@ -1018,17 +1013,20 @@ impl<const C: usize> Level<'_, C> {
     }
 
     /// Writes placement `q`'s value (its group's Manhattan distance `md`), reached at level
-    /// `value`.
+    /// `value`. Returns whether it was not written before: two threads that marked one
+    /// placement at once may both have found it first ([`Fields::mark`]); they write the
+    /// same value, and it counts once.
     #[inline]
-    fn write_value(&self, q: u64, md: u32, value: u32) {
-        let mut delta = (value - md) / 2;
-        if delta > MAX_DELTA as u32 {
-            delta = MAX_DELTA as u32;
-            self.clamped.fetch_add(1, Relaxed);
-        }
+    fn write_value(&self, q: u64, md: u32, value: u32) -> bool {
+        let delta = ((value - md) / 2).min(MAX_DELTA as u32);
         let shift = (q % 2) * 4;
         let stored = ((UNREACHED as u32 ^ delta) as u8) << shift;
-        self.values[(q / 2) as usize].fetch_or(stored, Relaxed);
+        let old = self.values[(q / 2) as usize].fetch_or(stored, Relaxed);
+        let new = (old >> shift) & 15 == 0;
+        if new && (value - md) / 2 > MAX_DELTA as u32 {
+            self.clamped.fetch_add(1, Relaxed);
+        }
+        new
     }
 }
 
