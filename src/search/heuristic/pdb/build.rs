@@ -25,9 +25,11 @@
 //! A frontier placement is unranked once (or, when only its last digit differs from the
 //! placement unranked before it, found from that one: `Space::placement_after`); each move's
 //! index (and Manhattan distance) is the placement's changed by the one tile that slides
-//! (`Space::step`), not ranked again. The
-//! moves of several states are generated, and their words asked for, before the first is
-//! looked at (`BATCH`), so that the misses overlap.
+//! (`Space::step`), not ranked again. With a `Mirror`, a move compares the placement it
+//! leads to with that one's image by their cells (`Placement::twin_packed`, moved along
+//! with the placement); the image's index is made only when a move first leads into the
+//! image's half (`Image`). The moves of several states are generated, and their words
+//! asked for, before the first is looked at (`BATCH`), so that the misses overlap.
 //!
 //! A group that a symmetry of the board keeps (its home cells, and the goal's free region,
 //! mapped onto themselves; `Mirror`) is searched by halves: every state is kept in the
@@ -166,23 +168,28 @@ impl Fields {
 
     /// Marks the free cell `entry` of placement `q` (the cell the blank entered a region by)
     /// on the frontier of `parity`, unless that cell is seen. Returns `None` when it was
-    /// seen, else whether the placement had no region seen.
+    /// seen, else whether the placement had no region seen (as far as this thread saw: two
+    /// threads marking one placement at once may both say so, see [`Level::write_value`]).
     ///
-    /// One atomic OR, no compare-and-swap loop: the cell is `00` (not seen), `11` (its
-    /// region was expanded) or already holds this parity's code (its region was reached at
-    /// this level through another move), and OR-ing the code into any of those is right.
-    /// It never holds the other parity's code: that is the level being expanded, and a move
-    /// never leads from a level to the same level (every move changes the group's Manhattan
-    /// distance by one, so a state's level has the parity of its distance).
+    /// The word is read, then one atomic OR whose old value is not asked for (a plain
+    /// locked OR; an OR returning the old word was a compare-and-swap loop): the cell is
+    /// `00` (not seen), `11` (its region was expanded) or already holds this parity's code
+    /// (its region was reached at this level through another move), and OR-ing the code
+    /// into any of those is right. It never holds the other parity's code: that is the
+    /// level being expanded, and a move never leads from a level to the same level (every
+    /// move changes the group's Manhattan distance by one, so a state's level has the
+    /// parity of its distance). A cell read as not seen may be marked by another thread in
+    /// between: with the same code, as both moves lead to the next level.
     #[inline]
     fn mark(&self, q: u64, entry: u32, parity: usize) -> Option<bool> {
         let (w, shift) = self.locate(q);
         let entry_bits = DONE << (2 * entry + shift);
         let code = (1u64 << parity) << (2 * entry + shift);
-        let old = self.words[w].fetch_or(code, Relaxed);
+        let old = self.words[w].load(Relaxed);
         if old & entry_bits != 0 {
             return None;
         }
+        self.words[w].fetch_or(code, Relaxed);
         let flag = &self.written[parity][w / CHUNK_WORDS];
         if !flag.load(Relaxed) {
             flag.store(true, Relaxed);
@@ -194,13 +201,6 @@ impl Fields {
     #[inline]
     fn prefetch(&self, q: u64) {
         crate::util::prefetch(&self.words[self.word(q) as usize]);
-    }
-
-    /// Whether the entry cell `entry` of placement `q` is seen.
-    #[inline]
-    fn seen(&self, q: u64, entry: u32) -> bool {
-        let (w, shift) = self.locate(q);
-        self.words[w].load(Relaxed) & (DONE << (shift + 2 * entry)) != 0
     }
 }
 
@@ -248,7 +248,7 @@ struct Pending {
 struct Batch {
     moves: [Pending; BATCH + MAX_MOVES],
     len: usize,
-    firsts: [(u64, u8); BATCH + MAX_MOVES],
+    firsts: [(u64, u8, bool); BATCH + MAX_MOVES],
     nfirsts: usize,
     /// Entry cells marked and placements found so far.
     found: (u64, u64),
@@ -411,6 +411,10 @@ struct Placement<const C: usize> {
     /// a move picks the lower of its placement and the mirror image by comparing them, and
     /// steps the rank of that one only.
     packed: u64,
+    /// With a [`Mirror`], `packed` of the image: a move compares the two, and the image
+    /// itself (its index, which slot holds each cell) is made only for the moves that lead
+    /// to a state kept in the image's placement ([`Image`]). 0 without a mirror.
+    twin_packed: u64,
     /// The slot whose tile is on each cell, [`NO_SLOT`] on free cells.
     slot_at: [u8; C],
     occupied: u32,
@@ -427,36 +431,59 @@ impl<const C: usize> Space<C> {
         for p in 0..self.k {
             cells[self.order.slot[p] as usize & 15] = at[p];
         }
-        self.placed(index, cells)
+        let mut pl = self.placed(index, cells);
+        if let Some(m) = &self.mirror {
+            for (j, &c) in cells[..self.k].iter().enumerate() {
+                pl.twin_packed |=
+                    (m.cell[c as usize & 15] as u64) << digit_shift::<C>(m.slot[j] as usize);
+            }
+        }
+        pl
     }
 
-    /// The placement of index `index` from `prev`, of a lower index, when the two differ only
+    /// Turns `pl` into the placement of index `index`, a higher one: when the two differ only
     /// in the last position's digit (they are then in one block of `n − k + 1` consecutive
-    /// indexes): its tile moved, not unranked again. `None` when they differ before.
+    /// indexes), by moving that position's tile ([`Space::placement_after`]), else by
+    /// unranking.
     ///
     /// The frontier's placements are unranked in index order, and at the busy levels many
-    /// of them are a few indexes apart: each unranking was a chain of `k` selects.
+    /// of them are a few indexes apart: each unranking was a chain of `k` selects. The
+    /// placement is changed where it is, not copied: a copy read back the bytes just
+    /// written one at a time as whole vectors, which waited for those stores.
     #[inline]
-    fn placement_after(&self, prev: &Placement<C>, index: u64) -> Option<Placement<C>> {
+    fn advance(&self, pl: &mut Placement<C>, index: u64) {
+        if !self.placement_after(pl, index) {
+            *pl = self.placement(index);
+        }
+    }
+
+    /// Turns `pl` into the placement of index `index`, a higher one, when the two differ
+    /// only in the last position's digit: its tile moved, not unranked again. Returns
+    /// whether it did (else `pl` is unchanged).
+    #[inline]
+    fn placement_after(&self, pl: &mut Placement<C>, index: u64) -> bool {
         let j = self.order.slot[(self.k - 1) & 15] as usize & 15;
-        let from = prev.cells[j] as u32;
-        let open = prev.free | 1 << from;
-        let digit = (open & ((1 << from) - 1)).count_ones() as u64 + (index - prev.index);
+        let from = pl.cells[j] as u32;
+        let open = pl.free | 1 << from;
+        let digit = (open & ((1 << from) - 1)).count_ones() as u64 + (index - pl.index);
         if digit >= open.count_ones() as u64 {
-            return None;
+            return false;
         }
         let to = select(open, digit as u32);
         let dist = &self.dist[j];
-        let mut pl = *prev;
         pl.index = index;
         pl.cells[j] = to as u8;
         pl.slot_at[from as usize & (C - 1)] = NO_SLOT;
         pl.slot_at[to as usize & (C - 1)] = j as u8;
-        pl.packed = moved::<C>(prev.packed, j, from, to);
-        pl.occupied = (prev.occupied & !(1 << from)) | 1 << to;
+        pl.packed = moved::<C>(pl.packed, j, from, to);
+        if let Some(m) = &self.mirror {
+            let (f, t) = (m.cell[from as usize & 15], m.cell[to as usize & 15]);
+            pl.twin_packed = moved::<C>(pl.twin_packed, m.slot[j] as usize, f as u32, t as u32);
+        }
+        pl.occupied = (pl.occupied & !(1 << from)) | 1 << to;
         pl.free = open & !(1 << to);
-        pl.md = prev.md + dist[to as usize & (C - 1)] as u32 - dist[from as usize & (C - 1)] as u32;
-        Some(pl)
+        pl.md = pl.md + dist[to as usize & (C - 1)] as u32 - dist[from as usize & (C - 1)] as u32;
+        true
     }
 
     /// The index in the fields of the placement whose slots' cells are `cells`.
@@ -474,7 +501,9 @@ impl<const C: usize> Space<C> {
         for j in 0..self.k {
             cells[m.slot[j] as usize & 15] = m.cell[pl.cells[j] as usize & 15];
         }
-        self.placed(self.index(&cells), cells)
+        let mut im = self.placed(self.index(&cells), cells);
+        im.twin_packed = pl.packed;
+        im
     }
 
     /// The placement of index `index` whose slots' cells are `cells`.
@@ -485,6 +514,7 @@ impl<const C: usize> Space<C> {
             cells,
             slot_at: [NO_SLOT; C],
             packed: 0,
+            twin_packed: 0,
             occupied: 0,
             free: 0,
             md: 0,
@@ -511,8 +541,18 @@ impl<const C: usize> Space<C> {
         let (lo, hi) = (from.min(to), from.max(to));
         let passed = &self.passed[j & 15];
         let mut d = self.ranker.weight(self.order.pos[j & 15] as usize) * (hi - lo) as u64;
-        for c in lo + 1..hi {
-            d = d.wrapping_add(passed[pl.slot_at[c as usize & (C - 1)] as usize & 31]);
+        let over = |c: u32| passed[pl.slot_at[c as usize & (C - 1)] as usize & 31];
+        if hi - lo == 4 {
+            // Along a column of a board 4 wide: three cells between, summed as a tree.
+            d = d.wrapping_add(
+                over(lo + 1)
+                    .wrapping_add(over(lo + 2))
+                    .wrapping_add(over(lo + 3)),
+            );
+        } else {
+            for c in lo + 1..hi {
+                d = d.wrapping_add(over(c));
+            }
         }
         if to > from {
             pl.index + d
@@ -537,6 +577,13 @@ fn digit_shift<const C: usize>(j: usize) -> u32 {
 #[inline]
 fn moved<const C: usize>(packed: u64, j: usize, from: u32, to: u32) -> u64 {
     packed - ((from as u64) << digit_shift::<C>(j)) + ((to as u64) << digit_shift::<C>(j))
+}
+
+/// The mirror image of the placement being expanded, made when a move first needs it (most
+/// moves keep their state in the placement's own half, see [`Mirror`]).
+struct Image<const C: usize> {
+    pl: Placement<C>,
+    ready: bool,
 }
 
 /// One level's search: the fixed data, the fields, what it writes (the table and the count
@@ -818,12 +865,14 @@ impl<const C: usize> Level<'_, C> {
                 let mut batch = Batch {
                     moves: [Pending::default(); BATCH + MAX_MOVES],
                     len: 0,
-                    firsts: [(0, 0); BATCH + MAX_MOVES],
+                    firsts: [(0, 0, false); BATCH + MAX_MOVES],
                     nfirsts: 0,
                     found: (0, 0),
                 };
-                // The last placement unranked, which the next one may be found from.
-                let mut last: Option<Placement<C>> = None;
+                // The placement expanded, turned into each next one in turn (from one of a
+                // lower index: the chunk's first).
+                let mut pl = space.placement((ci * CHUNK_WORDS) as u64 * fields.per_word);
+                let mut image = Image { pl, ready: false };
                 for (wi, word) in chunk.iter().enumerate() {
                     let value = word.load(Relaxed);
                     if value == 0 {
@@ -842,16 +891,11 @@ impl<const C: usize> Level<'_, C> {
                         let shift = slot * fields.bits;
                         let mut frontier = (all >> shift) & field_mask;
                         left &= !(field_mask << shift);
-                        let index = w * fields.per_word + slot as u64;
-                        let pl = match last.and_then(|p| space.placement_after(&p, index)) {
-                            Some(pl) => pl,
-                            None => space.placement(index),
-                        };
-                        last = Some(pl);
-                        let image = space.mirror.as_ref().map(|m| space.mirrored(&pl, m));
+                        space.advance(&mut pl, w * fields.per_word + slot as u64);
+                        image.ready = false;
                         while frontier != 0 {
                             let bi = frontier.trailing_zeros() / 2;
-                            let region = self.expand(&mut batch, &pl, image.as_ref(), bi);
+                            let region = self.expand(&mut batch, &pl, &mut image, bi);
                             // The region's cells, its other entry cells among them: done.
                             let cells = spread(compress(region, pl.free)) * DONE;
                             frontier &= !cells;
@@ -879,16 +923,10 @@ impl<const C: usize> Level<'_, C> {
     /// of the group's tiles: a region touches 3 or 4 of 8 on average, and each tile tried
     /// was a branch the CPU could not predict.
     ///
-    /// With a [`Mirror`] (`image` is then `pl`'s image), each move's state is kept in the
-    /// placement of the lower rank of the two.
+    /// With a [`Mirror`], each move's state is kept in the placement of the lower rank of
+    /// the two; `pl`'s image is made (into `image`) when a move first leads to the image's.
     #[inline]
-    fn expand(
-        &self,
-        batch: &mut Batch,
-        pl: &Placement<C>,
-        image: Option<&Placement<C>>,
-        bi: u32,
-    ) -> u32 {
+    fn expand(&self, batch: &mut Batch, pl: &Placement<C>, image: &mut Image<C>, bi: u32) -> u32 {
         let s = self.space;
         let free = pl.free;
         let region = s.grid.region(1 << select(free, bi), free);
@@ -905,19 +943,23 @@ impl<const C: usize> Level<'_, C> {
                 let free = (free & !(1 << to)) | (1 << from);
                 let md = pl.md + dist[to as usize & (C - 1)] as u32
                     - dist[from as usize & (C - 1)] as u32;
-                let (q, twin, entry) = match (image, &s.mirror) {
-                    (Some(im), Some(m)) => {
+                let (q, twin, entry) = match &s.mirror {
+                    Some(m) => {
                         let (f, t) = (
                             m.cell[from as usize & 15] as u32,
                             m.cell[to as usize & 15] as u32,
                         );
                         let (mine, theirs) = (
                             moved::<C>(pl.packed, j, from, to),
-                            moved::<C>(im.packed, m.slot[j] as usize, f, t),
+                            moved::<C>(pl.twin_packed, m.slot[j] as usize, f, t),
                         );
                         if theirs < mine {
+                            if !image.ready {
+                                image.pl = s.mirrored(pl, m);
+                                image.ready = true;
+                            }
                             let entry = (m.mask(free) & ((1 << f) - 1)).count_ones();
-                            (s.step(im, m.slot[j] as usize, f, t), true, entry)
+                            (s.step(&image.pl, m.slot[j] as usize, f, t), true, entry)
                         } else {
                             (
                                 s.step(pl, j, from, to),
@@ -926,7 +968,7 @@ impl<const C: usize> Level<'_, C> {
                             )
                         }
                     }
-                    _ => (
+                    None => (
                         s.step(pl, j, from, to),
                         false,
                         (free & ((1 << from) - 1)).count_ones(),
@@ -950,22 +992,19 @@ impl<const C: usize> Level<'_, C> {
     /// is marked on the next level's frontier.
     fn flush(&self, batch: &mut Batch) {
         let fields = self.fields;
-        for &(q, md) in &batch.firsts[..batch.nfirsts] {
-            self.write_value(q, md as u32, self.depth + 1);
+        for &(q, md, twin) in &batch.firsts[..batch.nfirsts] {
+            if self.write_value(q, md as u32, self.depth + 1) {
+                batch.found.1 += 1 + u64::from(twin);
+            }
         }
         batch.nfirsts = 0;
         let parity = ((self.depth + 1) % 2) as usize;
         for &Pending { q, twin, entry, md } in &batch.moves[..batch.len] {
-            let entry = entry as u32;
-            if fields.seen(q, entry) {
-                continue;
-            }
-            if let Some(first) = fields.mark(q, entry, parity) {
+            if let Some(first) = fields.mark(q, entry as u32, parity) {
                 batch.found.0 += 1;
                 if first {
                     crate::util::prefetch(&self.values[(q / 2) as usize]);
-                    batch.found.1 += 1 + u64::from(twin);
-                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, md);
+                    batch.firsts[batch.nfirsts % (BATCH + MAX_MOVES)] = (q, md, twin);
                     batch.nfirsts += 1;
                 }
             }
@@ -974,17 +1013,20 @@ impl<const C: usize> Level<'_, C> {
     }
 
     /// Writes placement `q`'s value (its group's Manhattan distance `md`), reached at level
-    /// `value`.
+    /// `value`. Returns whether it was not written before: two threads that marked one
+    /// placement at once may both have found it first ([`Fields::mark`]); they write the
+    /// same value, and it counts once.
     #[inline]
-    fn write_value(&self, q: u64, md: u32, value: u32) {
-        let mut delta = (value - md) / 2;
-        if delta > MAX_DELTA as u32 {
-            delta = MAX_DELTA as u32;
-            self.clamped.fetch_add(1, Relaxed);
-        }
+    fn write_value(&self, q: u64, md: u32, value: u32) -> bool {
+        let delta = ((value - md) / 2).min(MAX_DELTA as u32);
         let shift = (q % 2) * 4;
         let stored = ((UNREACHED as u32 ^ delta) as u8) << shift;
-        self.values[(q / 2) as usize].fetch_or(stored, Relaxed);
+        let old = self.values[(q / 2) as usize].fetch_or(stored, Relaxed);
+        let new = (old >> shift) & 15 == 0;
+        if new && (value - md) / 2 > MAX_DELTA as u32 {
+            self.clamped.fetch_add(1, Relaxed);
+        }
+        new
     }
 }
 
@@ -1084,11 +1126,12 @@ mod tests {
                 x ^= x >> 7;
                 x ^= x << 17;
                 let (a, gap) = (x % (total - range), (x >> 40) % range + 1);
-                let prev = space.placement(a);
-                let Some(pl) = space.placement_after(&prev, a + gap) else {
+                let mut pl = space.placement(a);
+                if !space.placement_after(&mut pl, a + gap) {
                     assert_ne!(a / range, (a + gap) / range, "{home:?} {a} +{gap}");
+                    assert_eq!(pl.index, a, "left as it was");
                     continue;
-                };
+                }
                 assert_eq!(a / range, (a + gap) / range, "{home:?} {a} +{gap}");
                 let want = space.placement(a + gap);
                 assert_eq!(
@@ -1096,9 +1139,18 @@ mod tests {
                     (want.index, want.cells, want.slot_at)
                 );
                 assert_eq!(
-                    (pl.packed, pl.occupied, pl.free, pl.md),
-                    (want.packed, want.occupied, want.free, want.md)
+                    (pl.packed, pl.twin_packed, pl.occupied, pl.free, pl.md),
+                    (
+                        want.packed,
+                        want.twin_packed,
+                        want.occupied,
+                        want.free,
+                        want.md
+                    )
                 );
+                if let Some(m) = &space.mirror {
+                    assert_eq!(pl.twin_packed, space.mirrored(&want, m).packed);
+                }
                 found += 1;
             }
             assert!(found > 300, "{home:?}: {found} found");
