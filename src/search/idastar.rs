@@ -202,7 +202,7 @@ impl<H: Heuristic> Search<'_, H> {
         blank: usize,
         g: u32,
         h: u32,
-        memo: H::Memo,
+        memo: &H::Memo,
         link: u32,
     ) -> (Found, u32, u32) {
         if cells == self.goal {
@@ -220,16 +220,19 @@ impl<H: Heuristic> Search<'_, H> {
             self.tt.enter(cells, g);
         }
         let (mut cells, mut blank, mut h, mut memo, mut link) = (cells, blank & 15, h, memo, link);
+        let dual_memo;
         let mut jumped = None;
         if self.jump {
             let board = crate::puzzle::Board::from_parts(self.shape, cells, blank as u8);
-            if let Some(j) = heuristic.jump(&board, &memo) {
+            if let Some(j) = heuristic.jump(&board, memo) {
                 // Dual IDA*: continue from the dual board, as far from the goal and scored
                 // higher; the path's moves have no meaning there, so it is searched as from
                 // a start (nothing left out but what its own path repeats).
                 let (hx, mx) = heuristic.start(&j.board);
                 let fresh = if F { Fsm::START } else { u8::MAX as u32 };
-                (cells, blank, memo, link) = (j.board.packed(), j.board.blank() & 15, mx, fresh);
+                dual_memo = mx;
+                (cells, blank, memo, link) =
+                    (j.board.packed(), j.board.blank() & 15, &dual_memo, fresh);
                 h = h.max(hx);
                 jumped = Some(j.moves);
                 // Not the goal: the goal is its own only dual, and this node is not it.
@@ -239,21 +242,22 @@ impl<H: Heuristic> Search<'_, H> {
         if g as u64 >= self.stats.peak_frontier {
             self.stats.peak_frontier = g as u64 + 1;
         }
-        let (kids, n) = self.generate::<TT, F>(cells, blank, g, &mut h, &memo, link);
+        let (kids, order, n) = self.generate::<TT, F>(cells, blank, g, &mut h, memo, link);
         // The least `1 + bound` over the children: with `TT`, the node's bound.
         let mut least = u32::MAX;
-        for &Kid {
-            m,
-            to,
-            child,
-            ch,
-            memo: child_memo,
-            bound,
-            link: child_link,
-            repeated,
-            ..
-        } in &kids[..n]
-        {
+        for &i in &order[..n] {
+            // The child stays where `generate` made it (its memo is not copied again).
+            let kid = &kids[i as usize & 3];
+            let Kid {
+                m,
+                to,
+                child,
+                ch,
+                bound,
+                link: child_link,
+                repeated,
+                ..
+            } = *kid;
             if g + h > self.bound {
                 self.next_bound = self.next_bound.min(g + h);
                 if TT {
@@ -283,7 +287,7 @@ impl<H: Heuristic> Search<'_, H> {
                 continue;
             }
             let (found, raised, below) =
-                self.dfs_bpmx::<TT, F>(child, to as usize, g + 1, ch, child_memo, child_link);
+                self.dfs_bpmx::<TT, F>(child, to as usize, g + 1, ch, &kid.memo, child_link);
             match found {
                 Found::Goal => {
                     self.path.push(m);
@@ -322,7 +326,7 @@ impl<H: Heuristic> Search<'_, H> {
         h: &mut u32,
         memo: &H::Memo,
         link: u32,
-    ) -> ([Kid<H::Memo>; 4], usize) {
+    ) -> ([Kid<H::Memo>; 4], [u8; 4], usize) {
         let heuristic = self.h;
         let mut kids = [Kid {
             m: 0,
@@ -369,39 +373,37 @@ impl<H: Heuristic> Search<'_, H> {
         for (&a, &(m, to, next)) in ahead.iter().zip(moves) {
             let (tile, child) = slide((to & 15) as usize);
             let after = crate::puzzle::Board::from_parts(self.shape, child, to);
-            let (ch, child_memo) =
-                heuristic.step_lazy(*h, memo, a, &after, tile, to as usize, blank);
+            // The child's memo, made in place from a copy of the parent's.
+            let child_memo = &mut kids[n].memo;
+            let ch = heuristic.step_lazy(*h, child_memo, a, &after, tile, to as usize, blank);
             *h = (*h).max(ch.saturating_sub(1));
             let seen = if TT {
                 self.tt.seen(child, g + 1, m)
             } else {
                 Seen::NOTHING
             };
-            kids[n] = Kid {
-                m,
-                to,
-                child,
-                ch,
-                memo: child_memo,
-                bound: seen.bound,
-                link: next,
-                repeated: seen.repeated,
-                subtree: seen.subtree,
-            };
+            let k = &mut kids[n];
+            (k.m, k.to, k.child, k.ch, k.link) = (m, to, child, ch, next);
+            (k.bound, k.repeated, k.subtree) = (seen.bound, seen.repeated, seen.subtree);
             n += 1;
         }
         self.stats.generated += n as u64;
+        // The order the children are searched in, sorted in place of the children.
+        let mut order = [0u8, 1, 2, 3];
         if heuristic.eager() {
-            self.refine_all(&mut kids[..n], h);
+            self.refine_all(&mut kids[..n], &mut order[..n], h);
         }
         if TT {
             // Lowest estimate first, each doubling of a child's last search (`Seen::subtree`)
             // counting as one move less: a large subtree reached the bound along many paths,
             // so the goal is likelier below it.
-            kids[..n].sort_by_key(|k| (k.ch + 64 - k.subtree as u32, std::cmp::Reverse(k.subtree)));
+            order[..n].sort_by_key(|&i| {
+                let k = &kids[i as usize & 3];
+                (k.ch + 64 - k.subtree as u32, std::cmp::Reverse(k.subtree))
+            });
         } else {
             // No table, no sizes: the estimates, then the move order.
-            kids[..n].sort_by_key(|k| k.ch);
+            order[..n].sort_by_key(|&i| kids[i as usize & 3].ch);
         }
         // The dual lookups of the children the cheap sums leave within the bound, asked for
         // together before the first is refined (they miss the caches, as the cheap ones do;
@@ -414,7 +416,7 @@ impl<H: Heuristic> Search<'_, H> {
                     .prefetch_refine(&crate::puzzle::Board::from_parts(self.shape, k.child, k.to));
             }
         }
-        (kids, n)
+        (kids, order, n)
     }
 
     /// BPMX as Felner et al. (2011) describe it, for a heuristic that asks for it
@@ -425,14 +427,15 @@ impl<H: Heuristic> Search<'_, H> {
     /// ones, lowest first: on Korf's 100 (7-8, `idastar`) 26,649 nodes an instance, against
     /// 27,687 with ties in the move order.
     #[inline(never)]
-    fn refine_all(&self, kids: &mut [Kid<H::Memo>], h: &mut u32) {
+    fn refine_all(&self, kids: &mut [Kid<H::Memo>], order: &mut [u8], h: &mut u32) {
         let heuristic = self.h;
-        kids.sort_by_key(|k| k.ch);
+        order.sort_by_key(|&i| kids[i as usize].ch);
         let board = |k: &Kid<H::Memo>| crate::puzzle::Board::from_parts(self.shape, k.child, k.to);
-        for k in kids.iter() {
-            heuristic.prefetch_refine(&board(k));
+        for &i in order.iter() {
+            heuristic.prefetch_refine(&board(&kids[i as usize]));
         }
-        for k in kids.iter_mut() {
+        for &i in order.iter() {
+            let k = &mut kids[i as usize];
             k.ch = heuristic.refine(k.ch, &board(k), u32::MAX);
             *h = (*h).max(k.ch.saturating_sub(1));
         }
@@ -607,13 +610,17 @@ fn search_in<H: Heuristic>(
         let found = match (variant == Variant::Transpositions, h.consistent(), fsm) {
             (true, _, _) => {
                 s.tt.next_iteration();
-                s.dfs_bpmx::<true, false>(cells, blank, 0, h0, memo, root).0
+                s.dfs_bpmx::<true, false>(cells, blank, 0, h0, &memo, root)
+                    .0
             }
             (false, true, true) => s.dfs::<true>(cells, blank, 0, h0, memo, root),
             (false, true, false) => s.dfs::<false>(cells, blank, 0, h0, memo, root),
-            (false, false, true) => s.dfs_bpmx::<false, true>(cells, blank, 0, h0, memo, root).0,
+            (false, false, true) => {
+                s.dfs_bpmx::<false, true>(cells, blank, 0, h0, &memo, root)
+                    .0
+            }
             (false, false, false) => {
-                s.dfs_bpmx::<false, false>(cells, blank, 0, h0, memo, root)
+                s.dfs_bpmx::<false, false>(cells, blank, 0, h0, &memo, root)
                     .0
             }
         };

@@ -41,21 +41,25 @@ pub trait Heuristic {
     /// (a pattern database's dual lookups), for a search that adds them with
     /// [`Heuristic::refine`] only where they can change what it does.
     ///
-    /// `ahead` is what [`Heuristic::prefetch`] returned for the same move, if the search
-    /// called it (else [`Ahead::default`]).
+    /// `memo` is the parent's memo, taken over in place to the child's (a search keeps each
+    /// child's memo where it made it, and copies no memo around); `ahead` is what
+    /// [`Heuristic::prefetch`] returned for the same move, if the search called it (else
+    /// [`Ahead::default`]).
     #[allow(clippy::too_many_arguments)] // step's, and what prefetch located
     #[inline]
     fn step_lazy(
         &self,
         h: u32,
-        memo: &Self::Memo,
+        memo: &mut Self::Memo,
         _ahead: Ahead,
         after: &Board,
         tile: u8,
         from: usize,
         to: usize,
-    ) -> (u32, Self::Memo) {
-        self.step(h, memo, after, tile, from, to)
+    ) -> u32 {
+        let (h, child) = self.step(h, memo, after, tile, from, to);
+        *memo = child;
+        h
     }
     /// The full estimate of `after` from the one [`Heuristic::step_lazy`] returned, or any
     /// value of at least `enough` not above it (the caller only needs to know that much:

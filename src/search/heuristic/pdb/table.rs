@@ -139,6 +139,18 @@ impl PatternTable {
         (i, md)
     }
 
+    /// Slot `j`'s weight in the entry's index ([`PatternTable::locate`]).
+    #[inline]
+    pub(crate) fn weight(&self, j: usize) -> u64 {
+        self.ranker.weight(j)
+    }
+
+    /// The Manhattan distance of slot `j`'s tile on `cell` from its home.
+    #[inline]
+    pub(crate) fn distance(&self, j: usize, cell: usize) -> u8 {
+        self.dist[j & 15][cell & 15]
+    }
+
     /// Entries (placements of the group's tiles).
     pub fn len(&self) -> u64 {
         self.entries
