@@ -69,6 +69,13 @@ pub trait Heuristic {
         lazy
     }
 
+    /// [`Heuristic::refine`], handed what [`Heuristic::prefetch_refine`] returned for the
+    /// same board (so that it is not worked out twice).
+    #[inline]
+    fn refine_located(&self, lazy: u32, after: &Board, enough: u32, _ahead: Ahead) -> u32 {
+        self.refine(lazy, after, enough)
+    }
+
     /// Prepares [`Heuristic::step`] for `tile` sliding from `from` to `to` (a pattern
     /// database asks the processor for the table entries it will read), so that a search
     /// that calls this for all of a node's children first waits for their memory at once.
@@ -81,9 +88,12 @@ pub trait Heuristic {
 
     /// Prepares [`Heuristic::refine`] of `after` (a pattern database asks for the entries
     /// of its dual lookups), for a search that knows which children it will refine before
-    /// it refines the first.
+    /// it refines the first; what it worked out on the way goes back to
+    /// [`Heuristic::refine_located`].
     #[inline]
-    fn prefetch_refine(&self, _after: &Board) {}
+    fn prefetch_refine(&self, _after: &Board) -> Ahead {
+        Ahead::default()
+    }
 
     /// Whether a search that propagates estimates between parents and children (BPMX)
     /// should [`Heuristic::refine`] every child in full before it searches any, as Felner
@@ -104,10 +114,12 @@ pub trait Heuristic {
 }
 
 /// What [`Heuristic::prefetch`] worked out for one move, handed back to
-/// [`Heuristic::step_lazy`]: opaque to searches, whose only duty is to hand it back with the
-/// same move (a pattern database keeps each lookup's entry index and Manhattan distance).
+/// [`Heuristic::step_lazy`], or [`Heuristic::prefetch_refine`] for one board, handed back to
+/// [`Heuristic::refine_located`]: opaque to searches, whose only duty is to hand it back
+/// with the same move or board (a pattern database keeps each lookup's entry index and
+/// Manhattan distance).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Ahead(pub [u64; 2]);
+pub struct Ahead(pub [u64; 4]);
 
 /// A dual board a search may continue from instead of the board (see [`Heuristic::jump`]).
 #[derive(Clone, Copy, Debug)]

@@ -109,14 +109,6 @@ impl PatternTable {
         md + 2 * delta as u32
     }
 
-    /// Asks the processor to fetch the entry [`PatternTable::value_of`] would read for the
-    /// same cells, so that several lookups wait for memory at once rather than in turn.
-    #[inline]
-    pub(crate) fn prefetch(&self, cell: impl Fn(usize) -> u8) {
-        let (i, _) = self.locate(cell);
-        self.prefetch_at(i);
-    }
-
     /// Asks the processor to fetch entry `i`.
     #[inline]
     pub(crate) fn prefetch_at(&self, i: u64) {
