@@ -21,7 +21,7 @@
 //! consistent one it is the plain search above, whose counts are Korf's.
 
 use super::fsm::{Fsm, Prune, PRUNE};
-use super::heuristic::Heuristic;
+use super::heuristic::{Ahead, Heuristic};
 use super::transpositions::{Seen, Transpositions};
 use super::{Budget, Outcome, Problem, SolveOptions, Stats, Status};
 use crate::puzzle::{Move, Neighbors};
@@ -81,6 +81,27 @@ struct Kid<M> {
     repeated: bool,
     /// The size of its last finished search ([`Seen::subtree`]; 0: none).
     subtree: u8,
+    /// What [`Heuristic::prefetch_refine`] worked out for it, if it was called.
+    dual: Ahead,
+}
+
+impl<M> Kid<M> {
+    /// A child yet to be made, with a copy of its parent's memo.
+    #[inline(always)]
+    fn new(memo: M) -> Kid<M> {
+        Kid {
+            m: 0,
+            to: 0,
+            child: 0,
+            ch: 0,
+            memo,
+            bound: 0,
+            link: 0,
+            repeated: false,
+            subtree: 0,
+            dual: Ahead::default(),
+        }
+    }
 }
 
 /// How a subtree's search ended.
@@ -202,7 +223,7 @@ impl<H: Heuristic> Search<'_, H> {
         blank: usize,
         g: u32,
         h: u32,
-        memo: H::Memo,
+        memo: &H::Memo,
         link: u32,
     ) -> (Found, u32, u32) {
         if cells == self.goal {
@@ -220,16 +241,19 @@ impl<H: Heuristic> Search<'_, H> {
             self.tt.enter(cells, g);
         }
         let (mut cells, mut blank, mut h, mut memo, mut link) = (cells, blank & 15, h, memo, link);
+        let dual_memo;
         let mut jumped = None;
         if self.jump {
             let board = crate::puzzle::Board::from_parts(self.shape, cells, blank as u8);
-            if let Some(j) = heuristic.jump(&board, &memo) {
+            if let Some(j) = heuristic.jump(&board, memo) {
                 // Dual IDA*: continue from the dual board, as far from the goal and scored
                 // higher; the path's moves have no meaning there, so it is searched as from
                 // a start (nothing left out but what its own path repeats).
                 let (hx, mx) = heuristic.start(&j.board);
                 let fresh = if F { Fsm::START } else { u8::MAX as u32 };
-                (cells, blank, memo, link) = (j.board.packed(), j.board.blank() & 15, mx, fresh);
+                dual_memo = mx;
+                (cells, blank, memo, link) =
+                    (j.board.packed(), j.board.blank() & 15, &dual_memo, fresh);
                 h = h.max(hx);
                 jumped = Some(j.moves);
                 // Not the goal: the goal is its own only dual, and this node is not it.
@@ -239,21 +263,24 @@ impl<H: Heuristic> Search<'_, H> {
         if g as u64 >= self.stats.peak_frontier {
             self.stats.peak_frontier = g as u64 + 1;
         }
-        let (kids, n) = self.generate::<TT, F>(cells, blank, g, &mut h, &memo, link);
+        // The children, made in place (returned, the array was copied whole).
+        let mut kids = [Kid::new(*memo); 4];
+        let (order, n) = self.generate::<TT, F>(cells, blank, g, &mut h, memo, link, &mut kids);
         // The least `1 + bound` over the children: with `TT`, the node's bound.
         let mut least = u32::MAX;
-        for &Kid {
-            m,
-            to,
-            child,
-            ch,
-            memo: child_memo,
-            bound,
-            link: child_link,
-            repeated,
-            ..
-        } in &kids[..n]
-        {
+        for &i in &order[..n] {
+            // The child stays where `generate` made it (its memo is not copied again).
+            let kid = &kids[i as usize & 3];
+            let Kid {
+                m,
+                to,
+                child,
+                ch,
+                bound,
+                link: child_link,
+                repeated,
+                ..
+            } = *kid;
             if g + h > self.bound {
                 self.next_bound = self.next_bound.min(g + h);
                 if TT {
@@ -273,7 +300,7 @@ impl<H: Heuristic> Search<'_, H> {
                 // made them all in `generate`).
                 let after = crate::puzzle::Board::from_parts(self.shape, child, to);
                 // Enough to prune it: above what the bound leaves it.
-                ch = heuristic.refine(ch, &after, self.bound - g);
+                ch = heuristic.refine_located(ch, &after, self.bound - g, kid.dual);
                 h = h.max(ch.saturating_sub(1));
             }
             let f = g + 1 + ch.max(bound);
@@ -283,7 +310,7 @@ impl<H: Heuristic> Search<'_, H> {
                 continue;
             }
             let (found, raised, below) =
-                self.dfs_bpmx::<TT, F>(child, to as usize, g + 1, ch, child_memo, child_link);
+                self.dfs_bpmx::<TT, F>(child, to as usize, g + 1, ch, &kid.memo, child_link);
             match found {
                 Found::Goal => {
                     self.path.push(m);
@@ -309,11 +336,13 @@ impl<H: Heuristic> Search<'_, H> {
     }
 
     /// [`Search::dfs_bpmx`]'s children of a node at depth `g` (the move back, or with `F` the
-    /// machine's refused moves, excluded), counted as generated, in the order of their
-    /// estimates; `h` raised by theirs. Their
-    /// cheap lookups are asked for together, then the costly ones of those the cheap ones do
-    /// not prune. Inlined: it is the body of the hot loop, split off only to be read.
+    /// machine's refused moves, excluded), made in `kids` (each holding a copy of the node's
+    /// memo on entry) and counted as generated; returned: the order of their estimates (as
+    /// indices into `kids`) and how many; `h` raised by theirs. Their cheap lookups are
+    /// asked for together, then the costly ones of those the cheap ones do not prune.
+    /// Inlined: it is the body of the hot loop, split off only to be read.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn generate<const TT: bool, const F: bool>(
         &mut self,
         cells: u64,
@@ -322,19 +351,9 @@ impl<H: Heuristic> Search<'_, H> {
         h: &mut u32,
         memo: &H::Memo,
         link: u32,
-    ) -> ([Kid<H::Memo>; 4], usize) {
+        kids: &mut [Kid<H::Memo>; 4],
+    ) -> ([u8; 4], usize) {
         let heuristic = self.h;
-        let mut kids = [Kid {
-            m: 0,
-            to: 0,
-            child: 0,
-            ch: 0,
-            memo: *memo,
-            bound: 0,
-            link: 0,
-            repeated: false,
-            subtree: 0,
-        }; 4];
         let mut n = 0;
         // The moves made: (move, the blank's cell after it, the child's link).
         let mut moves = [(0u8, 0u8, 0u32); 4];
@@ -352,7 +371,7 @@ impl<H: Heuristic> Search<'_, H> {
             }
         }
         let moves = &moves[..made];
-        let mut ahead = [super::heuristic::Ahead::default(); 4];
+        let mut ahead = [Ahead::default(); 4];
         let slide = |to: usize| {
             let tile = ((cells >> (4 * to)) & 0xF) as u8;
             // The tile slides from `to` into the blank's cell.
@@ -369,52 +388,50 @@ impl<H: Heuristic> Search<'_, H> {
         for (&a, &(m, to, next)) in ahead.iter().zip(moves) {
             let (tile, child) = slide((to & 15) as usize);
             let after = crate::puzzle::Board::from_parts(self.shape, child, to);
-            let (ch, child_memo) =
-                heuristic.step_lazy(*h, memo, a, &after, tile, to as usize, blank);
+            // The child's memo, made in place from a copy of the parent's.
+            let child_memo = &mut kids[n].memo;
+            let ch = heuristic.step_lazy(*h, child_memo, a, &after, tile, to as usize, blank);
             *h = (*h).max(ch.saturating_sub(1));
             let seen = if TT {
                 self.tt.seen(child, g + 1, m)
             } else {
                 Seen::NOTHING
             };
-            kids[n] = Kid {
-                m,
-                to,
-                child,
-                ch,
-                memo: child_memo,
-                bound: seen.bound,
-                link: next,
-                repeated: seen.repeated,
-                subtree: seen.subtree,
-            };
+            let k = &mut kids[n];
+            (k.m, k.to, k.child, k.ch, k.link) = (m, to, child, ch, next);
+            (k.bound, k.repeated, k.subtree) = (seen.bound, seen.repeated, seen.subtree);
             n += 1;
         }
         self.stats.generated += n as u64;
+        // The order the children are searched in, sorted in place of the children.
+        let mut order = [0u8, 1, 2, 3];
         if heuristic.eager() {
-            self.refine_all(&mut kids[..n], h);
+            self.refine_all(&mut kids[..n], &mut order[..n], h);
         }
         if TT {
             // Lowest estimate first, each doubling of a child's last search (`Seen::subtree`)
             // counting as one move less: a large subtree reached the bound along many paths,
             // so the goal is likelier below it.
-            kids[..n].sort_by_key(|k| (k.ch + 64 - k.subtree as u32, std::cmp::Reverse(k.subtree)));
+            sort_by_key(&mut order[..n], |i| {
+                let k = &kids[i as usize & 3];
+                ((k.ch + 64 - k.subtree as u32) as u64) << 8 | (255 - k.subtree) as u64
+            });
         } else {
             // No table, no sizes: the estimates, then the move order.
-            kids[..n].sort_by_key(|k| k.ch);
+            sort_by_key(&mut order[..n], |i| kids[i as usize & 3].ch as u64);
         }
         // The dual lookups of the children the cheap sums leave within the bound, asked for
         // together before the first is refined (they miss the caches, as the cheap ones do;
         // `eager` made them all already).
         let lazy = !heuristic.eager();
-        for k in &kids[..n] {
+        for k in &mut kids[..n] {
             let within = g + 1 + k.ch.max(h.saturating_sub(1)).max(k.bound) <= self.bound;
             if lazy && !k.repeated && within {
-                heuristic
-                    .prefetch_refine(&crate::puzzle::Board::from_parts(self.shape, k.child, k.to));
+                let after = crate::puzzle::Board::from_parts(self.shape, k.child, k.to);
+                k.dual = heuristic.prefetch_refine(&after);
             }
         }
-        (kids, n)
+        (order, n)
     }
 
     /// BPMX as Felner et al. (2011) describe it, for a heuristic that asks for it
@@ -425,15 +442,17 @@ impl<H: Heuristic> Search<'_, H> {
     /// ones, lowest first: on Korf's 100 (7-8, `idastar`) 26,649 nodes an instance, against
     /// 27,687 with ties in the move order.
     #[inline(never)]
-    fn refine_all(&self, kids: &mut [Kid<H::Memo>], h: &mut u32) {
+    fn refine_all(&self, kids: &mut [Kid<H::Memo>], order: &mut [u8], h: &mut u32) {
         let heuristic = self.h;
-        kids.sort_by_key(|k| k.ch);
+        sort_by_key(order, |i| kids[i as usize].ch as u64);
         let board = |k: &Kid<H::Memo>| crate::puzzle::Board::from_parts(self.shape, k.child, k.to);
-        for k in kids.iter() {
-            heuristic.prefetch_refine(&board(k));
+        for &i in order.iter() {
+            let k = &mut kids[i as usize];
+            k.dual = heuristic.prefetch_refine(&board(k));
         }
-        for k in kids.iter_mut() {
-            k.ch = heuristic.refine(k.ch, &board(k), u32::MAX);
+        for &i in order.iter() {
+            let k = &mut kids[i as usize];
+            k.ch = heuristic.refine_located(k.ch, &board(k), u32::MAX, k.dual);
             *h = (*h).max(k.ch.saturating_sub(1));
         }
     }
@@ -454,6 +473,21 @@ impl<H: Heuristic> Search<'_, H> {
     fn not_generated_after(&self, blank: usize, last: u8, m: u8) -> u64 {
         let children = self.neighbors.children(blank, last);
         children.as_slice().iter().filter(|&&(n, _)| n > m).count() as u64
+    }
+}
+
+/// Sorts a node's children's indices `order` by `key`, stably: an insertion sort inlined
+/// (at most four; the library's is a call).
+#[inline(always)]
+fn sort_by_key(order: &mut [u8], key: impl Fn(u8) -> u64) {
+    for i in 1..order.len() {
+        let (x, kx) = (order[i], key(order[i]));
+        let mut j = i;
+        while j > 0 && key(order[j - 1]) > kx {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = x;
     }
 }
 
@@ -607,13 +641,17 @@ fn search_in<H: Heuristic>(
         let found = match (variant == Variant::Transpositions, h.consistent(), fsm) {
             (true, _, _) => {
                 s.tt.next_iteration();
-                s.dfs_bpmx::<true, false>(cells, blank, 0, h0, memo, root).0
+                s.dfs_bpmx::<true, false>(cells, blank, 0, h0, &memo, root)
+                    .0
             }
             (false, true, true) => s.dfs::<true>(cells, blank, 0, h0, memo, root),
             (false, true, false) => s.dfs::<false>(cells, blank, 0, h0, memo, root),
-            (false, false, true) => s.dfs_bpmx::<false, true>(cells, blank, 0, h0, memo, root).0,
+            (false, false, true) => {
+                s.dfs_bpmx::<false, true>(cells, blank, 0, h0, &memo, root)
+                    .0
+            }
             (false, false, false) => {
-                s.dfs_bpmx::<false, false>(cells, blank, 0, h0, memo, root)
+                s.dfs_bpmx::<false, false>(cells, blank, 0, h0, &memo, root)
                     .0
             }
         };

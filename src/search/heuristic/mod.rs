@@ -41,21 +41,25 @@ pub trait Heuristic {
     /// (a pattern database's dual lookups), for a search that adds them with
     /// [`Heuristic::refine`] only where they can change what it does.
     ///
-    /// `ahead` is what [`Heuristic::prefetch`] returned for the same move, if the search
-    /// called it (else [`Ahead::default`]).
+    /// `memo` is the parent's memo, taken over in place to the child's (a search keeps each
+    /// child's memo where it made it, and copies no memo around); `ahead` is what
+    /// [`Heuristic::prefetch`] returned for the same move, if the search called it (else
+    /// [`Ahead::default`]).
     #[allow(clippy::too_many_arguments)] // step's, and what prefetch located
     #[inline]
     fn step_lazy(
         &self,
         h: u32,
-        memo: &Self::Memo,
+        memo: &mut Self::Memo,
         _ahead: Ahead,
         after: &Board,
         tile: u8,
         from: usize,
         to: usize,
-    ) -> (u32, Self::Memo) {
-        self.step(h, memo, after, tile, from, to)
+    ) -> u32 {
+        let (h, child) = self.step(h, memo, after, tile, from, to);
+        *memo = child;
+        h
     }
     /// The full estimate of `after` from the one [`Heuristic::step_lazy`] returned, or any
     /// value of at least `enough` not above it (the caller only needs to know that much:
@@ -63,6 +67,13 @@ pub trait Heuristic {
     #[inline]
     fn refine(&self, lazy: u32, _after: &Board, _enough: u32) -> u32 {
         lazy
+    }
+
+    /// [`Heuristic::refine`], handed what [`Heuristic::prefetch_refine`] returned for the
+    /// same board (so that it is not worked out twice).
+    #[inline]
+    fn refine_located(&self, lazy: u32, after: &Board, enough: u32, _ahead: Ahead) -> u32 {
+        self.refine(lazy, after, enough)
     }
 
     /// Prepares [`Heuristic::step`] for `tile` sliding from `from` to `to` (a pattern
@@ -77,9 +88,12 @@ pub trait Heuristic {
 
     /// Prepares [`Heuristic::refine`] of `after` (a pattern database asks for the entries
     /// of its dual lookups), for a search that knows which children it will refine before
-    /// it refines the first.
+    /// it refines the first; what it worked out on the way goes back to
+    /// [`Heuristic::refine_located`].
     #[inline]
-    fn prefetch_refine(&self, _after: &Board) {}
+    fn prefetch_refine(&self, _after: &Board) -> Ahead {
+        Ahead::default()
+    }
 
     /// Whether a search that propagates estimates between parents and children (BPMX)
     /// should [`Heuristic::refine`] every child in full before it searches any, as Felner
@@ -100,10 +114,12 @@ pub trait Heuristic {
 }
 
 /// What [`Heuristic::prefetch`] worked out for one move, handed back to
-/// [`Heuristic::step_lazy`]: opaque to searches, whose only duty is to hand it back with the
-/// same move (a pattern database keeps each lookup's entry index and Manhattan distance).
+/// [`Heuristic::step_lazy`], or [`Heuristic::prefetch_refine`] for one board, handed back to
+/// [`Heuristic::refine_located`]: opaque to searches, whose only duty is to hand it back
+/// with the same move or board (a pattern database keeps each lookup's entry index and
+/// Manhattan distance).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Ahead(pub [u64; 2]);
+pub struct Ahead(pub [u64; 4]);
 
 /// A dual board a search may continue from instead of the board (see [`Heuristic::jump`]).
 #[derive(Clone, Copy, Debug)]

@@ -380,15 +380,77 @@ pub struct Pdb {
     any_dual: bool,
     /// `goal_tiles[cell]`: the goal's tile on each cell.
     goal_tiles: [u8; 16],
+    /// How a move steps the regular and the reflected lookups' entries, where the memo
+    /// carries them (at most [`STEPPED`] groups, indices of 32 bits): [`Pdb::step_entry`].
+    steppers: Option<Box<[Stepper; 2]>>,
+    /// The board's width: a move up or down passes `width − 1` cells in the index's order.
+    width: usize,
 }
 
-/// What [`Pdb`] carries from a node to its children: every tile's cell, and each group's
-/// value for the regular and the reflected board (the dual lookups are made afresh: a move
-/// changes the dual board in the cells of two groups at once, and they exist only with the
-/// blank on a few cells).
-#[derive(Clone, Copy, Debug)]
+/// The most groups whose located entries [`PdbMemo`] carries, so that a move steps its
+/// group's entries ([`Pdb::step_entry`]) rather than ranking its tiles afresh.
+const STEPPED: usize = 4;
+
+/// What stepping one lookup's located entry over a move needs (see [`Pdb::step_entry`]),
+/// each by the tile names of the problem.
+#[derive(Clone, Debug)]
+struct Stepper {
+    /// The lookup's cell map: a tile on cell `c` is ranked as on `map[c]` (its own inverse).
+    map: CellMap,
+    /// `weight[t]`: the weight of tile `t`'s slot in its group's index.
+    weight: [u32; 16],
+    /// `coef[t][u]`: what tile `u`, on a cell between the two of a move of tile `t` (in the
+    /// index's cell order), adds to the move's step of the index: `−weight[t]` for a tile of
+    /// an earlier slot of `t`'s group, the tile's own weight for a later slot, else 0.
+    coef: [[i32; 16]; 16],
+    /// `dist[t][c]`: tile `t`'s Manhattan distance from its home, ranked on cell `c`.
+    dist: [[u8; 16]; 16],
+}
+
+impl Stepper {
+    fn new(l: &Lookup, set: &PdbSet) -> Stepper {
+        let mut s = Stepper {
+            map: l.cell,
+            weight: [0; 16],
+            coef: [[0; 16]; 16],
+            dist: [[0; 16]; 16],
+        };
+        // (group, slot) of each tile.
+        let mut at = [None; 16];
+        for (g, tiles) in l.tiles.iter().enumerate() {
+            for (j, &t) in tiles.iter().enumerate().take(set.homes[g].len()) {
+                at[t as usize & 15] = Some((g, j));
+            }
+        }
+        for t in 0..16 {
+            let Some((g, j)) = at[t] else { continue };
+            let table = &set.tables[g];
+            s.weight[t] = table.weight(j) as u32;
+            s.dist[t] = std::array::from_fn(|c| table.distance(j, c));
+            s.coef[t] = at.map(|u| match u {
+                Some((h, k)) if h == g && k < j => -(table.weight(j) as i32),
+                Some((h, k)) if h == g && k > j => table.weight(k) as i32,
+                _ => 0,
+            });
+        }
+        s
+    }
+}
+
+/// What [`Pdb`] carries from a node to its children: the board, each group's value for the
+/// regular and the reflected board, and the first groups' entries (the dual lookups are
+/// made afresh: a move changes the dual board in the cells of two groups at once, and they
+/// exist only with the blank on a few cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PdbMemo {
-    cells: u64,
+    /// The board (cell → tile).
+    board: u64,
+    /// The first [`STEPPED`] groups' entries, regular and reflected, and their Manhattan
+    /// distances, where the heuristic steps them ([`Pdb::step_entry`]).
+    at: [u32; STEPPED],
+    mirrored_at: [u32; STEPPED],
+    md: [u8; STEPPED],
+    mirrored_md: [u8; STEPPED],
     values: [u8; 16],
     mirrored: [u8; 16],
     sum: u16,
@@ -467,10 +529,21 @@ impl Pdb {
                 }
             }
         }
+        let regular = Lookup::new(goal, &set, identity);
+        // Stepping needs every index to fit 32 bits (times the widest step, in 64).
+        let steppers = (set.tables.len() <= STEPPED
+            && shape.is_packed()
+            && set.tables.iter().all(|t| t.len() <= u32::MAX as u64))
+        .then(|| {
+            let mirrored = mirror.as_ref().unwrap_or(&regular);
+            Box::new([Stepper::new(&regular, &set), Stepper::new(mirrored, &set)])
+        });
         Pdb {
             goal_tiles: std::array::from_fn(|c| if c < n { goal.tile(c) } else { 0 }),
-            regular: Lookup::new(goal, &set, identity),
+            regular,
             mirror,
+            steppers,
+            width: shape.width(),
             any_dual: duals.iter().any(|d| !d.is_empty()),
             duals,
             mode,
@@ -509,14 +582,6 @@ impl Pdb {
             .iter()
             .map(|d| self.dual_sum(d, b.packed(), b.blank()))
             .collect()
-    }
-
-    #[inline(always)]
-    fn group_value<const MIRRORED: bool>(&self, l: &Lookup, g: usize, cells: u64) -> u8 {
-        value_at(
-            &self.set.tables[g],
-            self.locate_group::<MIRRORED>(l, g, cells),
-        ) as u8
     }
 
     /// The [`located`] entry of group `g` through lookup `l` (`MIRRORED`: through its cell
@@ -592,23 +657,32 @@ impl Pdb {
     }
 
     fn memo(&self, b: &Board) -> PdbMemo {
-        let mut cells = 0u64;
-        for p in 0..b.shape().cells() {
-            cells |= (p as u64) << (4 * b.tile(p));
-        }
+        let cells = tile_cells(b.packed(), b.shape().cells());
         let mut m = PdbMemo {
-            cells,
+            board: b.packed(),
+            at: [0; STEPPED],
+            mirrored_at: [0; STEPPED],
+            md: [0; STEPPED],
+            mirrored_md: [0; STEPPED],
             values: [0; 16],
             mirrored: [0; 16],
             sum: 0,
             mirrored_sum: 0,
         };
         for g in 0..self.set.tables.len() {
-            m.values[g] = self.group_value::<false>(&self.regular, g, cells);
+            let a = self.locate_group::<false>(&self.regular, g, cells);
+            m.values[g] = value_at(&self.set.tables[g], a) as u8;
             m.sum += m.values[g] as u16;
+            if g < STEPPED {
+                (m.at[g], m.md[g]) = unlocated(a);
+            }
             if let Some(l) = &self.mirror {
-                m.mirrored[g] = self.group_value::<true>(l, g, cells);
+                let a = self.locate_group::<true>(l, g, cells);
+                m.mirrored[g] = value_at(&self.set.tables[g], a) as u8;
                 m.mirrored_sum += m.mirrored[g] as u16;
+                if g < STEPPED {
+                    (m.mirrored_at[g], m.mirrored_md[g]) = unlocated(a);
+                }
             }
         }
         m
@@ -645,8 +719,9 @@ impl Heuristic for Pdb {
         from: usize,
         to: usize,
     ) -> (u32, PdbMemo) {
-        let m = self.advance(
-            memo,
+        let mut m = *memo;
+        self.advance(
+            &mut m,
             self.locate_move::<false>(memo, tile, from, to),
             tile,
             from,
@@ -667,20 +742,20 @@ impl Heuristic for Pdb {
     fn step_lazy(
         &self,
         _h: u32,
-        memo: &PdbMemo,
+        memo: &mut PdbMemo,
         ahead: Ahead,
         _after: &Board,
         tile: u8,
         from: usize,
         to: usize,
-    ) -> (u32, PdbMemo) {
+    ) -> u32 {
         let ahead = if ahead.0[0] == 0 {
             self.locate_unasked(memo, tile, from, to)
         } else {
             ahead
         };
-        let m = self.advance(memo, ahead, tile, from, to);
-        (m.sum.max(m.mirrored_sum) as u32, m)
+        self.advance(memo, ahead, tile, from, to);
+        memo.sum.max(memo.mirrored_sum) as u32
     }
 
     /// Adds the dual lookups, where the board has them, stopping at the first exact one,
@@ -726,14 +801,47 @@ impl Heuristic for Pdb {
     /// [`Pdb::refine`]; the walked ones are many, and are asked for a batch at a time when
     /// the exact ones have not pruned: asking for all of them here cost `walked` 5% more time
     /// on Korf's 100).
+    ///
+    /// Where they are at most four (two exact duals of two groups: `max` on the 7-8
+    /// tables), their [`located`] entries go back to [`Pdb::refine_located`].
     #[inline]
-    fn prefetch_refine(&self, after: &Board) {
+    fn prefetch_refine(&self, after: &Board) -> Ahead {
         let (board, blank) = (after.packed(), after.blank() & 15);
+        let mut ahead = Ahead::default();
+        let mut k = 0;
         for d in self.duals[blank].iter().filter(|d| d.steps == 0) {
             for (t, read) in self.set.tables.iter().zip(&d.read) {
-                t.prefetch(dual_cell(d, read, board));
+                let (i, md) = t.locate(dual_cell(d, read, board));
+                t.prefetch_at(i);
+                ahead.0[k & 3] = located(i, md);
+                k += 1;
             }
         }
+        if k > ahead.0.len() {
+            Ahead::default()
+        } else {
+            ahead
+        }
+    }
+
+    /// [`Pdb::refine`], reading the exact duals at the entries
+    /// [`Pdb::prefetch_refine`] located, where it kept them.
+    #[inline]
+    fn refine_located(&self, lazy: u32, after: &Board, enough: u32, ahead: Ahead) -> u32 {
+        if ahead.0[0] == 0 {
+            return self.refine(lazy, after, enough);
+        }
+        // Kept only where every dual of the cell is exact, two groups' entries each at most.
+        let tables = &self.set.tables;
+        let mut h = lazy;
+        for k in 0..self.duals[after.blank() & 15].len() {
+            if h >= enough {
+                break;
+            }
+            let at = &ahead.0[(k * tables.len()) & 3..];
+            h = h.max(tables.iter().zip(at).map(|(t, &a)| value_at(t, a)).sum());
+        }
+        h
     }
 
     /// The dual board with the largest sum, if that is above the regular and reflected
@@ -778,7 +886,40 @@ impl Pdb {
         from: usize,
         to: usize,
     ) -> Ahead {
-        let cells = memo.cells ^ (((from ^ to) as u64) << (4 * tile));
+        let g = self.regular.group_of[tile as usize & 15] as usize;
+        let Some(s) = &self.steppers else {
+            return self.locate_afresh::<FETCH>(memo, tile, from, to);
+        };
+        let mut ahead = Ahead::default();
+        let (at, md) = (memo.at[g % STEPPED], memo.md[g % STEPPED]);
+        ahead.0[0] = self.step_entry(&s[0], memo.board, (at, md), tile, from, to);
+        if FETCH {
+            self.set.tables[g].prefetch_at(ahead.0[0] >> 8);
+        }
+        if let Some(l) = &self.mirror {
+            let g = l.group_of[tile as usize & 15] as usize;
+            let (at, md) = (memo.mirrored_at[g % STEPPED], memo.mirrored_md[g % STEPPED]);
+            ahead.0[1] = self.step_entry(&s[1], memo.board, (at, md), tile, from, to);
+            if FETCH {
+                self.set.tables[g].prefetch_at(ahead.0[1] >> 8);
+            }
+        }
+        ahead
+    }
+
+    /// [`Pdb::locate_move`] by ranking the group's tiles afresh (more groups than the memo
+    /// carries entries of).
+    #[cold]
+    #[inline(never)]
+    fn locate_afresh<const FETCH: bool>(
+        &self,
+        memo: &PdbMemo,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> Ahead {
+        let cells =
+            tile_cells(memo.board, self.set.shape.cells()) ^ (((from ^ to) as u64) << (4 * tile));
         let g = self.regular.group_of[tile as usize & 15] as usize;
         let mut ahead = Ahead::default();
         ahead.0[0] = self.locate_group::<false>(&self.regular, g, cells);
@@ -795,6 +936,42 @@ impl Pdb {
         ahead
     }
 
+    /// The [`located`] entry `at` of the moved tile's group, stepped over `tile`'s slide
+    /// from `from` to `to` on `board` (cell → tile, before the move), through `s`'s cell map.
+    ///
+    /// In the index's cell order the tile goes from `a` to `b`. A slot's digit is its cell
+    /// less the earlier slots' cells below it, so the tile's own digit changes by `b − a`
+    /// less the earlier slots' tiles between `a` and `b`, and each later slot's tile between
+    /// them has one more (or one fewer) earlier cell below it: the index changes by `±(w_t
+    /// |b − a| + Σ coef)` over the cells between (none for a step of one cell, `width − 1`
+    /// for a step of a row). The Manhattan distance changes by the tile's alone.
+    #[inline(always)]
+    fn step_entry(
+        &self,
+        s: &Stepper,
+        board: u64,
+        (at, md): (u32, u8),
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> u64 {
+        let t = tile as usize & 15;
+        let (a, b) = (s.map[from & 15] as i64, s.map[to & 15] as i64);
+        let span = (b - a).abs();
+        let sign = if b > a { 1 } else { -1 };
+        let mut d = s.weight[t] as i64 * span;
+        for k in 1..self.width as i64 {
+            // Cell `a + k` (or `a − k`) in the index's order, and the tile on it.
+            let x = s.map[(a + sign * k) as usize & 15];
+            let u = (board >> (4 * (x & 15))) & 0xF;
+            let c = s.coef[t][u as usize] as i64;
+            d += if k < span { c } else { 0 };
+        }
+        let i = (at as i64 + sign * d) as u64;
+        let md = md as u32 + s.dist[t][b as usize & 15] as u32 - s.dist[t][a as usize & 15] as u32;
+        located(i, md)
+    }
+
     /// [`Pdb::locate_move`] for a search that did not call [`Pdb::prefetch`]: out of line,
     /// so that IDA*'s loop, which always hands over what `prefetch` located, does not carry
     /// a second inlined copy of the ranking.
@@ -804,23 +981,28 @@ impl Pdb {
         self.locate_move::<false>(memo, tile, from, to)
     }
 
-    /// The memo after `tile` slid from `from` to `to`: its group's value, regular and
-    /// reflected, read at the entries `ahead` located ([`Pdb::locate_move`]).
+    /// Takes the memo `m` over `tile`'s slide from `from` to `to`: its group's value, regular
+    /// and reflected, read at the entries `ahead` located ([`Pdb::locate_move`]).
     #[inline(always)]
-    fn advance(&self, memo: &PdbMemo, ahead: Ahead, tile: u8, from: usize, to: usize) -> PdbMemo {
-        let mut m = *memo;
-        m.cells ^= ((from ^ to) as u64) << (4 * tile);
+    fn advance(&self, m: &mut PdbMemo, ahead: Ahead, tile: u8, from: usize, to: usize) {
+        m.board =
+            m.board - ((tile as u64) << (4 * (from & 15))) + ((tile as u64) << (4 * (to & 15)));
         let g = self.regular.group_of[tile as usize & 15] as usize;
         let v = value_at(&self.set.tables[g], ahead.0[0]) as u8;
         m.sum = m.sum + v as u16 - m.values[g] as u16;
         m.values[g] = v;
+        if g < STEPPED {
+            (m.at[g], m.md[g]) = unlocated(ahead.0[0]);
+        }
         if let Some(l) = &self.mirror {
             let g = l.group_of[tile as usize & 15] as usize;
             let v = value_at(&self.set.tables[g], ahead.0[1]) as u8;
             m.mirrored_sum = m.mirrored_sum + v as u16 - m.mirrored[g] as u16;
             m.mirrored[g] = v;
+            if g < STEPPED {
+                (m.mirrored_at[g], m.mirrored_md[g]) = unlocated(ahead.0[1]);
+            }
         }
-        m
     }
 }
 
@@ -829,6 +1011,23 @@ impl Pdb {
 #[inline(always)]
 fn located(i: u64, md: u32) -> u64 {
     i << 8 | (md as u64 + 1)
+}
+
+/// A [`located`] entry's index and Manhattan distance, as [`PdbMemo`] keeps them (the index
+/// of a group of at most [`STEPPED`], which fits 32 bits where the memo steps it).
+#[inline(always)]
+fn unlocated(a: u64) -> (u32, u8) {
+    ((a >> 8) as u32, ((a & 0xFF) as u8).wrapping_sub(1))
+}
+
+/// The cells of the tiles (tile → cell) of the board `board` (cell → tile) of `n` cells.
+#[inline]
+fn tile_cells(board: u64, n: usize) -> u64 {
+    let mut cells = 0u64;
+    for p in 0..n.min(16) {
+        cells |= (p as u64) << (4 * ((board >> (4 * p)) & 0xF));
+    }
+    cells
 }
 
 /// The value of table `t` at a [`located`] entry.
@@ -850,6 +1049,50 @@ fn dual_cell<'a>(d: &'a Dual, read: &'a [u8; 16], board: u64) -> impl Fn(usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The memo a move steps (entries stepped over the cells between the move's two, where
+    /// the memo carries them: at most four groups) is the memo made afresh on the board
+    /// after the move, entry for entry, in the regular and the reflected lookups, along
+    /// random walks: on 4x4 with the reflection through either diagonal (blank first or
+    /// last), on 3x3, and with five groups (ranked afresh, not stepped).
+    #[test]
+    fn a_stepped_memo_equals_the_memo_made_afresh() {
+        let dir = std::env::temp_dir().join(format!("tilebench-step-{}", std::process::id()));
+        let cases = [
+            (Shape::S4X4, "5-5-5", Board::standard_goal(Shape::S4X4)),
+            (
+                Shape::S4X4,
+                "5-5-5",
+                "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15".parse().unwrap(),
+            ),
+            (Shape::S3X3, "4-4", "0 1 2 3 4 5 6 7 8".parse().unwrap()),
+            (Shape::S3X3, "2-2-2-1-1", Board::standard_goal(Shape::S3X3)),
+        ];
+        let mut seed = 7u64;
+        for (shape, partition, goal) in cases {
+            let p = super::super::Partition::parse(partition, shape).unwrap();
+            let set = super::super::shared(shape, goal.blank(), &p, &dir, &crate::observe::Silent);
+            let pdb = Pdb::with_lookup(&goal, set, LookupMode::Max);
+            assert!(pdb.reflects());
+            assert_eq!(pdb.steppers.is_some(), p.sizes.len() <= STEPPED);
+            let (mut b, mut memo) = (goal, pdb.memo(&goal));
+            for _ in 0..400 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let Some(next) = b.apply(crate::puzzle::Move::from_index((seed >> 33) as u8 & 3))
+                else {
+                    continue;
+                };
+                let tile = b.tile(next.blank());
+                let ahead = pdb.prefetch(&memo, tile, next.blank(), b.blank());
+                pdb.step_lazy(0, &mut memo, ahead, &next, tile, next.blank(), b.blank());
+                b = next;
+                assert_eq!(memo, pdb.memo(&b), "{shape} {partition}, board {b}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// Every mode reads back from its name; another name is an `UnknownName` listing them.
     #[test]

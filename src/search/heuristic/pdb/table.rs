@@ -109,14 +109,6 @@ impl PatternTable {
         md + 2 * delta as u32
     }
 
-    /// Asks the processor to fetch the entry [`PatternTable::value_of`] would read for the
-    /// same cells, so that several lookups wait for memory at once rather than in turn.
-    #[inline]
-    pub(crate) fn prefetch(&self, cell: impl Fn(usize) -> u8) {
-        let (i, _) = self.locate(cell);
-        self.prefetch_at(i);
-    }
-
     /// Asks the processor to fetch entry `i`.
     #[inline]
     pub(crate) fn prefetch_at(&self, i: u64) {
@@ -137,6 +129,18 @@ impl PatternTable {
             md += self.dist[j][c as usize & 15] as u32;
         }
         (i, md)
+    }
+
+    /// Slot `j`'s weight in the entry's index ([`PatternTable::locate`]).
+    #[inline]
+    pub(crate) fn weight(&self, j: usize) -> u64 {
+        self.ranker.weight(j)
+    }
+
+    /// The Manhattan distance of slot `j`'s tile on `cell` from its home.
+    #[inline]
+    pub(crate) fn distance(&self, j: usize, cell: usize) -> u8 {
+        self.dist[j & 15][cell & 15]
     }
 
     /// Entries (placements of the group's tiles).
