@@ -198,7 +198,7 @@ impl Board {
         // The moves' cells from the shape's table (the harness replays every answer: a
         // division per move to find the blank's row and column was 8% of a `-s table` pass).
         // The cells and the blank are moved as two integers, the board made once at the end
-        // (a board is 64 bytes: one made a move was most of the replay).
+        // (a board is 64 bytes: making one a move was a quarter of the replay's time).
         let neighbors = super::Neighbors::of(self.shape);
         let (mut cells, mut blank) = (self.cells, self.blank as usize);
         for (i, &m) in path.iter().enumerate() {
